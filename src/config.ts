@@ -1,0 +1,194 @@
+// The configuration: one typed table of keys, read from defaults < cairn.toml < CAIRN_* env < flags.
+// The only module that reads process.env or the config file.
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parse as parseToml } from "smol-toml";
+
+type Kind = "string" | "integer" | "boolean" | "list" | "bytes";
+
+interface KeySpec {
+  kind: Kind;
+  default: unknown;
+  description: string;
+  secret?: boolean;
+}
+
+const GiB = 1024 ** 3;
+const MiB = 1024 ** 2;
+
+/** Every configuration key. Names follow the spec and InvenioRDM where they exist. */
+export const CONFIG_KEYS = {
+  HOST: { kind: "string", default: "127.0.0.1", description: "Address the server listens on." },
+  PORT: { kind: "integer", default: 5000, description: "Port the server listens on." },
+  BASE_URL: {
+    kind: "string",
+    default: "",
+    description: "Public URL of the service, used in every link. Default: https://HOST:PORT (http:// with HTTP).",
+  },
+  APP_ALLOWED_HOSTS: {
+    kind: "list",
+    default: [],
+    description: "Host names accepted in the Host header. Default: the host of BASE_URL. Others get 400.",
+  },
+  HTTP: { kind: "boolean", default: false, description: "Serve plain HTTP (behind a TLS-terminating proxy, or in tests)." },
+  TLS_CERT: { kind: "string", default: "", description: "PEM certificate file. Default: a self-signed one made on first start in DATA/tls/." },
+  TLS_KEY: { kind: "string", default: "", description: "PEM private key file for TLS_CERT." },
+  SEARCH_DEFAULT_PAGE_SIZE: { kind: "integer", default: 10, description: "Items per page when a search gives no size." },
+  SEARCH_MAX_PAGE_SIZE: { kind: "integer", default: 100, description: "Largest accepted size; larger is a 400." },
+  SEARCH_MAX_RESULTS_WINDOW: { kind: "integer", default: 10000, description: "Largest page*size; beyond it a 400." },
+  MAX_CONTENT_LENGTH: { kind: "bytes", default: 10 * MiB, description: "Largest JSON request body in bytes; beyond it 413." },
+  RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS: {
+    kind: "list",
+    default: [],
+    description: "Host names that fetched files (storage class F) may be downloaded from. Empty: fetching refused.",
+  },
+  RDM_ALLOW_METADATA_ONLY_RECORDS: { kind: "boolean", default: true, description: "Allow records without files." },
+  RDM_ALLOW_RESTRICTED_RECORDS: { kind: "boolean", default: true, description: "Allow restricted records." },
+  RDM_RECORDS_MAX_FILES_COUNT: { kind: "integer", default: 100, description: "Most files per record." },
+  RDM_FILES_DEFAULT_MAX_FILE_SIZE: { kind: "bytes", default: 50 * GiB, description: "Largest file in bytes; beyond it 413." },
+  DATACITE_ENABLED: { kind: "boolean", default: false, description: "Register DOIs with DataCite." },
+  DATACITE_PREFIX: { kind: "string", default: "", description: "DOI prefix (e.g. 10.1234). No prefix: DOIs are off." },
+  DATACITE_USERNAME: { kind: "string", default: "", description: "DataCite repository account." },
+  DATACITE_PASSWORD: { kind: "string", default: "", description: "DataCite repository password.", secret: true },
+  DATACITE_TEST_MODE: { kind: "boolean", default: true, description: "Use DataCite's test service." },
+  DATACITE_FORMAT: { kind: "string", default: "{prefix}/{id}", description: "How a DOI is formed from the prefix and record id." },
+  DATACITE_URL: { kind: "string", default: "", description: "DataCite REST API URL. Default: by DATACITE_TEST_MODE." },
+  MAIL_SERVER: { kind: "string", default: "", description: "SMTP host. Empty: mail stays in the outbox table only." },
+  MAIL_PORT: { kind: "integer", default: 587, description: "SMTP port." },
+  MAIL_USERNAME: { kind: "string", default: "", description: "SMTP user." },
+  MAIL_PASSWORD: { kind: "string", default: "", description: "SMTP password.", secret: true },
+  MAIL_USE_TLS: { kind: "boolean", default: true, description: "STARTTLS on the SMTP connection." },
+  MAIL_USE_SSL: { kind: "boolean", default: false, description: "Implicit TLS on the SMTP connection." },
+  MAIL_DEFAULT_SENDER: { kind: "string", default: "cairn@localhost", description: "From address of outgoing mail." },
+  JOBS_CONCURRENCY: { kind: "integer", default: 2, description: "Background jobs run at once." },
+  JOBS_POLL_INTERVAL_MS: { kind: "integer", default: 1000, description: "How often the worker looks for due jobs." },
+  JOBS_RETENTION_DAYS: { kind: "integer", default: 14, description: "Finished jobs older than this are pruned." },
+  LOG_REQUESTS: { kind: "boolean", default: false, description: "Log one line per request to stderr." },
+} satisfies Record<string, KeySpec>;
+
+export type ConfigKey = keyof typeof CONFIG_KEYS;
+
+type ValueOf<K extends Kind> = K extends "string"
+  ? string
+  : K extends "integer" | "bytes"
+    ? number
+    : K extends "boolean"
+      ? boolean
+      : string[];
+
+export type Config = { -readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_KEYS)[K]["kind"]> } & {
+  /** The data directory (flag --data, env CAIRN_DATA, default ./cairn-data). */
+  DATA_DIR: string;
+};
+
+/** A configuration problem: the CLI prints the message and exits 2. */
+export class ConfigError extends Error {}
+
+const SIZE_UNITS: Record<string, number> = { "": 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: MiB, mb: MiB, mib: MiB, g: GiB, gb: GiB, gib: GiB, t: 1024 * GiB, tb: 1024 * GiB, tib: 1024 * GiB };
+
+function coerce(key: string, kind: Kind, raw: unknown, source: string): unknown {
+  const fail = (what: string): never => {
+    throw new ConfigError(`${key} from ${source}: ${what}, got ${JSON.stringify(raw)}`);
+  };
+  switch (kind) {
+    case "string":
+      if (typeof raw === "string") return raw;
+      if (typeof raw === "number") return String(raw);
+      return fail("expected a string");
+    case "integer": {
+      const n = typeof raw === "number" ? raw : typeof raw === "string" && /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+      return Number.isSafeInteger(n) ? n : fail("expected a whole number");
+    }
+    case "bytes": {
+      if (typeof raw === "number" && Number.isSafeInteger(raw) && raw >= 0) return raw;
+      const m = typeof raw === "string" ? /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(raw) : null;
+      const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
+      return m && unit ? Math.floor(Number(m[1]) * unit) : fail("expected a size such as 10485760, 10MiB or 50GB");
+    }
+    case "boolean":
+      if (typeof raw === "boolean") return raw;
+      if (typeof raw === "string" && /^(1|true|yes|on)$/i.test(raw.trim())) return true;
+      if (typeof raw === "string" && /^(0|false|no|off)$/i.test(raw.trim())) return false;
+      return fail("expected true or false");
+    case "list":
+      if (Array.isArray(raw) && raw.every((v) => typeof v === "string")) return raw;
+      if (typeof raw === "string") return raw.split(",").map((s) => s.trim()).filter(Boolean);
+      return fail("expected a list of strings");
+  }
+}
+
+export interface LoadOptions {
+  /** Values from command-line flags, by key. */
+  flags?: Partial<Record<ConfigKey | "DATA_DIR", unknown>>;
+  /** Config file path; default DATA_DIR/cairn.toml when it exists. */
+  configFile?: string;
+  env?: Record<string, string | undefined>;
+}
+
+function readConfigFile(path: string, required: boolean): Record<string, unknown> {
+  if (!existsSync(path)) {
+    if (required) throw new ConfigError(`config file ${path} does not exist`);
+    return {};
+  }
+  try {
+    return parseToml(readFileSync(path, "utf8")) as Record<string, unknown>;
+  } catch (err) {
+    throw new ConfigError(`config file ${path} is not valid TOML: ${(err as Error).message.split("\n")[0]}`);
+  }
+}
+
+/** Builds the effective configuration; throws ConfigError naming the first bad key. */
+export function loadConfig(options: LoadOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const flags = options.flags ?? {};
+  const dataDir = resolve(String(flags.DATA_DIR ?? env.CAIRN_DATA ?? "./cairn-data"));
+  const filePath = options.configFile ?? env.CAIRN_CONFIG ?? join(dataDir, "cairn.toml");
+  const fileValues = readConfigFile(filePath, Boolean(options.configFile ?? env.CAIRN_CONFIG));
+  for (const key of Object.keys(fileValues)) {
+    if (!(key in CONFIG_KEYS)) throw new ConfigError(`config file ${filePath}: unknown key ${key}`);
+  }
+  const config: Record<string, unknown> = { DATA_DIR: dataDir };
+  for (const [key, spec] of Object.entries(CONFIG_KEYS) as [ConfigKey, KeySpec][]) {
+    let value = spec.default;
+    if (fileValues[key] !== undefined) value = coerce(key, spec.kind, fileValues[key], filePath);
+    const fromEnv = env[`CAIRN_${key}`];
+    if (fromEnv !== undefined) value = coerce(key, spec.kind, fromEnv, `CAIRN_${key}`);
+    if (flags[key] !== undefined) value = coerce(key, spec.kind, flags[key], "the command line");
+    config[key] = value;
+  }
+  return finish(config as Config);
+}
+
+/** Derived defaults and cross-key checks. */
+function finish(config: Config): Config {
+  if (config.PORT < 0 || config.PORT > 65535) throw new ConfigError(`PORT must be 0-65535, got ${config.PORT}`);
+  if (!config.BASE_URL) {
+    const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;
+    config.BASE_URL = `${config.HTTP ? "http" : "https"}://${host}:${config.PORT}`;
+  }
+  let base: URL;
+  try {
+    base = new URL(config.BASE_URL);
+  } catch {
+    throw new ConfigError(`BASE_URL is not a URL: ${config.BASE_URL}`);
+  }
+  if (base.protocol !== "http:" && base.protocol !== "https:") throw new ConfigError("BASE_URL must start with http:// or https://");
+  config.BASE_URL = base.origin + base.pathname.replace(/\/+$/, "");
+  if (config.APP_ALLOWED_HOSTS.length === 0) config.APP_ALLOWED_HOSTS = [base.hostname.replace(/^\[|\]$/g, "")];
+  config.APP_ALLOWED_HOSTS = config.APP_ALLOWED_HOSTS.map((h) => h.toLowerCase());
+  if (Boolean(config.TLS_CERT) !== Boolean(config.TLS_KEY)) throw new ConfigError("TLS_CERT and TLS_KEY go together");
+  for (const key of ["SEARCH_DEFAULT_PAGE_SIZE", "SEARCH_MAX_PAGE_SIZE", "SEARCH_MAX_RESULTS_WINDOW", "JOBS_CONCURRENCY", "JOBS_POLL_INTERVAL_MS"] as const) {
+    if (config[key] < 1) throw new ConfigError(`${key} must be at least 1, got ${config[key]}`);
+  }
+  return config;
+}
+
+/** The configuration as a table for `--help` and the README; secrets shown as set or not. */
+export function describeConfig(): { key: ConfigKey; kind: Kind; default: string; description: string }[] {
+  return (Object.entries(CONFIG_KEYS) as [ConfigKey, KeySpec][]).map(([key, spec]) => ({
+    key,
+    kind: spec.kind,
+    default: Array.isArray(spec.default) ? spec.default.join(",") : String(spec.default),
+    description: spec.description,
+  }));
+}

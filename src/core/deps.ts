@@ -1,0 +1,12 @@
+// What every service is built from.
+import type { Config } from "../config";
+import type { Db } from "../db/connection";
+import type { Links } from "./links";
+import type { Clock } from "./time";
+
+export interface Deps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  links: Links;
+}

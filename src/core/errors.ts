@@ -1,0 +1,56 @@
+// Typed HTTP errors; one onError (core/http.ts) renders them as {"status", "message"[, "errors"]}.
+
+export interface FieldError {
+  /** Dotted path with list indices, e.g. "metadata.creators.0.person_or_org.family_name". */
+  field: string;
+  messages: string[];
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: FieldError[],
+    readonly headers: Record<string, string> = {},
+    /** Extra top-level members of the body (e.g. `location` on a redirect, `tombstone` on 410). */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+
+  toJSON() {
+    return { status: this.status, message: this.message, ...this.extra, ...(this.errors ? { errors: this.errors } : {}) };
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+
+/** A 400 with the per-field list; merges repeated fields. */
+export function validationError(errors: FieldError[], message = "A validation error occurred.") {
+  const merged = new Map<string, string[]>();
+  for (const e of errors) merged.set(e.field, [...(merged.get(e.field) ?? []), ...e.messages]);
+  return new HttpError(400, message, [...merged].map(([field, messages]) => ({ field, messages })));
+}
+
+export const unauthorized = (message = "Authentication required: send a valid token as 'Authorization: Bearer <token>'.") =>
+  new HttpError(401, message, undefined, { "WWW-Authenticate": 'Bearer realm="cairn"' });
+
+export const invalidToken = (message = "The access token is invalid, expired or revoked.") =>
+  new HttpError(401, message, undefined, { "WWW-Authenticate": 'Bearer realm="cairn", error="invalid_token"' });
+
+export const forbidden = (message = "Permission denied.") => new HttpError(403, message);
+export const notFound = (message = "Not found.") => new HttpError(404, message);
+export const methodNotAllowed = (allowed: string[]) =>
+  new HttpError(405, `The method is not allowed for the requested URL. Allowed: ${allowed.join(", ")}.`, undefined, {
+    Allow: allowed.join(", "),
+  });
+export const notAcceptable = (offered: string[]) =>
+  new HttpError(406, `None of the requested media types can be served. Supported: ${offered.join(", ")}.`);
+export const conflict = (message: string) => new HttpError(409, message);
+export const gone = (message: string, extra: Record<string, unknown> = {}) => new HttpError(410, message, undefined, {}, extra);
+export const preconditionFailed = (message = "The resource was changed by someone else: its revision does not match If-Match.") =>
+  new HttpError(412, message);
+export const payloadTooLarge = (limit: number) =>
+  new HttpError(413, `The request body is larger than the limit of ${limit} bytes.`);
+export const unsupportedMediaType = (expected: string) =>
+  new HttpError(415, `Unsupported media type: send the body as ${expected}.`);

@@ -1,0 +1,130 @@
+// The HTTP conventions every route shares: host check, JSON bodies, the actor, JSON responses
+// (negotiation, prettyprint), and one error path rendering {"status", "message"[, "errors"]}.
+import { Elysia, ValidationError } from "elysia";
+import { anonymous, type Actor } from "./actor";
+import { isJsonContentType, readJsonBody } from "./body";
+import { HttpError, invalidToken, methodNotAllowed, notAcceptable, notFound, unsupportedMediaType, type FieldError } from "./errors";
+import { JSON_MEDIA_TYPES, negotiate } from "./negotiation";
+import { createRoutesIndex } from "./routes-index";
+
+export interface HttpOptions {
+  allowedHosts: string[];
+  maxContentLength: number;
+  logRequests: boolean;
+  /** Resolves a bearer token to its actor, or null when it is unknown, expired or revoked. */
+  authenticate(secret: string): Actor | null;
+}
+
+type HeaderValues = ConstructorParameters<typeof Headers>[0];
+
+const pretty = (request: Request) => /[?&]prettyprint=(1|true)(&|$)/.test(request.url);
+
+export function jsonResponse(body: unknown, status: number, request: Request, headers: HeaderValues = {}, type = "application/json") {
+  const text = JSON.stringify(body, null, pretty(request) ? 2 : undefined);
+  const h = new Headers(headers);
+  h.set("Content-Type", type);
+  return new Response(text, { status, headers: h });
+}
+
+export function errorResponse(error: HttpError, request: Request) {
+  return jsonResponse(error.toJSON(), error.status, request, error.headers);
+}
+
+/** `/a/0/b` (TypeBox) -> `a.0.b` (the spec's dotted path). */
+const dottedPath = (pointer: string) => pointer.replace(/^\//, "").split("/").filter(Boolean).join(".");
+
+function fromValidation(error: ValidationError, request: Request): HttpError {
+  if (error.type === "body" && !isJsonContentType(request.headers.get("content-type"))) {
+    return unsupportedMediaType("application/json");
+  }
+  const errors: FieldError[] = error.all.map((e) => {
+    const field = "path" in e ? dottedPath(String(e.path)) : "";
+    const message = "message" in e && e.message !== "Expected union value" ? String(e.message) : "Not a valid value.";
+    return { field, messages: [message] };
+  });
+  const message = error.type === "body" ? "A validation error occurred." : "Invalid querystring parameters.";
+  return new HttpError(400, message, errors);
+}
+
+function hostOf(request: Request): string {
+  const host = request.headers.get("host") ?? new URL(request.url).host;
+  return host.replace(/:\d+$/, "").replace(/^\[|\]$/g, "").toLowerCase();
+}
+
+function bearerToken(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (m) return m[1]!;
+  const url = request.url;
+  if (!url.includes("access_token=")) return null;
+  return new URL(url).searchParams.get("access_token");
+}
+
+/** Resolves the actor of a request; 401 for a token that is sent but not valid. */
+export function resolveActor(request: Request, authenticate: HttpOptions["authenticate"]): Actor {
+  const secret = bearerToken(request);
+  if (secret === null) return anonymous;
+  const actor = authenticate(secret);
+  if (!actor) throw invalidToken();
+  return actor;
+}
+
+/** Hooks for the whole app; register before any route. */
+export function httpHooks(options: HttpOptions, routes: () => { method: string; path: string }[]) {
+  const index = createRoutesIndex(routes);
+  const allowed = new Set(options.allowedHosts);
+  return new Elysia({ name: "cairn-http-hooks" })
+    .onRequest(({ request }) => {
+      // /ping answers any name, so health checks need not know the public one.
+      if (request.url.endsWith("/ping")) return;
+      const host = hostOf(request);
+      if (!allowed.has(host)) {
+        const error = new HttpError(400, `Host '${host}' is not served here; use ${[...allowed].join(" or ")}.`);
+        return errorResponse(error, request);
+      }
+    })
+    .onParse({ as: "global" }, async ({ request, contentType }) => {
+      if (isJsonContentType(contentType)) return readJsonBody(request, options.maxContentLength);
+      // Anything else is left unread: file routes stream it, JSON routes refuse it with 415.
+      return request.body ?? "";
+    })
+    .onBeforeHandle({ as: "global" }, ({ request }) => {
+      // Writes answer in JSON: refuse up front, before anything changes, when JSON is not acceptable.
+      if (request.method === "GET" || request.method === "HEAD") return;
+      if (!negotiate(request.headers.get("accept"), JSON_MEDIA_TYPES)) return errorResponse(notAcceptable(JSON_MEDIA_TYPES), request);
+    })
+    .mapResponse({ as: "global" }, ({ responseValue, set, request }) => {
+      // Responses pass through, and so do Elysia's own static handlers (the docs page).
+      if (responseValue instanceof Response || responseValue === undefined || typeof responseValue === "function") return;
+      const status = typeof set.status === "number" ? set.status : 200;
+      if (responseValue === null || status === 204) {
+        return new Response(null, { status, headers: set.headers as Record<string, string> });
+      }
+      const type = negotiate(request.headers.get("accept"), JSON_MEDIA_TYPES);
+      if (!type) return errorResponse(notAcceptable(JSON_MEDIA_TYPES), request);
+      return jsonResponse(responseValue, status, request, set.headers as HeaderValues, type);
+    })
+    .onError({ as: "global" }, ({ code, error, request }) => {
+      if (error instanceof HttpError) return errorResponse(error, request);
+      if (error instanceof ValidationError) return errorResponse(fromValidation(error, request), request);
+      if (code === "NOT_FOUND") {
+        const methods = index.allowedMethods(new URL(request.url).pathname);
+        return errorResponse(methods.length ? methodNotAllowed(methods) : notFound("The requested URL was not found on the server."), request);
+      }
+      if (code === "PARSE") return errorResponse(new HttpError(400, "Unable to decode the request body."), request);
+      console.error(`[cairn] ${request.method} ${new URL(request.url).pathname} failed:`, error);
+      return errorResponse(new HttpError(500, "Internal server error."), request);
+    })
+    .onAfterResponse({ as: "global" }, ({ request, set }) => {
+      if (options.logRequests) console.error(`${request.method} ${new URL(request.url).pathname} ${set.status ?? 200}`);
+    });
+}
+
+/** The per-request context feature routes use: `actor`. */
+export function actorContext(authenticate: HttpOptions["authenticate"], seed: string) {
+  return new Elysia({ name: "cairn-actor", seed }).derive({ as: "scoped" }, ({ request }) => ({
+    actor: resolveActor(request, authenticate),
+  }));
+}
+
+export type ActorContext = ReturnType<typeof actorContext>;

@@ -1,0 +1,30 @@
+// Absolute links built from the configured base URL.
+
+export type QueryValues = Record<string, string | number | boolean | undefined | null | (string | number)[]>;
+
+export interface Links {
+  readonly baseUrl: string;
+  /** `{base}/api{path}` with an optional query string. */
+  api(path: string, query?: QueryValues): string;
+  /** `{base}{path}`: pages for people (self_html and the like). */
+  html(path: string, query?: QueryValues): string;
+}
+
+export function queryString(query: QueryValues = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === "") continue;
+    for (const v of Array.isArray(value) ? value : [value]) params.append(key, String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : "";
+}
+
+export function createLinks(baseUrl: string): Links {
+  const base = baseUrl.replace(/\/+$/, "");
+  return {
+    baseUrl: base,
+    api: (path, query) => `${base}/api${path}${queryString(query)}`,
+    html: (path, query) => `${base}${path}${queryString(query)}`,
+  };
+}

@@ -1,0 +1,46 @@
+// Opens the SQLite database with the pragmas Cairn relies on, and applies embedded migrations.
+import { Database } from "bun:sqlite";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { migrations } from "./migrations/manifest";
+import * as tables from "./tables";
+
+export type Db = BunSQLiteDatabase<typeof tables> & { $client: Database };
+
+export function openDatabase(path: string): Db {
+  const sqlite = new Database(path, { create: true, strict: true });
+  // WAL lets readers run beside the writer (and the CLI beside a running server).
+  sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec("PRAGMA synchronous = NORMAL");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec("PRAGMA temp_store = MEMORY");
+  return drizzle({ client: sqlite, schema: tables }) as Db;
+}
+
+/** Applies the embedded migrations that are missing, in one transaction; returns the ids applied. */
+export function migrate(db: Db, now: number = Date.now()): string[] {
+  const sqlite = db.$client;
+  sqlite.exec("CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)");
+  const done = new Set(sqlite.query<{ id: string }, []>("SELECT id FROM schema_migrations").all().map((r) => r.id));
+  const missing = migrations.filter((m) => !done.has(m.id));
+  if (missing.length === 0) return [];
+  sqlite.transaction(() => {
+    for (const m of missing) {
+      for (const statement of m.sql.split("--> statement-breakpoint")) {
+        if (statement.trim()) sqlite.exec(statement);
+      }
+      sqlite.query("INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)").run(m.id, now);
+    }
+    // The schema version, readable by any SQLite tool.
+    sqlite.exec(`PRAGMA user_version = ${done.size + missing.length}`);
+  }).immediate();
+  return missing.map((m) => m.id);
+}
+
+/** Number of migrations applied (PRAGMA user_version). */
+export function schemaVersion(db: Db): number {
+  return db.$client.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version ?? 0;
+}
+
+/** Rows changed by a drizzle `.run()` (bun:sqlite reports them; drizzle's type says void). */
+export const changesOf = (result: unknown): number => (result as { changes?: number } | undefined)?.changes ?? 0;

@@ -1,0 +1,4 @@
+// Every drizzle table; drizzle-kit reads this file to generate migrations.
+export * from "./jobs";
+export * from "./records";
+export * from "./users";

@@ -1,0 +1,31 @@
+// The durable job queue and the schedule of interval jobs.
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+export const jobsTable = sqliteTable(
+  "jobs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    payload: text("payload", { mode: "json" }).$type<unknown>().notNull().default(sql`'{}'`),
+    /** queued -> running -> succeeded | failed (queued again between retries). */
+    status: text("status").$type<"queued" | "running" | "succeeded" | "failed">().notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(5),
+    runAt: integer("run_at").notNull(),
+    /** A running job whose lease passed is taken to be abandoned (its process died). */
+    leaseUntil: integer("lease_until"),
+    lastError: text("last_error"),
+    result: text("result", { mode: "json" }).$type<unknown>(),
+    created: integer("created").notNull(),
+    updated: integer("updated").notNull(),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [index("jobs_due_idx").on(t.status, t.runAt), index("jobs_name_idx").on(t.name, t.created)],
+);
+
+export const jobSchedulesTable = sqliteTable("job_schedules", {
+  name: text("name").primaryKey(),
+  nextRunAt: integer("next_run_at").notNull(),
+  lastRunAt: integer("last_run_at"),
+});

@@ -1,0 +1,74 @@
+// Accounts: users, their personal access tokens, groups and group membership.
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const usersTable = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    email: text("email").notNull(),
+    username: text("username"),
+    passwordHash: text("password_hash"),
+    fullName: text("full_name").notNull().default(""),
+    affiliations: text("affiliations").notNull().default(""),
+    isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    confirmedAt: integer("confirmed_at"),
+    /** `public` shows the profile in the users directory; `restricted` hides it. */
+    visibility: text("visibility").notNull().default("restricted"),
+    /** `public` shows the e-mail to others; `restricted` only to the user. */
+    emailVisibility: text("email_visibility").notNull().default("restricted"),
+    created: integer("created").notNull(),
+    updated: integer("updated").notNull(),
+    revisionId: integer("revision_id").notNull().default(1),
+  },
+  (t) => [uniqueIndex("users_email_unique").on(sql`lower(${t.email})`), uniqueIndex("users_username_unique").on(sql`lower(${t.username})`)],
+);
+
+export const tokensTable = sqliteTable(
+  "tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => usersTable.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** SHA-256 of the secret; the secret itself is shown once and never stored. */
+    secretHash: text("secret_hash").notNull(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    created: integer("created").notNull(),
+    lastUsed: integer("last_used"),
+    expiresAt: integer("expires_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [uniqueIndex("tokens_secret_hash_unique").on(t.secretHash), index("tokens_user_idx").on(t.userId)],
+);
+
+export const groupsTable = sqliteTable(
+  "groups",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    /** Managed groups are kept by Cairn itself (not edited by people). */
+    isManaged: integer("is_managed", { mode: "boolean" }).notNull().default(false),
+    created: integer("created").notNull(),
+    updated: integer("updated").notNull(),
+    revisionId: integer("revision_id").notNull().default(1),
+  },
+  (t) => [uniqueIndex("groups_name_unique").on(sql`lower(${t.name})`)],
+);
+
+export const groupMembersTable = sqliteTable(
+  "group_members",
+  {
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groupsTable.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => usersTable.id, { onDelete: "cascade" }),
+    created: integer("created").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index("group_members_user_idx").on(t.userId)],
+);

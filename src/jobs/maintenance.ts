@@ -1,0 +1,24 @@
+// Housekeeping jobs every install runs: pruning finished jobs and keeping SQLite tidy.
+import type { Clock } from "../core/time";
+import type { Db } from "../db/connection";
+import type { JobRegistry } from "./registry";
+import * as store from "./store";
+
+export function defineMaintenanceJobs(registry: JobRegistry, deps: { db: Db; clock: Clock; retentionDays: number }) {
+  registry.define({
+    name: "jobs-prune",
+    description: "Deletes finished jobs older than JOBS_RETENTION_DAYS.",
+    schedule: { dailyAt: "03:10" },
+    run: () => ({ deleted: store.deleteFinishedJobsBefore(deps.db, deps.clock.now() - deps.retentionDays * 86_400_000) }),
+  });
+  registry.define({
+    name: "db-optimize",
+    description: "Refreshes SQLite's query planner statistics and truncates the write-ahead log.",
+    schedule: { dailyAt: "03:20" },
+    run: () => {
+      deps.db.$client.exec("PRAGMA optimize");
+      const row = deps.db.$client.query("PRAGMA wal_checkpoint(TRUNCATE)").get() as Record<string, number> | null;
+      return { checkpoint: row };
+    },
+  });
+}

@@ -1,0 +1,57 @@
+// Runs one claimed job to its next state: succeeded, queued for a retry, or failed.
+import type { Db } from "../db/connection";
+import type { Clock } from "../core/time";
+import { backoffDelay, type JobRegistry } from "./registry";
+import * as store from "./store";
+
+export const LEASE_MS = 60_000;
+const HEARTBEAT_MS = 20_000;
+
+export interface RunnerDeps {
+  db: Db;
+  clock: Clock;
+  registry: JobRegistry;
+  log(message: string): void;
+}
+
+const describeError = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+
+/** Executes a job that is `running` for us; returns its row afterwards. */
+export async function runClaimedJob(deps: RunnerDeps, job: store.JobRow, signal: AbortSignal): Promise<store.JobRow> {
+  const { db, clock, registry, log } = deps;
+  const definition = registry.get(job.name);
+  if (!definition) {
+    store.markFailed(db, job.id, `No job kind named '${job.name}' is known to this version of Cairn.`, clock.now());
+    return store.findJobById(db, job.id)!;
+  }
+  // Keep the lease fresh while the job runs, so a long job is not taken for abandoned.
+  const heartbeat = setInterval(() => store.extendLease(db, job.id, clock.now() + LEASE_MS), HEARTBEAT_MS);
+  try {
+    const result = await definition.run(job.payload, {
+      jobId: job.id,
+      attempt: job.attempts,
+      signal,
+      log: (m) => log(`[job ${job.name}#${job.id}] ${m}`),
+    });
+    if (signal.aborted) {
+      store.releaseJob(db, job.id, clock.now());
+    } else {
+      store.markSucceeded(db, job.id, result, clock.now());
+    }
+  } catch (err) {
+    const now = clock.now();
+    if (signal.aborted) {
+      store.releaseJob(db, job.id, now);
+    } else if (job.attempts < job.maxAttempts) {
+      const delay = backoffDelay(definition.backoffMs ?? 30_000, job.attempts);
+      store.markRetry(db, job.id, describeError(err), now + delay, now);
+      log(`[job ${job.name}#${job.id}] attempt ${job.attempts} failed, retry in ${Math.round(delay / 1000)} s: ${describeError(err)}`);
+    } else {
+      store.markFailed(db, job.id, describeError(err), now);
+      log(`[job ${job.name}#${job.id}] failed after ${job.attempts} attempts: ${describeError(err)}`);
+    }
+  } finally {
+    clearInterval(heartbeat);
+  }
+  return store.findJobById(db, job.id)!;
+}
