@@ -84,7 +84,8 @@ export type Config = { -readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_KEYS)[
 /** A configuration problem: the CLI prints the message and exits 2. */
 export class ConfigError extends Error {}
 
-const SIZE_UNITS: Record<string, number> = { "": 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: MiB, mb: MiB, mib: MiB, g: GiB, gb: GiB, gib: GiB, t: 1024 * GiB, tb: 1024 * GiB, tib: 1024 * GiB };
+// A Map, not an object literal: unit names such as "constructor" must not resolve.
+const SIZE_UNITS = new Map<string, number>(Object.entries({ "": 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: MiB, mb: MiB, mib: MiB, g: GiB, gb: GiB, gib: GiB, t: 1024 * GiB, tb: 1024 * GiB, tib: 1024 * GiB }));
 
 function coerce(key: string, kind: Kind, raw: unknown, source: string): unknown {
   const fail = (what: string): never => {
@@ -102,7 +103,7 @@ function coerce(key: string, kind: Kind, raw: unknown, source: string): unknown 
     case "bytes": {
       if (typeof raw === "number" && Number.isSafeInteger(raw) && raw >= 0) return raw;
       const m = typeof raw === "string" ? /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(raw) : null;
-      const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
+      const unit = m ? SIZE_UNITS.get(m[2]!.toLowerCase()) : undefined;
       return m && unit ? Math.floor(Number(m[1]) * unit) : fail("expected a size such as 10485760, 10MiB or 50GB");
     }
     case "boolean":
@@ -163,7 +164,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
 function finish(config: Config): Config {
   if (config.PORT < 0 || config.PORT > 65535) throw new ConfigError(`PORT must be 0-65535, got ${config.PORT}`);
   if (!config.BASE_URL) {
-    const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;
+    const host = config.HOST.includes(":") && !config.HOST.startsWith("[") ? `[${config.HOST}]` : config.HOST;
     config.BASE_URL = `${config.HTTP ? "http" : "https"}://${host}:${config.PORT}`;
   }
   let base: URL;

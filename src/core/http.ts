@@ -111,7 +111,11 @@ export function httpHooks(options: HttpOptions, routes: () => { method: string; 
         const methods = index.allowedMethods(new URL(request.url).pathname);
         return errorResponse(methods.length ? methodNotAllowed(methods) : notFound("The requested URL was not found on the server."), request);
       }
-      if (code === "PARSE") return errorResponse(new HttpError(400, "Unable to decode the request body."), request);
+      if (code === "PARSE") {
+        // Elysia wraps what the body reader threw (413, bad JSON) in its own ParseError.
+        const cause = (error as { cause?: unknown }).cause;
+        return errorResponse(cause instanceof HttpError ? cause : new HttpError(400, "Unable to decode JSON data in request body."), request);
+      }
       console.error(`[cairn] ${request.method} ${new URL(request.url).pathname} failed:`, error);
       return errorResponse(new HttpError(500, "Internal server error."), request);
     })

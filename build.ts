@@ -1,0 +1,20 @@
+// Compiles src/main.ts into one self-contained executable: dist/cairn.
+// Migrations, fixtures and the API docs' assets are imported as text, so nothing is read from disk.
+import { mkdirSync } from "node:fs";
+
+const outfile = process.argv[2] ?? "dist/cairn";
+mkdirSync("dist", { recursive: true });
+const started = performance.now();
+const result = await Bun.build({
+  entrypoints: ["./src/main.ts"],
+  compile: { outfile },
+  minify: true,
+  sourcemap: "none",
+  define: { "process.env.NODE_ENV": JSON.stringify("production") },
+});
+if (!result.success) {
+  for (const log of result.logs) console.error(log);
+  process.exit(1);
+}
+const size = Bun.file(outfile).size;
+console.log(`built ${outfile}: ${(size / 1024 / 1024).toFixed(1)} MiB in ${Math.round(performance.now() - started)} ms`);

@@ -1,0 +1,50 @@
+// `cairn jobs list|run`.
+import { systemActor } from "../core/actor";
+import { parse, printTable, UsageError, when, type Command } from "./args";
+import { withServices } from "./services";
+
+export const jobsCommand: Command = {
+  name: "jobs",
+  summary: "List background jobs, or run a scheduled job now.",
+  usage: `cairn jobs list [--limit N]
+    The job kinds with their schedules, then the most recent jobs.
+cairn jobs run NAME
+    Runs the job now in this process and prints its result; works beside a running server.`,
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    if (sub === "list") {
+      const { values } = parse(rest, { limit: { type: "string" } });
+      const limit = values.limit === undefined ? 20 : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a whole number of 1 or more");
+      await withServices(values, (s) => {
+        const kinds = s.jobs.listKinds(systemActor);
+        printTable(kinds.map((k) => ({ ...k, next_run: when(k.nextRunAt), last_run: when(k.lastRunAt) })), ["name", "schedule", "next_run", "last_run", "description"]);
+        console.log("");
+        const jobs = s.jobs.listJobs(systemActor, limit);
+        printTable(
+          jobs.map((j) => ({ id: j.id, name: j.name, status: j.status, attempts: `${j.attempts}/${j.maxAttempts}`, run_at: when(j.runAt), finished: when(j.finishedAt), error: j.lastError?.slice(0, 80) })),
+          ["id", "name", "status", "attempts", "run_at", "finished", "error"],
+        );
+      });
+      return 0;
+    }
+    if (sub === "run") {
+      const { values, positionals } = parse(rest, {}, 1);
+      const name = positionals[0];
+      if (!name) throw new UsageError("jobs run needs a job NAME (see jobs list)");
+      const job = await withServices(values, async (s) => {
+        if (!s.jobs.registry.get(name)) {
+          throw new UsageError(`no job named '${name}' (known: ${s.jobs.registry.all().map((d) => d.name).join(", ")})`);
+        }
+        return s.jobs.runNow(systemActor, name);
+      });
+      if (job.status !== "succeeded") {
+        console.error(`cairn: job ${name} failed: ${job.lastError}`);
+        return 1;
+      }
+      console.log(JSON.stringify({ job: job.id, name, status: job.status, result: job.result }));
+      return 0;
+    }
+    throw new UsageError(sub ? `unknown jobs command '${sub}' (list, run)` : "jobs needs a command: list or run");
+  },
+};

@@ -1,0 +1,20 @@
+// Opens the data directory's services for one CLI command and closes them afterwards.
+import { createServices, type Services } from "../app";
+import { systemActor } from "../core/actor";
+import { configFrom, UsageError } from "./args";
+
+export async function withServices<T>(values: Record<string, unknown>, work: (services: Services) => T | Promise<T>): Promise<T> {
+  const services = createServices({ config: configFrom(values) });
+  try {
+    return await work(services);
+  } finally {
+    services.close();
+  }
+}
+
+/** The user with this e-mail, or a UsageError naming it. */
+export function userByEmail(services: Services, email: string) {
+  const user = services.users.findUserByEmail(systemActor, email);
+  if (!user) throw new UsageError(`no user with e-mail ${email}`);
+  return user;
+}

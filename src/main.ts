@@ -1,0 +1,72 @@
+#!/usr/bin/env bun
+// The `cairn` command: dispatches to serve, users, tokens, groups and jobs.
+import { groupsCommand } from "./cli/groups";
+import { jobsCommand } from "./cli/jobs";
+import { serveCommand } from "./cli/serve";
+import { tokensCommand } from "./cli/tokens";
+import { usersCommand } from "./cli/users";
+import { UsageError, type Command } from "./cli/args";
+import { ConfigError, describeConfig } from "./config";
+import { HttpError } from "./core/errors";
+import { VERSION } from "./version";
+
+const COMMANDS: Command[] = [serveCommand, usersCommand, tokensCommand, groupsCommand, jobsCommand];
+
+function help(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    `cairn ${VERSION}: a research-data repository in one executable.`,
+    "",
+    "Usage: cairn <command> [options]   (every command takes --data DIR, --config FILE and --help)",
+    "",
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    "Configuration keys (cairn.toml in the data directory, or environment CAIRN_<KEY>):",
+    ...describeConfig().map((k) => `  ${k.key} (${k.kind}, default ${k.default || '""'})`),
+  ].join("\n");
+}
+
+/** Turns an error into a one-line message and an exit status: 2 for anything the caller got wrong. */
+function report(err: unknown): number {
+  if (err instanceof UsageError || err instanceof ConfigError) {
+    console.error(`cairn: ${err.message}`);
+    return 2;
+  }
+  if (err instanceof HttpError && err.status < 500) {
+    const details = err.errors?.map((e) => `${e.field}: ${e.messages.join(" ")}`).join("; ");
+    console.error(`cairn: ${details || err.message}`);
+    return 2;
+  }
+  console.error(`cairn: ${(err as Error)?.stack ?? err}`);
+  return 1;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === "--version" || name === "-v") {
+    console.log(VERSION);
+    return 0;
+  }
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    console.log(help());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    console.error(`cairn: unknown command '${name}' (try cairn --help)`);
+    return 2;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    console.log(command.usage);
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    return report(err);
+  }
+}
+
+if (import.meta.main) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,27 @@
+// First start: an administrator account and token, written to a file only the owner can read.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { systemActor } from "../core/actor";
+import type { Services } from "../app";
+
+export const ADMIN_EMAIL = "admin@localhost";
+
+/** Creates the first administrator when there is none; returns the credentials file path, or null. */
+export async function ensureAdministrator(services: Services): Promise<string | null> {
+  if (services.users.countAdmins() > 0) return null;
+  const password = randomBytes(18).toString("base64url");
+  const user = await services.users.createUser(systemActor, { email: ADMIN_EMAIL, username: "admin", password, fullName: "Administrator", admin: true });
+  const { secret } = services.tokens.createToken(systemActor, { userId: user.id, name: "first-start" });
+  const path = join(services.deps.config.DATA_DIR, "admin-credentials.txt");
+  const text = [
+    "# Cairn administrator, created on first start. Keep this file private; delete it once noted.",
+    `email=${ADMIN_EMAIL}`,
+    `password=${password}`,
+    `token=${secret}`,
+    `# Try it: curl -k -H "Authorization: Bearer ${secret}" ${services.deps.config.BASE_URL}/api/records`,
+    "",
+  ].join("\n");
+  writeFileSync(path, text, { mode: 0o600 });
+  return path;
+}

@@ -1,0 +1,118 @@
+// `cairn serve` as a process: first start, HTTPS by default, one server per data directory,
+// resuming jobs a crashed server left, and a clean stop on SIGTERM.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Database } from "bun:sqlite";
+import { cleanEnv, freePort, MAIN } from "../helpers/cli";
+
+let root = "";
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), "cairn-serve-"));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** Starts `cairn serve` and resolves once it says it is serving. */
+async function serve(args: string[]) {
+  const proc = Bun.spawn([process.execPath, MAIN, "serve", ...args], { env: cleanEnv(), stdout: "pipe", stderr: "pipe" });
+  let output = "";
+  const reader = proc.stdout.getReader();
+  const deadline = Date.now() + 20_000;
+  while (!output.includes("Cairn serving") && Date.now() < deadline) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    output += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return { proc, output };
+}
+
+async function stop(proc: Bun.Subprocess) {
+  proc.kill("SIGTERM");
+  return proc.exited;
+}
+
+describe("first start over HTTP", () => {
+  const data = () => join(root, "http");
+  let port = 0;
+
+  test("creates the administrator and its token, and answers with it", async () => {
+    port = freePort();
+    const { proc, output } = await serve(["--data", data(), "--http", "--port", String(port)]);
+    try {
+      const file = join(data(), "admin-credentials.txt");
+      expect(output).toContain(`Created administrator admin@localhost; its password and API token are in ${file}`);
+      expect(output).toContain(`Cairn serving http://127.0.0.1:${port}`);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const token = /^token=(.+)$/m.exec(readFileSync(file, "utf8"))![1]!;
+      const res = await fetch(`http://127.0.0.1:${port}/api/records`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ hits: { hits: [], total: 0 }, links: { self: `http://127.0.0.1:${port}/api/records?sort=newest&page=1&size=10` } });
+      const bad = await fetch(`http://127.0.0.1:${port}/api/records`, { headers: { authorization: "Bearer wrong" } });
+      expect(bad.status).toBe(401);
+      expect(existsSync(join(data(), "cairn.pid"))).toBe(true);
+    } finally {
+      expect(await stop(proc)).toBe(0);
+    }
+    expect(existsSync(join(data(), "cairn.pid"))).toBe(false);
+  });
+
+  test("a second start keeps the administrator and resumes a job a crash left running", async () => {
+    const db = new Database(join(data(), "cairn.db"));
+    const now = Date.now();
+    db.query("INSERT INTO jobs (name, status, attempts, run_at, lease_until, created, updated) VALUES ('jobs-prune', 'running', 1, ?1, ?2, ?1, ?1)").run(now, now + 3_600_000);
+    db.close();
+    const { proc, output } = await serve(["--data", data(), "--http", "--port", String(port)]);
+    try {
+      expect(output).not.toContain("Created administrator");
+      let status = "";
+      for (let i = 0; i < 100 && status !== "succeeded"; i++) {
+        const check = new Database(join(data(), "cairn.db"), { readonly: true });
+        status = (check.query("SELECT status FROM jobs ORDER BY id DESC LIMIT 1").get() as { status: string }).status;
+        check.close();
+        if (status !== "succeeded") await Bun.sleep(50);
+      }
+      expect(status).toBe("succeeded");
+    } finally {
+      expect(await stop(proc)).toBe(0);
+    }
+  });
+});
+
+describe("HTTPS by default", () => {
+  test("serves a self-signed certificate made for the host names", async () => {
+    const port = freePort();
+    const data = join(root, "https");
+    const { proc, output } = await serve(["--data", data, "--port", String(port)]);
+    try {
+      expect(output).toContain(`Cairn serving https://127.0.0.1:${port}`);
+      const res = await fetch(`https://127.0.0.1:${port}/api/records`, { tls: { rejectUnauthorized: false } } as RequestInit);
+      expect(res.status).toBe(200);
+      const names = JSON.parse(readFileSync(join(data, "tls", "names.json"), "utf8"));
+      expect(names).toEqual(["127.0.0.1", "::1", "localhost"]);
+      expect(readFileSync(join(data, "tls", "cert.pem"), "utf8")).toStartWith("-----BEGIN CERTIFICATE-----");
+      expect(statSync(join(data, "tls", "key.pem")).mode & 0o777).toBe(0o600);
+    } finally {
+      expect(await stop(proc)).toBe(0);
+    }
+  });
+
+  test("a second server on the same data directory is refused", async () => {
+    const data = join(root, "locked");
+    const first = await serve(["--data", data, "--http", "--port", String(freePort())]);
+    try {
+      const second = Bun.spawnSync([process.execPath, MAIN, "serve", "--data", data, "--http", "--port", String(freePort())], { env: cleanEnv() });
+      expect(second.exitCode).toBe(2);
+      expect(second.stderr.toString()).toBe(`cairn: another cairn server (pid ${first.proc.pid}) is serving ${data}\n`);
+    } finally {
+      expect(await stop(first.proc)).toBe(0);
+    }
+  });
+
+  test("missing TLS files are named", () => {
+    const res = Bun.spawnSync([process.execPath, MAIN, "serve", "--data", join(root, "tls-missing"), "--tls-cert", "/nope/cert.pem", "--tls-key", "/nope/key.pem"], { env: cleanEnv() });
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr.toString()).toBe("cairn: TLS file /nope/cert.pem does not exist\n");
+  });
+});

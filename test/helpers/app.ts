@@ -1,0 +1,74 @@
+// A Cairn app on a fresh temporary data directory, with ready users and tokens, called in-process.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../../src/app";
+import { loadConfig, type ConfigKey } from "../../src/config";
+import { systemActor } from "../../src/core/actor";
+import { ManualClock } from "../../src/core/time";
+
+export const BASE_URL = "http://127.0.0.1:5000";
+
+export type Who = "anonymous" | "admin" | "alice" | "bob";
+
+export interface CallOptions {
+  as?: Who;
+  /** A token to send instead of a user's. */
+  token?: string;
+  body?: unknown;
+  /** Sent as-is (no JSON encoding), e.g. malformed JSON or raw bytes. */
+  rawBody?: string | Uint8Array | ReadableStream;
+  headers?: Record<string, string>;
+}
+
+export async function createTestApp(overrides: Partial<Record<ConfigKey, unknown>> = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), "cairn-test-"));
+  const config = loadConfig({ flags: { DATA_DIR: dataDir, HTTP: true, BASE_URL, ...overrides }, env: {} });
+  const clock = new ManualClock(Date.UTC(2026, 10, 22, 12, 0, 0));
+  const logs: string[] = [];
+  const { app, services } = createApp({ config, clock, log: (m) => logs.push(m) });
+
+  const makeUser = async (name: string, admin = false) => {
+    const user = await services.users.createUser(systemActor, { email: `${name}@example.org`, username: name, password: `${name}-password`, admin });
+    const { secret } = services.tokens.createToken(systemActor, { userId: user.id, name: `${name}-token` });
+    return { user, token: secret };
+  };
+  const users = { admin: await makeUser("admin", true), alice: await makeUser("alice"), bob: await makeUser("bob") };
+
+  async function call(method: string, path: string, options: CallOptions = {}) {
+    const headers: Record<string, string> = { ...options.headers };
+    const token = options.token ?? (options.as && options.as !== "anonymous" ? users[options.as].token : undefined);
+    if (token !== undefined && !("authorization" in headers)) headers.authorization = `Bearer ${token}`;
+    let body: string | Uint8Array | ReadableStream | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const response = await app.handle(new Request(BASE_URL + path, { method, headers, body }));
+    const text = await response.text();
+    let json: any = undefined;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, json };
+  }
+
+  return {
+    app,
+    services,
+    config,
+    clock,
+    logs,
+    users,
+    dataDir,
+    call,
+    close() {
+      services.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

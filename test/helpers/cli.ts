@@ -1,0 +1,28 @@
+// Runs the cairn CLI from source in a child process, as a person would.
+import { join } from "node:path";
+
+export const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function cairn(args: string[], env: Record<string, string> = {}): CliResult {
+  const proc = Bun.spawnSync([process.execPath, MAIN, ...args], { env: { ...cleanEnv(), ...env }, stdout: "pipe", stderr: "pipe" });
+  return { code: proc.exitCode ?? -1, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
+}
+
+/** The environment without any CAIRN_* the developer's shell may carry. */
+export function cleanEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter(([k, v]) => !k.startsWith("CAIRN_") && v !== undefined)) as Record<string, string>;
+}
+
+/** A TCP port nothing listens on right now. */
+export function freePort(): number {
+  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = server.port;
+  server.stop(true);
+  return port;
+}
