@@ -75,7 +75,10 @@ export function createWorker(deps: RunnerDeps, options: WorkerOptions) {
       stopping = true;
       if (timer) clearTimeout(timer);
       const all = () => Promise.allSettled([...inFlight.values()].map((j) => j.promise));
-      const timedOut = await Promise.race([all().then(() => false), Bun.sleep(graceMs).then(() => true)]);
+      let graceTimer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<boolean>((resolve) => (graceTimer = setTimeout(() => resolve(true), graceMs)));
+      // The timer is cleared either way: a pending one would keep the process alive after a stop.
+      const timedOut = await Promise.race([all().then(() => false), grace]).finally(() => clearTimeout(graceTimer));
       if (timedOut) {
         for (const j of inFlight.values()) j.abort.abort();
         await all();

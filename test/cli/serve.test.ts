@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
-import { cleanEnv, freePort, MAIN } from "../helpers/cli";
+import { cairn, cleanEnv, freePort, MAIN } from "../helpers/cli";
 
 let root = "";
 beforeAll(() => {
@@ -74,6 +74,11 @@ describe("first start over HTTP", () => {
         if (status !== "succeeded") await Bun.sleep(50);
       }
       expect(status).toBe("succeeded");
+      // The CLI runs a job against the data directory the server is using.
+      const run = cairn(["jobs", "run", "db-optimize", "--data", data()]);
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ name: "db-optimize", status: "succeeded" });
+      expect((await fetch(`http://127.0.0.1:${port}/api/records`)).status).toBe(200);
     } finally {
       expect(await stop(proc)).toBe(0);
     }
