@@ -1,0 +1,96 @@
+// Vocabulary entries as stored and imported: the generic controlled lists and the five
+// specific directories (funders, names, affiliations, subjects, awards).
+
+export type Localized = Record<string, string>;
+export interface Identifier {
+  scheme: string;
+  identifier: string;
+}
+
+/** Controlled lists served at /api/vocabularies/{type}. */
+export const GENERIC_TYPES = [
+  "resourcetypes",
+  "languages",
+  "licenses",
+  "creatorsroles",
+  "contributorsroles",
+  "titletypes",
+  "descriptiontypes",
+  "datetypes",
+  "relationtypes",
+  "communitytypes",
+  "removalreasons",
+] as const;
+
+/** Directories with their own endpoints (/api/funders ...) and dump importers. */
+export const SPECIFIC_TYPES = ["funders", "names", "affiliations", "subjects", "awards"] as const;
+
+export type GenericType = (typeof GENERIC_TYPES)[number];
+export type SpecificType = (typeof SPECIFIC_TYPES)[number];
+export type VocabularyType = GenericType | SpecificType;
+
+export interface GenericEntry {
+  id: string;
+  title: Localized;
+  description?: Localized;
+  icon?: string;
+  props?: Record<string, string>;
+  tags?: string[];
+}
+
+export interface FunderEntry {
+  id: string;
+  name: string;
+  /** ISO 3166-1 alpha-2, upper case. */
+  country?: string;
+  acronym?: string;
+  identifiers: Identifier[];
+  title: Localized;
+}
+
+export interface NameEntry {
+  id: string;
+  given_name?: string;
+  family_name?: string;
+  /** `family, given` for people; computed when not given. */
+  name?: string;
+  identifiers: Identifier[];
+  affiliations: { id?: string; name: string }[];
+}
+
+export interface AffiliationEntry {
+  id: string;
+  name: string;
+  acronym?: string;
+  country?: string;
+  identifiers: Identifier[];
+  title: Localized;
+}
+
+export interface SubjectEntry {
+  id: string;
+  scheme: string;
+  subject: string;
+}
+
+export interface AwardEntry {
+  /** `<funder id>::<number>` */
+  id: string;
+  number: string;
+  title: Localized;
+  acronym?: string;
+  program?: string;
+  funder: { id: string; name?: string };
+  identifiers: Identifier[];
+}
+
+export interface EntryByType {
+  funders: FunderEntry;
+  names: NameEntry;
+  affiliations: AffiliationEntry;
+  subjects: SubjectEntry;
+  awards: AwardEntry;
+}
+
+/** What an importer yields for each source item: an entry to write, or why it was skipped. */
+export type ImportItem<E> = { entry: E } | { skip: string };
