@@ -21,6 +21,8 @@ import { createRecordsService } from "./records/service";
 import { createTokensService } from "./tokens/service";
 import { createUsersService } from "./users/service";
 import { VERSION } from "./version";
+import { vocabulariesRoutes } from "./vocabularies/routes";
+import { createVocabulariesService } from "./vocabularies/service";
 
 export interface AppOptions {
   config: Config;
@@ -44,6 +46,7 @@ export function createServices(options: AppOptions) {
     tokens: createTokensService(deps),
     groups: createGroupsService(deps),
     records: createRecordsService(deps),
+    vocabularies: createVocabulariesService(deps),
     jobs: createJobsService(runner),
     worker: createWorker(runner, { concurrency: config.JOBS_CONCURRENCY, pollMs: config.JOBS_POLL_INTERVAL_MS }),
     close: () => db.$client.close(),
@@ -59,12 +62,19 @@ export function createApp(options: AppOptions) {
   const app: Elysia = new Elysia()
     .use(
       httpHooks(
-        { allowedHosts: config.APP_ALLOWED_HOSTS, maxContentLength: config.MAX_CONTENT_LENGTH, logRequests: config.LOG_REQUESTS, authenticate: services.tokens.authenticate },
+        {
+          allowedHosts: config.APP_ALLOWED_HOSTS,
+          maxContentLength: config.MAX_CONTENT_LENGTH,
+          logRequests: config.LOG_REQUESTS,
+          authenticate: services.tokens.authenticate,
+          streamedBodyRoutes: new Set<string>(),
+        },
         () => app.routes,
       ),
     )
     .get("/ping", () => new Response("OK", { headers: { "Content-Type": "text/plain; charset=utf-8" } }), { detail: { hide: true } })
     .use(docsRoutes(VERSION))
+    .use(vocabulariesRoutes(http, services.vocabularies))
     .use(recordsRoutes(http, services.records)) as unknown as Elysia;
   return { app, services };
 }

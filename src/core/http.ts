@@ -11,6 +11,8 @@ export interface HttpOptions {
   allowedHosts: string[];
   maxContentLength: number;
   logRequests: boolean;
+  /** `METHOD /route/:pattern` of routes whose body is file content (octet-stream), streamed unread. */
+  streamedBodyRoutes: ReadonlySet<string>;
   /** Resolves a bearer token to its actor, or null when it is unknown, expired or revoked. */
   authenticate(secret: string): Actor | null;
 }
@@ -33,10 +35,7 @@ export function errorResponse(error: HttpError, request: Request) {
 /** `/a/0/b` (TypeBox) -> `a.0.b` (the spec's dotted path). */
 const dottedPath = (pointer: string) => pointer.replace(/^\//, "").split("/").filter(Boolean).join(".");
 
-function fromValidation(error: ValidationError, request: Request): HttpError {
-  if (error.type === "body" && !isJsonContentType(request.headers.get("content-type"))) {
-    return unsupportedMediaType("application/json");
-  }
+function fromValidation(error: ValidationError): HttpError {
   const errors: FieldError[] = error.all.map((e) => {
     const field = "path" in e ? dottedPath(String(e.path)) : "";
     const message = "message" in e && e.message !== "Expected union value" ? String(e.message) : "Not a valid value.";
@@ -83,10 +82,16 @@ export function httpHooks(options: HttpOptions, routes: () => { method: string; 
         return errorResponse(error, request);
       }
     })
-    .onParse({ as: "global" }, async ({ request, contentType }) => {
+    .onParse({ as: "global" }, async ({ request, contentType, route }) => {
+      if (options.streamedBodyRoutes.has(`${request.method} ${route}`)) {
+        // File content: left unread for the route to stream to disk.
+        if (!/^application\/octet-stream\s*(;|$)/i.test(contentType)) throw unsupportedMediaType("application/octet-stream");
+        return request.body ?? new ReadableStream();
+      }
       if (isJsonContentType(contentType)) return readJsonBody(request, options.maxContentLength);
-      // Anything else is left unread: file routes stream it, JSON routes refuse it with 415.
-      return request.body ?? "";
+      // No body at all (a DELETE, an action without payload) needs no content type.
+      if (!request.body || request.headers.get("content-length") === "0") return undefined;
+      throw unsupportedMediaType("application/json");
     })
     .onBeforeHandle({ as: "global" }, ({ request }) => {
       // Writes answer in JSON: refuse up front, before anything changes, when JSON is not acceptable.
@@ -106,7 +111,7 @@ export function httpHooks(options: HttpOptions, routes: () => { method: string; 
     })
     .onError({ as: "global" }, ({ code, error, request }) => {
       if (error instanceof HttpError) return errorResponse(error, request);
-      if (error instanceof ValidationError) return errorResponse(fromValidation(error, request), request);
+      if (error instanceof ValidationError) return errorResponse(fromValidation(error), request);
       if (code === "NOT_FOUND") {
         const methods = index.allowedMethods(new URL(request.url).pathname);
         return errorResponse(methods.length ? methodNotAllowed(methods) : notFound("The requested URL was not found on the server."), request);

@@ -1,4 +1,5 @@
 // Vocabulary entries as stored and imported: the generic controlled lists and the five
+import { t } from "elysia";
 // specific directories (funders, names, affiliations, subjects, awards).
 
 export type Localized = Record<string, string>;
@@ -94,3 +95,16 @@ export interface EntryByType {
 
 /** What an importer yields for each source item: an entry to write, or why it was skipped. */
 export type ImportItem<E> = { entry: E } | { skip: string };
+
+/** Query parameters of vocabulary searches; values are checked by the service. */
+export const vocabularySearchQuery = t.Object(
+  {
+    q: t.Optional(t.String()),
+    suggest: t.Optional(t.String()),
+    tags: t.Optional(t.Union([t.String(), t.Array(t.String())])),
+    sort: t.Optional(t.String()),
+    size: t.Optional(t.String()),
+    page: t.Optional(t.String()),
+  },
+  { additionalProperties: true },
+);

@@ -2,3 +2,4 @@
 export * from "./jobs";
 export * from "./records";
 export * from "./users";
+export * from "./vocabularies";

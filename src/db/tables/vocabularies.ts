@@ -1,0 +1,27 @@
+// Vocabulary entries of every type (controlled lists and the directories: names, funders...).
+// Each type's full-text index is an FTS5 table keyed by `pk` (see the vocabulary_fts migration).
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const vocabularyEntriesTable = sqliteTable(
+  "vocabulary_entries",
+  {
+    pk: integer("pk").primaryKey({ autoIncrement: true }),
+    type: text("type").notNull(),
+    id: text("id").notNull(),
+    /** The entry as the API shows it, without timestamps, revision and links. */
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** Lower-cased name or title: the `name`/`title` sorts. */
+    sortKey: text("sort_key").notNull(),
+    created: integer("created").notNull(),
+    updated: integer("updated").notNull(),
+    revisionId: integer("revision_id").notNull().default(1),
+  },
+  (t) => [uniqueIndex("vocabulary_entries_type_id").on(t.type, t.id), index("vocabulary_entries_sort").on(t.type, t.sortKey), index("vocabulary_entries_created").on(t.type, t.created)],
+);
+
+/** Which version of the shipped fixtures is loaded, so a new release upgrades them once. */
+export const fixtureVersionsTable = sqliteTable("fixture_versions", {
+  name: text("name").primaryKey(),
+  version: text("version").notNull(),
+  loadedAt: integer("loaded_at").notNull(),
+});
