@@ -11,6 +11,7 @@ import { createLinks } from "./core/links";
 import { systemClock, type Clock } from "./core/time";
 import { migrate, openDatabase } from "./db/connection";
 import { docsRoutes } from "./docs/routes";
+import { groupsRoutes } from "./groups/routes";
 import { createGroupsService } from "./groups/service";
 import { defineMaintenanceJobs } from "./jobs/maintenance";
 import { createJobRegistry } from "./jobs/registry";
@@ -19,8 +20,10 @@ import { createWorker } from "./jobs/worker";
 import { recordsRoutes } from "./records/routes";
 import { createRecordsService } from "./records/service";
 import { createTokensService } from "./tokens/service";
+import { usersRoutes } from "./users/routes";
 import { createUsersService } from "./users/service";
 import { VERSION } from "./version";
+import { fixturesVersion, shippedVocabularies } from "./vocabularies/fixtures";
 import { vocabulariesRoutes } from "./vocabularies/routes";
 import { createVocabulariesService } from "./vocabularies/service";
 
@@ -39,6 +42,8 @@ export function createServices(options: AppOptions) {
   const registry = createJobRegistry();
   defineMaintenanceJobs(registry, { db, clock, retentionDays: config.JOBS_RETENTION_DAYS });
   const runner = { db, clock, registry, log };
+  const vocabularies = createVocabulariesService(deps);
+  vocabularies.loadFixtures(shippedVocabularies(), fixturesVersion());
   return {
     deps,
     log,
@@ -46,7 +51,7 @@ export function createServices(options: AppOptions) {
     tokens: createTokensService(deps),
     groups: createGroupsService(deps),
     records: createRecordsService(deps),
-    vocabularies: createVocabulariesService(deps),
+    vocabularies,
     jobs: createJobsService(runner),
     worker: createWorker(runner, { concurrency: config.JOBS_CONCURRENCY, pollMs: config.JOBS_POLL_INTERVAL_MS }),
     close: () => db.$client.close(),
@@ -75,7 +80,9 @@ export function createApp(options: AppOptions) {
     .get("/ping", () => new Response("OK", { headers: { "Content-Type": "text/plain; charset=utf-8" } }), { detail: { hide: true } })
     .use(docsRoutes(VERSION))
     .use(vocabulariesRoutes(http, services.vocabularies))
-    .use(recordsRoutes(http, services.records)) as unknown as Elysia;
+    .use(recordsRoutes(http, services.records))
+    .use(groupsRoutes(http, services.groups))
+    .use(usersRoutes(http, services.users)) as unknown as Elysia;
   return { app, services };
 }
 

@@ -5,12 +5,13 @@ import { jobsCommand } from "./cli/jobs";
 import { serveCommand } from "./cli/serve";
 import { tokensCommand } from "./cli/tokens";
 import { usersCommand } from "./cli/users";
+import { vocabulariesCommand } from "./cli/vocabularies";
 import { UsageError, type Command } from "./cli/args";
 import { ConfigError, describeConfig } from "./config";
 import { HttpError } from "./core/errors";
 import { VERSION } from "./version";
 
-const COMMANDS: Command[] = [serveCommand, usersCommand, tokensCommand, groupsCommand, jobsCommand];
+const COMMANDS: Command[] = [serveCommand, usersCommand, tokensCommand, groupsCommand, jobsCommand, vocabulariesCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

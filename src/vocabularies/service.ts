@@ -127,6 +127,23 @@ export function createVocabulariesService(deps: Deps) {
       db.$client.transaction(() => store.deleteEntry(db, type, id)).immediate();
     },
 
+    /**
+     * Loads the shipped controlled vocabularies on first start, and again when a release ships
+     * different data (entries are upserted: ones an administrator added stay). Null when current.
+     */
+    loadFixtures(shipped: { type: VocabularyType; entries: object[] }[], version: string): ImportSummary | null {
+      if (store.findFixtureVersion(db, "vocabularies") === version) return null;
+      const summary: ImportSummary = { created: 0, updated: 0, unchanged: 0, skipped: {} };
+      const now = clock.now();
+      db.$client.transaction(() => {
+        for (const { type, entries } of shipped) {
+          for (const entry of entries) summary[store.upsertEntry(db, type, entry as { id: string }, now)]++;
+        }
+        store.saveFixtureVersion(db, "vocabularies", version, now);
+      }).immediate();
+      return summary;
+    },
+
     /** Writes imported entries in batched transactions; re-importing updates, never duplicates. */
     async importEntries(actor: Actor, type: VocabularyType, items: AsyncIterable<ImportItem<object>>, onBatch?: (summary: ImportSummary) => void): Promise<ImportSummary> {
       requireAdmin(actor);

@@ -1,6 +1,7 @@
 // Vocabularies over HTTP: search (q, suggest, tags, sorts, paging), reads, and administrator writes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemActor } from "../../src/core/actor";
+import { fixturesVersion, shippedVocabularies } from "../../src/vocabularies/fixtures";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { scenarios } from "../helpers/scenarios";
 
@@ -28,9 +29,6 @@ beforeAll(async () => {
   }
   v.create(systemActor, "subjects", { id: "https://id.nlm.nih.gov/mesh/D000001", scheme: "MeSH", subject: "Calcimycin" });
   v.create(systemActor, "awards", { number: "101000001", title: { en: "Ocean observations" }, acronym: "OCEAN", funder: { id: "00k4n6c32" } });
-  for (const [id, title, tags] of [["dataset", "Dataset", ["depositable"]], ["image-photo", "Photo", ["depositable", "linkable"]], ["other", "Other", []]] as const) {
-    v.create(systemActor, "resourcetypes", { id, title: { en: title }, props: { type: id.split("-")[0]! }, tags: [...tags] });
-  }
 });
 afterAll(() => ctx.close());
 
@@ -112,20 +110,55 @@ describe("funders, affiliations, subjects, awards", () => {
   ]);
 });
 
-describe("controlled vocabularies", () => {
+describe("controlled vocabularies (shipped)", () => {
+  const shipped = (type: string) => shippedVocabularies().find((v) => v.type === type)!.entries;
   scenarios(app, [
     {
       name: "entry shape",
       method: "GET",
       url: "/api/vocabularies/resourcetypes/image-photo",
       status: 200,
-      json: { id: "image-photo", type: "resourcetypes", title: { en: "Photo" }, props: { type: "image" }, tags: ["depositable", "linkable"], revision_id: 1, links: { self: "http://127.0.0.1:5000/api/vocabularies/resourcetypes/image-photo" } },
-      check: (b) => expect(b.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/),
+      json: { id: "image-photo", type: "resourcetypes", title: { en: "Photo" }, props: { type: "image", subtype: "image-photo", datacite_general: "Image" }, revision_id: 1, links: { self: "http://127.0.0.1:5000/api/vocabularies/resourcetypes/image-photo" } },
+      check: (b) => {
+        expect(b.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
+        expect(b.tags).toContain("depositable");
+      },
     },
-    { name: "tags filter", method: "GET", url: "/api/vocabularies/resourcetypes?tags=linkable", status: 200, check: (b) => expect(ids(b)).toEqual(["image-photo"]) },
-    { name: "default sort is title", method: "GET", url: "/api/vocabularies/resourcetypes", status: 200, check: (b) => { expect(ids(b)).toEqual(["dataset", "other", "image-photo"]); expect(b.sortBy).toBe("title"); } },
+    {
+      name: "tags filter",
+      method: "GET",
+      url: "/api/vocabularies/licenses?tags=recommended",
+      status: 200,
+      check: (b) => {
+        const expected = shipped("licenses").filter((e) => e.tags?.includes("recommended")).sort((x, y) => x.title.en!.toLowerCase().localeCompare(y.title.en!.toLowerCase()));
+        expect(ids(b)).toEqual(expected.map((e) => e.id));
+        expect(expected.map((e) => e.id)).toContain("cc-by-4.0");
+      },
+    },
+    { name: "default sort is title", method: "GET", url: "/api/vocabularies/communitytypes", status: 200, check: (b) => { expect(ids(b)).toEqual(["event", "organization", "project", "topic"]); expect(b.sortBy).toBe("title"); } },
     { name: "suggest on title", method: "GET", url: "/api/vocabularies/resourcetypes?suggest=pho", status: 200, check: (b) => expect(ids(b)).toEqual(["image-photo"]) },
+    { name: "languages by code", method: "GET", url: "/api/vocabularies/languages?q=id:eng", status: 200, check: (b) => expect(ids(b)).toEqual(["eng"]) },
+    { name: "languages suggest", method: "GET", url: "/api/vocabularies/languages?suggest=engli", status: 200, check: (b) => expect(ids(b)).toContain("eng") },
+    { name: "licenses total", method: "GET", url: "/api/vocabularies/licenses?size=1", status: 200, check: (b) => expect(b.hits.total).toBe(shipped("licenses").length) },
   ]);
+
+  test("every shipped type is loaded whole, once", async () => {
+    for (const { type, entries } of shippedVocabularies()) {
+      const res = await ctx.call("GET", `/api/vocabularies/${type}?size=1`);
+      expect({ type, total: res.json.hits.total }).toEqual({ type, total: entries.length });
+    }
+    expect(ctx.services.vocabularies.loadFixtures(shippedVocabularies(), fixturesVersion())).toBeNull();
+  });
+
+  test("a release with changed data upgrades the shipped entries, keeping local ones", () => {
+    const changed = shippedVocabularies().map((v) => (v.type === "communitytypes" ? { ...v, entries: v.entries.map((e) => (e.id === "event" ? { ...e, title: { en: "Event or meeting" } } : e)) } : v));
+    ctx.services.vocabularies.create(systemActor, "communitytypes", { id: "local-kind", title: { en: "Local kind" } });
+    const summary = ctx.services.vocabularies.loadFixtures(changed, "next-release");
+    expect(summary).toMatchObject({ updated: 1, created: 0 });
+    expect(ctx.services.vocabularies.read(systemActor, "communitytypes", "event")).toMatchObject({ title: { en: "Event or meeting" }, revision_id: 2 });
+    expect(ctx.services.vocabularies.read(systemActor, "communitytypes", "local-kind")).toMatchObject({ id: "local-kind" });
+    expect(ctx.services.vocabularies.loadFixtures(changed, "next-release")).toBeNull();
+  });
 });
 
 describe("bad input", () => {
