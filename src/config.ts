@@ -60,6 +60,11 @@ export const CONFIG_KEYS = {
   MAIL_USE_TLS: { kind: "boolean", default: true, description: "STARTTLS on the SMTP connection." },
   MAIL_USE_SSL: { kind: "boolean", default: false, description: "Implicit TLS on the SMTP connection." },
   MAIL_DEFAULT_SENDER: { kind: "string", default: "cairn@localhost", description: "From address of outgoing mail." },
+  ACCOUNTS_DEFAULT_USER_VISIBILITY: {
+    kind: "string",
+    default: "public",
+    description: "Profile visibility of new accounts: public (listed in the users directory; e-mail stays hidden) or restricted.",
+  },
   JOBS_CONCURRENCY: { kind: "integer", default: 2, description: "Background jobs run at once." },
   JOBS_POLL_INTERVAL_MS: { kind: "integer", default: 1000, description: "How often the worker looks for due jobs." },
   JOBS_RETENTION_DAYS: { kind: "integer", default: 14, description: "Finished jobs older than this are pruned." },
@@ -178,6 +183,9 @@ function finish(config: Config): Config {
   if (config.APP_ALLOWED_HOSTS.length === 0) config.APP_ALLOWED_HOSTS = [base.hostname.replace(/^\[|\]$/g, "")];
   config.APP_ALLOWED_HOSTS = config.APP_ALLOWED_HOSTS.map((h) => h.toLowerCase());
   if (Boolean(config.TLS_CERT) !== Boolean(config.TLS_KEY)) throw new ConfigError("TLS_CERT and TLS_KEY go together");
+  if (config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "public" && config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "restricted") {
+    throw new ConfigError(`ACCOUNTS_DEFAULT_USER_VISIBILITY must be public or restricted, got ${JSON.stringify(config.ACCOUNTS_DEFAULT_USER_VISIBILITY)}`);
+  }
   for (const key of ["SEARCH_DEFAULT_PAGE_SIZE", "SEARCH_MAX_PAGE_SIZE", "SEARCH_MAX_RESULTS_WINDOW", "JOBS_CONCURRENCY", "JOBS_POLL_INTERVAL_MS"] as const) {
     if (config[key] < 1) throw new ConfigError(`${key} must be at least 1, got ${config[key]}`);
   }

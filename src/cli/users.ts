@@ -6,8 +6,9 @@ import { withServices } from "./services";
 export const usersCommand: Command = {
   name: "users",
   summary: "Create and list user accounts.",
-  usage: `cairn users create --email E [--username U] [--password P] [--name "Full Name"] [--admin]
+  usage: `cairn users create --email E [--username U] [--password P] [--name "Full Name"] [--admin] [--visibility public|restricted]
     Prints the new user's id. Without --password the account can only use API tokens.
+    --visibility: whether the profile is listed in the users directory (default ACCOUNTS_DEFAULT_USER_VISIBILITY).
 cairn users list
     Lists every account.`,
   async run(argv) {
@@ -19,10 +20,18 @@ cairn users list
         password: { type: "string" },
         name: { type: "string" },
         admin: { type: "boolean" },
+        visibility: { type: "string" },
       });
       const email = requireString(values, "email");
       const user = await withServices(values, (s) =>
-        s.users.createUser(systemActor, { email, username: values.username, password: values.password, fullName: values.name, admin: values.admin }),
+        s.users.createUser(systemActor, {
+          email,
+          username: values.username,
+          password: values.password,
+          fullName: values.name,
+          admin: values.admin,
+          visibility: values.visibility,
+        }),
       );
       console.log(user.id);
       return 0;

@@ -15,7 +15,8 @@ export const docsRoutes = (version: string) =>
         path: "/api/docs",
         specPath: "/api/docs/json",
         provider: "swagger-ui",
-        exclude: { paths: [/^\/api\/docs/] },
+        // staticFile: false, or the avatar.svg routes look like static files and go unlisted.
+        exclude: { paths: [/^\/api\/docs/], staticFile: false },
         // The plugin's default spec URL is relative and resolves wrongly from /api/docs; give it whole.
         swagger: { url: "/api/docs/json", cdn: `${ASSETS}/swagger-ui-bundle.js`, theme: `${ASSETS}/swagger-ui.css`, autoDarkMode: false } as object,
         documentation: {

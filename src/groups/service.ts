@@ -1,14 +1,32 @@
-// Groups of users (InvenioRDM's roles): created by administrators, used in community membership.
+// Groups of users (InvenioRDM's roles): created by administrators, used in community membership,
+// and readable through the groups directory API.
 import { requireAdmin, type Actor } from "../core/actor";
+import { initialsOf, renderAvatar, type Avatar } from "../core/avatar";
 import type { Deps } from "../core/deps";
-import { notFound, validationError } from "../core/errors";
+import { forbidden, notFound, validationError } from "../core/errors";
 import { newUuid } from "../core/ids";
+import type { SearchResult } from "../core/paging";
+import { queryWords } from "../core/word-match";
+import type { GroupSearchQuery } from "./model";
+import { checkSearchGroups, readableGroupsFilter } from "./policy";
+import { presentGroup, type GroupJson } from "./present";
 import * as store from "./store";
+
+/** The spec: "at most 10 results per query; pagination not supported". */
+export const GROUP_SEARCH_LIMIT = 10;
 
 export type GroupsService = ReturnType<typeof createGroupsService>;
 
 export function createGroupsService(deps: Deps) {
-  const { db, clock } = deps;
+  const { db, clock, links } = deps;
+
+  /** A group the actor may see, by id or name; 403 otherwise, as the spec shows for missing groups. */
+  function loadGroup(actor: Actor, key: string) {
+    const row = store.findGroupByIdOrName(db, key, readableGroupsFilter(actor));
+    if (!row) throw forbidden();
+    return row;
+  }
+
   return {
     createGroup(actor: Actor, input: { name: string; description?: string }) {
       requireAdmin(actor);
@@ -30,6 +48,28 @@ export function createGroupsService(deps: Deps) {
     listGroups(actor: Actor) {
       requireAdmin(actor);
       return store.listGroups(db);
+    },
+
+    /** The directory: every query word prefixes a word of the name or description; 10 hits at most, by name. */
+    searchGroups(actor: Actor, query: GroupSearchQuery): SearchResult<GroupJson> {
+      checkSearchGroups(actor);
+      const { rows, total } = store.searchGroups(db, readableGroupsFilter(actor), queryWords(query.q), GROUP_SEARCH_LIMIT);
+      return {
+        hits: { hits: rows.map((row) => presentGroup(row, links)), total },
+        sortBy: "name",
+        // No prev/next: the directory is not paged.
+        links: { self: links.api("/groups", { q: query.q, sort: "name" }) },
+      };
+    },
+
+    readGroup(actor: Actor, key: string): GroupJson {
+      return presentGroup(loadGroup(actor, key), links);
+    },
+
+    /** Coloured by the id, so a renamed group keeps its colour; lettered by the name. */
+    readGroupAvatar(actor: Actor, key: string): Avatar {
+      const row = loadGroup(actor, key);
+      return renderAvatar(row.id, initialsOf(row.name, 1));
     },
   };
 }

@@ -1,4 +1,9 @@
-// Input shapes for accounts.
+// Input shapes for accounts and the users directory.
+import { t } from "elysia";
+
+/** Profile and e-mail visibility: `public` shows it to others, `restricted` only to the user and administrators. */
+export const VISIBILITIES = ["public", "restricted"] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
 
 export interface CreateUserInput {
   email: string;
@@ -6,6 +11,10 @@ export interface CreateUserInput {
   password?: string;
   fullName?: string;
   admin?: boolean;
+  /** Profile visibility; default ACCOUNTS_DEFAULT_USER_VISIBILITY. A string: the CLI passes what it was given. */
+  visibility?: string;
+  /** E-mail visibility; default `restricted` (only the user and administrators see it). */
+  emailVisibility?: string;
 }
 
 /** InvenioRDM's username rule: a letter, then letters, digits, `-` or `_`; 3 to 255 characters. */
@@ -13,3 +22,8 @@ export const USERNAME_PATTERN = /^[a-zA-Z][a-zA-Z0-9_-]{2,254}$/;
 // Deliberately loose (RFC 5322 is not a regex); the point is to catch obvious typos.
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$|^[^\s@]+@localhost$/;
 export const MIN_PASSWORD_LENGTH = 8;
+
+/** `q` only: the directory has no paging (at most 10 hits) and one order (`username`). */
+export const userSearchQuery = t.Object({ q: t.Optional(t.String()) }, { additionalProperties: true });
+
+export type UserSearchQuery = typeof userSearchQuery.static;

@@ -1,14 +1,24 @@
-// Accounts: creating and listing users.
+// Accounts (creating and listing users, passwords) and the users directory API.
 import { requireAdmin, type Actor } from "../core/actor";
+import { initialsOf, renderAvatar, type Avatar } from "../core/avatar";
 import type { Deps } from "../core/deps";
-import { validationError, type FieldError } from "../core/errors";
-import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH, USERNAME_PATTERN, type CreateUserInput } from "./model";
+import { forbidden, validationError, type FieldError } from "../core/errors";
+import type { SearchResult } from "../core/paging";
+import { queryWords } from "../core/word-match";
+import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH, USERNAME_PATTERN, VISIBILITIES, type CreateUserInput, type UserSearchQuery, type Visibility } from "./model";
+import { checkSearchUsers, searchableUserColumns, userViewOf, visibleUsersFilter } from "./policy";
+import { presentUser, type UserJson } from "./present";
 import * as store from "./store";
+
+/** InvenioRDM's directory: at most 10 results, no paging. */
+export const USER_SEARCH_LIMIT = 10;
+
+const isVisibility = (v: string): v is Visibility => (VISIBILITIES as readonly string[]).includes(v);
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
 export function createUsersService(deps: Deps) {
-  const { db, clock } = deps;
+  const { db, clock, config, links } = deps;
 
   function checkNewUser(input: CreateUserInput): FieldError[] {
     const errors: FieldError[] = [];
@@ -25,7 +35,19 @@ export function createUsersService(deps: Deps) {
     if (input.password !== undefined && input.password.length < MIN_PASSWORD_LENGTH) {
       errors.push({ field: "password", messages: [`A password has at least ${MIN_PASSWORD_LENGTH} characters.`] });
     }
+    for (const field of ["visibility", "emailVisibility"] as const) {
+      const value = input[field];
+      if (value !== undefined && !isVisibility(value)) errors.push({ field, messages: [`Must be one of: ${VISIBILITIES.join(", ")}.`] });
+    }
     return errors;
+  }
+
+  /** A user the actor may see; 403 otherwise, missing users included, so ids cannot be probed. */
+  function loadVisibleUser(actor: Actor, rawId: string) {
+    const id = /^\d{1,15}$/.test(rawId) ? Number(rawId) : null;
+    const row = id === null ? undefined : store.findVisibleUserById(db, id, visibleUsersFilter(actor));
+    if (!row) throw forbidden();
+    return row;
   }
 
   return {
@@ -41,6 +63,8 @@ export function createUsersService(deps: Deps) {
         passwordHash,
         fullName: input.fullName ?? "",
         isAdmin: Boolean(input.admin),
+        visibility: input.visibility ?? config.ACCOUNTS_DEFAULT_USER_VISIBILITY,
+        emailVisibility: input.emailVisibility ?? "restricted",
         confirmedAt: now,
         created: now,
         updated: now,
@@ -66,6 +90,31 @@ export function createUsersService(deps: Deps) {
       const user = store.findUserByEmail(db, email);
       if (!user?.passwordHash || !user.active) return null;
       return (await Bun.password.verify(password, user.passwordHash)) ? user : null;
+    },
+
+    /** The directory: every query word prefixes a word of a searchable field; 10 hits at most, by username. */
+    searchUsers(actor: Actor, query: UserSearchQuery): SearchResult<UserJson> {
+      checkSearchUsers(actor);
+      const words = queryWords(query.q);
+      const { rows, total } = store.searchUsers(db, visibleUsersFilter(actor), words, searchableUserColumns(actor), USER_SEARCH_LIMIT);
+      return {
+        hits: { hits: rows.map((row) => presentUser(row, userViewOf(actor, row), links)), total },
+        sortBy: "username",
+        // No prev/next: the directory is not paged.
+        links: { self: links.api("/users", { q: query.q, sort: "username" }) },
+      };
+    },
+
+    readUser(actor: Actor, id: string): UserJson {
+      const row = loadVisibleUser(actor, id);
+      return presentUser(row, userViewOf(actor, row), links);
+    },
+
+    /** Coloured by the id; lettered by the full name's initials, else the username's or e-mail's first letter. */
+    readUserAvatar(actor: Actor, id: string): Avatar {
+      const row = loadVisibleUser(actor, id);
+      const label = row.fullName.trim() ? initialsOf(row.fullName, 2) : initialsOf(row.username ?? row.email, 1);
+      return renderAvatar(String(row.id), label);
     },
   };
 }

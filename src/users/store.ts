@@ -1,5 +1,6 @@
 // Queries on the users table.
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { matchAllWords } from "../core/word-match";
 import type { Db } from "../db/connection";
 import { usersTable } from "../db/tables";
 
@@ -8,11 +9,15 @@ export type NewUserRow = typeof usersTable.$inferInsert;
 
 export const findUserById = (db: Db, id: number) => db.select().from(usersTable).where(eq(usersTable.id, id)).get();
 
+/** The user with this id when `filter` lets the caller see them. */
+export const findVisibleUserById = (db: Db, id: number, filter: SQL) =>
+  db.select().from(usersTable).where(and(eq(usersTable.id, id), filter)).get();
+
 export const findUserByEmail = (db: Db, email: string) =>
-  db.select().from(usersTable).where(sql`lower(${usersTable.email}) = ${email.toLowerCase()}`).get();
+  db.select().from(usersTable).where(sql`lower(${usersTable.email}) = lower(${email})`).get();
 
 export const findUserByUsername = (db: Db, username: string) =>
-  db.select().from(usersTable).where(sql`lower(${usersTable.username}) = ${username.toLowerCase()}`).get();
+  db.select().from(usersTable).where(sql`lower(${usersTable.username}) = lower(${username})`).get();
 
 export const insertUser = (db: Db, row: NewUserRow) => db.insert(usersTable).values(row).returning().get();
 
@@ -20,3 +25,17 @@ export const listUsers = (db: Db) => db.select().from(usersTable).orderBy(asc(us
 
 export const countAdmins = (db: Db) =>
   db.select({ n: sql<number>`count(*)` }).from(usersTable).where(eq(usersTable.isAdmin, true)).get()?.n ?? 0;
+
+/** Users within `filter` where every query word starts a word of one of `columns`; by username (those without one last). */
+export function searchUsers(db: Db, filter: SQL, words: string[], columns: SQL[], limit: number) {
+  const where = and(filter, matchAllWords(words, columns));
+  const total = db.select({ n: sql<number>`count(*)` }).from(usersTable).where(where).get()?.n ?? 0;
+  const rows = db
+    .select()
+    .from(usersTable)
+    .where(where)
+    .orderBy(sql`${usersTable.username} IS NULL`, sql`lower(${usersTable.username})`, asc(usersTable.id))
+    .limit(limit)
+    .all();
+  return { rows, total };
+}

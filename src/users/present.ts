@@ -1,0 +1,29 @@
+// User rows -> the users directory's JSON (invenio-users-resources' shape), cut to what the caller may see.
+import type { Links } from "../core/links";
+import { formatIsoTime } from "../core/time";
+import type { UserView } from "./policy";
+import type { UserRow } from "./store";
+
+export function presentUser(row: UserRow, view: UserView, links: Links) {
+  const self = `/users/${row.id}`;
+  return {
+    id: String(row.id),
+    username: row.username,
+    ...(view.showEmail ? { email: row.email } : {}),
+    profile: { full_name: row.fullName, affiliations: row.affiliations },
+    is_current_user: view.isCurrentUser,
+    ...(view.showAccount
+      ? {
+          active: row.active,
+          confirmed: row.confirmedAt !== null,
+          created: formatIsoTime(row.created),
+          updated: formatIsoTime(row.updated),
+          revision_id: row.revisionId,
+          preferences: { visibility: row.visibility, email_visibility: row.emailVisibility },
+        }
+      : {}),
+    links: { self: links.api(self), avatar: links.api(`${self}/avatar.svg`) },
+  };
+}
+
+export type UserJson = ReturnType<typeof presentUser>;
