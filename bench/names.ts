@@ -1,3 +1,4 @@
+// --reuse DIR (a folder left by --keep) skips generating and importing, to measure queries only.
 // Benchmark: import N names (default 1,000,000) with `cairn vocabularies import`, measuring wall
 // time and the importer's peak resident memory, then search them over HTTP (suggest and q) and
 // report latency percentiles. Usage: bun run bench:names [-- --count 100000] [--queries 2000]
@@ -6,15 +7,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({ options: { count: { type: "string" }, queries: { type: "string" }, keep: { type: "boolean" } } });
+const { values } = parseArgs({ options: { count: { type: "string" }, queries: { type: "string" }, keep: { type: "boolean" }, reuse: { type: "string" } } });
 const COUNT = Number(values.count ?? 1_000_000);
 const QUERIES = Number(values.queries ?? 2000);
 const MAIN = join(import.meta.dir, "..", "src", "main.ts");
-const dir = mkdtempSync(join(tmpdir(), "cairn-bench-names-"));
+const dir = values.reuse ?? mkdtempSync(join(tmpdir(), "cairn-bench-names-"));
 
-// A small deterministic generator, so runs compare like with like.
+// mulberry32: deterministic, so runs compare like with like, and without the correlation between
+// consecutive draws of a plain LCG (which made some given/family pairs never occur).
 let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+function rand() {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
 const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
 const GIVEN = ["Ada", "Alan", "Grace", "Marie", "Emmy", "Rosalind", "Lise", "Niels", "Chien-Shiung", "Srinivasa", "Hedy", "Katherine", "Dorothy", "Barbara", "Tim", "Linus", "Margaret", "Mary", "John", "Wei", "Yuki", "Olusegun", "Fatima", "Ingrid", "José", "Zoë", "Łukasz", "Søren", "Anaïs", "Björn"];
 const FAMILY_STEMS = ["Lovel", "Tur", "Hop", "Curi", "Noeth", "Frankl", "Meitn", "Bohr", "Wu", "Ramanuj", "Lamarr", "Johns", "Hodgk", "McClint", "Bern", "Torv", "Hamilt", "Somerv", "Smith", "Zhang", "Tanak", "Obas", "Hass", "Bergm", "García", "Müll", "Kowalsk", "Kierkeg", "Dubo", "Andersś"];
@@ -81,11 +88,14 @@ async function latencies(base: string, urls: string[]) {
 const file = join(dir, "names.jsonl");
 const data = join(dir, "data");
 try {
-  const genMs = generate(file);
-  console.log(`generated ${COUNT.toLocaleString()} names (${(Bun.file(file).size / 1024 / 1024).toFixed(0)} MB) in ${(genMs / 1000).toFixed(1)} s`);
-  const imported = await runMeasured([process.execPath, MAIN, "vocabularies", "import", "names", file, "--data", data]);
+  const skip = { ms: NaN, peakMb: NaN, out: "skipped (--reuse)" };
+  if (!values.reuse) {
+    const genMs = generate(file);
+    console.log(`generated ${COUNT.toLocaleString()} names (${(Bun.file(file).size / 1024 / 1024).toFixed(0)} MB) in ${(genMs / 1000).toFixed(1)} s`);
+  }
+  const imported = values.reuse ? skip : await runMeasured([process.execPath, MAIN, "vocabularies", "import", "names", file, "--data", data]);
   console.log(imported.out);
-  const again = await runMeasured([process.execPath, MAIN, "vocabularies", "import", "names", file, "--data", data]);
+  const again = values.reuse ? skip : await runMeasured([process.execPath, MAIN, "vocabularies", "import", "names", file, "--data", data]);
 
   const port = 20000 + Math.floor(Math.random() * 20000);
   const server = Bun.spawn([process.execPath, MAIN, "serve", "--http", "--port", String(port), "--data", data], { stdout: "pipe", stderr: "pipe" });
@@ -129,5 +139,5 @@ try {
     await server.exited;
   }
 } finally {
-  if (!values.keep) rmSync(dir, { recursive: true, force: true });
+  if (!values.keep && !values.reuse) rmSync(dir, { recursive: true, force: true });
 }

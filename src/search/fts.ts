@@ -58,3 +58,6 @@ export function toFtsSuggest(input: string, columns: string[]): string | null {
   const scope = columns.length === 1 ? columns[0]! : `{${columns.join(" ")}}`;
   return words.map((w) => `${scope} : ${quote(w)}*`).join(" AND ");
 }
+
+/** Number of phrases in a MATCH expression built here (each is one quoted string). */
+export const phraseCount = (match: string | null): number => (match ? (match.match(/"(?:[^"]|"")*"/g) ?? []).length : 0);

@@ -5,7 +5,7 @@ import type { Deps } from "../core/deps";
 import { checkRevision } from "../core/etag";
 import { HttpError, notFound, validationError } from "../core/errors";
 import { parsePage, searchEnvelope } from "../core/paging";
-import { toFtsMatch, toFtsSuggest } from "../search/fts";
+import { phraseCount, toFtsMatch, toFtsSuggest } from "../search/fts";
 import { parseQueryString } from "../search/query-string";
 import { KINDS, isVocabularyType, sortOptions } from "./kinds";
 import type { ImportItem, VocabularyType } from "./model";
@@ -79,8 +79,10 @@ export function createVocabulariesService(deps: Deps) {
       const sort = query.sort && (query.sort !== "bestmatch" || hasQuery) ? query.sort : hasQuery ? "bestmatch" : kind.nameSort;
       const parts = [toFtsMatch(parseQueryString(query.q ?? ""), kind.fields), toFtsSuggest(query.suggest ?? "", kind.suggestColumns)].filter((p): p is string => p !== null);
       const tags = (Array.isArray(query.tags) ? query.tags : query.tags ? [query.tags] : []).flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean);
+      const match = parts.length ? parts.join(" AND ") : null;
       const { rows, total } = store.searchEntries(db, type, {
-        match: parts.length ? parts.join(" AND ") : null,
+        match,
+        phrases: phraseCount(match),
         tags,
         order: sort === kind.nameSort ? "name" : (sort as store.Order),
         limit: page.size,

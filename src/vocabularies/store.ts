@@ -1,6 +1,6 @@
 // Queries on vocabulary_entries and the per-kind FTS5 indexes, kept in step row by row.
 import type { Db } from "../db/connection";
-import { KINDS } from "./kinds";
+import { KINDS, isSpecificType } from "./kinds";
 import type { VocabularyType } from "./model";
 
 export interface EntryRow {
@@ -26,6 +26,35 @@ function indexEntry(db: Db, type: VocabularyType, pk: number, entry: Record<stri
 
 const unindexEntry = (db: Db, type: VocabularyType, pk: number) => db.$client.query(`DELETE FROM ${KINDS[type].fts} WHERE rowid = ?`).run(pk);
 
+const countEntries = (db: Db, type: string, delta: number) =>
+  db.$client
+    .query("INSERT INTO vocabulary_counts (type, entries) VALUES (?1, ?2) ON CONFLICT(type) DO UPDATE SET entries = entries + ?2")
+    .run(type, delta);
+
+const storedCount = (db: Db, type: string) =>
+  db.$client.query<{ entries: number }, [string]>("SELECT entries FROM vocabulary_counts WHERE type = ?").get(type)?.entries ?? 0;
+
+/**
+ * Above this many matches, bestmatch gives up bm25 and returns matches in index order: ranking
+ * costs grow with the matches (30 ms for 40,000 at a million names), and a broad prefix such as
+ * "lo" matches that many names with near-equal scores anyway.
+ */
+export const RANK_LIMIT = 5000;
+
+/**
+ * bm25 needs each phrase's document frequency, which FTS5 finds by walking the phrase's whole
+ * doclist: cheap for one phrase whose matches are few, 25 ms for "University AND Lovelace" at a
+ * million names. So: bm25 for a single phrase; for several, shorter entries first (fewer words
+ * beside the matched ones, which is most of what bm25's length norm says); beyond RANK_LIMIT,
+ * index order.
+ */
+function bestmatchOrder(fts: string, weights: number[], options: SearchOptions, total: number): string {
+  if (options.match === null) return "e.sort_key, e.id";
+  if (total > RANK_LIMIT) return "f.rowid";
+  if (options.phrases === 1) return `bm25(${fts}, ${weights.join(", ")}), e.sort_key`;
+  return "length(e.sort_key), e.sort_key, e.id";
+}
+
 export type WriteOutcome = "created" | "updated" | "unchanged";
 
 /** Inserts or replaces one entry and its index row; the caller owns the transaction. */
@@ -40,6 +69,7 @@ export function upsertEntry(db: Db, type: VocabularyType, entry: Record<string, 
       )
       .get(type, entry.id, data, sortKey, now, now)!;
     indexEntry(db, type, row.pk, entry);
+    countEntries(db, type, +1);
     return "created";
   }
   if (existing.data === data) return "unchanged";
@@ -54,11 +84,14 @@ export function deleteEntry(db: Db, type: VocabularyType, id: string): boolean {
   if (!existing) return false;
   unindexEntry(db, type, existing.pk);
   db.$client.query("DELETE FROM vocabulary_entries WHERE pk = ?").run(existing.pk);
+  countEntries(db, type, -1);
   return true;
 }
 
 export interface SearchOptions {
   match: string | null;
+  /** How many phrases (terms) the match has: ranking costs depend on it. */
+  phrases: number;
   tags: string[];
   order: Order;
   limit: number;
@@ -68,6 +101,8 @@ export interface SearchOptions {
 /** One page of a type's entries and the exact total, filtered and ordered in SQL. */
 export function searchEntries(db: Db, type: VocabularyType, options: SearchOptions): { rows: EntryRow[]; total: number } {
   const kind = KINDS[type];
+  // A directory (names, funders...) has an index of its own; the controlled lists share one.
+  const ownIndex = isSpecificType(type);
   const params: (string | number)[] = [];
   let from = "vocabulary_entries e";
   const where = ["e.type = ?"];
@@ -81,14 +116,19 @@ export function searchEntries(db: Db, type: VocabularyType, options: SearchOptio
     where.push(`EXISTS (SELECT 1 FROM json_each(e.data, '$.tags') t WHERE t.value IN (${options.tags.map(() => "?").join(", ")}))`);
     params.push(...options.tags);
   }
+  const sqlWhere = where.join(" AND ");
+  const total =
+    options.match === null && options.tags.length === 0
+      ? storedCount(db, type)
+      : options.match !== null && ownIndex && options.tags.length === 0
+        ? db.$client.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM ${kind.fts} WHERE ${kind.fts} MATCH ?`).get(options.match)!.n
+        : db.$client.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM ${from} WHERE ${sqlWhere}`).get(...params)!.n;
   const orderBy = {
-    bestmatch: options.match !== null ? `bm25(${kind.fts}, ${kind.weights.join(", ")}), e.sort_key` : "e.sort_key, e.id",
+    bestmatch: bestmatchOrder(kind.fts, kind.weights, options, total),
     name: "e.sort_key, e.id",
     newest: "e.created DESC, e.pk DESC",
     oldest: "e.created, e.pk",
   }[options.order];
-  const sqlWhere = where.join(" AND ");
-  const total = db.$client.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM ${from} WHERE ${sqlWhere}`).get(...params)!.n;
   const rows = db.$client
     .query<EntryRow, (string | number)[]>(
       `SELECT e.pk, e.type, e.id, e.data, e.created, e.updated, e.revision_id FROM ${from} WHERE ${sqlWhere} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,

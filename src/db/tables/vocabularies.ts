@@ -25,3 +25,10 @@ export const fixtureVersionsTable = sqliteTable("fixture_versions", {
   version: text("version").notNull(),
   loadedAt: integer("loaded_at").notNull(),
 });
+
+/** Entries per type, kept exact in the same transactions as the entries: counting a million-row
+ * type on every unfiltered listing would cost tens of milliseconds. */
+export const vocabularyCountsTable = sqliteTable("vocabulary_counts", {
+  type: text("type").primaryKey(),
+  entries: integer("entries").notNull().default(0),
+});
