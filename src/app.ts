@@ -18,6 +18,7 @@ import { createJobRegistry } from "./jobs/registry";
 import { createJobsService } from "./jobs/service";
 import { createWorker } from "./jobs/worker";
 import { recordsRoutes } from "./records/routes";
+import { defineRecordJobs } from "./records/jobs";
 import { createRecordsService } from "./records/service";
 import { createTokensService } from "./tokens/service";
 import { usersRoutes } from "./users/routes";
@@ -44,15 +45,25 @@ export function createServices(options: AppOptions) {
   const runner = { db, clock, registry, log };
   const vocabularies = createVocabulariesService(deps);
   vocabularies.loadFixtures(shippedVocabularies(), fixturesVersion());
+  const jobs = createJobsService(runner);
+  const records = createRecordsService({
+    ...deps,
+    lookup: vocabularies.lookup,
+    enqueue: (name, payload) => {
+      if (registry.get(name)) jobs.enqueue(name, payload);
+    },
+    fileCount: () => 0,
+  });
+  defineRecordJobs(registry, { records, config, lookup: vocabularies.lookup, log });
   return {
     deps,
     log,
     users: createUsersService(deps),
     tokens: createTokensService(deps),
     groups: createGroupsService(deps),
-    records: createRecordsService(deps),
+    records,
     vocabularies,
-    jobs: createJobsService(runner),
+    jobs,
     worker: createWorker(runner, { concurrency: config.JOBS_CONCURRENCY, pollMs: config.JOBS_POLL_INTERVAL_MS }),
     close: () => db.$client.close(),
   };

@@ -1,23 +1,135 @@
-// Record rows -> the API's JSON, with absolute links and the record timestamp format.
+// Drafts and records -> the API's JSON: stored document plus ids, timestamps, parent, versions,
+// computed access.status, and the absolute links clients follow.
+import type { FieldError } from "../core/errors";
 import type { Links } from "../core/links";
 import { formatRecordTime } from "../core/time";
-import type { RecordRow } from "./store";
+import { accessStatus, type Access } from "./access";
+import type { DraftRow, ParentRow, RecordRow } from "./store";
 
-export function presentRecord(row: RecordRow, links: Links) {
+export interface PresentContext {
+  links: Links;
+  parent: ParentRow;
+  /** Highest version index among the parent's records and drafts. */
+  maxVersionIndex: number;
+  doiUrl(doi: string): string;
+}
+
+type Doc = Record<string, any>;
+
+function parentOf(parent: ParentRow) {
   return {
-    ...row.document,
+    id: parent.id,
+    access: { owned_by: parent.ownerId === null ? null : { user: String(parent.ownerId) }, links: [], grants: [], settings: {} },
+    communities: {},
+    pids: parent.pids,
+  };
+}
+
+function common(row: DraftRow | RecordRow, ctx: PresentContext) {
+  const doc = row.document as Doc;
+  const access = doc.access as Access;
+  const files = (doc.files ?? { enabled: true, default_preview: null, order: [] }) as Doc;
+  return {
     id: row.id,
     created: formatRecordTime(row.created),
     updated: formatRecordTime(row.updated),
+    // InvenioRDM's documented responses show the creation time here for drafts and records alike.
+    expires_at: formatRecordTime(row.created),
     revision_id: row.revisionId,
-    is_published: row.isPublished,
+    access: { ...access, status: accessStatus(access, files.enabled !== false) },
+    files: { enabled: files.enabled !== false, default_preview: files.default_preview ?? null, order: files.order ?? [], count: 0, total_bytes: 0, entries: {} },
+    metadata: doc.metadata ?? {},
+    custom_fields: doc.custom_fields ?? {},
+    pids: doc.pids ?? {},
+    parent: parentOf(ctx.parent),
+  };
+}
+
+function doiLinks(doc: Doc, ctx: PresentContext): { doi?: string; parent_doi?: string } {
+  const doi = doc.pids?.doi?.identifier;
+  const parentDoi = (ctx.parent.pids as Doc)?.doi?.identifier;
+  return { ...(doi ? { doi: ctx.doiUrl(doi) } : {}), ...(parentDoi ? { parent_doi: ctx.doiUrl(parentDoi) } : {}) };
+}
+
+export function presentDraft(row: DraftRow, ctx: PresentContext, published: boolean, errors: FieldError[] = []) {
+  const { links } = ctx;
+  const api = (p: string) => links.api(`/records/${row.id}${p}`);
+  const status = published ? "published" : row.versionIndex > 1 ? "new_version_draft" : "draft";
+  return {
+    ...common(row, ctx),
+    is_published: false,
+    is_draft: true,
+    status,
+    versions: { index: row.versionIndex, is_latest: false, is_latest_draft: row.versionIndex === ctx.maxVersionIndex },
     links: {
-      self: links.api(`/records/${row.id}`),
-      self_html: links.html(`/records/${row.id}`),
-      files: links.api(`/records/${row.id}/files`),
-      versions: links.api(`/records/${row.id}/versions`),
-      latest: links.api(`/records/${row.id}/versions/latest`),
+      self: api("/draft"),
+      self_html: links.html(`/uploads/${row.id}`),
+      preview_html: links.html(`/records/${row.id}`, { preview: 1 }),
+      files: api("/draft/files"),
+      archive: api("/draft/files-archive"),
+      latest: api("/versions/latest"),
       latest_html: links.html(`/records/${row.id}/latest`),
+      versions: api("/versions"),
+      publish: api("/draft/actions/publish"),
+      access_links: api("/access/links"),
+      access_grants: api("/access/grants"),
+      access_users: api("/access/users"),
+      access_request: api("/access/request"),
+      access: api("/access"),
+      reserve_doi: api("/draft/pids/doi"),
+      review: api("/draft/review"),
+      record: api(""),
+      record_html: links.html(`/records/${row.id}`),
+      parent: links.api(`/records/${ctx.parent.id}`),
+      parent_html: links.html(`/records/${ctx.parent.id}`),
+      ...doiLinks(row.document as Doc, ctx),
     },
+    ...(errors.length ? { errors } : {}),
+  };
+}
+
+export function presentRecord(row: RecordRow, ctx: PresentContext) {
+  const { links } = ctx;
+  const api = (p: string) => links.api(`/records/${row.id}${p}`);
+  return {
+    ...common(row, ctx),
+    is_published: true,
+    is_draft: false,
+    status: "published",
+    versions: { index: row.versionIndex, is_latest: row.isLatest, is_latest_draft: row.versionIndex === ctx.maxVersionIndex },
+    links: {
+      self: api(""),
+      self_html: links.html(`/records/${row.id}`),
+      files: api("/files"),
+      archive: api("/files-archive"),
+      latest: api("/versions/latest"),
+      latest_html: links.html(`/records/${row.id}/latest`),
+      versions: api("/versions"),
+      draft: api("/draft"),
+      access_links: api("/access/links"),
+      access_grants: api("/access/grants"),
+      access_users: api("/access/users"),
+      access_request: api("/access/request"),
+      access: api("/access"),
+      self_iiif_manifest: links.api(`/iiif/record:${row.id}/manifest`),
+      self_iiif_sequence: links.api(`/iiif/record:${row.id}/sequence/default`),
+      communities: api("/communities"),
+      "communities-suggestions": api("/communities-suggestions"),
+      requests: api("/requests"),
+      parent: links.api(`/records/${ctx.parent.id}`),
+      parent_html: links.html(`/records/${ctx.parent.id}`),
+      ...doiLinks(row.document as Doc, ctx),
+    },
+  };
+}
+
+/** Search listings add InvenioRDM's index fields beside the record shape. */
+export function presentListedRecord(row: RecordRow, ctx: PresentContext) {
+  const record = presentRecord(row, ctx);
+  return {
+    ...record,
+    published: true,
+    conceptid: ctx.parent.id,
+    access: { ...record.access, owned_by: ctx.parent.ownerId === null ? [] : [{ user: ctx.parent.ownerId }] },
   };
 }

@@ -1,24 +1,44 @@
-// Record operations. Published-record search lives here; drafts and publishing build on it.
-import type { Actor } from "../core/actor";
-import type { Deps } from "../core/deps";
+// Record operations: search and read published records, versions, the caller's own records,
+// lifting embargoes; drafts and publishing come from drafts.ts and publish.ts.
+import { and, eq } from "drizzle-orm";
+import { requireUser, type Actor } from "../core/actor";
+import { HttpError, notFound } from "../core/errors";
 import { parsePage, searchEnvelope } from "../core/paging";
-import { readablePublishedFilter } from "./policy";
-import { presentRecord } from "./present";
+import { recordsTable } from "../db/tables";
+import { liftedAccess, type Access } from "./access";
+import { createRecordsContext, type RecordsDeps } from "./context";
+import { createDraftOperations } from "./drafts";
+import { readablePublishedFilter, requireRead } from "./policy";
+import { createPublishOperations } from "./publish";
 import * as store from "./store";
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
 
-export function createRecordsService(deps: Deps) {
-  const { db, config, links } = deps;
+/** A redirect with InvenioRDM's JSON body, e.g. from a parent id to its latest version. */
+export class RedirectError extends HttpError {
+  constructor(status: 301 | 302, location: string, message: string) {
+    super(status, message, undefined, { Location: location }, { location });
+  }
+}
+
+export function createRecordsService(deps: RecordsDeps) {
+  const ctx = createRecordsContext(deps);
+  const { db, config, links, clock } = deps;
   const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
+  const truthy = (v: unknown) => v === "true" || v === "1";
+
   return {
+    ...createDraftOperations(ctx),
+    ...createPublishOperations(ctx),
+
     /** Published records the actor may read, newest first; latest versions unless `allversions`. */
     searchRecords(actor: Actor, query: { page?: string; size?: string; allversions?: string }) {
       const page = parsePage(query, limits);
-      const allVersions = query.allversions === "true" || query.allversions === "1";
-      const { rows, total } = store.listRecords(db, readablePublishedFilter(actor), { latestOnly: !allVersions, offset: page.offset, limit: page.size });
+      const allVersions = truthy(query.allversions);
+      const where = allVersions ? readablePublishedFilter(actor) : and(readablePublishedFilter(actor), eq(recordsTable.isLatest, true))!;
+      const { rows, total } = store.listRecordRows(db, where, store.newestOrder, page.offset, page.size);
       return searchEnvelope({
-        items: rows.map((row) => presentRecord(row, links)),
+        items: rows.map(ctx.listedRecordJson),
         total,
         page,
         url: (q) => links.api("/records", q),
@@ -26,5 +46,83 @@ export function createRecordsService(deps: Deps) {
         sortBy: "newest",
       });
     },
+
+    /** A published record; a parent id redirects to its latest version, as InvenioRDM does. */
+    readRecord(actor: Actor, id: string) {
+      const record = store.findRecord(db, id);
+      if (!record) {
+        const parent = store.findParent(db, id);
+        if (parent?.latestId) throw new RedirectError(302, links.api(`/records/${parent.latestId}`), "Found.");
+        if (store.findDraft(db, id)) throw notFound("The persistent identifier is not registered.");
+        throw notFound("The persistent identifier does not exist.");
+      }
+      requireRead(actor, record);
+      return ctx.recordJson(record);
+    },
+
+    listVersions(actor: Actor, id: string, query: { page?: string; size?: string }) {
+      const record = ctx.loadRecord(id);
+      requireRead(actor, record);
+      const page = parsePage(query, limits);
+      const where = and(readablePublishedFilter(actor), eq(recordsTable.parentId, record.parentId))!;
+      const { rows, total } = store.listRecordRows(db, where, store.versionsOrder, page.offset, page.size);
+      return searchEnvelope({ items: rows.map(ctx.listedRecordJson), total, page, url: (q) => links.api(`/records/${id}/versions`, q), sortBy: "version" });
+    },
+
+    /** 301 to the latest published version the caller may read. */
+    latestVersion(actor: Actor, id: string): never {
+      const record = ctx.loadRecord(id);
+      requireRead(actor, record);
+      const latest = store.findParent(db, record.parentId)?.latestId ?? record.id;
+      throw new RedirectError(301, links.api(`/records/${latest}`), "Redirecting...");
+    },
+
+    /** The caller's drafts and published records (a record with an open draft shows as the draft). */
+    listUserRecords(actor: Actor, query: { page?: string; size?: string; allversions?: string }) {
+      requireUser(actor);
+      const page = parsePage(query, limits);
+      const ownerId = actor.kind === "user" ? actor.userId : -1;
+      const allVersions = truthy(query.allversions);
+      const { items, total } = store.listOwnedRows(db, ownerId, allVersions, page.offset, page.size);
+      const hits = items.map((item) => (item.kind === "draft" ? ctx.draftJson(ctx.loadDraft(item.id)) : ctx.listedRecordJson(ctx.loadRecord(item.id))));
+      return searchEnvelope({ items: hits, total, page, url: (q) => links.api("/user/records", q), params: allVersions ? { allversions: "true" } : {}, sortBy: "updated-desc" });
+    },
+
+    /** The daily job: embargoes that ended become inactive and the records and files public. Idempotent. */
+    liftExpiredEmbargoes() {
+      const today = ctx.today();
+      let lifted = 0;
+      for (const record of store.listDueEmbargoes(db, today)) {
+        const doc = record.document as Record<string, any>;
+        const access = liftedAccess(doc.access as Access);
+        const now = clock.now();
+        db.$client.transaction(() => {
+          store.updateRecord(db, record.id, { document: { ...doc, access }, accessRecord: access.record, embargoUntil: null }, now);
+          // An edit draft that still carries the same embargo is lifted with the record.
+          const draft = store.findDraft(db, record.id);
+          const draftAccess = (draft?.document as Record<string, any> | undefined)?.access as Access | undefined;
+          if (draft && draftAccess?.embargo.active && draftAccess.embargo.until === (doc.access as Access).embargo.until) {
+            store.updateDraftDocument(db, draft.id, draft.revisionId, { ...(draft.document as object), access }, now);
+          }
+        }).immediate();
+        lifted++;
+      }
+      return { lifted, date: today };
+    },
+
+    /** DOIs of a parent's published versions, oldest first: the concept DOI's HasVersion links. */
+    listVersionDois(parentId: string): string[] {
+      return store
+        .listRecordRows(db, eq(recordsTable.parentId, parentId), store.versionsAscendingOrder, 0, 10_000)
+        .rows.map((r) => (r.document as Record<string, any>).pids?.doi?.identifier)
+        .filter((doi): doi is string => typeof doi === "string");
+    },
+
+    /** The published record as stored, for background jobs (DataCite registration). */
+    loadRecordJson(id: string) {
+      const record = store.findRecord(db, id);
+      return record ? ctx.recordJson(record) : null;
+    },
   };
 }
+

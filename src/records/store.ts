@@ -1,13 +1,89 @@
-// Queries on the records table.
-import { and, desc, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../db/connection";
-import { recordsTable } from "../db/tables";
+// Queries on records, drafts and record_parents.
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import { changesOf, type Db } from "../db/connection";
+import { draftsTable, recordParentsTable, recordsTable } from "../db/tables";
 
 export type RecordRow = typeof recordsTable.$inferSelect;
+export type DraftRow = typeof draftsTable.$inferSelect;
+export type ParentRow = typeof recordParentsTable.$inferSelect;
 
-export function listRecords(db: Db, filter: SQL, options: { latestOnly: boolean; offset: number; limit: number }) {
-  const where = options.latestOnly ? and(filter, sql`${recordsTable.isLatest} = 1`) : filter;
+export const findRecord = (db: Db, id: string) => db.select().from(recordsTable).where(eq(recordsTable.id, id)).get() ?? null;
+export const findDraft = (db: Db, id: string) => db.select().from(draftsTable).where(eq(draftsTable.id, id)).get() ?? null;
+export const findParent = (db: Db, id: string) => db.select().from(recordParentsTable).where(eq(recordParentsTable.id, id)).get() ?? null;
+
+export const insertParent = (db: Db, row: typeof recordParentsTable.$inferInsert) => db.insert(recordParentsTable).values(row).run();
+export const insertDraft = (db: Db, row: typeof draftsTable.$inferInsert) => db.insert(draftsTable).values(row).run();
+
+/** Replaces a draft's document if its revision is still `revision`; false when someone was first. */
+export const updateDraftDocument = (db: Db, id: string, revision: number, document: Record<string, unknown>, now: number) =>
+  changesOf(
+    db
+      .update(draftsTable)
+      .set({ document, updated: now, revisionId: revision + 1 })
+      .where(and(eq(draftsTable.id, id), eq(draftsTable.revisionId, revision)))
+      .run(),
+  ) === 1;
+
+export const deleteDraft = (db: Db, id: string) => db.delete(draftsTable).where(eq(draftsTable.id, id)).run();
+export const deleteParent = (db: Db, id: string) => db.delete(recordParentsTable).where(eq(recordParentsTable.id, id)).run();
+
+export const insertRecord = (db: Db, row: typeof recordsTable.$inferInsert) => db.insert(recordsTable).values(row).run();
+
+export const updateRecord = (db: Db, id: string, fields: Partial<typeof recordsTable.$inferInsert>, now: number) =>
+  db
+    .update(recordsTable)
+    .set({ ...fields, updated: now, revisionId: sql`${recordsTable.revisionId} + 1` })
+    .where(eq(recordsTable.id, id))
+    .run();
+
+/** Marks `latestId` as the parent's latest version and every other version as not latest. */
+export function setLatestVersion(db: Db, parentId: string, latestId: string, now: number) {
+  db.update(recordsTable).set({ isLatest: sql`${recordsTable.id} = ${latestId}` }).where(eq(recordsTable.parentId, parentId)).run();
+  db.update(recordParentsTable).set({ latestId, updated: now }).where(eq(recordParentsTable.id, parentId)).run();
+}
+
+export const updateParentPids = (db: Db, id: string, pids: Record<string, unknown>, now: number) =>
+  db.update(recordParentsTable).set({ pids, updated: now, revisionId: sql`${recordParentsTable.revisionId} + 1` }).where(eq(recordParentsTable.id, id)).run();
+
+/** The highest version index used by the parent's records and drafts. */
+export const maxVersionIndex = (db: Db, parentId: string) =>
+  db.$client
+    .query<{ n: number | null }, [string, string]>(
+      "SELECT max(n) AS n FROM (SELECT max(version_index) AS n FROM records WHERE parent_id = ?1 UNION ALL SELECT max(version_index) FROM drafts WHERE parent_id = ?2)",
+    )
+    .get(parentId, parentId)?.n ?? 0;
+
+/** A draft of the parent that is not an edit of a published record: an open new version. */
+export const findNewVersionDraft = (db: Db, parentId: string) =>
+  db
+    .select()
+    .from(draftsTable)
+    .where(and(eq(draftsTable.parentId, parentId), sql`NOT EXISTS (SELECT 1 FROM records r WHERE r.id = ${draftsTable.id})`))
+    .get() ?? null;
+
+export function listRecordRows(db: Db, where: SQL, order: SQL[], offset: number, limit: number) {
   const total = db.select({ n: sql<number>`count(*)` }).from(recordsTable).where(where).get()?.n ?? 0;
-  const rows = db.select().from(recordsTable).where(where).orderBy(desc(recordsTable.created), desc(recordsTable.id)).limit(options.limit).offset(options.offset).all();
+  const rows = db.select().from(recordsTable).where(where).orderBy(...order).limit(limit).offset(offset).all();
   return { rows, total };
 }
+
+export const versionsOrder = [desc(recordsTable.versionIndex)];
+export const versionsAscendingOrder = [asc(recordsTable.versionIndex)];
+export const newestOrder = [desc(recordsTable.created), desc(recordsTable.id)];
+export const oldestOrder = [asc(recordsTable.created), asc(recordsTable.id)];
+
+/** A user's drafts, and their published records that have no draft open, newest change first. */
+export function listOwnedRows(db: Db, ownerId: number, allVersions: boolean, offset: number, limit: number) {
+  const union = `SELECT id, 'draft' AS kind, updated FROM drafts WHERE owner_id = ?1
+    UNION ALL SELECT id, 'record' AS kind, updated FROM records
+      WHERE owner_id = ?1 AND id NOT IN (SELECT id FROM drafts) ${allVersions ? "" : "AND is_latest = 1"}`;
+  const total = db.$client.query<{ n: number }, [number]>(`SELECT count(*) AS n FROM (${union})`).get(ownerId)!.n;
+  const items = db.$client
+    .query<{ id: string; kind: "draft" | "record" }, [number, number, number]>(`SELECT id, kind FROM (${union}) ORDER BY updated DESC, id LIMIT ?2 OFFSET ?3`)
+    .all(ownerId, limit, offset);
+  return { items, total };
+}
+
+/** Published records whose active embargo ends on or before `date` (YYYY-MM-DD). */
+export const listDueEmbargoes = (db: Db, date: string) =>
+  db.select().from(recordsTable).where(sql`${recordsTable.embargoUntil} IS NOT NULL AND ${recordsTable.embargoUntil} <= ${date}`).all();

@@ -98,6 +98,13 @@ export function createVocabulariesService(deps: Deps) {
       });
     },
 
+    /** The stored entry (no timestamps or links) or null: for validating records against vocabularies. */
+    lookup(type: string, id: string): Record<string, any> | null {
+      if (!isVocabularyType(type)) return null;
+      const row = store.findEntry(db, type, id);
+      return row ? (JSON.parse(row.data) as Record<string, any>) : null;
+    },
+
     read(_actor: Actor, rawType: string, id: string) {
       const type = typeOf(rawType);
       return presentEntry(loadRow(type, id), links);

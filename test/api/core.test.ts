@@ -45,8 +45,8 @@ describe("ping, routes and methods", () => {
       method: "DELETE",
       url: "/api/records",
       status: 405,
-      json: { status: 405, message: "The method is not allowed for the requested URL. Allowed: GET, HEAD." },
-      responseHeaders: { allow: "GET, HEAD" },
+      json: { status: 405, message: "The method is not allowed for the requested URL. Allowed: GET, HEAD, POST." },
+      responseHeaders: { allow: "GET, HEAD, POST" },
     },
     { name: "wrong method on a POST route", method: "GET", url: "/api/probe", status: 405, responseHeaders: { allow: "POST" } },
   ]);

@@ -1,6 +1,6 @@
 // The published-records listing: visibility in SQL, latest versions, paging links.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { recordsTable } from "../../src/db/tables";
+import { recordParentsTable, recordsTable } from "../../src/db/tables";
 import { createTestApp, type TestApp } from "../helpers/app";
 
 let ctx: TestApp;
@@ -8,9 +8,15 @@ let ctx: TestApp;
 /** Stores a record row as publishing will; the listing only reads. */
 function insertRecord(id: string, fields: Partial<typeof recordsTable.$inferInsert>) {
   const now = ctx.clock.now();
+  const parentId = fields.parentId ?? `p-${id}`;
+  ctx.services.deps.db.insert(recordParentsTable).values({ id: parentId, ownerId: fields.ownerId ?? null, latestId: id, created: now, updated: now }).onConflictDoNothing().run();
   ctx.services.deps.db
     .insert(recordsTable)
-    .values({ id, parentId: `p-${id}`, isPublished: true, isLatest: true, accessRecord: "public", document: { metadata: { title: `Title ${id}` } }, created: now, updated: now, ...fields })
+    .values({ id, parentId: `p-${id}`, isPublished: true, isLatest: true, accessRecord: "public", document: {
+        access: { record: fields.accessRecord ?? "public", files: "public", embargo: { active: false, until: null, reason: null } },
+        files: { enabled: false },
+        metadata: { title: `Title ${id}` },
+      }, created: now, updated: now, ...fields })
     .run();
   ctx.clock.advance(1000);
 }
@@ -20,7 +26,6 @@ beforeAll(async () => {
   const alice = ctx.users.alice.user.id;
   insertRecord("aaaaa-aaa01", { ownerId: alice });
   insertRecord("aaaaa-aaa02", { ownerId: alice, accessRecord: "restricted" });
-  insertRecord("aaaaa-aaa03", { ownerId: alice, isPublished: false });
   insertRecord("aaaaa-aaa04", { ownerId: alice, parentId: "p-aaaaa-aaa01", isLatest: false, versionIndex: 1 });
   insertRecord("aaaaa-aaa05", { ownerId: ctx.users.bob.user.id });
 });

@@ -4,10 +4,12 @@ import m0 from "./0000_init.sql" with { type: "text" };
 import m1 from "./0001_vocabularies.sql" with { type: "text" };
 import m2 from "./0002_vocabulary_fts.sql" with { type: "text" };
 import m3 from "./0003_vocabulary_counts.sql" with { type: "text" };
+import m4 from "./0004_record_drafts.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
   { id: "0001_vocabularies", sql: m1 },
   { id: "0002_vocabulary_fts", sql: m2 },
   { id: "0003_vocabulary_counts", sql: m3 },
+  { id: "0004_record_drafts", sql: m4 },
 ];

@@ -1,6 +1,22 @@
-// Records and drafts: one row per record version or draft, the document kept as JSON.
+// Records: published versions (`records`), drafts (`drafts`, same id as the record they edit),
+// and the parent that ties a record's versions together (`record_parents`).
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { usersTable } from "./users";
+
+/** The stored part of a draft or record: what clients send, normalised, without computed fields. */
+export type RecordDocument = Record<string, unknown>;
+
+export const recordParentsTable = sqliteTable("record_parents", {
+  id: text("id").primaryKey(),
+  ownerId: integer("owner_id").references(() => usersTable.id),
+  /** The latest published version, if any. */
+  latestId: text("latest_id"),
+  /** Concept DOI and the like: `{doi: {identifier, provider, client}}`. */
+  pids: text("pids", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
+  created: integer("created").notNull(),
+  updated: integer("updated").notNull(),
+  revisionId: integer("revision_id").notNull().default(1),
+});
 
 export const recordsTable = sqliteTable(
   "records",
@@ -14,8 +30,10 @@ export const recordsTable = sqliteTable(
     versionIndex: integer("version_index").notNull().default(1),
     /** `public` or `restricted` (access.record), kept as a column so listings filter in SQL. */
     accessRecord: text("access_record").notNull().default("public"),
+    /** The active embargo's end (`YYYY-MM-DD`), so the daily lifting job finds due records by index. */
+    embargoUntil: text("embargo_until"),
     /** The record document as the API shows it, without computed links. */
-    document: text("document", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    document: text("document", { mode: "json" }).$type<RecordDocument>().notNull(),
     created: integer("created").notNull(),
     updated: integer("updated").notNull(),
     revisionId: integer("revision_id").notNull().default(1),
@@ -24,5 +42,23 @@ export const recordsTable = sqliteTable(
     index("records_listing_idx").on(t.isPublished, t.isLatest, t.accessRecord, t.created),
     index("records_parent_idx").on(t.parentId, t.versionIndex),
     index("records_owner_idx").on(t.ownerId),
+    index("records_embargo_idx").on(t.embargoUntil),
   ],
+);
+
+export const draftsTable = sqliteTable(
+  "drafts",
+  {
+    id: text("id").primaryKey(),
+    parentId: text("parent_id").notNull(),
+    ownerId: integer("owner_id").references(() => usersTable.id),
+    versionIndex: integer("version_index").notNull().default(1),
+    document: text("document", { mode: "json" }).$type<RecordDocument>().notNull(),
+    created: integer("created").notNull(),
+    updated: integer("updated").notNull(),
+    revisionId: integer("revision_id").notNull().default(1),
+    /** When an untouched draft may be cleaned up (InvenioRDM shows it as expires_at). */
+    expiresAt: integer("expires_at"),
+  },
+  (t) => [index("drafts_parent_idx").on(t.parentId), index("drafts_owner_idx").on(t.ownerId, t.updated)],
 );

@@ -1,0 +1,75 @@
+// Draft operations: create, read, update, delete, and editing a published record.
+import { requireUser, type Actor } from "../core/actor";
+import { checkRevision } from "../core/etag";
+import { preconditionFailed, validationError } from "../core/errors";
+import { newRecordId } from "./ids";
+import { buildDocument } from "./document";
+import { requireManage } from "./policy";
+import type { RecordsContext } from "./context";
+import * as store from "./store";
+
+export function createDraftOperations(ctx: RecordsContext) {
+  const { db, clock, config, lookup } = ctx.deps;
+
+  /** Validates leniently: the draft is saved with its errors; unknown vocabulary ids are a 400 now. */
+  function build(recordId: string, body: unknown, previous?: Record<string, any>) {
+    const built = buildDocument(body, { previous, config, lookup, publisherRequired: ctx.doisEnabled() });
+    if (built.unknownIds.length) throw validationError(built.unknownIds);
+    return { document: built.document, errors: [...built.errors, ...ctx.fileErrors(recordId, built.document)] };
+  }
+
+  return {
+    createDraft(actor: Actor, body: unknown) {
+      requireUser(actor);
+      const ownerId = actor.kind === "user" ? actor.userId : null;
+      const id = newRecordId();
+      const parentId = newRecordId();
+      const { document, errors } = build(id, body);
+      const now = clock.now();
+      db.$client.transaction(() => {
+        store.insertParent(db, { id: parentId, ownerId, created: now, updated: now });
+        store.insertDraft(db, { id, parentId, ownerId, versionIndex: 1, document, created: now, updated: now });
+      }).immediate();
+      return ctx.draftJson(ctx.loadDraft(id), errors);
+    },
+
+    readDraft(actor: Actor, id: string) {
+      const draft = ctx.loadDraft(id);
+      requireManage(actor, draft.ownerId);
+      return ctx.draftJson(draft, build(id, draft.document, draft.document).errors);
+    },
+
+    /** A full replacement, as InvenioRDM's PUT; `If-Match` must name the current revision. */
+    updateDraft(actor: Actor, id: string, body: unknown, ifMatch: string | null) {
+      const draft = ctx.loadDraft(id);
+      requireManage(actor, draft.ownerId);
+      checkRevision(ifMatch, draft.revisionId);
+      const { document, errors } = build(id, body, draft.document);
+      if (!store.updateDraftDocument(db, id, draft.revisionId, document, clock.now())) throw preconditionFailed();
+      return ctx.draftJson(ctx.loadDraft(id), errors);
+    },
+
+    /** Removes the draft; for a record never published, its parent too (files follow them). */
+    deleteDraft(actor: Actor, id: string, ifMatch: string | null) {
+      const draft = ctx.loadDraft(id);
+      requireManage(actor, draft.ownerId);
+      checkRevision(ifMatch, draft.revisionId);
+      db.$client.transaction(() => {
+        store.deleteDraft(db, id);
+        const parent = store.findParent(db, draft.parentId);
+        if (parent && !parent.latestId && !store.findNewVersionDraft(db, draft.parentId)) store.deleteParent(db, draft.parentId);
+      }).immediate();
+    },
+
+    /** POST /records/{id}/draft: an edit draft of a published record (the existing one if open). */
+    editRecord(actor: Actor, id: string) {
+      const record = ctx.loadRecord(id);
+      requireManage(actor, record.ownerId);
+      const existing = store.findDraft(db, id);
+      if (existing) return ctx.draftJson(existing);
+      const now = clock.now();
+      store.insertDraft(db, { id, parentId: record.parentId, ownerId: record.ownerId, versionIndex: record.versionIndex, document: record.document, created: now, updated: now });
+      return ctx.draftJson(ctx.loadDraft(id));
+    },
+  };
+}

@@ -1,0 +1,114 @@
+// Publishing a draft, starting a new version, and the draft's DOI (reserve, discard).
+import type { Actor } from "../core/actor";
+import { HttpError, notFound, validationError } from "../core/errors";
+import { mintDoi } from "../pids/doi";
+import { checkEmbargoInFuture, type Access } from "./access";
+import { buildDocument } from "./document";
+import { newRecordId } from "./ids";
+import { requireManage } from "./policy";
+import type { RecordsContext } from "./context";
+import * as store from "./store";
+
+type Doc = Record<string, any>;
+
+export function createPublishOperations(ctx: RecordsContext) {
+  const { db, clock, config, lookup } = ctx.deps;
+
+  const managedDoi = (id: string) => ({ identifier: mintDoi(config.DATACITE_FORMAT, config.DATACITE_PREFIX, id), provider: "datacite", client: "datacite" });
+
+  /** Strict validation of a draft about to be published; 400 with every problem. */
+  function validateForPublish(draft: store.DraftRow): Doc {
+    const built = buildDocument(draft.document, { previous: draft.document, config, lookup, publisherRequired: ctx.doisEnabled() });
+    const errors = [...built.unknownIds, ...built.errors, ...ctx.fileErrors(draft.id, built.document)];
+    checkEmbargoInFuture(built.document.access as Access, ctx.today(), errors);
+    if (errors.length) throw validationError(errors);
+    return built.document;
+  }
+
+  return {
+    /** Publishes whole or not at all: record row, latest flags, DOIs and draft removal in one transaction. */
+    publish(actor: Actor, id: string) {
+      const draft = ctx.loadDraft(id);
+      requireManage(actor, draft.ownerId);
+      const document = validateForPublish(draft);
+      if (ctx.doisEnabled() && !document.pids.doi) document.pids = { ...document.pids, doi: managedDoi(id) };
+      const access = document.access as Access;
+      const now = clock.now();
+      db.$client.transaction(() => {
+        const fields = {
+          document,
+          accessRecord: access.record,
+          embargoUntil: access.embargo.active ? access.embargo.until : null,
+          isPublished: true,
+        };
+        if (store.findRecord(db, id)) store.updateRecord(db, id, fields, now);
+        else store.insertRecord(db, { id, parentId: draft.parentId, ownerId: draft.ownerId, versionIndex: draft.versionIndex, created: now, updated: now, ...fields });
+        const parent = store.findParent(db, draft.parentId)!;
+        const latest = parent.latestId ? store.findRecord(db, parent.latestId) : null;
+        if (!latest || latest.versionIndex <= draft.versionIndex) store.setLatestVersion(db, draft.parentId, id, now);
+        // A concept DOI for the parent, once its versions get DOIs from this repository.
+        if (document.pids.doi?.provider === "datacite" && !(parent.pids as Doc).doi) {
+          store.updateParentPids(db, parent.id, { ...parent.pids, doi: managedDoi(parent.id) }, now);
+        }
+        store.deleteDraft(db, id);
+      }).immediate();
+      if (document.pids.doi?.provider === "datacite") ctx.deps.enqueue("datacite-register", { recordId: id });
+      return ctx.recordJson(ctx.loadRecord(id));
+    },
+
+    /** A new-version draft of the record's parent (the open one if there is one already). */
+    newVersion(actor: Actor, id: string) {
+      const record = ctx.loadRecord(id);
+      requireManage(actor, record.ownerId);
+      const open = store.findNewVersionDraft(db, record.parentId);
+      if (open) return ctx.draftJson(open);
+      const parent = store.findParent(db, record.parentId)!;
+      const latest = parent.latestId ? ctx.loadRecord(parent.latestId) : record;
+      const source = latest.document as Doc;
+      // InvenioRDM copies the metadata but not what belongs to one version: its date, version
+      // label, DOI and files.
+      const { publication_date: _date, version: _version, ...metadata } = source.metadata ?? {};
+      const document = { ...source, metadata, pids: {}, files: { ...source.files, default_preview: null, order: [] } };
+      const newId = newRecordId();
+      const now = clock.now();
+      store.insertDraft(db, {
+        id: newId,
+        parentId: record.parentId,
+        ownerId: record.ownerId,
+        versionIndex: store.maxVersionIndex(db, record.parentId) + 1,
+        document,
+        created: now,
+        updated: now,
+      });
+      return ctx.draftJson(ctx.loadDraft(newId));
+    },
+
+    reserveDoi(actor: Actor, id: string) {
+      const draft = ctx.loadDraft(id);
+      requireManage(actor, draft.ownerId);
+      if (!ctx.doisEnabled()) throw new HttpError(400, "DOIs are not configured on this repository: set DATACITE_PREFIX to mint them.");
+      const doc = draft.document as Doc;
+      if (doc.pids?.doi) throw validationError([{ field: "pids.doi", messages: ["A PID of type doi already exists for this record."] }]);
+      const document = { ...doc, pids: { ...doc.pids, doi: managedDoi(id) } };
+      store.updateDraftDocument(db, id, draft.revisionId, document, clock.now());
+      return ctx.draftJson(ctx.loadDraft(id));
+    },
+
+    /** Removes a DOI reserved through the repository; an external one goes by updating the draft. */
+    discardDoi(actor: Actor, id: string) {
+      const draft = ctx.loadDraft(id);
+      requireManage(actor, draft.ownerId);
+      const doc = draft.document as Doc;
+      const doi = doc.pids?.doi;
+      if (!doi) throw notFound("The persistent identifier does not exist.");
+      if (doi.provider === "external") {
+        throw validationError([{ field: "pids.doi", messages: ["An external DOI is removed by updating the draft without it in pids."] }]);
+      }
+      if (store.findRecord(db, id)) {
+        throw validationError([{ field: "pids.doi", messages: ["The DOI of a published record cannot be discarded."] }]);
+      }
+      const { doi: _removed, ...pids } = doc.pids;
+      store.updateDraftDocument(db, id, draft.revisionId, { ...doc, pids }, clock.now());
+    },
+  };
+}
