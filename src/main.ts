@@ -2,6 +2,7 @@
 // The `cairn` command: dispatches to serve, users, tokens, groups and jobs.
 import { groupsCommand } from "./cli/groups";
 import { jobsCommand } from "./cli/jobs";
+import { reindexCommand } from "./cli/reindex";
 import { serveCommand } from "./cli/serve";
 import { tokensCommand } from "./cli/tokens";
 import { usersCommand } from "./cli/users";
@@ -11,7 +12,7 @@ import { ConfigError, describeConfig } from "./config";
 import { HttpError } from "./core/errors";
 import { VERSION } from "./version";
 
-const COMMANDS: Command[] = [serveCommand, usersCommand, tokensCommand, groupsCommand, jobsCommand, vocabulariesCommand];
+const COMMANDS: Command[] = [serveCommand, usersCommand, tokensCommand, groupsCommand, jobsCommand, vocabulariesCommand, reindexCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

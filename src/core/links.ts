@@ -28,3 +28,13 @@ export function createLinks(baseUrl: string): Links {
     html: (path, query) => `${base}${path}${queryString(query)}`,
   };
 }
+
+/** A request's query parameters, a repeated one as an array (facet filters repeat: `?type=a&type=b`). */
+export function queryParams(url: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of new URL(url).searchParams) {
+    const prev = out[key];
+    out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}

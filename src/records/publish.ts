@@ -6,6 +6,7 @@ import { checkEmbargoInFuture, type Access } from "./access";
 import { buildDocument } from "./document";
 import { newRecordId } from "./ids";
 import { requireManage } from "./policy";
+import { indexLatestFlags, indexRecord } from "./search-index";
 import type { RecordsContext } from "./context";
 import * as store from "./store";
 
@@ -51,6 +52,9 @@ export function createPublishOperations(ctx: RecordsContext) {
           store.updateParentPids(db, parent.id, { ...parent.pids, doi: managedDoi(parent.id) }, now);
         }
         store.deleteDraft(db, id);
+        const latestId = store.findParent(db, draft.parentId)!.latestId!;
+        indexRecord(db, store.findRecord(db, id)!, store.findParent(db, draft.parentId)!.pids);
+        indexLatestFlags(db, draft.parentId, latestId);
       }).immediate();
       if (document.pids.doi?.provider === "datacite") ctx.deps.enqueue("datacite-register", { recordId: id });
       return ctx.recordJson(ctx.loadRecord(id));

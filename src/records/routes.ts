@@ -2,6 +2,7 @@
 import { Elysia } from "elysia";
 import { revisionEtag } from "../core/etag";
 import type { ActorContext } from "../core/http";
+import { queryParams } from "../core/links";
 import { recordSearchQuery } from "./model";
 import type { RecordsService } from "./service";
 
@@ -17,13 +18,13 @@ const withEtag = <T extends { revision_id: number }>(set: { headers: Record<stri
 export const recordsRoutes = (http: ActorContext, records: RecordsService) =>
   new Elysia()
     .use(http)
-    .get("/api/records", ({ actor, query }) => records.searchRecords(actor, query), { query: recordSearchQuery, detail: { summary: "Search published records", tags } })
+    .get("/api/records", ({ actor, request }) => records.searchRecords(actor, queryParams(request.url)), { query: recordSearchQuery, detail: { summary: "Search published records", tags } })
     .post("/api/records", ({ actor, body, set }) => {
       set.status = 201;
       return withEtag(set, records.createDraft(actor, body));
     }, { detail: { summary: "Create a draft", tags: draftTags } })
     .get("/api/records/:id", ({ actor, params, set }) => withEtag(set, records.readRecord(actor, params.id)), { detail: { summary: "Read a published record", tags } })
-    .get("/api/records/:id/versions", ({ actor, params, query }) => records.listVersions(actor, params.id, query), { query: recordSearchQuery, detail: { summary: "List a record's versions", tags } })
+    .get("/api/records/:id/versions", ({ actor, params, request }) => records.listVersions(actor, params.id, queryParams(request.url)), { query: recordSearchQuery, detail: { summary: "List a record's versions", tags } })
     .post("/api/records/:id/versions", ({ actor, params, set }) => {
       set.status = 201;
       return withEtag(set, records.newVersion(actor, params.id));

@@ -1,15 +1,18 @@
 // Record operations: search and read published records, versions, the caller's own records,
 // lifting embargoes; drafts and publishing come from drafts.ts and publish.ts.
-import { and, eq } from "drizzle-orm";
-import { requireUser, type Actor } from "../core/actor";
+import { eq } from "drizzle-orm";
+import { requireAdmin, requireUser, type Actor } from "../core/actor";
 import { HttpError, notFound } from "../core/errors";
+import type { QueryValues } from "../core/links";
 import { parsePage, searchEnvelope } from "../core/paging";
 import { recordsTable } from "../db/tables";
 import { liftedAccess, type Access } from "./access";
 import { createRecordsContext, type RecordsDeps } from "./context";
 import { createDraftOperations } from "./drafts";
-import { readablePublishedFilter, requireRead } from "./policy";
+import { requireRead } from "./policy";
 import { createPublishOperations } from "./publish";
+import { searchRecordIndex } from "./search";
+import { indexRecord, rebuildIndex } from "./search-index";
 import * as store from "./store";
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
@@ -27,24 +30,29 @@ export function createRecordsService(deps: RecordsDeps) {
   const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
   const truthy = (v: unknown) => v === "true" || v === "1";
 
+  function search(actor: Actor, query: Record<string, unknown>, scope: { url: (q: QueryValues) => string; defaultSort: string; parentId?: string; hideAllVersions?: boolean }) {
+    const page = parsePage(query, limits);
+    const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+    const allversions = truthy(query.allversions);
+    const found = searchRecordIndex(db, actor, { q: str(query.q), sort: str(query.sort), allversions, parentId: scope.parentId, defaultSort: scope.defaultSort, query }, page, deps.lookup);
+    return searchEnvelope({
+      items: found.ids.map((id) => ctx.listedRecordJson(ctx.loadRecord(id))),
+      total: found.total,
+      page,
+      url: scope.url,
+      params: { q: str(query.q), ...(allversions && !scope.hideAllVersions ? { allversions: "true" } : {}), ...found.facets },
+      sortBy: found.sortBy,
+      aggregations: found.aggregations,
+    });
+  }
+
   return {
     ...createDraftOperations(ctx),
     ...createPublishOperations(ctx),
 
-    /** Published records the actor may read, newest first; latest versions unless `allversions`. */
-    searchRecords(actor: Actor, query: { page?: string; size?: string; allversions?: string }) {
-      const page = parsePage(query, limits);
-      const allVersions = truthy(query.allversions);
-      const where = allVersions ? readablePublishedFilter(actor) : and(readablePublishedFilter(actor), eq(recordsTable.isLatest, true))!;
-      const { rows, total } = store.listRecordRows(db, where, store.newestOrder, page.offset, page.size);
-      return searchEnvelope({
-        items: rows.map(ctx.listedRecordJson),
-        total,
-        page,
-        url: (q) => links.api("/records", q),
-        params: allVersions ? { allversions: "true" } : {},
-        sortBy: "newest",
-      });
+    /** Published records the actor may read, by query string, facets and sort; latest versions unless `allversions`. */
+    searchRecords(actor: Actor, query: Record<string, unknown>) {
+      return search(actor, query, { url: (q) => links.api("/records", q), defaultSort: "newest" });
     },
 
     /** A published record; a parent id redirects to its latest version, as InvenioRDM does. */
@@ -60,13 +68,10 @@ export function createRecordsService(deps: RecordsDeps) {
       return ctx.recordJson(record);
     },
 
-    listVersions(actor: Actor, id: string, query: { page?: string; size?: string }) {
+    listVersions(actor: Actor, id: string, query: Record<string, unknown>) {
       const record = ctx.loadRecord(id);
       requireRead(actor, record);
-      const page = parsePage(query, limits);
-      const where = and(readablePublishedFilter(actor), eq(recordsTable.parentId, record.parentId))!;
-      const { rows, total } = store.listRecordRows(db, where, store.versionsOrder, page.offset, page.size);
-      return searchEnvelope({ items: rows.map(ctx.listedRecordJson), total, page, url: (q) => links.api(`/records/${id}/versions`, q), sortBy: "version" });
+      return search(actor, { ...query, allversions: "true" }, { url: (q) => links.api(`/records/${id}/versions`, q), defaultSort: "version", parentId: record.parentId, hideAllVersions: true });
     },
 
     /** 301 to the latest published version the caller may read. */
@@ -98,6 +103,7 @@ export function createRecordsService(deps: RecordsDeps) {
         const now = clock.now();
         db.$client.transaction(() => {
           store.updateRecord(db, record.id, { document: { ...doc, access }, accessRecord: access.record, embargoUntil: null }, now);
+          indexRecord(db, store.findRecord(db, record.id)!, store.findParent(db, record.parentId)?.pids ?? {});
           // An edit draft that still carries the same embargo is lifted with the record.
           const draft = store.findDraft(db, record.id);
           const draftAccess = (draft?.document as Record<string, any> | undefined)?.access as Access | undefined;
@@ -116,6 +122,12 @@ export function createRecordsService(deps: RecordsDeps) {
         .listRecordRows(db, eq(recordsTable.parentId, parentId), store.versionsAscendingOrder, 0, 10_000)
         .rows.map((r) => (r.document as Record<string, any>).pids?.doi?.identifier)
         .filter((doi): doi is string => typeof doi === "string");
+    },
+
+    /** Rebuilds the search index from the stored records (`cairn reindex`). */
+    reindex(actor: Actor, onProgress?: (done: number, total: number) => void) {
+      requireAdmin(actor);
+      return rebuildIndex(db, onProgress);
     },
 
     /** The published record as stored, for background jobs (DataCite registration). */

@@ -1,5 +1,5 @@
 // Queries on records, drafts and record_parents.
-import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { changesOf, type Db } from "../db/connection";
 import { draftsTable, recordParentsTable, recordsTable } from "../db/tables";
 
@@ -67,10 +67,7 @@ export function listRecordRows(db: Db, where: SQL, order: SQL[], offset: number,
   return { rows, total };
 }
 
-export const versionsOrder = [desc(recordsTable.versionIndex)];
 export const versionsAscendingOrder = [asc(recordsTable.versionIndex)];
-export const newestOrder = [desc(recordsTable.created), desc(recordsTable.id)];
-export const oldestOrder = [asc(recordsTable.created), asc(recordsTable.id)];
 
 /** A user's drafts, and their published records that have no draft open, newest change first. */
 export function listOwnedRows(db: Db, ownerId: number, allVersions: boolean, offset: number, limit: number) {

@@ -10,13 +10,20 @@ const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
 /** Text with at least one letter or digit: FTS5 drops the rest, and an empty phrase is an error. */
 const searchable = (s: string) => /[\p{L}\p{N}]/u.test(s);
 
-function term(node: Extract<QueryNode, { kind: "term" }>, fields: FieldColumns, defaultColumns: string[] | null): string | null {
-  if (!searchable(node.value)) return null;
-  const column = node.field === null ? null : fields[node.field];
-  const columns = column ? [column] : defaultColumns;
-  const body = quote(node.value) + (node.prefix ? "*" : "");
+/**
+ * One quoted FTS5 phrase (a prefix query when `prefix`), limited to `columns` (null: all), or null
+ * when the text has nothing FTS5 can search.
+ */
+export function ftsPhrase(value: string, prefix: boolean, columns: string[] | null): string | null {
+  if (!searchable(value)) return null;
+  const body = quote(value) + (prefix ? "*" : "");
   if (!columns) return body;
   return columns.length === 1 ? `${columns[0]} : ${body}` : `{${columns.join(" ")}} : ${body}`;
+}
+
+function term(node: Extract<QueryNode, { kind: "term" }>, fields: FieldColumns, defaultColumns: string[] | null): string | null {
+  const column = node.field === null ? null : fields[node.field];
+  return ftsPhrase(node.value, node.prefix, column ? [column] : defaultColumns);
 }
 
 /**
@@ -31,6 +38,10 @@ export function toFtsMatch(node: QueryNode | null, fields: FieldColumns, default
       return term(node, fields, defaultColumns);
     case "not":
       // A negation needs something to subtract from; alone it constrains nothing here.
+      return null;
+    case "range":
+    case "exists":
+      // Vocabulary indexes are full-text only: there is no column to compare, so no constraint.
       return null;
     case "or": {
       const parts = node.items.map((n) => toFtsMatch(n, fields, defaultColumns));

@@ -1,34 +1,133 @@
 // A parser for the query-string syntax clients send (a Lucene/OpenSearch `query_string` subset):
-// words (AND by default), "phrases", field:value, AND/OR/NOT, +/-, parentheses, trailing `*`/`?`.
-// A query that does not parse is searched as its plain words, as InvenioRDM does.
+// words (AND by default), "phrases", field:value, AND/OR/NOT, +/-, parentheses, trailing `*`/`?`,
+// ranges `field:[a TO b]`/`{a TO b}`/`[a TO *]`, comparisons `field:>=a`, `_exists_:field`, and
+// backslash escapes. A query that does not parse is searched as its plain words, as InvenioRDM does.
 
 export type QueryNode =
   | { kind: "and" | "or"; items: QueryNode[] }
   | { kind: "not"; item: QueryNode }
-  | { kind: "term"; field: string | null; value: string; phrase: boolean; prefix: boolean };
+  | { kind: "term"; field: string | null; value: string; phrase: boolean; prefix: boolean }
+  /** A bound of null is open (`*`); include* says whether the bound itself matches. */
+  | { kind: "range"; field: string; from: string | null; to: string | null; includeFrom: boolean; includeTo: boolean }
+  | { kind: "exists"; field: string };
 
-type Token = { t: "word"; v: string } | { t: "phrase"; v: string } | { t: "op"; v: "AND" | "OR" | "NOT" | "(" | ")" | "+" | "-" } | { t: "field"; v: string };
+type RangeToken = { t: "range"; from: string | null; to: string | null; includeFrom: boolean; includeTo: boolean };
+type Token = { t: "word"; v: string } | { t: "phrase"; v: string } | { t: "op"; v: "AND" | "OR" | "NOT" | "(" | ")" | "+" | "-" } | { t: "field"; v: string } | RangeToken;
 
 class ParseError extends Error {}
+
+const unescape = (s: string) => s.replace(/\\(.)/g, "$1");
+
+/** A quoted string starting at `start` (a `"`): its unescaped content and the index after it. */
+function readQuoted(input: string, start: number): [string, number] {
+  for (let j = start + 1; j < input.length; j++) {
+    if (input[j] === "\\") j++;
+    else if (input[j] === '"') return [unescape(input.slice(start + 1, j)), j + 1];
+  }
+  throw new ParseError("unclosed quote");
+}
+
+/**
+ * A field's unquoted value: it runs to the next whitespace so DOIs and URLs keep their slashes and
+ * colons. Parentheses inside it are kept while balanced (DOIs like `10.1002/(SICI)...`); an
+ * unbalanced `)` ends it, so `(doi:10.1/x)` still closes its group.
+ */
+function readValue(input: string, start: number): number {
+  let depth = 0;
+  let j = start;
+  for (; j < input.length; j++) {
+    const c = input[j]!;
+    if (c === "\\") j++;
+    else if (/\s/.test(c) || c === '"') break;
+    else if (c === "(") depth++;
+    else if (c === ")") {
+      if (depth === 0) break;
+      depth--;
+    }
+  }
+  return Math.min(j, input.length);
+}
+
+/** `[a TO b]`, `{a TO b}` or a mix, starting at the bracket; bounds may be quoted, `*` is open. */
+function readRange(input: string, start: number): [RangeToken, number] {
+  let j = start + 1;
+  const parts: { v: string; quoted: boolean }[] = [];
+  for (;;) {
+    while (j < input.length && /\s/.test(input[j]!)) j++;
+    const c = input[j];
+    if (c === undefined) throw new ParseError("unclosed range");
+    if (c === "]" || c === "}") break;
+    if (c === '"') {
+      const [v, end] = readQuoted(input, j);
+      parts.push({ v, quoted: true });
+      j = end;
+      continue;
+    }
+    const from = j;
+    while (j < input.length && !/[\s\]}"]/.test(input[j]!)) j += input[j] === "\\" ? 2 : 1;
+    parts.push({ v: input.slice(from, Math.min(j, input.length)), quoted: false });
+  }
+  const [lo, to, hi] = parts;
+  if (parts.length !== 3 || to!.quoted || to!.v !== "TO") throw new ParseError("malformed range");
+  const bound = (p: { v: string; quoted: boolean }) => (!p.quoted && p.v === "*" ? null : p.quoted ? p.v : unescape(p.v));
+  return [{ t: "range", from: bound(lo!), to: bound(hi!), includeFrom: input[start] === "[", includeTo: input[j] === "]" }, j + 1];
+}
+
+/** `>=a`, `>a`, `<=a`, `<a` starting at the operator, as a half-open range. */
+function readComparison(input: string, start: number): [RangeToken, number] {
+  const op = input.startsWith(">=", start) || input.startsWith("<=", start) ? input.slice(start, start + 2) : input[start]!;
+  let j = start + op.length;
+  let value: string;
+  if (input[j] === '"') [value, j] = readQuoted(input, j);
+  else {
+    const end = readValue(input, j);
+    value = unescape(input.slice(j, end));
+    j = end;
+  }
+  if (!value) throw new ParseError("comparison without value");
+  const bound = value === "*" ? null : value;
+  const inclusive = op.length === 2;
+  const token: RangeToken = op[0] === ">" ? { t: "range", from: bound, to: null, includeFrom: inclusive, includeTo: true } : { t: "range", from: null, to: bound, includeFrom: true, includeTo: inclusive };
+  return [token, j];
+}
+
+/** A field name right before its colon (sticky: matched where the tokenizer stands). */
+const FIELD = /[\w.]+(?=:)/y;
 
 function tokenize(input: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   while (i < input.length) {
     const c = input[i]!;
+    FIELD.lastIndex = i;
+    const field = FIELD.exec(input)?.[0];
     if (/\s/.test(c)) {
       i++;
     } else if (c === '"') {
-      const end = input.indexOf('"', i + 1);
-      if (end < 0) throw new ParseError("unclosed quote");
-      tokens.push({ t: "phrase", v: input.slice(i + 1, end) });
-      i = end + 1;
+      const [v, end] = readQuoted(input, i);
+      tokens.push({ t: "phrase", v });
+      i = end;
     } else if (c === "(" || c === ")") {
       tokens.push({ t: "op", v: c });
       i++;
     } else if ((c === "+" || c === "-") && (tokens.length === 0 || /[\s(]/.test(input[i - 1] ?? " "))) {
       tokens.push({ t: "op", v: c });
       i++;
+    } else if (field) {
+      tokens.push({ t: "field", v: field });
+      i += field.length + 1;
+      const next = input[i];
+      // A quote, a group or nothing after the colon is read by the main loop.
+      if (next === undefined || /[\s"()]/.test(next)) continue;
+      let token: Token;
+      if (next === "[" || next === "{") [token, i] = readRange(input, i);
+      else if (next === ">" || next === "<") [token, i] = readComparison(input, i);
+      else {
+        const end = readValue(input, i);
+        token = { t: "word", v: input.slice(i, end) };
+        i = end;
+      }
+      tokens.push(token);
     } else {
       let j = i;
       while (j < input.length && !/[\s()"]/.test(input[j]!)) {
@@ -36,12 +135,7 @@ function tokenize(input: string): Token[] {
         j++;
       }
       const raw = input.slice(i, j);
-      const colon = raw.search(/(?<!\\):/);
-      if (colon > 0 && /^[\w.]+$/.test(raw.slice(0, colon))) {
-        tokens.push({ t: "field", v: raw.slice(0, colon) });
-        const rest = raw.slice(colon + 1);
-        if (rest) tokens.push({ t: "word", v: rest });
-      } else if (raw === "AND" || raw === "OR" || raw === "NOT" || raw === "&&" || raw === "||") {
+      if (raw === "AND" || raw === "OR" || raw === "NOT" || raw === "&&" || raw === "||") {
         tokens.push({ t: "op", v: raw === "&&" ? "AND" : raw === "||" ? "OR" : raw });
       } else {
         tokens.push({ t: "word", v: raw });
@@ -52,21 +146,25 @@ function tokenize(input: string): Token[] {
   return tokens;
 }
 
-const unescape = (s: string) => s.replace(/\\(.)/g, "$1");
-
 function termOf(field: string | null, token: Token): QueryNode {
   if (token.t === "phrase") return { kind: "term", field, value: token.v, phrase: true, prefix: false };
-  const value = unescape(token.v);
-  const wildcard = value.search(/[*?]/);
-  // Only trailing wildcards can be served from the index; an inner one keeps the part before it.
-  if (wildcard >= 0) return { kind: "term", field, value: value.slice(0, wildcard), phrase: false, prefix: true };
+  if (token.t !== "word") throw new ParseError("not a term");
+  // Wildcards are found before unescaping, so `\*` stays a literal star.
+  let value = "";
+  for (let j = 0; j < token.v.length; j++) {
+    const c = token.v[j]!;
+    if (c === "\\" && j + 1 < token.v.length) value += token.v[++j];
+    // Only trailing wildcards can be served from the index; an inner one keeps the part before it.
+    else if (c === "*" || c === "?") return { kind: "term", field, value, phrase: false, prefix: true };
+    else value += c;
+  }
   return { kind: "term", field, value, phrase: false, prefix: false };
 }
 
 function parseTokens(tokens: Token[]): QueryNode {
   let pos = 0;
   const peek = () => tokens[pos];
-  const isOp = (v: string) => peek()?.t === "op" && peek()!.v === v;
+  const isOp = (v: string) => peek()?.t === "op" && (peek() as { v: string }).v === v;
 
   function or(): QueryNode {
     const items = [and()];
@@ -96,32 +194,31 @@ function parseTokens(tokens: Token[]): QueryNode {
     if (isOp("+")) pos++;
     return primary();
   }
+  function group(): QueryNode {
+    const inner = or();
+    if (!isOp(")")) throw new ParseError("missing )");
+    pos++;
+    return inner;
+  }
   function primary(): QueryNode {
     const token = peek();
     if (!token) throw new ParseError("unexpected end");
     pos++;
-    if (token.t === "op" && token.v === "(") {
-      const inner = or();
-      if (!isOp(")")) throw new ParseError("missing )");
-      pos++;
-      return inner;
-    }
+    if (token.t === "op" && token.v === "(") return group();
     if (token.t === "field") {
       const value = peek();
       if (!value) throw new ParseError("field without value");
-      if (value.t === "op" && value.v === "(") {
-        pos++;
-        const inner = withField(or(), token.v);
-        if (!isOp(")")) throw new ParseError("missing )");
-        pos++;
-        return inner;
-      }
-      if (value.t !== "word" && value.t !== "phrase") throw new ParseError("field without value");
       pos++;
+      if (token.v === "_exists_") {
+        if (value.t !== "word" && value.t !== "phrase") throw new ParseError("_exists_ needs a field name");
+        return { kind: "exists", field: value.t === "word" ? unescape(value.v) : value.v };
+      }
+      if (value.t === "op" && value.v === "(") return withField(group(), token.v);
+      if (value.t === "range") return { kind: "range", field: token.v, from: value.from, to: value.to, includeFrom: value.includeFrom, includeTo: value.includeTo };
       return termOf(token.v, value);
     }
     if (token.t === "word" || token.t === "phrase") return termOf(null, token);
-    throw new ParseError(`unexpected ${token.v}`);
+    throw new ParseError(`unexpected ${token.t}`);
   }
   const node = or();
   if (pos < tokens.length) throw new ParseError("trailing input");
@@ -129,9 +226,17 @@ function parseTokens(tokens: Token[]): QueryNode {
 }
 
 function withField(node: QueryNode, field: string): QueryNode {
-  if (node.kind === "term") return { ...node, field: node.field ?? field };
-  if (node.kind === "not") return { kind: "not", item: withField(node.item, field) };
-  return { kind: node.kind, items: node.items.map((n) => withField(n, field)) };
+  switch (node.kind) {
+    case "term":
+      return { ...node, field: node.field ?? field };
+    case "not":
+      return { kind: "not", item: withField(node.item, field) };
+    case "and":
+    case "or":
+      return { kind: node.kind, items: node.items.map((n) => withField(n, field)) };
+    default:
+      return node;
+  }
 }
 
 /** Plain words of the input, AND-ed: the fallback for a query that does not parse. */

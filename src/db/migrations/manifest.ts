@@ -5,6 +5,8 @@ import m1 from "./0001_vocabularies.sql" with { type: "text" };
 import m2 from "./0002_vocabulary_fts.sql" with { type: "text" };
 import m3 from "./0003_vocabulary_counts.sql" with { type: "text" };
 import m4 from "./0004_record_drafts.sql" with { type: "text" };
+import m5 from "./0005_record_index.sql" with { type: "text" };
+import m6 from "./0006_record_index_fts.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -12,4 +14,6 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0002_vocabulary_fts", sql: m2 },
   { id: "0003_vocabulary_counts", sql: m3 },
   { id: "0004_record_drafts", sql: m4 },
+  { id: "0005_record_index", sql: m5 },
+  { id: "0006_record_index_fts", sql: m6 },
 ];

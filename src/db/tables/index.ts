@@ -3,3 +3,4 @@ export * from "./jobs";
 export * from "./records";
 export * from "./users";
 export * from "./vocabularies";
+export * from "./record-index";

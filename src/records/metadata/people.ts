@@ -14,7 +14,6 @@ import {
 } from "./fields";
 import { ORGANISATION_SCHEMES, PERSON_ORG_SCHEMES } from "./identifiers";
 
-const PERSON_TYPES = ["organizational", "personal"];
 const TYPE_ERROR = "Invalid value. Choose one of ['organizational', 'personal'].";
 
 /**

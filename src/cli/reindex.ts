@@ -1,0 +1,23 @@
+// `cairn reindex`: rebuilds the records search index from the stored records.
+import { systemActor } from "../core/actor";
+import { parse, type Command } from "./args";
+import { progressBar } from "./progress";
+import { withServices } from "./services";
+
+export const reindexCommand: Command = {
+  name: "reindex",
+  summary: "Rebuild the records search index from the stored records.",
+  usage: `cairn reindex
+    Rebuilds the full-text and keyword index of every published record, in batched transactions,
+    with a progress bar on a terminal. Searches see the index grow while it runs.`,
+  async run(argv) {
+    const { values } = parse(argv, {});
+    const bar = progressBar("reindexing");
+    const started = performance.now();
+    const count = await withServices(values, (s) => s.records.reindex(systemActor, (done, total) => bar.update(done, total, `${done} records`)));
+    bar.done();
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`reindexed ${count} records in ${seconds.toFixed(1)} s (${Math.round(count / Math.max(seconds, 0.001))}/s)`);
+    return 0;
+  },
+};

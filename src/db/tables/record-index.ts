@@ -1,0 +1,49 @@
+// The search index of published records: one row per record version with the columns searches
+// sort and filter on, exact-value terms for fielded queries and facets, and (in the
+// record_index_fts migration) an FTS5 table keyed by `key`. Written in the same transaction as
+// the record, so a search right after a publish finds it.
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const recordIndexTable = sqliteTable(
+  "record_index",
+  {
+    key: integer("key").primaryKey({ autoIncrement: true }),
+    recordId: text("record_id").notNull(),
+    parentId: text("parent_id").notNull(),
+    ownerId: integer("owner_id"),
+    isLatest: integer("is_latest", { mode: "boolean" }).notNull(),
+    accessRecord: text("access_record").notNull(),
+    accessStatus: text("access_status").notNull(),
+    resourceType: text("resource_type"),
+    /** The resource type's parent (`image` for `image-photo`): the outer facet level. */
+    resourceTypeParent: text("resource_type_parent"),
+    /** Start of the EDTF publication date or interval, as written (`2020`, `2020-06`, `2020-06-01`). */
+    publicationDate: text("publication_date"),
+    created: integer("created").notNull(),
+    updated: integer("updated").notNull(),
+    /** ISO `YYYY-MM-DDTHH:MM:SS` copies of created/updated, for range queries in query strings. */
+    createdIso: text("created_iso").notNull(),
+    updatedIso: text("updated_iso").notNull(),
+    versionIndex: integer("version_index").notNull(),
+    views: integer("views").notNull().default(0),
+    downloads: integer("downloads").notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("record_index_record").on(t.recordId),
+    index("record_index_parent").on(t.parentId, t.versionIndex),
+    index("record_index_latest_created").on(t.isLatest, t.created),
+    index("record_index_latest_updated").on(t.isLatest, t.updated),
+    index("record_index_owner").on(t.ownerId),
+  ],
+);
+
+/** Exact values (lower-cased) by field, for keyword queries and facets: `(key, field, value)`. */
+export const recordTermsTable = sqliteTable(
+  "record_terms",
+  {
+    key: integer("key").notNull(),
+    field: text("field").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [index("record_terms_field_value").on(t.field, t.value, t.key), index("record_terms_key").on(t.key)],
+);

@@ -1,0 +1,142 @@
+// Keeps the records search index (record_index, record_terms, record_fts) in step with the
+// published records: called inside the transactions that write records.
+import type { Db } from "../db/connection";
+import { accessStatus, type Access } from "./access";
+import { findParent, findRecord, type RecordRow } from "./store";
+
+type Doc = Record<string, any>;
+
+const words = (...values: unknown[]): string =>
+  values
+    .flat(3)
+    .filter((v) => typeof v === "string" && v)
+    .join(" ");
+const list = (v: unknown): Doc[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === "object") : []);
+const stripHtml = (html: unknown) => (typeof html === "string" ? html.replace(/<[^>]*>/g, " ").replace(/&[a-z]+;|&#\d+;/gi, " ") : "");
+const titles = (t: unknown) => (t && typeof t === "object" ? Object.values(t as Doc) : []);
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19);
+
+/** The texts of the five full-text columns. */
+function fullText(doc: Doc) {
+  const m: Doc = doc.metadata ?? {};
+  const people = [...list(m.creators), ...list(m.contributors)];
+  return {
+    title: words(m.title, list(m.additional_titles).map((t) => t.title)),
+    description: words(stripHtml(m.description), list(m.additional_descriptions).map((d) => stripHtml(d.description))),
+    creators: words(
+      people.map((p) => [p.person_or_org?.name, p.person_or_org?.given_name, p.person_or_org?.family_name]),
+      people.flatMap((p) => list(p.affiliations).map((a) => a.name)),
+    ),
+    subjects: words(list(m.subjects).map((s) => s.subject)),
+    other: words(
+      m.publisher,
+      m.version,
+      titles(m.resource_type?.title),
+      list(m.languages).map((l) => titles(l.title)),
+      list(m.funding).map((f) => [f.funder?.name, f.award?.number, titles(f.award?.title)]),
+      list(m.identifiers).map((i) => i.identifier),
+      list(m.related_identifiers).map((i) => i.identifier),
+      list(m.references).map((r) => r.reference),
+      list(m.locations?.features).map((f) => [f.place, f.description]),
+    ),
+  };
+}
+
+/** Exact values by field (lower-cased), for keyword queries and facets. */
+function terms(row: RecordRow, doc: Doc, parentPids: Doc): [string, string][] {
+  const m: Doc = doc.metadata ?? {};
+  const out: [string, string][] = [];
+  const add = (field: string, value: unknown) => {
+    if (typeof value === "string" && value) out.push([field, value.toLowerCase()]);
+  };
+  add("id", row.id);
+  add("parent.id", row.parentId);
+  add("pids.doi.identifier", doc.pids?.doi?.identifier);
+  add("parent.pids.doi.identifier", parentPids?.doi?.identifier);
+  add("access.record", doc.access?.record);
+  add("access.files", doc.access?.files);
+  add("metadata.resource_type.id", m.resource_type?.id);
+  for (const l of list(m.languages)) add("metadata.languages.id", l.id);
+  for (const r of list(m.rights)) add("metadata.rights.id", r.id);
+  for (const s of list(m.subjects)) add("metadata.subjects.id", s.id);
+  for (const p of [...list(m.creators), ...list(m.contributors)]) {
+    for (const i of list(p.person_or_org?.identifiers)) add("metadata.creators.person_or_org.identifiers.identifier", i.identifier);
+    for (const a of list(p.affiliations)) add("metadata.creators.affiliations.id", a.id);
+  }
+  for (const f of list(m.funding)) {
+    add("metadata.funding.funder.id", f.funder?.id);
+    add("metadata.funding.award.id", f.award?.id);
+  }
+  for (const i of list(m.identifiers)) add("metadata.identifiers.identifier", i.identifier);
+  for (const i of list(m.related_identifiers)) add("metadata.related_identifiers.identifier", i.identifier);
+  return out;
+}
+
+function removeKey(db: Db, key: number) {
+  db.$client.query("DELETE FROM record_fts WHERE rowid = ?").run(key);
+  db.$client.query("DELETE FROM record_terms WHERE key = ?").run(key);
+}
+
+/** Writes (or rewrites) a published record's index rows. */
+export function indexRecord(db: Db, row: RecordRow, parentPids: Record<string, unknown>) {
+  const doc = row.document as Doc;
+  const access = doc.access as Access;
+  const m: Doc = doc.metadata ?? {};
+  const resourceType: string | null = m.resource_type?.id ?? null;
+  const existing = db.$client.query<{ key: number }, [string]>("SELECT key FROM record_index WHERE record_id = ?").get(row.id);
+  if (existing) {
+    removeKey(db, existing.key);
+    db.$client.query("DELETE FROM record_index WHERE key = ?").run(existing.key);
+  }
+  const values = {
+    record_id: row.id,
+    parent_id: row.parentId,
+    owner_id: row.ownerId,
+    is_latest: row.isLatest ? 1 : 0,
+    access_record: row.accessRecord,
+    access_status: accessStatus(access, doc.files?.enabled !== false),
+    resource_type: resourceType,
+    resource_type_parent: (m.resource_type?.props?.type as string | undefined) ?? resourceType?.split("-")[0] ?? null,
+    publication_date: typeof m.publication_date === "string" ? m.publication_date.split("/")[0]! : null,
+    created: row.created,
+    updated: row.updated,
+    created_iso: iso(row.created),
+    updated_iso: iso(row.updated),
+    version_index: row.versionIndex,
+  };
+  const columns = Object.keys(values);
+  const key = db.$client
+    .query<{ key: number }, (string | number | null)[]>(`INSERT INTO record_index (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) RETURNING key`)
+    .get(...(Object.values(values) as (string | number | null)[]))!.key;
+  const text = fullText(doc);
+  db.$client.query("INSERT INTO record_fts (rowid, title, description, creators, subjects, other) VALUES (?, ?, ?, ?, ?, ?)").run(key, text.title, text.description, text.creators, text.subjects, text.other);
+  const insertTerm = db.$client.query("INSERT INTO record_terms (key, field, value) VALUES (?, ?, ?)");
+  for (const [field, value] of terms(row, doc, parentPids)) insertTerm.run(key, field, value);
+}
+
+/** Mirrors records.is_latest for the parent's versions. */
+export const indexLatestFlags = (db: Db, parentId: string, latestId: string) =>
+  db.$client.query("UPDATE record_index SET is_latest = (record_id = ?) WHERE parent_id = ?").run(latestId, parentId);
+
+/** Rebuilds the whole index from the records, in batches; returns how many were indexed. */
+export function rebuildIndex(db: Db, onProgress?: (done: number, total: number) => void): number {
+  const total = db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM records").get()!.n;
+  db.$client.transaction(() => {
+    db.$client.exec("DELETE FROM record_terms; DELETE FROM record_index; DELETE FROM record_fts;");
+  }).immediate();
+  const BATCH = 2000;
+  let done = 0;
+  for (let offset = 0; offset < total; offset += BATCH) {
+    const rows = db.$client.query<{ id: string }, [number, number]>("SELECT id FROM records ORDER BY rowid LIMIT ? OFFSET ?").all(BATCH, offset);
+    db.$client.transaction(() => {
+      for (const { id } of rows) {
+        const record = findRecord(db, id);
+        if (!record) continue;
+        indexRecord(db, record, findParent(db, record.parentId)?.pids ?? {});
+        done++;
+      }
+    }).immediate();
+    onProgress?.(done, total);
+  }
+  return done;
+}

@@ -1,0 +1,79 @@
+// Record search over the index: query string, visibility in SQL, facets, sorts and paging.
+import { isAdmin, type Actor } from "../core/actor";
+import { HttpError } from "../core/errors";
+import type { Page } from "../core/paging";
+import type { Db } from "../db/connection";
+import { compileQuery } from "../search/compile";
+import { parseQueryString } from "../search/query-string";
+import { facetFilter, recordAggregations, selectedFacets } from "./facets";
+import type { VocabularyLookup } from "./metadata/check";
+import { RECORD_SEARCH_SCHEMA } from "./search-schema";
+
+/** Sort options of record search (configurable later); descending ones first by convention. */
+export const RECORD_SORTS: Record<string, string> = {
+  newest: "r.created DESC, r.key DESC",
+  oldest: "r.created ASC, r.key ASC",
+  "updated-desc": "r.updated DESC, r.key DESC",
+  "updated-asc": "r.updated ASC, r.key ASC",
+  version: "r.version_index DESC, r.key DESC",
+  mostviewed: "r.views DESC, r.created DESC",
+  mostdownloaded: "r.downloads DESC, r.created DESC",
+};
+
+/** Above this many hits bestmatch orders by newest: ranking every match costs more than a page is worth. */
+const RANK_LIMIT = 5000;
+
+export interface RecordSearchInput {
+  q?: string;
+  sort?: string;
+  allversions?: boolean;
+  /** Only versions of this parent. */
+  parentId?: string;
+  defaultSort: string;
+  query: Record<string, unknown>;
+}
+
+/** Records the actor may read: public ones, their own, or all for administrators. */
+function visibility(actor: Actor) {
+  if (isAdmin(actor)) return { where: "1 = 1", params: [] as (string | number)[] };
+  if (actor.kind === "user") return { where: "(r.access_record = 'public' OR r.owner_id = ?)", params: [actor.userId] };
+  return { where: "r.access_record = 'public'", params: [] };
+}
+
+export function searchRecordIndex(db: Db, actor: Actor, input: RecordSearchInput, page: Page, lookup: VocabularyLookup) {
+  const q = input.q?.trim() ?? "";
+  const options = ["bestmatch", ...Object.keys(RECORD_SORTS)];
+  if (input.sort !== undefined && input.sort !== "" && !options.includes(input.sort)) {
+    throw new HttpError(400, "Invalid querystring parameters.", [{ field: "sort", messages: [`Must be one of: ${options.join(", ")}.`] }]);
+  }
+  const sort = input.sort && (input.sort !== "bestmatch" || q) ? input.sort : q ? "bestmatch" : input.defaultSort;
+
+  const compiled = compileQuery(parseQueryString(q), RECORD_SEARCH_SCHEMA);
+  const visible = visibility(actor);
+  const scope: string[] = [visible.where];
+  const scopeParams: (string | number)[] = [...visible.params];
+  if (!input.allversions) scope.push("r.is_latest = 1");
+  if (input.parentId) {
+    scope.push("r.parent_id = ?");
+    scopeParams.push(input.parentId);
+  }
+  const base = { where: `${scope.join(" AND ")} AND (${compiled.where})`, params: [...scopeParams, ...compiled.params] };
+  const selected = selectedFacets(input.query);
+  const facets = facetFilter(selected);
+  const where = `${base.where} AND ${facets.where}`;
+  const params = [...base.params, ...facets.params];
+
+  const total = db.$client.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM record_index r WHERE ${where}`).get(...params)!.n;
+  let ids: { record_id: string }[];
+  if (sort === "bestmatch" && compiled.rankMatch && total <= RANK_LIMIT) {
+    ids = db.$client
+      .query<{ record_id: string }, (string | number)[]>(
+        `SELECT r.record_id FROM record_fts f JOIN record_index r ON r.key = f.rowid WHERE record_fts MATCH ? AND ${where} ORDER BY bm25(record_fts, 10, 3, 5, 3, 1), r.created DESC LIMIT ? OFFSET ?`,
+      )
+      .all(compiled.rankMatch, ...params, page.size, page.offset);
+  } else {
+    const order = RECORD_SORTS[sort] ?? RECORD_SORTS.newest!;
+    ids = db.$client.query<{ record_id: string }, (string | number)[]>(`SELECT r.record_id FROM record_index r WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, page.size, page.offset);
+  }
+  return { ids: ids.map((r) => r.record_id), total, sortBy: sort, aggregations: recordAggregations(db, base, selected, lookup), facets: selected };
+}

@@ -1,0 +1,263 @@
+// Compiles a parsed query string into one SQL condition over a search index: full-text fields
+// through an FTS5 table, exact keyword fields through a terms table, ranges over plain columns.
+import { ftsPhrase } from "./fts";
+import type { QueryNode } from "./query-string";
+
+export interface SearchSchema {
+  /** Full-text: field name -> FTS5 column of `fts.table`; bare words search `fts.defaultColumns`. */
+  fts: { table: string; columns: Record<string, string>; defaultColumns: string[] | null };
+  /**
+   * Exact keyword fields in a terms table (rowid INTEGER, field TEXT, value TEXT) -> the field key
+   * stored there. Matching is case-insensitive on values stored lower-cased; a trailing wildcard
+   * is a prefix match. `keyColumn` names the table's column holding the main key (default `rowid`).
+   */
+  keywords: { table: string; fields: Record<string, string>; keyColumn?: string };
+  /** Range/comparison/exists fields -> an SQL expression over the main table alias `r` (e.g. "r.publication_date"). */
+  columns: Record<string, string>;
+  /** Short names clients use (Zenodo/InvenioRDM): alias -> canonical field, e.g. doi -> pids.doi.identifier, title -> metadata.title, recid -> id. */
+  aliases: Record<string, string>;
+  /** The main table's integer key as `r.<col>`, which FTS rowids and terms rowids equal. */
+  key: string;
+}
+
+export interface CompiledQuery {
+  where: string;
+  params: (string | number)[];
+  /** The FTS MATCH of the query's full-text part when it is one AND-ed block (for ranking), else null. */
+  rankMatch: string | null;
+}
+
+type Params = (string | number)[];
+type Sql = { sql: string; params: Params; match?: string };
+type Term = Extract<QueryNode, { kind: "term" }>;
+type Range = Extract<QueryNode, { kind: "range" }>;
+type Target = { kind: "fts"; columns: string[] | null } | { kind: "keyword"; field: string } | { kind: "column"; expr: string } | { kind: "none" };
+
+// Own properties only: a field called `constructor` must not find Object.prototype's.
+const lookup = (map: Record<string, string>, key: string) => (Object.hasOwn(map, key) ? map[key] : undefined);
+
+/** Where a word or phrase on `field` is searched: exact keywords first, then full text, then columns. */
+function termTarget(s: SearchSchema, field: string | null): Target {
+  const all: Target = { kind: "fts", columns: s.fts.defaultColumns };
+  if (field === null) return all;
+  const name = lookup(s.aliases, field) ?? field;
+  const keyword = lookup(s.keywords.fields, name);
+  if (keyword !== undefined) return { kind: "keyword", field: keyword };
+  const column = lookup(s.fts.columns, name);
+  if (column !== undefined) return { kind: "fts", columns: [column] };
+  const expr = lookup(s.columns, name);
+  if (expr !== undefined) return { kind: "column", expr };
+  // Unknown fields are searched as full text (InvenioRDM answers them rather than failing).
+  return all;
+}
+
+/** Where a range or `_exists_` on `field` is evaluated: columns, then keywords; full text cannot. */
+function rangeTarget(s: SearchSchema, field: string): Target {
+  const name = lookup(s.aliases, field) ?? field;
+  const expr = lookup(s.columns, name);
+  if (expr !== undefined) return { kind: "column", expr };
+  const keyword = lookup(s.keywords.fields, name);
+  if (keyword !== undefined) return { kind: "keyword", field: keyword };
+  return { kind: "none" };
+}
+
+/** The smallest string above every string that starts with `prefix` (code point order is UTF-8 byte order). */
+function after(prefix: string): string | null {
+  const points = Array.from(prefix, (c) => c.codePointAt(0)!);
+  while (points.length > 0) {
+    const next = points.pop()! + 1;
+    if (next <= 0x10ffff) return String.fromCodePoint(...points, next === 0xd800 ? 0xe000 : next);
+  }
+  return null;
+}
+
+/** `2022`, `2022-06`, `2022-06-30`: a date that stands for a whole period of ISO timestamps. */
+const DATE_PREFIX = /^\d{4}(-\d{2}){0,2}$/;
+
+type Bound = [op: "=" | ">=" | ">" | "<=" | "<", value: string];
+
+/**
+ * Bounds of a text comparison. A date prefix covers its whole period, as OpenSearch rounds
+ * dates: an inclusive upper bound `2022-06` means `< "2022-07"` (all of June, timestamps
+ * included) and an exclusive lower bound `{2022-06` means `>= "2022-07"`.
+ */
+function bounds(from: string | null, to: string | null, includeFrom: boolean, includeTo: boolean): Bound[] {
+  const out: Bound[] = [];
+  if (from !== null) {
+    const next = includeFrom || !DATE_PREFIX.test(from) ? null : after(from);
+    out.push(includeFrom ? [">=", from] : next !== null ? [">=", next] : [">", from]);
+  }
+  if (to !== null) {
+    const next = includeTo && DATE_PREFIX.test(to) ? after(to) : null;
+    out.push(!includeTo ? ["<", to] : next !== null ? ["<", next] : ["<=", to]);
+  }
+  return out;
+}
+
+/** Bounds matching exactly the strings that start with `prefix`. */
+function prefixBounds(prefix: string): Bound[] {
+  const next = after(prefix);
+  return next === null ? [[">=", prefix]] : [[">=", prefix], ["<", next]];
+}
+
+function ftsIn(s: SearchSchema, match: string): Sql {
+  return { sql: `${s.key} IN (SELECT rowid FROM ${s.fts.table} WHERE ${s.fts.table} MATCH ?)`, params: [match] };
+}
+
+/** Keyword rows of `field` within `limits`, as a key set: served by an index on (field, value). */
+function keywordIn(s: SearchSchema, field: string, limits: Bound[] | "any"): Sql {
+  const { table, keyColumn = "rowid" } = s.keywords;
+  const conds = ["field = ?", ...(limits === "any" ? [] : limits.map(([op]) => `value ${op} ?`))];
+  const params = [field, ...(limits === "any" ? [] : limits.map(([, v]) => v))];
+  return { sql: `${s.key} IN (SELECT ${keyColumn} FROM ${table} WHERE ${conds.join(" AND ")})`, params };
+}
+
+function columnSql(expr: string, limits: Bound[]): Sql {
+  if (limits.length === 0) return { sql: `${expr} IS NOT NULL`, params: [] };
+  return { sql: limits.map(([op]) => `${expr} ${op} ?`).join(" AND "), params: limits.map(([, v]) => v) };
+}
+
+/** A word or phrase on a keyword or column field (full-text terms go through `ftsExpr`). */
+function termSql(s: SearchSchema, node: Term, target: Target): Sql | null {
+  if (target.kind === "keyword") {
+    const value = node.value.toLowerCase();
+    // `field:*` asks for any value, as in Lucene.
+    if (node.prefix) return keywordIn(s, target.field, value ? prefixBounds(value) : "any");
+    return keywordIn(s, target.field, [["=", value]]);
+  }
+  if (target.kind === "column") {
+    if (node.prefix || DATE_PREFIX.test(node.value)) return columnSql(target.expr, node.value ? prefixBounds(node.value) : []);
+    return { sql: `${target.expr} = ?`, params: [node.value] };
+  }
+  return null;
+}
+
+function rangeSql(s: SearchSchema, node: Range | Extract<QueryNode, { kind: "exists" }>): Sql {
+  const target = rangeTarget(s, node.field);
+  const limits = node.kind === "exists" ? [] : bounds(node.from, node.to, node.includeFrom, node.includeTo);
+  if (target.kind === "column") return columnSql(target.expr, limits);
+  if (target.kind === "keyword") {
+    // Keyword values are stored lower-cased, so bounds are compared lower-cased too.
+    const lower = limits.map(([op, v]): Bound => [op, v.toLowerCase()]);
+    return keywordIn(s, target.field, lower.length ? lower : "any");
+  }
+  // Like OpenSearch on an unmapped field: a range or existence test there matches nothing.
+  return { sql: "0 = 1", params: [] };
+}
+
+function andBlock(positive: string[], negative: string[]): string {
+  let block = positive.length === 1 ? positive[0]! : `(${positive.join(" AND ")})`;
+  for (const n of negative) block = `(${block} NOT ${n})`;
+  return block;
+}
+const orBlock = (parts: string[]) => (parts.length === 1 ? parts[0]! : `(${parts.join(" OR ")})`);
+
+/**
+ * The node as one FTS5 expression when it is purely full-text; null when it is full-text but has
+ * nothing searchable (dropped); undefined when part of it needs SQL.
+ */
+function ftsExpr(s: SearchSchema, node: QueryNode): string | null | undefined {
+  switch (node.kind) {
+    case "term": {
+      const target = termTarget(s, node.field);
+      return target.kind === "fts" ? ftsPhrase(node.value, node.prefix, target.columns) : undefined;
+    }
+    case "or": {
+      const parts: string[] = [];
+      for (const item of node.items) {
+        const e = ftsExpr(s, item);
+        if (e === undefined) return undefined;
+        if (e !== null) parts.push(e);
+      }
+      return parts.length ? orBlock(parts) : null;
+    }
+    case "and": {
+      const positive: string[] = [];
+      const negative: string[] = [];
+      for (const item of node.items) {
+        const e = item.kind === "not" ? ftsExpr(s, item.item) : ftsExpr(s, item);
+        if (e === undefined) return undefined;
+        if (e !== null) (item.kind === "not" ? negative : positive).push(e);
+      }
+      // FTS5 cannot subtract from everything: negations alone are left to SQL.
+      if (positive.length === 0) return negative.length ? undefined : null;
+      return andBlock(positive, negative);
+    }
+    default:
+      return undefined;
+  }
+}
+
+function join(parts: Sql[], op: "AND" | "OR"): Sql {
+  if (parts.length === 1) return parts[0]!;
+  return { sql: parts.map((p) => `(${p.sql})`).join(` ${op} `), params: parts.flatMap((p) => p.params) };
+}
+
+/** SQL for a node; null when it constrains nothing. Full-text parts of one AND/OR share one MATCH. */
+function compileNode(s: SearchSchema, node: QueryNode): Sql | null {
+  const whole = ftsExpr(s, node);
+  if (whole === null) return null;
+  if (whole !== undefined) return { ...ftsIn(s, whole), match: whole };
+  switch (node.kind) {
+    case "term":
+      return termSql(s, node, termTarget(s, node.field));
+    case "range":
+    case "exists":
+      return rangeSql(s, node);
+    case "not": {
+      const inner = compileNode(s, node.item);
+      return inner && { sql: `NOT (${inner.sql})`, params: inner.params };
+    }
+    case "or": {
+      const fts: string[] = [];
+      const parts: Sql[] = [];
+      for (const item of node.items) {
+        const e = ftsExpr(s, item);
+        if (e === undefined) {
+          const part = compileNode(s, item);
+          if (part) parts.push(part);
+        } else if (e !== null) fts.push(e);
+      }
+      if (fts.length) parts.unshift(ftsIn(s, orBlock(fts)));
+      return parts.length ? join(parts, "OR") : null;
+    }
+    case "and": {
+      const positive: string[] = [];
+      const negative: string[] = [];
+      const parts: Sql[] = [];
+      for (const item of node.items) {
+        const e = item.kind === "not" ? ftsExpr(s, item.item) : ftsExpr(s, item);
+        if (e === undefined) {
+          const part = compileNode(s, item);
+          if (part) parts.push(part);
+        } else if (e !== null) (item.kind === "not" ? negative : positive).push(e);
+      }
+      let match: string | undefined;
+      if (positive.length) parts.unshift(ftsIn(s, (match = andBlock(positive, negative))));
+      else if (negative.length) {
+        // `-a -b` is "neither": one subquery for all of them.
+        const either = ftsIn(s, orBlock(negative));
+        parts.unshift({ sql: `NOT (${either.sql})`, params: either.params });
+      }
+      return parts.length ? { ...join(parts, "AND"), match } : null;
+    }
+  }
+}
+
+/** Nested groups of the same operator flattened (`a (b c)` is `a b c`), so their full text merges. */
+function flatten(node: QueryNode): QueryNode {
+  if (node.kind === "not") return { kind: "not", item: flatten(node.item) };
+  if (node.kind !== "and" && node.kind !== "or") return node;
+  const items = node.items.map(flatten).flatMap((n) => (n.kind === node.kind ? n.items : [n]));
+  return items.length === 1 ? items[0]! : { kind: node.kind, items };
+}
+
+/**
+ * The query as an SQL condition over the main table (alias `r`), with every value bound as a
+ * parameter. An empty query, or one with nothing searchable, matches everything.
+ */
+export function compileQuery(node: QueryNode | null, schema: SearchSchema): CompiledQuery {
+  const compiled = node && compileNode(schema, flatten(node));
+  if (!compiled) return { where: "1 = 1", params: [], rankMatch: null };
+  return { where: compiled.sql, params: compiled.params, rankMatch: compiled.match ?? null };
+}
