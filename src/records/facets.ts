@@ -48,35 +48,68 @@ export function facetFilter(selected: Record<string, string[]>): Sql {
 const facet = (label: string, buckets: Bucket[]) => ({ label, buckets, doc_count_error_upper_bound: 0, sum_other_doc_count: 0 });
 const titleOf = (lookup: VocabularyLookup, type: string, id: string) => (lookup(type, id)?.title?.en as string | undefined) ?? id;
 
-/** The aggregations of the records matching `base` (FROM record_index r). */
-export function recordAggregations(db: Db, base: Sql, selected: Record<string, string[]>, lookup: VocabularyLookup) {
-  const rows = <T>(sql: string, extra: (string | number)[] = []) => db.$client.query<T, (string | number)[]>(sql).all(...extra, ...base.params);
-  const isSelected = (name: string, key: string) => (selected[name] ?? []).includes(key);
+/** Matching records counted by every facet dimension at once: one pass over the matches. */
+export interface FacetGroup {
+  access: string;
+  parent: string | null;
+  type: string | null;
+  languages: string[];
+  n: number;
+}
 
-  const access = rows<{ k: string; n: number }>(`SELECT r.access_status AS k, count(*) AS n FROM record_index r WHERE ${base.where} GROUP BY 1 ORDER BY 2 DESC, 1`);
-  const types = rows<{ p: string | null; k: string | null; n: number }>(
-    `SELECT r.resource_type_parent AS p, r.resource_type AS k, count(*) AS n FROM record_index r WHERE ${base.where} AND r.resource_type IS NOT NULL GROUP BY 1, 2`,
-  );
-  const languages = rows<{ k: string; n: number }>(
-    `SELECT t.value AS k, count(*) AS n FROM record_terms t JOIN record_index r ON r.key = t.key WHERE t.field = 'metadata.languages.id' AND ${base.where} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
-  );
+export function groupedCounts(db: Db, base: Sql): FacetGroup[] {
+  return db.$client
+    .query<{ a: string; p: string | null; t: string | null; l: string; n: number }, (string | number)[]>(
+      `SELECT r.access_status AS a, r.resource_type_parent AS p, r.resource_type AS t, r.languages AS l, count(*) AS n FROM record_index r WHERE ${base.where} GROUP BY 1, 2, 3, 4`,
+    )
+    .all(...base.params)
+    .map((g) => ({ access: g.a, parent: g.p, type: g.t, languages: g.l ? g.l.split(",") : [], n: g.n }));
+}
 
-  const byParent = new Map<string, { n: number; inner: Bucket[] }>();
-  for (const t of types) {
-    const parent = t.p ?? t.k!;
-    const entry = byParent.get(parent) ?? { n: 0, inner: [] };
-    entry.n += t.n;
-    if (t.k !== parent) entry.inner.push({ key: `${parent}::${t.k}`, doc_count: t.n, label: titleOf(lookup, "resourcetypes", t.k!), is_selected: isSelected("resource_type", `${parent}::${t.k}`) });
-    byParent.set(parent, entry);
+/** Whether a group passes the selected facet values (the same rule as facetFilter's SQL). */
+function passes(g: FacetGroup, selected: Record<string, string[]>, except?: string): boolean {
+  if (except !== "access_status" && selected.access_status && !selected.access_status.includes(g.access)) return false;
+  if (except !== "resource_type" && selected.resource_type) {
+    const hit = selected.resource_type.some((v) => (v.includes("::") ? v.split("::").pop() === g.type : v === g.parent));
+    if (!hit) return false;
   }
-  const typeBuckets = [...byParent]
-    .sort((a, b) => b[1].n - a[1].n || a[0].localeCompare(b[0]))
-    .map(([key, v]) => ({ key, doc_count: v.n, label: titleOf(lookup, "resourcetypes", key), is_selected: isSelected("resource_type", key), inner: { buckets: v.inner.sort((a, b) => b.doc_count - a.doc_count) } }));
+  if (except !== "language" && selected.language && !selected.language.some((l) => g.languages.includes(l.toLowerCase()))) return false;
+  // No record has file types until files are indexed: selecting one matches nothing.
+  if (except !== "file_type" && selected.file_type) return false;
+  return true;
+}
+
+/** Hits after the facet filters, from the grouped counts (no second pass). */
+export const totalOf = (groups: FacetGroup[], selected: Record<string, string[]>) => groups.filter((g) => passes(g, selected)).reduce((sum, g) => sum + g.n, 0);
+
+/** The aggregations: counts over the query without the facet filters (InvenioRDM's post_filter). */
+export function aggregationsOf(groups: FacetGroup[], selected: Record<string, string[]>, lookup: VocabularyLookup) {
+  const isSelected = (name: string, key: string) => (selected[name] ?? []).includes(key);
+  const tally = (keyOf: (g: FacetGroup) => (string | null)[]) => {
+    const counts = new Map<string, number>();
+    for (const g of groups) for (const k of keyOf(g)) if (k) counts.set(k, (counts.get(k) ?? 0) + g.n);
+    return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  };
+
+  const typeBuckets = tally((g) => [g.parent ?? g.type]).map(([key, n]) => ({
+    key,
+    doc_count: n,
+    label: titleOf(lookup, "resourcetypes", key),
+    is_selected: isSelected("resource_type", key),
+    inner: {
+      buckets: tally((g) => ((g.parent ?? g.type) === key && g.type !== key ? [g.type] : [])).map(([sub, m]) => ({
+        key: `${key}::${sub}`,
+        doc_count: m,
+        label: titleOf(lookup, "resourcetypes", sub),
+        is_selected: isSelected("resource_type", `${key}::${sub}`),
+      })),
+    },
+  }));
 
   return {
-    access_status: facet("Access status", access.map((a) => ({ key: a.k, doc_count: a.n, label: ACCESS_LABELS[a.k] ?? a.k, is_selected: isSelected("access_status", a.k) }))),
+    access_status: facet("Access status", tally((g) => [g.access]).map(([key, n]) => ({ key, doc_count: n, label: ACCESS_LABELS[key] ?? key, is_selected: isSelected("access_status", key) }))),
     resource_type: facet("Resource types", typeBuckets),
-    language: facet("Languages", languages.map((l) => ({ key: l.k, doc_count: l.n, label: titleOf(lookup, "languages", l.k), is_selected: isSelected("language", l.k) }))),
-    file_type: facet("File type", []),
+    language: facet("Languages", tally((g) => g.languages).slice(0, 10).map(([key, n]) => ({ key, doc_count: n, label: titleOf(lookup, "languages", key), is_selected: isSelected("language", key) }))),
+    file_type: facet("File type", [] as Bucket[]),
   };
 }

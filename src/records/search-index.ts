@@ -2,7 +2,7 @@
 // published records: called inside the transactions that write records.
 import type { Db } from "../db/connection";
 import { accessStatus, type Access } from "./access";
-import { findParent, findRecord, type RecordRow } from "./store";
+import type { RecordRow } from "./store";
 
 type Doc = Record<string, any>;
 
@@ -77,13 +77,13 @@ function removeKey(db: Db, key: number) {
   db.$client.query("DELETE FROM record_terms WHERE key = ?").run(key);
 }
 
-/** Writes (or rewrites) a published record's index rows. */
-export function indexRecord(db: Db, row: RecordRow, parentPids: Record<string, unknown>) {
+/** Writes (or rewrites) a published record's index rows; `fresh` skips looking for old ones (a rebuild). */
+export function indexRecord(db: Db, row: RecordRow, parentPids: Record<string, unknown>, fresh = false) {
   const doc = row.document as Doc;
   const access = doc.access as Access;
   const m: Doc = doc.metadata ?? {};
   const resourceType: string | null = m.resource_type?.id ?? null;
-  const existing = db.$client.query<{ key: number }, [string]>("SELECT key FROM record_index WHERE record_id = ?").get(row.id);
+  const existing = fresh ? null : db.$client.query<{ key: number }, [string]>("SELECT key FROM record_index WHERE record_id = ?").get(row.id);
   if (existing) {
     removeKey(db, existing.key);
     db.$client.query("DELETE FROM record_index WHERE key = ?").run(existing.key);
@@ -97,6 +97,7 @@ export function indexRecord(db: Db, row: RecordRow, parentPids: Record<string, u
     access_status: accessStatus(access, doc.files?.enabled !== false),
     resource_type: resourceType,
     resource_type_parent: (m.resource_type?.props?.type as string | undefined) ?? resourceType?.split("-")[0] ?? null,
+    languages: [...new Set(list(m.languages).map((l) => String(l.id ?? "").toLowerCase()).filter(Boolean))].sort().join(","),
     publication_date: typeof m.publication_date === "string" ? m.publication_date.split("/")[0]! : null,
     created: row.created,
     updated: row.updated,
@@ -126,17 +127,41 @@ export function rebuildIndex(db: Db, onProgress?: (done: number, total: number) 
   }).immediate();
   const BATCH = 2000;
   let done = 0;
-  for (let offset = 0; offset < total; offset += BATCH) {
-    const rows = db.$client.query<{ id: string }, [number, number]>("SELECT id FROM records ORDER BY rowid LIMIT ? OFFSET ?").all(BATCH, offset);
+  let after = "";
+  for (;;) {
+    // Keyset paging with each record's parent pids in the same read: no per-record lookups.
+    const rows = db.$client
+      .query<Record<string, any>, [string, number]>(
+        `SELECT r.*, p.pids AS parent_pids FROM records r LEFT JOIN record_parents p ON p.id = r.parent_id WHERE r.id > ? ORDER BY r.id LIMIT ?`,
+      )
+      .all(after, BATCH);
+    if (rows.length === 0) break;
     db.$client.transaction(() => {
-      for (const { id } of rows) {
-        const record = findRecord(db, id);
-        if (!record) continue;
-        indexRecord(db, record, findParent(db, record.parentId)?.pids ?? {});
+      for (const raw of rows) {
+        indexRecord(db, rowOf(raw), raw.parent_pids ? JSON.parse(raw.parent_pids) : {}, true);
         done++;
       }
     }).immediate();
+    after = rows[rows.length - 1]!.id;
     onProgress?.(done, total);
   }
   return done;
+}
+
+/** A raw `records` row as the typed row drizzle would give. */
+function rowOf(raw: Record<string, any>): RecordRow {
+  return {
+    id: raw.id,
+    parentId: raw.parent_id,
+    ownerId: raw.owner_id,
+    isPublished: raw.is_published === 1,
+    isLatest: raw.is_latest === 1,
+    versionIndex: raw.version_index,
+    accessRecord: raw.access_record,
+    embargoUntil: raw.embargo_until,
+    document: JSON.parse(raw.document),
+    created: raw.created,
+    updated: raw.updated,
+    revisionId: raw.revision_id,
+  };
 }

@@ -5,7 +5,7 @@ import type { Page } from "../core/paging";
 import type { Db } from "../db/connection";
 import { compileQuery } from "../search/compile";
 import { parseQueryString } from "../search/query-string";
-import { facetFilter, recordAggregations, selectedFacets } from "./facets";
+import { aggregationsOf, facetFilter, groupedCounts, selectedFacets, totalOf } from "./facets";
 import type { VocabularyLookup } from "./metadata/check";
 import { RECORD_SEARCH_SCHEMA } from "./search-schema";
 
@@ -63,7 +63,8 @@ export function searchRecordIndex(db: Db, actor: Actor, input: RecordSearchInput
   const where = `${base.where} AND ${facets.where}`;
   const params = [...base.params, ...facets.params];
 
-  const total = db.$client.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM record_index r WHERE ${where}`).get(...params)!.n;
+  const groups = groupedCounts(db, base);
+  const total = totalOf(groups, selected);
   let ids: { record_id: string }[];
   if (sort === "bestmatch" && compiled.rankMatch && total <= RANK_LIMIT) {
     ids = db.$client
@@ -75,5 +76,5 @@ export function searchRecordIndex(db: Db, actor: Actor, input: RecordSearchInput
     const order = RECORD_SORTS[sort] ?? RECORD_SORTS.newest!;
     ids = db.$client.query<{ record_id: string }, (string | number)[]>(`SELECT r.record_id FROM record_index r WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, page.size, page.offset);
   }
-  return { ids: ids.map((r) => r.record_id), total, sortBy: sort, aggregations: recordAggregations(db, base, selected, lookup), facets: selected };
+  return { ids: ids.map((r) => r.record_id), total, sortBy: sort, aggregations: aggregationsOf(groups, selected, lookup), facets: selected };
 }

@@ -17,6 +17,8 @@ export const recordIndexTable = sqliteTable(
     resourceType: text("resource_type"),
     /** The resource type's parent (`image` for `image-photo`): the outer facet level. */
     resourceTypeParent: text("resource_type_parent"),
+    /** Language ids, sorted and comma-joined: lets one grouped pass count every facet. */
+    languages: text("languages").notNull().default(""),
     /** Start of the EDTF publication date or interval, as written (`2020`, `2020-06`, `2020-06-01`). */
     publicationDate: text("publication_date"),
     created: integer("created").notNull(),

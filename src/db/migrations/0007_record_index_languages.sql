@@ -1,0 +1,1 @@
+ALTER TABLE `record_index` ADD `languages` text DEFAULT '' NOT NULL;
