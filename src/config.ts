@@ -28,7 +28,7 @@ export const CONFIG_KEYS = {
   APP_ALLOWED_HOSTS: {
     kind: "list",
     default: [],
-    description: "Host names accepted in the Host header. Default: the host of BASE_URL. Others get 400.",
+    description: "Host names accepted in the Host header. Default: the host of BASE_URL (and the other loopback names when it is one). Others get 400.",
   },
   HTTP: { kind: "boolean", default: false, description: "Serve plain HTTP (behind a TLS-terminating proxy, or in tests)." },
   TLS_CERT: { kind: "string", default: "", description: "PEM certificate file. Default: a self-signed one made on first start in DATA/tls/." },
@@ -165,6 +165,8 @@ export function loadConfig(options: LoadOptions = {}): Config {
   return finish(config as Config);
 }
 
+const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1"];
+
 /** Derived defaults and cross-key checks. */
 function finish(config: Config): Config {
   if (config.PORT < 0 || config.PORT > 65535) throw new ConfigError(`PORT must be 0-65535, got ${config.PORT}`);
@@ -180,7 +182,12 @@ function finish(config: Config): Config {
   }
   if (base.protocol !== "http:" && base.protocol !== "https:") throw new ConfigError("BASE_URL must start with http:// or https://");
   config.BASE_URL = base.origin + base.pathname.replace(/\/+$/, "");
-  if (config.APP_ALLOWED_HOSTS.length === 0) config.APP_ALLOWED_HOSTS = [base.hostname.replace(/^\[|\]$/g, "")];
+  if (config.APP_ALLOWED_HOSTS.length === 0) {
+    const host = base.hostname.replace(/^\[|\]$/g, "");
+    // A loopback install answers to every loopback name (its certificate names them all); a
+    // public one only to its own name, as the spec requires. An explicit list is taken as given.
+    config.APP_ALLOWED_HOSTS = LOOPBACK_NAMES.includes(host) ? [host, ...LOOPBACK_NAMES.filter((n) => n !== host)] : [host];
+  }
   config.APP_ALLOWED_HOSTS = config.APP_ALLOWED_HOSTS.map((h) => h.toLowerCase());
   if (Boolean(config.TLS_CERT) !== Boolean(config.TLS_KEY)) throw new ConfigError("TLS_CERT and TLS_KEY go together");
   if (config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "public" && config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "restricted") {

@@ -53,16 +53,27 @@ describe("ping, routes and methods", () => {
 });
 
 describe("host names", () => {
+  test("an explicit list is strict: aliases are refused", async () => {
+    const strict = await createTestApp({ APP_ALLOWED_HOSTS: "127.0.0.1" });
+    try {
+      const res = await strict.call("GET", "/api/records", { headers: { host: "localhost:5000" } });
+      expect(res.json).toEqual({ status: 400, message: "Host 'localhost' is not served here; use 127.0.0.1." });
+    } finally {
+      strict.close();
+    }
+  });
+
   scenarios(app, [
     { name: "configured host with port", method: "GET", url: "/api/records", headers: { host: "127.0.0.1:5000" }, status: 200 },
     { name: "host names are case-insensitive", method: "GET", url: "/api/records", headers: { host: "127.0.0.1" }, status: 200 },
+    { name: "a loopback install answers its loopback aliases", method: "GET", url: "/api/records", headers: { host: "localhost:5000" }, status: 200 },
     {
-      name: "an alias is refused",
+      name: "another name is refused",
       method: "GET",
       url: "/api/records",
-      headers: { host: "localhost:5000" },
+      headers: { host: "cairn.internal:5000" },
       status: 400,
-      json: { status: 400, message: "Host 'localhost' is not served here; use 127.0.0.1." },
+      json: { status: 400, message: "Host 'cairn.internal' is not served here; use 127.0.0.1 or localhost or ::1." },
     },
     { name: "a foreign host is refused", method: "POST", url: "/api/probe", headers: { host: "evil.example" }, body: { title: "x" }, status: 400 },
   ]);

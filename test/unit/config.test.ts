@@ -45,10 +45,10 @@ describe("defaults", () => {
     expect(config.RDM_FILES_DEFAULT_MAX_FILE_SIZE).toBe(50 * 1024 ** 3);
   });
 
-  test("BASE_URL is https://HOST:PORT and the allowed hosts are its host", () => {
+  test("BASE_URL is https://HOST:PORT and a loopback host allows the loopback names", () => {
     const config = load();
     expect(config.BASE_URL).toBe("https://127.0.0.1:5000");
-    expect(config.APP_ALLOWED_HOSTS).toEqual(["127.0.0.1"]);
+    expect(config.APP_ALLOWED_HOSTS).toEqual(["127.0.0.1", "localhost", "::1"]);
   });
 
   test("HTTP=true makes the derived BASE_URL http://", () => {
@@ -58,7 +58,7 @@ describe("defaults", () => {
   test("an IPv6 HOST is bracketed in BASE_URL and bare in the allowed hosts", () => {
     const config = load({ flags: { HOST: "::1", PORT: 8443 } });
     expect(config.BASE_URL).toBe("https://[::1]:8443");
-    expect(config.APP_ALLOWED_HOSTS).toEqual(["::1"]);
+    expect(config.APP_ALLOWED_HOSTS).toEqual(["::1", "127.0.0.1", "localhost"]);
   });
 
   test("an explicit BASE_URL loses its trailing slash and gives the allowed host (lowercased)", () => {
