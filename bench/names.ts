@@ -6,23 +6,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { createRandom, MAIN, measure, startServer } from "./lib";
 
 const { values } = parseArgs({ options: { count: { type: "string" }, queries: { type: "string" }, keep: { type: "boolean" }, reuse: { type: "string" } } });
 const COUNT = Number(values.count ?? 1_000_000);
 const QUERIES = Number(values.queries ?? 2000);
-const MAIN = join(import.meta.dir, "..", "src", "main.ts");
 const dir = values.reuse ?? mkdtempSync(join(tmpdir(), "cairn-bench-names-"));
 
-// mulberry32: deterministic, so runs compare like with like, and without the correlation between
-// consecutive draws of a plain LCG (which made some given/family pairs never occur).
-let seed = 42;
-function rand() {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
+const { rand, pick } = createRandom(42);
 const GIVEN = ["Ada", "Alan", "Grace", "Marie", "Emmy", "Rosalind", "Lise", "Niels", "Chien-Shiung", "Srinivasa", "Hedy", "Katherine", "Dorothy", "Barbara", "Tim", "Linus", "Margaret", "Mary", "John", "Wei", "Yuki", "Olusegun", "Fatima", "Ingrid", "José", "Zoë", "Łukasz", "Søren", "Anaïs", "Björn"];
 const FAMILY_STEMS = ["Lovel", "Tur", "Hop", "Curi", "Noeth", "Frankl", "Meitn", "Bohr", "Wu", "Ramanuj", "Lamarr", "Johns", "Hodgk", "McClint", "Bern", "Torv", "Hamilt", "Somerv", "Smith", "Zhang", "Tanak", "Obas", "Hass", "Bergm", "García", "Müll", "Kowalsk", "Kierkeg", "Dubo", "Andersś"];
 const SUFFIXES = ["ace", "ing", "per", "e", "er", "in", "ner", "", "an", "son", "kin", "ock", "ers", "alds", "ton", "ille", "", "ova", "ahi", "anjo", "ani", "ström", "ez", "er", "i", "is", "ard", "sen", "lund", "ov"];
@@ -68,23 +59,6 @@ async function runMeasured(cmd: string[]) {
   return { ms: performance.now() - started, peakMb: peak, out: out.trim() };
 }
 
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-async function latencies(base: string, urls: string[]) {
-  const times: number[] = [];
-  for (const url of urls) {
-    const t = performance.now();
-    const res = await fetch(base + url);
-    if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
-    await res.arrayBuffer();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: times[times.length - 1]! };
-}
-
 const file = join(dir, "names.jsonl");
 const data = join(dir, "data");
 try {
@@ -97,15 +71,8 @@ try {
   console.log(imported.out);
   const again = values.reuse ? skip : await runMeasured([process.execPath, MAIN, "vocabularies", "import", "names", file, "--data", data]);
 
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const server = Bun.spawn([process.execPath, MAIN, "serve", "--http", "--port", String(port), "--data", data], { stdout: "pipe", stderr: "pipe" });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/ping`)).ok) break;
-    } catch {}
-    await Bun.sleep(50);
-  }
+  const server = await startServer(data);
+  const base = server.base;
   try {
     const suggest: string[] = [];
     const query: string[] = [];
@@ -116,9 +83,9 @@ try {
       const q = [family, `family_name:${family}`, `${pick(GIVEN)} ${family}`, `"${orcid(1 + Math.floor(rand() * COUNT))}"`, `affiliations.name:${pick(ORGS).split(" ")[0]} AND ${family}`][i % 5]!;
       query.push(`/api/names?q=${encodeURIComponent(q)}`);
     }
-    await latencies(base, suggest.slice(0, 100)); // warm the page cache
-    const s = await latencies(base, suggest);
-    const q = await latencies(base, query);
+    await measure(base, suggest.slice(0, 100)); // warm the page cache
+    const { slowest: _s, ...s } = await measure(base, suggest);
+    const { slowest: _q, ...q } = await measure(base, query);
     const fmt = (x: { p50: number; p95: number; p99: number; max: number }) => `p50 ${x.p50.toFixed(1)} ms, p95 ${x.p95.toFixed(1)} ms, p99 ${x.p99.toFixed(1)} ms, max ${x.max.toFixed(1)} ms`;
     const result = {
       date: new Date().toISOString(),
@@ -133,10 +100,9 @@ try {
     console.log(`| re-import (all unchanged) | ${result.reimport.seconds} s, peak RSS ${result.reimport.peakRssMb} MB |`);
     console.log(`| suggest over HTTP (${QUERIES}) | ${fmt(s)} |`);
     console.log(`| q over HTTP (${QUERIES}) | ${fmt(q)} |`);
-    writeFileSync(join(import.meta.dir, "results", `names-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 2) + "\n");
+    writeFileSync(join(import.meta.dir, "results", `names-${COUNT}-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 2) + "\n");
   } finally {
-    server.kill("SIGTERM");
-    await server.exited;
+    await server.stop();
   }
 } finally {
   if (!values.keep && !values.reuse) rmSync(dir, { recursive: true, force: true });

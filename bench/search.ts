@@ -10,22 +10,15 @@ import { parseArgs } from "node:util";
 import { createServices } from "../src/app";
 import { loadConfig } from "../src/config";
 import { recordIdFromNumber } from "../src/records/ids";
+import { createRandom, MAIN, measure, startServer } from "./lib";
 
 const { values } = parseArgs({ options: { count: { type: "string" }, queries: { type: "string" }, keep: { type: "boolean" } } });
 const COUNT = Number(values.count ?? 100_000);
 const QUERIES = Number(values.queries ?? 600);
-const MAIN = join(import.meta.dir, "..", "src", "main.ts");
 const dir = mkdtempSync(join(tmpdir(), "cairn-bench-search-"));
 const data = join(dir, "data");
 
-let seed = 7;
-function rand() {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
+const { rand, pick } = createRandom(7);
 // Zipf-like: a few very common words, a long tail of rare ones.
 const VOCAB = ["data", "ocean", "temperature", "climate", "model", "analysis", "survey", "soil", "carbon", "genome", "protein", "river", "glacier", "coral", "forest", "urban", "health", "cohort", "language", "corpus", "archive", "images", "sensor", "network", "energy", "solar", "wind", "rainfall", "drought", "species", "biodiversity", "migration", "economy", "education", "history", "manuscript", "sequencing", "microbiome", "isotope", "sediment", "Meeresforschung", "Klimamodell", "données", "océan", "température", "océanographie", "datos", "clima", "気候", "海洋"];
 const zipf = () => VOCAB[Math.min(VOCAB.length - 1, Math.floor(VOCAB.length * Math.pow(rand(), 2.2)))]!;
@@ -86,10 +79,6 @@ function generate() {
   db.close();
 }
 
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 function queryMix(): string[] {
   const out: string[] = [];
   for (let i = 0; i < QUERIES; i++) {
@@ -119,34 +108,19 @@ try {
   const reindex = Bun.spawnSync([process.execPath, MAIN, "reindex", "--data", data]);
   if (reindex.exitCode !== 0) throw new Error(reindex.stderr.toString());
   const reindexSeconds = (performance.now() - t) / 1000;
-  const port = 20000 + Math.floor(rand() * 20000);
-  const server = Bun.spawn([process.execPath, MAIN, "serve", "--http", "--port", String(port), "--data", data], { stdout: "pipe", stderr: "pipe" });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/ping`)).ok) break;
-    } catch {}
-    await Bun.sleep(50);
-  }
+  const server = await startServer(data);
+  const base = server.base;
   try {
     const urls = queryMix();
     for (const url of urls.slice(0, 50)) await (await fetch(base + url)).arrayBuffer(); // warm up
-    const times: { url: string; ms: number }[] = [];
-    for (const url of urls) {
-      const start = performance.now();
-      const res = await fetch(base + url);
-      if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
-      await res.arrayBuffer();
-      times.push({ url, ms: performance.now() - start });
-    }
-    const sorted = times.map((x) => x.ms).sort((a, b) => a - b);
+    const measured = await measure(base, urls);
     const result = {
       date: new Date().toISOString(),
       records: COUNT,
       generateSeconds: +genSeconds.toFixed(1),
       reindex: { seconds: +reindexSeconds.toFixed(1), perSecond: Math.round(COUNT / reindexSeconds) },
-      queries: { count: QUERIES, p50: +percentile(sorted, 50).toFixed(1), p95: +percentile(sorted, 95).toFixed(1), p99: +percentile(sorted, 99).toFixed(1), max: +sorted[sorted.length - 1]!.toFixed(1) },
-      slowest: times.sort((a, b) => b.ms - a.ms).slice(0, 5).map((x) => `${x.ms.toFixed(0)} ms ${decodeURIComponent(x.url)}`),
+      queries: { count: QUERIES, p50: measured.p50, p95: measured.p95, p99: measured.p99, max: measured.max },
+      slowest: measured.slowest.map((x) => `${x.ms.toFixed(0)} ms ${decodeURIComponent(x.url)}`),
     };
     console.log(`| measure | result |\n|---|---|`);
     console.log(`| records | ${COUNT.toLocaleString()} |`);
@@ -155,8 +129,7 @@ try {
     console.log("slowest:\n  " + result.slowest.join("\n  "));
     writeFileSync(join(import.meta.dir, "results", `search-${COUNT}-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 2) + "\n");
   } finally {
-    server.kill("SIGTERM");
-    await server.exited;
+    await server.stop();
   }
 } finally {
   if (!values.keep) rmSync(dir, { recursive: true, force: true });

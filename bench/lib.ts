@@ -1,0 +1,55 @@
+// What the benchmark scripts share: a deterministic PRNG, percentiles, and `cairn serve` on a
+// data directory for the length of a measurement.
+import { join } from "node:path";
+
+export const MAIN = join(import.meta.dir, "..", "src", "main.ts");
+
+/** mulberry32: deterministic, so runs compare like with like, and without the correlation between
+ * consecutive draws of a plain LCG (which made some combinations never occur). */
+export function createRandom(seed: number) {
+  let state = seed;
+  const rand = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { rand, pick: <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]! };
+}
+
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** p50/p95/p99/max of sequential GETs, after the responses are read whole. */
+export async function measure(base: string, urls: string[]) {
+  const times: { url: string; ms: number }[] = [];
+  for (const url of urls) {
+    const start = performance.now();
+    const res = await fetch(base + url);
+    if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+    times.push({ url, ms: performance.now() - start });
+  }
+  const sorted = times.map((t) => t.ms).sort((a, b) => a - b);
+  const round = (x: number) => +x.toFixed(1);
+  return { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1]!), slowest: times.sort((a, b) => b.ms - a.ms).slice(0, 5) };
+}
+
+/** Runs `cairn serve --http` on the data directory until `stop()`; resolves once it answers. */
+export async function startServer(data: string) {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const server = Bun.spawn([process.execPath, MAIN, "serve", "--http", "--port", String(port), "--data", data], { stdout: "pipe", stderr: "pipe" });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${base}/ping`)).ok) break;
+    } catch {}
+    await Bun.sleep(50);
+  }
+  return {
+    base,
+    async stop() {
+      server.kill("SIGTERM");
+      await server.exited;
+    },
+  };
+}
