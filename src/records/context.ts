@@ -7,6 +7,7 @@ import { formatDate } from "../core/time";
 import { doiResolverUrl } from "../pids/doi";
 import type { VocabularyLookup } from "./metadata/check";
 import { presentDraft, presentListedRecord, presentRecord, type PresentContext } from "./present";
+import { indexedRecord, indexRecord, unindexRecord } from "./search-index";
 import * as store from "./store";
 
 export interface RecordsDeps extends Deps {
@@ -55,6 +56,21 @@ export function createRecordsContext(deps: RecordsDeps) {
         errors.push({ field: "files.default_preview", messages: ["Default preview must be one of the uploaded files."] });
       }
       return errors;
+    },
+
+    /** Re-indexes a draft (or drops it from the index when it is gone); call inside the write's transaction. */
+    reindexDraft(id: string) {
+      const draft = store.findDraft(db, id);
+      if (!draft) return unindexRecord(db, id, true);
+      const doc = draft.document as Record<string, any>;
+      const isLatest = draft.versionIndex >= store.maxVersionIndex(db, draft.parentId);
+      indexRecord(db, { ...draft, isDraft: true, isLatest, accessRecord: doc.access?.record ?? "public" }, store.findParent(db, draft.parentId)?.pids ?? {});
+    },
+
+    /** Re-indexes a published record; call inside the write's transaction. */
+    reindexRecord(id: string) {
+      const record = store.findRecord(db, id)!;
+      indexRecord(db, indexedRecord(record), store.findParent(db, record.parentId)?.pids ?? {});
     },
 
     draftJson(row: store.DraftRow, errors: FieldError[] = []) {

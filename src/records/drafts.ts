@@ -29,6 +29,7 @@ export function createDraftOperations(ctx: RecordsContext) {
       db.$client.transaction(() => {
         store.insertParent(db, { id: parentId, ownerId, created: now, updated: now });
         store.insertDraft(db, { id, parentId, ownerId, versionIndex: 1, document, created: now, updated: now });
+        ctx.reindexDraft(id);
       }).immediate();
       return ctx.draftJson(ctx.loadDraft(id), errors);
     },
@@ -45,7 +46,10 @@ export function createDraftOperations(ctx: RecordsContext) {
       requireManage(actor, draft.ownerId);
       checkRevision(ifMatch, draft.revisionId);
       const { document, errors } = build(id, body, draft.document);
-      if (!store.updateDraftDocument(db, id, draft.revisionId, document, clock.now())) throw preconditionFailed();
+      db.$client.transaction(() => {
+        if (!store.updateDraftDocument(db, id, draft.revisionId, document, clock.now())) throw preconditionFailed();
+        ctx.reindexDraft(id);
+      }).immediate();
       return ctx.draftJson(ctx.loadDraft(id), errors);
     },
 
@@ -56,6 +60,7 @@ export function createDraftOperations(ctx: RecordsContext) {
       checkRevision(ifMatch, draft.revisionId);
       db.$client.transaction(() => {
         store.deleteDraft(db, id);
+        ctx.reindexDraft(id);
         const parent = store.findParent(db, draft.parentId);
         if (parent && !parent.latestId && !store.findNewVersionDraft(db, draft.parentId)) store.deleteParent(db, draft.parentId);
       }).immediate();
@@ -68,7 +73,10 @@ export function createDraftOperations(ctx: RecordsContext) {
       const existing = store.findDraft(db, id);
       if (existing) return ctx.draftJson(existing);
       const now = clock.now();
-      store.insertDraft(db, { id, parentId: record.parentId, ownerId: record.ownerId, versionIndex: record.versionIndex, document: record.document, created: now, updated: now });
+      db.$client.transaction(() => {
+        store.insertDraft(db, { id, parentId: record.parentId, ownerId: record.ownerId, versionIndex: record.versionIndex, document: record.document, created: now, updated: now });
+        ctx.reindexDraft(id);
+      }).immediate();
       return ctx.draftJson(ctx.loadDraft(id));
     },
   };

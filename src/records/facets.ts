@@ -9,7 +9,7 @@ type Bucket = { key: string; doc_count: number; label: string; is_selected: bool
 
 const ACCESS_LABELS: Record<string, string> = { open: "Open", embargoed: "Embargoed", restricted: "Restricted", "metadata-only": "Metadata-only" };
 
-export const FACET_PARAMS = ["access_status", "resource_type", "language", "file_type"] as const;
+export const FACET_PARAMS = ["access_status", "resource_type", "language", "file_type", "is_published"] as const;
 
 /** Selected values per facet, from repeated or comma-separated parameters. */
 export function selectedFacets(query: Record<string, unknown>): Record<string, string[]> {
@@ -37,6 +37,11 @@ export function facetFilter(selected: Record<string, string[]>): Sql {
     parts.push(`(${ors.join(" OR ")})`);
     params.push(...selected.resource_type.map((v) => v.split("::").pop()!));
   }
+  if (selected.is_published) {
+    const wanted = [...new Set(selected.is_published.map((v) => (v === "true" ? 0 : 1)))];
+    parts.push(`r.is_draft IN (${inList(wanted.map(String))})`);
+    params.push(...wanted);
+  }
   for (const [name, field] of [["language", "metadata.languages.id"], ["file_type", "files.types"]] as const) {
     if (!selected[name]) continue;
     parts.push(`r.key IN (SELECT key FROM record_terms WHERE field = ? AND value IN (${inList(selected[name]!)}))`);
@@ -50,6 +55,7 @@ const titleOf = (lookup: VocabularyLookup, type: string, id: string) => (lookup(
 
 /** Matching records counted by every facet dimension at once: one pass over the matches. */
 export interface FacetGroup {
+  draft: boolean;
   access: string;
   parent: string | null;
   type: string | null;
@@ -59,11 +65,11 @@ export interface FacetGroup {
 
 export function groupedCounts(db: Db, base: Sql): FacetGroup[] {
   return db.$client
-    .query<{ a: string; p: string | null; t: string | null; l: string; n: number }, (string | number)[]>(
-      `SELECT r.access_status AS a, r.resource_type_parent AS p, r.resource_type AS t, r.languages AS l, count(*) AS n FROM record_index r WHERE ${base.where} GROUP BY 1, 2, 3, 4`,
+    .query<{ d: number; a: string; p: string | null; t: string | null; l: string; n: number }, (string | number)[]>(
+      `SELECT r.is_draft AS d, r.access_status AS a, r.resource_type_parent AS p, r.resource_type AS t, r.languages AS l, count(*) AS n FROM record_index r WHERE ${base.where} GROUP BY 1, 2, 3, 4, 5`,
     )
     .all(...base.params)
-    .map((g) => ({ access: g.a, parent: g.p, type: g.t, languages: g.l ? g.l.split(",") : [], n: g.n }));
+    .map((g) => ({ draft: g.d === 1, access: g.a, parent: g.p, type: g.t, languages: g.l ? g.l.split(",") : [], n: g.n }));
 }
 
 /** Whether a group passes the selected facet values (the same rule as facetFilter's SQL). */
@@ -74,6 +80,7 @@ function passes(g: FacetGroup, selected: Record<string, string[]>, except?: stri
     if (!hit) return false;
   }
   if (except !== "language" && selected.language && !selected.language.some((l) => g.languages.includes(l.toLowerCase()))) return false;
+  if (except !== "is_published" && selected.is_published && !selected.is_published.includes(g.draft ? "false" : "true")) return false;
   // No record has file types until files are indexed: selecting one matches nothing.
   if (except !== "file_type" && selected.file_type) return false;
   return true;
@@ -83,7 +90,7 @@ function passes(g: FacetGroup, selected: Record<string, string[]>, except?: stri
 export const totalOf = (groups: FacetGroup[], selected: Record<string, string[]>) => groups.filter((g) => passes(g, selected)).reduce((sum, g) => sum + g.n, 0);
 
 /** The aggregations: counts over the query without the facet filters (InvenioRDM's post_filter). */
-export function aggregationsOf(groups: FacetGroup[], selected: Record<string, string[]>, lookup: VocabularyLookup) {
+export function aggregationsOf(groups: FacetGroup[], selected: Record<string, string[]>, lookup: VocabularyLookup, withPublished = false) {
   const isSelected = (name: string, key: string) => (selected[name] ?? []).includes(key);
   const tally = (keyOf: (g: FacetGroup) => (string | null)[]) => {
     const counts = new Map<string, number>();
@@ -111,5 +118,13 @@ export function aggregationsOf(groups: FacetGroup[], selected: Record<string, st
     resource_type: facet("Resource types", typeBuckets),
     language: facet("Languages", tally((g) => g.languages).slice(0, 10).map(([key, n]) => ({ key, doc_count: n, label: titleOf(lookup, "languages", key), is_selected: isSelected("language", key) }))),
     file_type: facet("File type", [] as Bucket[]),
+    ...(withPublished
+      ? {
+          is_published: facet(
+            "Status",
+            tally((g) => [g.draft ? "false" : "true"]).map(([key, n]) => ({ key, doc_count: n, label: key === "true" ? "Published" : "Unpublished", is_selected: isSelected("is_published", key) })),
+          ),
+        }
+      : {}),
   };
 }

@@ -6,7 +6,7 @@ import { checkEmbargoInFuture, type Access } from "./access";
 import { buildDocument } from "./document";
 import { newRecordId } from "./ids";
 import { requireManage } from "./policy";
-import { indexLatestFlags, indexRecord } from "./search-index";
+import { indexLatestFlags } from "./search-index";
 import type { RecordsContext } from "./context";
 import * as store from "./store";
 
@@ -52,9 +52,9 @@ export function createPublishOperations(ctx: RecordsContext) {
           store.updateParentPids(db, parent.id, { ...parent.pids, doi: managedDoi(parent.id) }, now);
         }
         store.deleteDraft(db, id);
-        const latestId = store.findParent(db, draft.parentId)!.latestId!;
-        indexRecord(db, store.findRecord(db, id)!, store.findParent(db, draft.parentId)!.pids);
-        indexLatestFlags(db, draft.parentId, latestId);
+        ctx.reindexDraft(id);
+        ctx.reindexRecord(id);
+        indexLatestFlags(db, draft.parentId, store.findParent(db, draft.parentId)!.latestId!);
       }).immediate();
       if (document.pids.doi?.provider === "datacite") ctx.deps.enqueue("datacite-register", { recordId: id });
       return ctx.recordJson(ctx.loadRecord(id));
@@ -84,6 +84,7 @@ export function createPublishOperations(ctx: RecordsContext) {
         created: now,
         updated: now,
       });
+      ctx.reindexDraft(newId);
       return ctx.draftJson(ctx.loadDraft(newId));
     },
 
@@ -94,7 +95,10 @@ export function createPublishOperations(ctx: RecordsContext) {
       const doc = draft.document as Doc;
       if (doc.pids?.doi) throw validationError([{ field: "pids.doi", messages: ["A PID of type doi already exists for this record."] }]);
       const document = { ...doc, pids: { ...doc.pids, doi: managedDoi(id) } };
-      store.updateDraftDocument(db, id, draft.revisionId, document, clock.now());
+      db.$client.transaction(() => {
+        store.updateDraftDocument(db, id, draft.revisionId, document, clock.now());
+        ctx.reindexDraft(id);
+      }).immediate();
       return ctx.draftJson(ctx.loadDraft(id));
     },
 
@@ -112,7 +116,10 @@ export function createPublishOperations(ctx: RecordsContext) {
         throw validationError([{ field: "pids.doi", messages: ["The DOI of a published record cannot be discarded."] }]);
       }
       const { doi: _removed, ...pids } = doc.pids;
-      store.updateDraftDocument(db, id, draft.revisionId, { ...doc, pids }, clock.now());
+      db.$client.transaction(() => {
+        store.updateDraftDocument(db, id, draft.revisionId, { ...doc, pids }, clock.now());
+        ctx.reindexDraft(id);
+      }).immediate();
     },
   };
 }

@@ -56,4 +56,4 @@ export const recordsRoutes = (http: ActorContext, records: RecordsService) =>
       set.status = 204;
       return null;
     }, { detail: { summary: "Discard a reserved DOI", tags: draftTags } })
-    .get("/api/user/records", ({ actor, query }) => records.listUserRecords(actor, query), { query: recordSearchQuery, detail: { summary: "The caller's drafts and records", tags } });
+    .get("/api/user/records", ({ actor, request }) => records.listUserRecords(actor, queryParams(request.url)), { query: recordSearchQuery, detail: { summary: "The caller's drafts and records", tags } });

@@ -43,7 +43,7 @@ function fullText(doc: Doc) {
 }
 
 /** Exact values by field (lower-cased), for keyword queries and facets. */
-function terms(row: RecordRow, doc: Doc, parentPids: Doc): [string, string][] {
+function terms(row: { id: string; parentId: string }, doc: Doc, parentPids: Doc): [string, string][] {
   const m: Doc = doc.metadata ?? {};
   const out: [string, string][] = [];
   const add = (field: string, value: unknown) => {
@@ -77,19 +77,40 @@ function removeKey(db: Db, key: number) {
   db.$client.query("DELETE FROM record_terms WHERE key = ?").run(key);
 }
 
-/** Writes (or rewrites) a published record's index rows; `fresh` skips looking for old ones (a rebuild). */
-export function indexRecord(db: Db, row: RecordRow, parentPids: Record<string, unknown>, fresh = false) {
+/** What the index needs of a published record or a draft. */
+export interface IndexedRow {
+  id: string;
+  parentId: string;
+  ownerId: number | null;
+  isLatest: boolean;
+  isDraft: boolean;
+  accessRecord: string;
+  versionIndex: number;
+  document: Record<string, unknown>;
+  created: number;
+  updated: number;
+}
+
+export const indexedRecord = (row: RecordRow): IndexedRow => ({ ...row, isDraft: false });
+
+/** Removes the index rows of a record (or of its draft). */
+export function unindexRecord(db: Db, recordId: string, isDraft: boolean) {
+  const existing = db.$client.query<{ key: number }, [string, number]>("SELECT key FROM record_index WHERE record_id = ? AND is_draft = ?").get(recordId, isDraft ? 1 : 0);
+  if (!existing) return;
+  removeKey(db, existing.key);
+  db.$client.query("DELETE FROM record_index WHERE key = ?").run(existing.key);
+}
+
+/** Writes (or rewrites) the index rows of a record or draft; `fresh` skips removing old ones (a rebuild). */
+export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, unknown>, fresh = false) {
   const doc = row.document as Doc;
   const access = doc.access as Access;
   const m: Doc = doc.metadata ?? {};
   const resourceType: string | null = m.resource_type?.id ?? null;
-  const existing = fresh ? null : db.$client.query<{ key: number }, [string]>("SELECT key FROM record_index WHERE record_id = ?").get(row.id);
-  if (existing) {
-    removeKey(db, existing.key);
-    db.$client.query("DELETE FROM record_index WHERE key = ?").run(existing.key);
-  }
+  if (!fresh) unindexRecord(db, row.id, row.isDraft);
   const values = {
     record_id: row.id,
+    is_draft: row.isDraft ? 1 : 0,
     parent_id: row.parentId,
     owner_id: row.ownerId,
     is_latest: row.isLatest ? 1 : 0,
@@ -115,9 +136,9 @@ export function indexRecord(db: Db, row: RecordRow, parentPids: Record<string, u
   for (const [field, value] of terms(row, doc, parentPids)) insertTerm.run(key, field, value);
 }
 
-/** Mirrors records.is_latest for the parent's versions. */
+/** Mirrors records.is_latest for the parent's published versions. */
 export const indexLatestFlags = (db: Db, parentId: string, latestId: string) =>
-  db.$client.query("UPDATE record_index SET is_latest = (record_id = ?) WHERE parent_id = ?").run(latestId, parentId);
+  db.$client.query("UPDATE record_index SET is_latest = (record_id = ?) WHERE parent_id = ? AND is_draft = 0").run(latestId, parentId);
 
 /** Rebuilds the whole index from the records, in batches; returns how many were indexed. */
 export function rebuildIndex(db: Db, onProgress?: (done: number, total: number) => void): number {
@@ -138,13 +159,28 @@ export function rebuildIndex(db: Db, onProgress?: (done: number, total: number) 
     if (rows.length === 0) break;
     db.$client.transaction(() => {
       for (const raw of rows) {
-        indexRecord(db, rowOf(raw), raw.parent_pids ? JSON.parse(raw.parent_pids) : {}, true);
+        indexRecord(db, indexedRecord(rowOf(raw)), raw.parent_pids ? JSON.parse(raw.parent_pids) : {}, true);
         done++;
       }
     }).immediate();
     after = rows[rows.length - 1]!.id;
     onProgress?.(done, total);
   }
+  // Drafts too: the owners' own listings search them.
+  const drafts = db.$client
+    .query<Record<string, any>, []>(
+      `SELECT d.*, p.pids AS parent_pids,
+         d.version_index >= (SELECT max(v) FROM (SELECT max(version_index) AS v FROM records WHERE parent_id = d.parent_id UNION ALL SELECT max(version_index) FROM drafts WHERE parent_id = d.parent_id)) AS is_latest
+       FROM drafts d LEFT JOIN record_parents p ON p.id = d.parent_id`,
+    )
+    .all();
+  db.$client.transaction(() => {
+    for (const raw of drafts) {
+      const document = JSON.parse(raw.document) as Doc;
+      const row = { id: raw.id, parentId: raw.parent_id, ownerId: raw.owner_id, isLatest: raw.is_latest === 1, isDraft: true, accessRecord: document.access?.record ?? "public", versionIndex: raw.version_index, document, created: raw.created, updated: raw.updated };
+      indexRecord(db, row, raw.parent_pids ? JSON.parse(raw.parent_pids) : {}, true);
+    }
+  }).immediate();
   return done;
 }
 

@@ -29,6 +29,8 @@ export interface RecordSearchInput {
   allversions?: boolean;
   /** Only versions of this parent. */
   parentId?: string;
+  /** The caller's own drafts and records (`/api/user/records`) instead of published records. */
+  ownerId?: number;
   defaultSort: string;
   query: Record<string, unknown>;
 }
@@ -49,7 +51,12 @@ export function searchRecordIndex(db: Db, actor: Actor, input: RecordSearchInput
   const sort = input.sort && (input.sort !== "bestmatch" || q) ? input.sort : q ? "bestmatch" : input.defaultSort;
 
   const compiled = compileQuery(parseQueryString(q), RECORD_SEARCH_SCHEMA);
-  const visible = visibility(actor);
+  // Public listings: published records the actor may read. The owner's listing: their drafts,
+  // and their records that have no draft open (the draft stands for them there).
+  const visible =
+    input.ownerId !== undefined
+      ? { where: "r.owner_id = ? AND (r.is_draft = 1 OR NOT EXISTS (SELECT 1 FROM record_index d WHERE d.record_id = r.record_id AND d.is_draft = 1))", params: [input.ownerId] }
+      : { where: `r.is_draft = 0 AND ${visibility(actor).where}`, params: visibility(actor).params };
   const scope: string[] = [visible.where];
   const scopeParams: (string | number)[] = [...visible.params];
   if (!input.allversions) scope.push("r.is_latest = 1");
@@ -65,16 +72,24 @@ export function searchRecordIndex(db: Db, actor: Actor, input: RecordSearchInput
 
   const groups = groupedCounts(db, base);
   const total = totalOf(groups, selected);
-  let ids: { record_id: string }[];
+  let rows: { record_id: string; is_draft: number }[];
   if (sort === "bestmatch" && compiled.rankMatch && total <= RANK_LIMIT) {
-    ids = db.$client
-      .query<{ record_id: string }, (string | number)[]>(
-        `SELECT r.record_id FROM record_fts f JOIN record_index r ON r.key = f.rowid WHERE record_fts MATCH ? AND ${where} ORDER BY bm25(record_fts, 10, 3, 5, 3, 1), r.created DESC LIMIT ? OFFSET ?`,
+    rows = db.$client
+      .query<{ record_id: string; is_draft: number }, (string | number)[]>(
+        `SELECT r.record_id, r.is_draft FROM record_fts f JOIN record_index r ON r.key = f.rowid WHERE record_fts MATCH ? AND ${where} ORDER BY bm25(record_fts, 10, 3, 5, 3, 1), r.created DESC LIMIT ? OFFSET ?`,
       )
       .all(compiled.rankMatch, ...params, page.size, page.offset);
   } else {
     const order = RECORD_SORTS[sort] ?? RECORD_SORTS.newest!;
-    ids = db.$client.query<{ record_id: string }, (string | number)[]>(`SELECT r.record_id FROM record_index r WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, page.size, page.offset);
+    rows = db.$client
+      .query<{ record_id: string; is_draft: number }, (string | number)[]>(`SELECT r.record_id, r.is_draft FROM record_index r WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .all(...params, page.size, page.offset);
   }
-  return { ids: ids.map((r) => r.record_id), total, sortBy: sort, aggregations: aggregationsOf(groups, selected, lookup), facets: selected };
+  return {
+    hits: rows.map((r) => ({ id: r.record_id, isDraft: r.is_draft === 1 })),
+    total,
+    sortBy: sort,
+    aggregations: aggregationsOf(groups, selected, lookup, input.ownerId !== undefined),
+    facets: selected,
+  };
 }

@@ -12,7 +12,7 @@ import { createDraftOperations } from "./drafts";
 import { requireRead } from "./policy";
 import { createPublishOperations } from "./publish";
 import { searchRecordIndex } from "./search";
-import { indexRecord, rebuildIndex } from "./search-index";
+import { rebuildIndex } from "./search-index";
 import * as store from "./store";
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
@@ -30,13 +30,13 @@ export function createRecordsService(deps: RecordsDeps) {
   const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
   const truthy = (v: unknown) => v === "true" || v === "1";
 
-  function search(actor: Actor, query: Record<string, unknown>, scope: { url: (q: QueryValues) => string; defaultSort: string; parentId?: string; hideAllVersions?: boolean }) {
+  function search(actor: Actor, query: Record<string, unknown>, scope: { url: (q: QueryValues) => string; defaultSort: string; parentId?: string; ownerId?: number; hideAllVersions?: boolean }) {
     const page = parsePage(query, limits);
     const str = (v: unknown) => (typeof v === "string" ? v : undefined);
     const allversions = truthy(query.allversions);
-    const found = searchRecordIndex(db, actor, { q: str(query.q), sort: str(query.sort), allversions, parentId: scope.parentId, defaultSort: scope.defaultSort, query }, page, deps.lookup);
+    const found = searchRecordIndex(db, actor, { q: str(query.q), sort: str(query.sort), allversions, parentId: scope.parentId, ownerId: scope.ownerId, defaultSort: scope.defaultSort, query }, page, deps.lookup);
     return searchEnvelope({
-      items: found.ids.map((id) => ctx.listedRecordJson(ctx.loadRecord(id))),
+      items: found.hits.map((hit) => (hit.isDraft ? ctx.draftJson(ctx.loadDraft(hit.id)) : ctx.listedRecordJson(ctx.loadRecord(hit.id)))),
       total: found.total,
       page,
       url: scope.url,
@@ -82,15 +82,11 @@ export function createRecordsService(deps: RecordsDeps) {
       throw new RedirectError(301, links.api(`/records/${latest}`), "Redirecting...");
     },
 
-    /** The caller's drafts and published records (a record with an open draft shows as the draft). */
-    listUserRecords(actor: Actor, query: { page?: string; size?: string; allversions?: string }) {
+    /** The caller's drafts and published records (a record with an open draft shows as the draft), searchable. */
+    listUserRecords(actor: Actor, query: Record<string, unknown>) {
       requireUser(actor);
-      const page = parsePage(query, limits);
       const ownerId = actor.kind === "user" ? actor.userId : -1;
-      const allVersions = truthy(query.allversions);
-      const { items, total } = store.listOwnedRows(db, ownerId, allVersions, page.offset, page.size);
-      const hits = items.map((item) => (item.kind === "draft" ? ctx.draftJson(ctx.loadDraft(item.id)) : ctx.listedRecordJson(ctx.loadRecord(item.id))));
-      return searchEnvelope({ items: hits, total, page, url: (q) => links.api("/user/records", q), params: allVersions ? { allversions: "true" } : {}, sortBy: "updated-desc" });
+      return search(actor, query, { url: (q) => links.api("/user/records", q), defaultSort: "updated-desc", ownerId });
     },
 
     /** The daily job: embargoes that ended become inactive and the records and files public. Idempotent. */
@@ -103,12 +99,13 @@ export function createRecordsService(deps: RecordsDeps) {
         const now = clock.now();
         db.$client.transaction(() => {
           store.updateRecord(db, record.id, { document: { ...doc, access }, accessRecord: access.record, embargoUntil: null }, now);
-          indexRecord(db, store.findRecord(db, record.id)!, store.findParent(db, record.parentId)?.pids ?? {});
+          ctx.reindexRecord(record.id);
           // An edit draft that still carries the same embargo is lifted with the record.
           const draft = store.findDraft(db, record.id);
           const draftAccess = (draft?.document as Record<string, any> | undefined)?.access as Access | undefined;
           if (draft && draftAccess?.embargo.active && draftAccess.embargo.until === (doc.access as Access).embargo.until) {
             store.updateDraftDocument(db, draft.id, draft.revisionId, { ...(draft.document as object), access }, now);
+            ctx.reindexDraft(draft.id);
           }
         }).immediate();
         lifted++;

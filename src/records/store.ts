@@ -69,18 +69,6 @@ export function listRecordRows(db: Db, where: SQL, order: SQL[], offset: number,
 
 export const versionsAscendingOrder = [asc(recordsTable.versionIndex)];
 
-/** A user's drafts, and their published records that have no draft open, newest change first. */
-export function listOwnedRows(db: Db, ownerId: number, allVersions: boolean, offset: number, limit: number) {
-  const union = `SELECT id, 'draft' AS kind, updated FROM drafts WHERE owner_id = ?1
-    UNION ALL SELECT id, 'record' AS kind, updated FROM records
-      WHERE owner_id = ?1 AND id NOT IN (SELECT id FROM drafts) ${allVersions ? "" : "AND is_latest = 1"}`;
-  const total = db.$client.query<{ n: number }, [number]>(`SELECT count(*) AS n FROM (${union})`).get(ownerId)!.n;
-  const items = db.$client
-    .query<{ id: string; kind: "draft" | "record" }, [number, number, number]>(`SELECT id, kind FROM (${union}) ORDER BY updated DESC, id LIMIT ?2 OFFSET ?3`)
-    .all(ownerId, limit, offset);
-  return { items, total };
-}
-
 /** Published records whose active embargo ends on or before `date` (YYYY-MM-DD). */
 export const listDueEmbargoes = (db: Db, date: string) =>
   db.select().from(recordsTable).where(sql`${recordsTable.embargoUntil} IS NOT NULL AND ${recordsTable.embargoUntil} <= ${date}`).all();

@@ -8,6 +8,7 @@ import m4 from "./0004_record_drafts.sql" with { type: "text" };
 import m5 from "./0005_record_index.sql" with { type: "text" };
 import m6 from "./0006_record_index_fts.sql" with { type: "text" };
 import m7 from "./0007_record_index_languages.sql" with { type: "text" };
+import m8 from "./0008_record_index_drafts.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -18,4 +19,5 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0005_record_index", sql: m5 },
   { id: "0006_record_index_fts", sql: m6 },
   { id: "0007_record_index_languages", sql: m7 },
+  { id: "0008_record_index_drafts", sql: m8 },
 ];

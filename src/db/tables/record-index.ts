@@ -9,6 +9,8 @@ export const recordIndexTable = sqliteTable(
   {
     key: integer("key").primaryKey({ autoIncrement: true }),
     recordId: text("record_id").notNull(),
+    /** Drafts are indexed too, for the owner's own listing (`/api/user/records`); public search skips them. */
+    isDraft: integer("is_draft", { mode: "boolean" }).notNull().default(false),
     parentId: text("parent_id").notNull(),
     ownerId: integer("owner_id"),
     isLatest: integer("is_latest", { mode: "boolean" }).notNull(),
@@ -31,7 +33,7 @@ export const recordIndexTable = sqliteTable(
     downloads: integer("downloads").notNull().default(0),
   },
   (t) => [
-    uniqueIndex("record_index_record").on(t.recordId),
+    uniqueIndex("record_index_record_draft").on(t.recordId, t.isDraft),
     index("record_index_parent").on(t.parentId, t.versionIndex),
     index("record_index_latest_created").on(t.isLatest, t.created),
     index("record_index_latest_updated").on(t.isLatest, t.updated),
