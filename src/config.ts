@@ -36,6 +36,11 @@ export const CONFIG_KEYS = {
   SEARCH_DEFAULT_PAGE_SIZE: { kind: "integer", default: 10, description: "Items per page when a search gives no size." },
   SEARCH_MAX_PAGE_SIZE: { kind: "integer", default: 100, description: "Largest accepted size; larger is a 400." },
   SEARCH_MAX_RESULTS_WINDOW: { kind: "integer", default: 10000, description: "Largest page*size; beyond it a 400." },
+  RDM_SEARCH_SORT_OPTIONS: {
+    kind: "list",
+    default: ["bestmatch", "newest", "oldest", "updated-desc", "updated-asc", "version", "mostviewed", "mostdownloaded"],
+    description: "Sort options record searches offer (InvenioRDM's RDM_SEARCH sort list); others are a 400.",
+  },
   MAX_CONTENT_LENGTH: { kind: "bytes", default: 10 * MiB, description: "Largest JSON request body in bytes; beyond it 413." },
   RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS: {
     kind: "list",
@@ -166,6 +171,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
 }
 
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1"];
+const RECORD_SORT_NAMES = ["bestmatch", "newest", "oldest", "updated-desc", "updated-asc", "version", "mostviewed", "mostdownloaded"];
 
 /** Derived defaults and cross-key checks. */
 function finish(config: Config): Config {
@@ -190,6 +196,9 @@ function finish(config: Config): Config {
   }
   config.APP_ALLOWED_HOSTS = config.APP_ALLOWED_HOSTS.map((h) => h.toLowerCase());
   if (Boolean(config.TLS_CERT) !== Boolean(config.TLS_KEY)) throw new ConfigError("TLS_CERT and TLS_KEY go together");
+  const unknownSorts = config.RDM_SEARCH_SORT_OPTIONS.filter((o) => !RECORD_SORT_NAMES.includes(o));
+  if (unknownSorts.length) throw new ConfigError(`RDM_SEARCH_SORT_OPTIONS: unknown option(s) ${unknownSorts.join(", ")}; known: ${RECORD_SORT_NAMES.join(", ")}`);
+  if (!config.RDM_SEARCH_SORT_OPTIONS.includes("newest")) throw new ConfigError("RDM_SEARCH_SORT_OPTIONS must keep newest, the default sort without a query");
   if (config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "public" && config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "restricted") {
     throw new ConfigError(`ACCOUNTS_DEFAULT_USER_VISIBILITY must be public or restricted, got ${JSON.stringify(config.ACCOUNTS_DEFAULT_USER_VISIBILITY)}`);
   }

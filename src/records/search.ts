@@ -24,6 +24,8 @@ export const RECORD_SORTS: Record<string, string> = {
 const RANK_LIMIT = 5000;
 
 export interface RecordSearchInput {
+  /** The configured sort options (RDM_SEARCH_SORT_OPTIONS). */
+  sortOptions: string[];
   q?: string;
   sort?: string;
   allversions?: boolean;
@@ -44,11 +46,12 @@ function visibility(actor: Actor) {
 
 export function searchRecordIndex(db: Db, actor: Actor, input: RecordSearchInput, page: Page, lookup: VocabularyLookup) {
   const q = input.q?.trim() ?? "";
-  const options = ["bestmatch", ...Object.keys(RECORD_SORTS)];
+  const options = input.sortOptions;
   if (input.sort !== undefined && input.sort !== "" && !options.includes(input.sort)) {
     throw new HttpError(400, "Invalid querystring parameters.", [{ field: "sort", messages: [`Must be one of: ${options.join(", ")}.`] }]);
   }
-  const sort = input.sort && (input.sort !== "bestmatch" || q) ? input.sort : q ? "bestmatch" : input.defaultSort;
+  const defaultWithQuery = options.includes("bestmatch") ? "bestmatch" : input.defaultSort;
+  const sort = input.sort && (input.sort !== "bestmatch" || q) ? input.sort : q ? defaultWithQuery : input.defaultSort;
 
   const compiled = compileQuery(parseQueryString(q), RECORD_SEARCH_SCHEMA);
   // Public listings: published records the actor may read. The owner's listing: their drafts,

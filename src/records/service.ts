@@ -34,7 +34,7 @@ export function createRecordsService(deps: RecordsDeps) {
     const page = parsePage(query, limits);
     const str = (v: unknown) => (typeof v === "string" ? v : undefined);
     const allversions = truthy(query.allversions);
-    const found = searchRecordIndex(db, actor, { q: str(query.q), sort: str(query.sort), allversions, parentId: scope.parentId, ownerId: scope.ownerId, defaultSort: scope.defaultSort, query }, page, deps.lookup);
+    const found = searchRecordIndex(db, actor, { sortOptions: config.RDM_SEARCH_SORT_OPTIONS, q: str(query.q), sort: str(query.sort), allversions, parentId: scope.parentId, ownerId: scope.ownerId, defaultSort: scope.defaultSort, query }, page, deps.lookup);
     return searchEnvelope({
       items: found.hits.map((hit) => (hit.isDraft ? ctx.draftJson(ctx.loadDraft(hit.id)) : ctx.listedRecordJson(ctx.loadRecord(hit.id)))),
       total: found.total,

@@ -204,3 +204,17 @@ describe("index upkeep", () => {
     expect(after.aggregations).toEqual(before.aggregations);
   });
 });
+
+describe("configured sort options", () => {
+  test("only the configured sorts are offered; without bestmatch a query sorts by newest", async () => {
+    const narrow = await createTestApp({ RDM_SEARCH_SORT_OPTIONS: "newest,oldest" });
+    try {
+      const refused = await narrow.call("GET", "/api/records?sort=version");
+      expect(refused.json).toEqual({ status: 400, message: "Invalid querystring parameters.", errors: [{ field: "sort", messages: ["Must be one of: newest, oldest."] }] });
+      expect((await narrow.call("GET", "/api/records?q=ocean")).json.sortBy).toBe("newest");
+      expect((await narrow.call("GET", "/api/records?sort=oldest")).json.sortBy).toBe("oldest");
+    } finally {
+      narrow.close();
+    }
+  });
+});

@@ -286,3 +286,12 @@ describe("ConfigError", () => {
     expect([config.TLS_CERT, config.TLS_KEY]).toEqual(["/etc/cert.pem", "/etc/key.pem"]);
   });
 });
+
+describe("RDM_SEARCH_SORT_OPTIONS", () => {
+  test.each([
+    ["newest,colour", "RDM_SEARCH_SORT_OPTIONS: unknown option(s) colour; known: bestmatch, newest, oldest, updated-desc, updated-asc, version, mostviewed, mostdownloaded"],
+    ["oldest", "RDM_SEARCH_SORT_OPTIONS must keep newest, the default sort without a query"],
+  ])("%s is refused", (value, message) => {
+    expect(() => loadConfig({ flags: { DATA_DIR: "/tmp/cairn-config-test" }, env: { CAIRN_RDM_SEARCH_SORT_OPTIONS: value } })).toThrow(message);
+  });
+});
