@@ -73,7 +73,7 @@ export function groupedCounts(db: Db, base: Sql): FacetGroup[] {
 }
 
 /** Whether a group passes the selected facet values (the same rule as facetFilter's SQL). */
-function passes(g: FacetGroup, selected: Record<string, string[]>, except?: string): boolean {
+export function passes(g: FacetGroup, selected: Record<string, string[]>, except?: string): boolean {
   if (except !== "access_status" && selected.access_status && !selected.access_status.includes(g.access)) return false;
   if (except !== "resource_type" && selected.resource_type) {
     const hit = selected.resource_type.some((v) => (v.includes("::") ? v.split("::").pop() === g.type : v === g.parent));

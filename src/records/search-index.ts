@@ -2,6 +2,7 @@
 // published records: called inside the transactions that write records.
 import type { Db } from "../db/connection";
 import { accessStatus, type Access } from "./access";
+import { markIndexChanged } from "./facet-cache";
 import type { RecordRow } from "./store";
 
 type Doc = Record<string, any>;
@@ -95,6 +96,7 @@ export const indexedRecord = (row: RecordRow): IndexedRow => ({ ...row, isDraft:
 
 /** Removes the index rows of a record (or of its draft). */
 export function unindexRecord(db: Db, recordId: string, isDraft: boolean) {
+  markIndexChanged(db);
   const existing = db.$client.query<{ key: number }, [string, number]>("SELECT key FROM record_index WHERE record_id = ? AND is_draft = ?").get(recordId, isDraft ? 1 : 0);
   if (!existing) return;
   removeKey(db, existing.key);
@@ -108,6 +110,7 @@ export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, 
   const m: Doc = doc.metadata ?? {};
   const resourceType: string | null = m.resource_type?.id ?? null;
   if (!fresh) unindexRecord(db, row.id, row.isDraft);
+  markIndexChanged(db);
   const values = {
     record_id: row.id,
     is_draft: row.isDraft ? 1 : 0,
@@ -137,8 +140,10 @@ export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, 
 }
 
 /** Mirrors records.is_latest for the parent's published versions. */
-export const indexLatestFlags = (db: Db, parentId: string, latestId: string) =>
+export function indexLatestFlags(db: Db, parentId: string, latestId: string) {
+  markIndexChanged(db);
   db.$client.query("UPDATE record_index SET is_latest = (record_id = ?) WHERE parent_id = ? AND is_draft = 0").run(latestId, parentId);
+}
 
 /** Rebuilds the whole index from the records, in batches; returns how many were indexed. */
 export function rebuildIndex(db: Db, onProgress?: (done: number, total: number) => void): number {

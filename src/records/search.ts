@@ -5,7 +5,9 @@ import type { Page } from "../core/paging";
 import type { Db } from "../db/connection";
 import { compileQuery } from "../search/compile";
 import { parseQueryString } from "../search/query-string";
+import type { FacetCache } from "./facet-cache";
 import { aggregationsOf, facetFilter, groupedCounts, selectedFacets, totalOf } from "./facets";
+import { fastSearch } from "./search-fast";
 import type { VocabularyLookup } from "./metadata/check";
 import { RECORD_SEARCH_SCHEMA } from "./search-schema";
 
@@ -44,7 +46,7 @@ function visibility(actor: Actor) {
   return { where: "r.access_record = 'public'", params: [] };
 }
 
-export function searchRecordIndex(db: Db, actor: Actor, input: RecordSearchInput, page: Page, lookup: VocabularyLookup) {
+export function searchRecordIndex(db: Db, actor: Actor, input: RecordSearchInput, page: Page, lookup: VocabularyLookup, cache?: FacetCache) {
   const q = input.q?.trim() ?? "";
   const options = input.sortOptions;
   if (input.sort !== undefined && input.sort !== "" && !options.includes(input.sort)) {
@@ -73,15 +75,24 @@ export function searchRecordIndex(db: Db, actor: Actor, input: RecordSearchInput
   const where = `${base.where} AND ${facets.where}`;
   const params = [...base.params, ...facets.params];
 
-  const groups = groupedCounts(db, base);
+  const rankInSql = (hits: number) => sort === "bestmatch" && compiled.rankMatch !== null && hits <= RANK_LIMIT;
+  // Public listings whose query is empty or one full-text condition are counted in memory.
+  const eligible = cache && input.ownerId === undefined && !input.parentId && (compiled.where === "1 = 1" || compiled.ftsOnly !== null);
+  const columns = eligible ? cache.current() : null;
+  const fast = columns
+    ? fastSearch(db, columns, actor, { ftsOnly: compiled.ftsOnly, allversions: Boolean(input.allversions), selected, sort, offset: page.offset, size: page.size, rankInSql })
+    : null;
+  const groups = fast ? fast.groups : groupedCounts(db, base);
   const total = totalOf(groups, selected);
   let rows: { record_id: string; is_draft: number }[];
-  if (sort === "bestmatch" && compiled.rankMatch && total <= RANK_LIMIT) {
+  if (fast?.page) {
+    rows = fast.page.map((record_id) => ({ record_id, is_draft: 0 }));
+  } else if (rankInSql(total)) {
     rows = db.$client
       .query<{ record_id: string; is_draft: number }, (string | number)[]>(
         `SELECT r.record_id, r.is_draft FROM record_fts f JOIN record_index r ON r.key = f.rowid WHERE record_fts MATCH ? AND ${where} ORDER BY bm25(record_fts, 10, 3, 5, 3, 1), r.created DESC LIMIT ? OFFSET ?`,
       )
-      .all(compiled.rankMatch, ...params, page.size, page.offset);
+      .all(compiled.rankMatch!, ...params, page.size, page.offset);
   } else {
     const order = RECORD_SORTS[sort] ?? RECORD_SORTS.newest!;
     rows = db.$client

@@ -8,6 +8,7 @@ import { parsePage, searchEnvelope } from "../core/paging";
 import { recordsTable } from "../db/tables";
 import { liftedAccess, type Access } from "./access";
 import { createRecordsContext, type RecordsDeps } from "./context";
+import { createFacetCache } from "./facet-cache";
 import { createDraftOperations } from "./drafts";
 import { requireRead } from "./policy";
 import { createPublishOperations } from "./publish";
@@ -29,12 +30,13 @@ export function createRecordsService(deps: RecordsDeps) {
   const { db, config, links, clock } = deps;
   const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
   const truthy = (v: unknown) => v === "true" || v === "1";
+  const facetCache = createFacetCache(db);
 
   function search(actor: Actor, query: Record<string, unknown>, scope: { url: (q: QueryValues) => string; defaultSort: string; parentId?: string; ownerId?: number; hideAllVersions?: boolean }) {
     const page = parsePage(query, limits);
     const str = (v: unknown) => (typeof v === "string" ? v : undefined);
     const allversions = truthy(query.allversions);
-    const found = searchRecordIndex(db, actor, { sortOptions: config.RDM_SEARCH_SORT_OPTIONS, q: str(query.q), sort: str(query.sort), allversions, parentId: scope.parentId, ownerId: scope.ownerId, defaultSort: scope.defaultSort, query }, page, deps.lookup);
+    const found = searchRecordIndex(db, actor, { sortOptions: config.RDM_SEARCH_SORT_OPTIONS, q: str(query.q), sort: str(query.sort), allversions, parentId: scope.parentId, ownerId: scope.ownerId, defaultSort: scope.defaultSort, query }, page, deps.lookup, facetCache);
     return searchEnvelope({
       items: found.hits.map((hit) => (hit.isDraft ? ctx.draftJson(ctx.loadDraft(hit.id)) : ctx.listedRecordJson(ctx.loadRecord(hit.id)))),
       total: found.total,

@@ -25,6 +25,8 @@ export interface CompiledQuery {
   params: (string | number)[];
   /** The FTS MATCH of the query's full-text part when it is one AND-ed block (for ranking), else null. */
   rankMatch: string | null;
+  /** The MATCH expression when the whole query is that one full-text condition, else null. */
+  ftsOnly: string | null;
 }
 
 type Params = (string | number)[];
@@ -258,6 +260,8 @@ function flatten(node: QueryNode): QueryNode {
  */
 export function compileQuery(node: QueryNode | null, schema: SearchSchema): CompiledQuery {
   const compiled = node && compileNode(schema, flatten(node));
-  if (!compiled) return { where: "1 = 1", params: [], rankMatch: null };
-  return { where: compiled.sql, params: compiled.params, rankMatch: compiled.match ?? null };
+  if (!compiled) return { where: "1 = 1", params: [], rankMatch: null, ftsOnly: null };
+  // The whole condition is one full-text lookup: callers may then read the matching keys straight from FTS5.
+  const single = compiled.params.length === 1 && compiled.sql === ftsIn(schema, "").sql;
+  return { where: compiled.sql, params: compiled.params, rankMatch: compiled.match ?? null, ftsOnly: single ? String(compiled.params[0]) : null };
 }

@@ -191,7 +191,13 @@ describe("query shape", () => {
     expect(r.ids).toEqual(except(1, 8, 10));
   });
   test("an empty query is no condition", () => {
-    expect(compileQuery(null, SCHEMA)).toEqual({ where: "1 = 1", params: [], rankMatch: null });
+    expect(compileQuery(null, SCHEMA)).toEqual({ where: "1 = 1", params: [], rankMatch: null, ftsOnly: null });
+  });
+  test("ftsOnly is the MATCH when the whole query is one full-text condition", () => {
+    expect(compileQuery(parseQueryString("ocean temperature"), SCHEMA).ftsOnly).toBe(compileQuery(parseQueryString("ocean temperature"), SCHEMA).rankMatch);
+    expect(compileQuery(parseQueryString("ocean temperature"), SCHEMA).ftsOnly).not.toBeNull();
+    expect(compileQuery(parseQueryString("-ocean"), SCHEMA).ftsOnly).toBeNull();
+    expect(compileQuery(parseQueryString("ocean OR doi:10.1/x"), SCHEMA).ftsOnly).toBeNull();
   });
   test("a partial-date upper bound becomes an exclusive next prefix", () => {
     expect(search("publication_date:[2022-06 TO 2022-09]").params).toEqual(["2022-06", "2022-0:"]);
