@@ -32,11 +32,12 @@ function orderOf(c: Columns, sort: string): Order {
 }
 
 /** The first `k` rows of `rows` by `order`, with a bounded max-heap: no sort of every match. */
-function topK(rows: number[], k: number, order: Order): number[] {
+function topK(rows: ArrayLike<number>, k: number, order: Order): number[] {
   const heap: number[] = [];
   const worse = (i: number, j: number) => order(heap[i]!, heap[j]!) > 0;
   const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j]!, heap[i]!]);
-  for (const row of rows) {
+  for (let n = 0; n < rows.length; n++) {
+    const row = rows[n]!;
     if (heap.length < k) {
       heap.push(row);
       for (let i = heap.length - 1; i > 0 && worse(i, (i - 1) >> 1); i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
@@ -57,6 +58,34 @@ function topK(rows: number[], k: number, order: Order): number[] {
   return heap.sort(order);
 }
 
+/** Rows of the records matching a full-text condition: keys read in one string, not a row object each. */
+function matchingRows(db: Db, c: Columns, match: string): Int32Array {
+  const joined = (db.$client.query("SELECT group_concat(rowid) AS keys FROM record_fts WHERE record_fts MATCH ?").get(match) as { keys: string | null }).keys ?? "";
+  const rows = new Int32Array(joined.length ? joined.length / 2 + 1 : 0);
+  let n = 0;
+  let key = -1;
+  for (let i = 0; i <= joined.length; i++) {
+    const ch = i < joined.length ? joined.charCodeAt(i) : 44;
+    if (ch === 44) {
+      const row = key >= 0 && key < c.pos.length ? c.pos[key]! : -1;
+      if (row >= 0) rows[n++] = row;
+      key = -1;
+    } else key = (key < 0 ? 0 : key * 10) + ch - 48;
+  }
+  return rows.subarray(0, n);
+}
+
+/** The facet combination behind a code, as the SQL path groups it. */
+function groupOf(c: Columns, code: number, types: number, combos: number, n: number): FacetGroup {
+  const langs = code % combos;
+  const rest = (code - langs) / combos;
+  const type = rest % types;
+  const rest2 = (rest - type) / types;
+  const parent = rest2 % types;
+  const access = (rest2 - parent) / types;
+  return { draft: false, access: c.accessNames[access]!, parent: c.typeNames[parent]!, type: c.typeNames[type]!, languages: c.langCombos[langs]!, n };
+}
+
 export interface FastResult {
   groups: FacetGroup[];
   /** Record ids of the page, or null when the page needs bm25 ranking (done in SQL). */
@@ -69,41 +98,31 @@ export function fastSearch(
   actor: Actor,
   input: { ftsOnly: string | null; allversions: boolean; selected: Record<string, string[]>; sort: string; offset: number; size: number; rankInSql: (total: number) => boolean },
 ): FastResult {
-  let candidates: Iterable<number>;
-  if (input.ftsOnly !== null) {
-    const keys = db.$client.query("SELECT rowid FROM record_fts WHERE record_fts MATCH ?").values(input.ftsOnly) as unknown as [number][];
-    candidates = (function* () {
-      for (const [key] of keys) {
-        const row = key < c.pos.length ? c.pos[key]! : -1;
-        if (row >= 0) yield row;
-      }
-    })();
-  } else {
-    candidates = (function* () {
-      for (let i = 0; i < c.n; i++) yield i;
-    })();
-  }
+  const rows = input.ftsOnly !== null ? matchingRows(db, c, input.ftsOnly) : null;
+  const count = rows ? rows.length : c.n;
   const admin = isAdmin(actor);
   const userId = actor.kind === "user" ? actor.userId : -2;
-  const byGroup = new Map<number, { group: FacetGroup; pass: boolean }>();
-  const selectedRows: number[] = [];
   const combos = c.langCombos.length;
   const types = c.typeNames.length;
-  for (const i of candidates) {
+  // Counts by facet combination in a flat array, and whether each combination passes the selection.
+  const counts = new Int32Array(c.accessNames.length * types * types * combos);
+  const verdict = new Int8Array(counts.length); // 0 unknown, 1 passes, -1 filtered out
+  const selectedRows = new Int32Array(count);
+  let picked = 0;
+  for (let j = 0; j < count; j++) {
+    const i = rows ? rows[j]! : j;
     if (c.draft[i] || (!input.allversions && !c.latest[i])) continue;
     if (!admin && !c.isPublic[i] && c.owner[i] !== userId) continue;
     const code = ((c.access[i]! * types + c.parent[i]!) * types + c.type[i]!) * combos + c.langs[i]!;
-    let entry = byGroup.get(code);
-    if (!entry) {
-      const group: FacetGroup = { draft: false, access: c.accessNames[c.access[i]!]!, parent: c.typeNames[c.parent[i]!]!, type: c.typeNames[c.type[i]!]!, languages: c.langCombos[c.langs[i]!]!, n: 0 };
-      entry = { group, pass: passes(group, input.selected) };
-      byGroup.set(code, entry);
-    }
-    entry.group.n++;
-    if (entry.pass) selectedRows.push(i);
+    counts[code]!++;
+    if (verdict[code] === 0) verdict[code] = passes(groupOf(c, code, types, combos, 0), input.selected) ? 1 : -1;
+    if (verdict[code] === 1) selectedRows[picked++] = i;
   }
-  const groups = [...byGroup.values()].map((e) => e.group);
-  if (input.rankInSql(selectedRows.length)) return { groups, page: null };
-  const page = topK(selectedRows, input.offset + input.size, orderOf(c, input.sort)).slice(input.offset);
+  const groups: FacetGroup[] = [];
+  counts.forEach((n, code) => {
+    if (n > 0) groups.push(groupOf(c, code, types, combos, n));
+  });
+  if (input.rankInSql(picked)) return { groups, page: null };
+  const page = topK(selectedRows.subarray(0, picked), input.offset + input.size, orderOf(c, input.sort)).slice(input.offset);
   return { groups, page: page.map((i) => c.recordId[i]!) };
 }
