@@ -27,6 +27,8 @@ export interface Columns {
   accessNames: string[];
   typeNames: (string | null)[];
   langCombos: string[][];
+  /** Rows matching recent full-text conditions (least recently used first); dropped with the copy. */
+  matches: Map<string, Int32Array>;
 }
 
 /** Index writes made by this process, per database: a cheap staleness check beside data_version. */
@@ -85,6 +87,7 @@ function load(db: Db): Columns {
     accessNames: access.names,
     typeNames: types.names,
     langCombos: [],
+    matches: new Map(),
   };
   rows.forEach((r, i) => {
     c.pos[r[0]] = i;

@@ -58,8 +58,31 @@ function topK(rows: ArrayLike<number>, k: number, order: Order): number[] {
   return heap.sort(order);
 }
 
-/** Rows of the records matching a full-text condition: keys read in one string, not a row object each. */
+/** Most rows the match cache holds, all entries together (4 bytes each). */
+const MATCH_CACHE_ROWS = 4_000_000;
+
+/** Rows matching a full-text condition, from the copy's cache or from FTS5 (then cached). */
 function matchingRows(db: Db, c: Columns, match: string): Int32Array {
+  const cached = c.matches.get(match);
+  if (cached) {
+    c.matches.delete(match);
+    c.matches.set(match, cached);
+    return cached;
+  }
+  const rows = readMatchingRows(db, c, match);
+  c.matches.set(match, rows);
+  let held = 0;
+  for (const r of c.matches.values()) held += r.length;
+  for (const [key, r] of c.matches) {
+    if (held <= MATCH_CACHE_ROWS || key === match) break;
+    c.matches.delete(key);
+    held -= r.length;
+  }
+  return rows;
+}
+
+/** Rows of the records matching a full-text condition: keys read in one string, not a row object each. */
+function readMatchingRows(db: Db, c: Columns, match: string): Int32Array {
   const joined = (db.$client.query("SELECT group_concat(rowid) AS keys FROM record_fts WHERE record_fts MATCH ?").get(match) as { keys: string | null }).keys ?? "";
   const rows = new Int32Array(joined.length ? joined.length / 2 + 1 : 0);
   let n = 0;

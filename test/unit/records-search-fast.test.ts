@@ -88,6 +88,8 @@ describe("the in-memory path agrees with SQL", () => {
       const viaSql = searchRecordIndex(db, actorOf(), input, page, lookup);
       const viaMemory = searchRecordIndex(db, actorOf(), input, page, lookup, cache);
       expect(viaMemory).toEqual(viaSql);
+      // Again, now from the cached rows of the same full-text condition.
+      expect(searchRecordIndex(db, actorOf(), input, page, lookup, cache)).toEqual(viaSql);
       expect(cache.current()).not.toBeNull();
     });
   }
@@ -100,5 +102,23 @@ describe("the in-memory path agrees with SQL", () => {
     expect(cache.current()).toBeNull();
     cache.refresh();
     expect(cache.current()).not.toBeNull();
+  });
+});
+
+describe("the match cache", () => {
+  test("a repeated full-text query reuses its rows, and a rebuild drops them", () => {
+    const db = ctx.services.deps.db;
+    const cache = createFacetCache(db);
+    cache.refresh();
+    const input = { sortOptions: ctx.config.RDM_SEARCH_SORT_OPTIONS, q: "ocean", defaultSort: "newest", query: { q: "ocean" } };
+    const page = { page: 1, size: 10, offset: 0 };
+    const first = searchRecordIndex(db, { kind: "system" }, input, page, ctx.services.vocabularies.lookup, cache);
+    const columns = cache.current()!;
+    expect([...columns.matches.keys()]).toHaveLength(1);
+    const again = searchRecordIndex(db, { kind: "system" }, input, page, ctx.services.vocabularies.lookup, cache);
+    expect(again).toEqual(first);
+    expect(columns.matches.size).toBe(1);
+    cache.refresh();
+    expect(cache.current()!.matches.size).toBe(0);
   });
 });
