@@ -8,7 +8,6 @@ export interface Columns {
   n: number;
   /** Row of a record_index key, or -1. */
   pos: Int32Array;
-  recordId: string[];
   key: Int32Array;
   latest: Uint8Array;
   draft: Uint8Array;
@@ -23,6 +22,9 @@ export interface Columns {
   version: Int32Array;
   views: Float64Array;
   downloads: Float64Array;
+  /** publication_date as a code into `dates` (few distinct values, so a dictionary keeps it small). */
+  pubDate: Int32Array;
+  dates: (string | null)[];
   /** Code -> value for access, parent/type (one dictionary) and language combinations. */
   accessNames: string[];
   typeNames: (string | null)[];
@@ -56,9 +58,9 @@ function dictionary<T>() {
 }
 
 function load(db: Db): Columns {
-  type Row = [number, string, number, number, string, number | null, string, string | null, string | null, string, number, number, number, number, number];
+  type Row = [number, string | null, number, number, string, number | null, string, string | null, string | null, string, number, number, number, number, number];
   const rows = db.$client
-    .query("SELECT key, record_id, is_latest, is_draft, access_record, owner_id, access_status, resource_type_parent, resource_type, languages, created, updated, version_index, views, downloads FROM record_index")
+    .query("SELECT key, publication_date, is_latest, is_draft, access_record, owner_id, access_status, resource_type_parent, resource_type, languages, created, updated, version_index, views, downloads FROM record_index")
     .values() as unknown as Row[];
   const n = rows.length;
   let maxKey = 0;
@@ -66,10 +68,10 @@ function load(db: Db): Columns {
   const access = dictionary<string>();
   const types = dictionary<string | null>();
   const combos = dictionary<string>();
+  const dates = dictionary<string | null>();
   const c: Columns = {
     n,
     pos: new Int32Array(maxKey + 1).fill(-1),
-    recordId: new Array<string>(n),
     key: new Int32Array(n),
     latest: new Uint8Array(n),
     draft: new Uint8Array(n),
@@ -84,6 +86,8 @@ function load(db: Db): Columns {
     version: new Int32Array(n),
     views: new Float64Array(n),
     downloads: new Float64Array(n),
+    pubDate: new Int32Array(n),
+    dates: dates.names,
     accessNames: access.names,
     typeNames: types.names,
     langCombos: [],
@@ -92,7 +96,7 @@ function load(db: Db): Columns {
   rows.forEach((r, i) => {
     c.pos[r[0]] = i;
     c.key[i] = r[0];
-    c.recordId[i] = r[1];
+    c.pubDate[i] = dates.code(r[1]);
     c.latest[i] = r[2];
     c.draft[i] = r[3];
     c.isPublic[i] = r[4] === "public" ? 1 : 0;

@@ -4,6 +4,7 @@
 // search.ts: the differential tests compare the two.
 import { isAdmin, type Actor } from "../core/actor";
 import type { Db } from "../db/connection";
+import type { Bound } from "../search/compile";
 import type { Columns } from "./facet-cache";
 import { passes, type FacetGroup } from "./facets";
 
@@ -111,15 +112,30 @@ function groupOf(c: Columns, code: number, types: number, combos: number, n: num
 
 export interface FastResult {
   groups: FacetGroup[];
-  /** Record ids of the page, or null when the page needs bm25 ranking (done in SQL). */
-  page: string[] | null;
+  /** record_index keys of the page, or null when the page needs bm25 ranking (done in SQL). */
+  page: number[] | null;
+}
+
+/** Which publication dates pass every range (SQL's comparisons: NULL fails, text compares by code unit). */
+function allowedDates(c: Columns, ranges: Bound[][]): Uint8Array {
+  const ok = new Uint8Array(c.dates.length);
+  c.dates.forEach((value, code) => {
+    ok[code] = ranges.every((limits) =>
+      value === null
+        ? false
+        : limits.every(([op, bound]) => (op === "=" ? value === bound : op === ">=" ? value >= bound : op === ">" ? value > bound : op === "<=" ? value <= bound : value < bound)),
+    )
+      ? 1
+      : 0;
+  });
+  return ok;
 }
 
 export function fastSearch(
   db: Db,
   c: Columns,
   actor: Actor,
-  input: { ftsOnly: string | null; allversions: boolean; selected: Record<string, string[]>; sort: string; offset: number; size: number; rankInSql: (total: number) => boolean },
+  input: { ftsOnly: string | null; dateRanges: Bound[][]; allversions: boolean; selected: Record<string, string[]>; sort: string; offset: number; size: number; rankInSql: (total: number) => boolean },
 ): FastResult {
   const rows = input.ftsOnly !== null ? matchingRows(db, c, input.ftsOnly) : null;
   const count = rows ? rows.length : c.n;
@@ -131,11 +147,13 @@ export function fastSearch(
   const counts = new Int32Array(c.accessNames.length * types * types * combos);
   const verdict = new Int8Array(counts.length); // 0 unknown, 1 passes, -1 filtered out
   const selectedRows = new Int32Array(count);
+  const dateOk = input.dateRanges.length ? allowedDates(c, input.dateRanges) : null;
   let picked = 0;
   for (let j = 0; j < count; j++) {
     const i = rows ? rows[j]! : j;
     if (c.draft[i] || (!input.allversions && !c.latest[i])) continue;
     if (!admin && !c.isPublic[i] && c.owner[i] !== userId) continue;
+    if (dateOk && !dateOk[c.pubDate[i]!]) continue;
     const code = ((c.access[i]! * types + c.parent[i]!) * types + c.type[i]!) * combos + c.langs[i]!;
     counts[code]!++;
     if (verdict[code] === 0) verdict[code] = passes(groupOf(c, code, types, combos, 0), input.selected) ? 1 : -1;
@@ -147,5 +165,5 @@ export function fastSearch(
   });
   if (input.rankInSql(picked)) return { groups, page: null };
   const page = topK(selectedRows.subarray(0, picked), input.offset + input.size, orderOf(c, input.sort)).slice(input.offset);
-  return { groups, page: page.map((i) => c.recordId[i]!) };
+  return { groups, page: page.map((i) => c.key[i]!) };
 }

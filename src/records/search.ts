@@ -3,8 +3,8 @@ import { isAdmin, type Actor } from "../core/actor";
 import { HttpError } from "../core/errors";
 import type { Page } from "../core/paging";
 import type { Db } from "../db/connection";
-import { compileQuery } from "../search/compile";
-import { parseQueryString } from "../search/query-string";
+import { columnRange, compileQuery, type Bound } from "../search/compile";
+import { parseQueryString, type QueryNode } from "../search/query-string";
 import type { FacetCache } from "./facet-cache";
 import { aggregationsOf, facetFilter, groupedCounts, selectedFacets, totalOf } from "./facets";
 import { fastSearch } from "./search-fast";
@@ -46,6 +46,33 @@ function visibility(actor: Actor) {
   return { where: "r.access_record = 'public'", params: [] };
 }
 
+/**
+ * How a query splits for the in-memory path: AND-ed publication-date ranges, and the rest, which
+ * must be nothing or one full-text condition. Null when it does not split so (SQL answers).
+ */
+function memoryPlan(node: QueryNode | null): { ftsOnly: string | null; dateRanges: Bound[][] } | null {
+  const items = node === null ? [] : node.kind === "and" ? node.items : [node];
+  const dateRanges: Bound[][] = [];
+  const rest: QueryNode[] = [];
+  for (const item of items) {
+    const range = columnRange(item, RECORD_SEARCH_SCHEMA);
+    if (range && range.expr === "r.publication_date") dateRanges.push(range.limits);
+    else rest.push(item);
+  }
+  if (rest.length === 0) return { ftsOnly: null, dateRanges };
+  const compiled = compileQuery(rest.length === 1 ? rest[0]! : { kind: "and", items: rest }, RECORD_SEARCH_SCHEMA);
+  if (compiled.where === "1 = 1") return { ftsOnly: null, dateRanges };
+  return compiled.ftsOnly !== null ? { ftsOnly: compiled.ftsOnly, dateRanges } : null;
+}
+
+/** Record ids of index keys, in the keys' order. */
+function recordIdsOf(db: Db, keys: number[]): string[] {
+  if (keys.length === 0) return [];
+  const found = db.$client.query<{ key: number; record_id: string }, number[]>(`SELECT key, record_id FROM record_index WHERE key IN (${keys.map(() => "?").join(", ")})`).all(...keys);
+  const byKey = new Map(found.map((r) => [r.key, r.record_id]));
+  return keys.map((k) => byKey.get(k)!).filter(Boolean);
+}
+
 export function searchRecordIndex(db: Db, actor: Actor, input: RecordSearchInput, page: Page, lookup: VocabularyLookup, cache?: FacetCache) {
   const q = input.q?.trim() ?? "";
   const options = input.sortOptions;
@@ -55,7 +82,8 @@ export function searchRecordIndex(db: Db, actor: Actor, input: RecordSearchInput
   const defaultWithQuery = options.includes("bestmatch") ? "bestmatch" : input.defaultSort;
   const sort = input.sort && (input.sort !== "bestmatch" || q) ? input.sort : q ? defaultWithQuery : input.defaultSort;
 
-  const compiled = compileQuery(parseQueryString(q), RECORD_SEARCH_SCHEMA);
+  const node = parseQueryString(q);
+  const compiled = compileQuery(node, RECORD_SEARCH_SCHEMA);
   // Public listings: published records the actor may read. The owner's listing: their drafts,
   // and their records that have no draft open (the draft stands for them there).
   const visible =
@@ -76,17 +104,18 @@ export function searchRecordIndex(db: Db, actor: Actor, input: RecordSearchInput
   const params = [...base.params, ...facets.params];
 
   const rankInSql = (hits: number) => sort === "bestmatch" && compiled.rankMatch !== null && hits <= RANK_LIMIT;
-  // Public listings whose query is empty or one full-text condition are counted in memory.
-  const eligible = cache && input.ownerId === undefined && !input.parentId && (compiled.where === "1 = 1" || compiled.ftsOnly !== null);
-  const columns = eligible ? cache.current() : null;
-  const fast = columns
-    ? fastSearch(db, columns, actor, { ftsOnly: compiled.ftsOnly, allversions: Boolean(input.allversions), selected, sort, offset: page.offset, size: page.size, rankInSql })
-    : null;
+  // Public listings whose query is full text and publication-date ranges (or nothing) are counted in memory.
+  const split = input.ownerId === undefined && !input.parentId ? memoryPlan(node) : null;
+  const columns = cache && split ? cache.current() : null;
+  const fast =
+    columns && split
+      ? fastSearch(db, columns, actor, { ftsOnly: split.ftsOnly, dateRanges: split.dateRanges, allversions: Boolean(input.allversions), selected, sort, offset: page.offset, size: page.size, rankInSql })
+      : null;
   const groups = fast ? fast.groups : groupedCounts(db, base);
   const total = totalOf(groups, selected);
   let rows: { record_id: string; is_draft: number }[];
   if (fast?.page) {
-    rows = fast.page.map((record_id) => ({ record_id, is_draft: 0 }));
+    rows = recordIdsOf(db, fast.page).map((record_id) => ({ record_id, is_draft: 0 }));
   } else if (rankInSql(total)) {
     rows = db.$client
       .query<{ record_id: string; is_draft: number }, (string | number)[]>(

@@ -76,7 +76,7 @@ function after(prefix: string): string | null {
 /** `2022`, `2022-06`, `2022-06-30`: a date that stands for a whole period of ISO timestamps. */
 const DATE_PREFIX = /^\d{4}(-\d{2}){0,2}$/;
 
-type Bound = [op: "=" | ">=" | ">" | "<=" | "<", value: string];
+export type Bound = [op: "=" | ">=" | ">" | "<=" | "<", value: string];
 
 /**
  * Bounds of a text comparison. A date prefix covers its whole period, as OpenSearch rounds
@@ -264,4 +264,16 @@ export function compileQuery(node: QueryNode | null, schema: SearchSchema): Comp
   // The whole condition is one full-text lookup: callers may then read the matching keys straight from FTS5.
   const single = compiled.params.length === 1 && compiled.sql === ftsIn(schema, "").sql;
   return { where: compiled.sql, params: compiled.params, rankMatch: compiled.match ?? null, ftsOnly: single ? String(compiled.params[0]) : null };
+}
+
+/**
+ * A range or `_exists_` on a plain column, as the column's SQL expression and the bounds the SQL
+ * compares it with (none for `_exists_`): lets a caller evaluate it elsewhere with the same rules.
+ * Null for any other node.
+ */
+export function columnRange(node: QueryNode, schema: SearchSchema): { expr: string; limits: Bound[] } | null {
+  if (node.kind !== "range" && node.kind !== "exists") return null;
+  const target = rangeTarget(schema, node.field);
+  if (target.kind !== "column") return null;
+  return { expr: target.expr, limits: node.kind === "exists" ? [] : bounds(node.from, node.to, node.includeFrom, node.includeTo) };
 }

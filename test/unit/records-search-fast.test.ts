@@ -27,6 +27,7 @@ beforeAll(async () => {
         ...MINIMAL_METADATA,
         title: `${WORDS[i % 5]} ${WORDS[(i * 3) % 5]} study ${i}`,
         resource_type: { id: TYPES[i % TYPES.length]! },
+        publication_date: [`${2010 + (i % 15)}`, `${2010 + (i % 15)}-0${1 + (i % 9)}`, `${2010 + (i % 15)}-0${1 + (i % 9)}-1${i % 10}`, `${2010 + (i % 15)}/2026`][i % 4]!,
         languages: LANGS[i % LANGS.length]!.map((id) => ({ id })),
         publisher: "Cairn",
       },
@@ -64,6 +65,15 @@ const queries: Record<string, unknown>[] = [
   { sort: "updated-asc", allversions: "true" },
   { q: "river", sort: "bestmatch" },
   { q: "study", sort: "bestmatch", size: "5" },
+  { q: "metadata.publication_date:[2012 TO 2016]" },
+  { q: "publication_date:[2014-03 TO 2020-05]", sort: "oldest" },
+  { q: "publication_date:{2014 TO 2020}" },
+  { q: "publication_date:>=2021" },
+  { q: "publication_date:<2013-05" },
+  { q: "ocean AND publication_date:[2015 TO *]" },
+  { q: "study AND publication_date:[2011 TO 2019] AND publication_date:<2015", resource_type: "image" },
+  { q: "_exists_:metadata.publication_date" },
+  { q: "publication_date:[2012 TO 2016] OR coral" },
 ];
 
 describe("the in-memory path agrees with SQL", () => {
