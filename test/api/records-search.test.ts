@@ -218,3 +218,18 @@ describe("configured sort options", () => {
     }
   });
 });
+
+describe("ranking cost rules", () => {
+  test("single words rank by bm25; a multi-word phrase orders its hits by newest", async () => {
+    await publishSpec({ name: "deepTitle", title: "Deep sea vents", description: "Hydrothermal data" });
+    await publishSpec({ name: "deepLater", title: "Vent chemistry", description: "Samples from the deep sea floor, deep sea mud and deep sea water" });
+    const word = await ctx.call("GET", "/api/records?q=vents");
+    expect(hitIds(word.json)).toEqual(["deepTitle"]);
+    const ranked = await ctx.call("GET", "/api/records?q=deep");
+    expect(ranked.json.sortBy).toBe("bestmatch");
+    expect(hitIds(ranked.json)).toEqual(["deepTitle", "deepLater"]);
+    const phrase = await ctx.call("GET", '/api/records?q="deep sea"');
+    expect(phrase.json.sortBy).toBe("bestmatch");
+    expect(hitIds(phrase.json)).toEqual(["deepLater", "deepTitle"]);
+  });
+});
