@@ -44,7 +44,7 @@ export function createServices(options: AppOptions) {
   defineMaintenanceJobs(registry, { db, clock, retentionDays: config.JOBS_RETENTION_DAYS });
   const runner = { db, clock, registry, log };
   const vocabularies = createVocabulariesService(deps);
-  vocabularies.loadFixtures(shippedVocabularies(), fixturesVersion());
+  vocabularies.loadFixtures(shippedVocabularies, fixturesVersion());
   const jobs = createJobsService(runner);
   const records = createRecordsService({
     ...deps,

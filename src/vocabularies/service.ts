@@ -140,12 +140,12 @@ export function createVocabulariesService(deps: Deps) {
      * Loads the shipped controlled vocabularies on first start, and again when a release ships
      * different data (entries are upserted: ones an administrator added stay). Null when current.
      */
-    loadFixtures(shipped: { type: VocabularyType; entries: object[] }[], version: string): ImportSummary | null {
+    loadFixtures(shipped: () => { type: VocabularyType; entries: object[] }[], version: string): ImportSummary | null {
       if (store.findFixtureVersion(db, "vocabularies") === version) return null;
       const summary: ImportSummary = { created: 0, updated: 0, unchanged: 0, skipped: {} };
       const now = clock.now();
       db.$client.transaction(() => {
-        for (const { type, entries } of shipped) {
+        for (const { type, entries } of shipped()) {
           for (const entry of entries) summary[store.upsertEntry(db, type, entry as { id: string }, now)]++;
         }
         store.saveFixtureVersion(db, "vocabularies", version, now);

@@ -147,17 +147,17 @@ describe("controlled vocabularies (shipped)", () => {
       const res = await ctx.call("GET", `/api/vocabularies/${type}?size=1`);
       expect({ type, total: res.json.hits.total }).toEqual({ type, total: entries.length });
     }
-    expect(ctx.services.vocabularies.loadFixtures(shippedVocabularies(), fixturesVersion())).toBeNull();
+    expect(ctx.services.vocabularies.loadFixtures(shippedVocabularies, fixturesVersion())).toBeNull();
   });
 
   test("a release with changed data upgrades the shipped entries, keeping local ones", () => {
     const changed = shippedVocabularies().map((v) => (v.type === "communitytypes" ? { ...v, entries: v.entries.map((e) => (e.id === "event" ? { ...e, title: { en: "Event or meeting" } } : e)) } : v));
     ctx.services.vocabularies.create(systemActor, "communitytypes", { id: "local-kind", title: { en: "Local kind" } });
-    const summary = ctx.services.vocabularies.loadFixtures(changed, "next-release");
+    const summary = ctx.services.vocabularies.loadFixtures(() => changed, "next-release");
     expect(summary).toMatchObject({ updated: 1, created: 0 });
     expect(ctx.services.vocabularies.read(systemActor, "communitytypes", "event")).toMatchObject({ title: { en: "Event or meeting" }, revision_id: 2 });
     expect(ctx.services.vocabularies.read(systemActor, "communitytypes", "local-kind")).toMatchObject({ id: "local-kind" });
-    expect(ctx.services.vocabularies.loadFixtures(changed, "next-release")).toBeNull();
+    expect(ctx.services.vocabularies.loadFixtures(() => changed, "next-release")).toBeNull();
   });
 });
 

@@ -96,6 +96,21 @@ export function reportUnknownId(ctx: Ctx, field: string, id: string): void {
 }
 
 /**
+ * A vocabulary-backed `{id}` dumped with the entry's `keys`, as InvenioRDM's relations are; an
+ * unknown id is reported and kept bare, so the draft still shows what was sent.
+ */
+export function fromVocabulary(ctx: Ctx, type: string, id: string, field: string, keys: string[]): Obj {
+  const entry = ctx.lookup(type, id);
+  if (!entry) {
+    reportUnknownId(ctx, field, id);
+    return { id };
+  }
+  const out: Obj = { id };
+  for (const key of keys) put(out, key, entry[key]);
+  return out;
+}
+
+/**
  * `{id}` of a controlled vocabulary: kept with the entry's `title`. A sent `title` is a dump-only
  * key (VocabularyRelationSchema drops it before loading) and is recomputed here.
  */

@@ -10,7 +10,7 @@ import {
   readList,
   readObject,
   readString,
-  reportUnknownId,
+  fromVocabulary,
 } from "./fields";
 import { ORGANISATION_SCHEMES, RECORD_IDENTIFIER_SCHEMES } from "./identifiers";
 
@@ -27,14 +27,7 @@ function readFunder(ctx: Ctx, value: unknown, path: string): Obj | undefined {
   if (!obj) return undefined;
   checkKeys(ctx, obj, path, ["id", "name", "identifiers", "identifier", "scheme"]);
   const id = readString(ctx, obj.id, `${path}.id`);
-  if (id) {
-    const entry = ctx.lookup("funders", id);
-    if (!entry) {
-      reportUnknownId(ctx, `${path}.id`, id);
-      return { id };
-    }
-    return { id, name: entry.name };
-  }
+  if (id) return fromVocabulary(ctx, "funders", id, `${path}.id`, ["name"]);
   const name = readString(ctx, obj.name, `${path}.name`);
   if (!name) fail(ctx, path, "An existing id or a free text name must be present.");
   const out: Obj = {};
@@ -75,17 +68,9 @@ function readAward(ctx: Ctx, value: unknown, path: string): Obj | undefined {
 }
 
 function awardFromVocabulary(ctx: Ctx, id: string, field: string): Obj {
-  const entry = ctx.lookup("awards", id);
-  if (!entry) {
-    reportUnknownId(ctx, field, id);
-    return { id };
-  }
-  const out: Obj = { id };
-  put(out, "number", entry.number);
-  put(out, "title", entry.title);
-  if (Array.isArray(entry.identifiers) && entry.identifiers.length > 0) out.identifiers = entry.identifiers;
-  put(out, "acronym", entry.acronym);
-  put(out, "program", entry.program);
+  const out = fromVocabulary(ctx, "awards", id, field, ["number", "title", "identifiers", "acronym", "program"]);
+  // An award without identifiers is dumped without the key, as InvenioRDM does.
+  if (Array.isArray(out.identifiers) && out.identifiers.length === 0) delete out.identifiers;
   return out;
 }
 

@@ -10,7 +10,7 @@ import {
   readObject,
   readString,
   readVocabularyRef,
-  reportUnknownId,
+  fromVocabulary,
 } from "./fields";
 import { ORGANISATION_SCHEMES, PERSON_ORG_SCHEMES } from "./identifiers";
 
@@ -60,14 +60,7 @@ function readAffiliation(ctx: Ctx, item: unknown, path: string): Obj | undefined
   checkKeys(ctx, obj, path, ["id", "name", "identifiers"]);
   const id = readString(ctx, obj.id, `${path}.id`);
   const name = readString(ctx, obj.name, `${path}.name`);
-  if (id) {
-    const entry = ctx.lookup("affiliations", id);
-    if (!entry) {
-      reportUnknownId(ctx, `${path}.id`, id);
-      return { id };
-    }
-    return { id, name: entry.name };
-  }
+  if (id) return fromVocabulary(ctx, "affiliations", id, `${path}.id`, ["name"]);
   if (!name) {
     fail(ctx, path, "An existing id or a free text name must be present.");
     return undefined;

@@ -14,7 +14,7 @@ import {
   readObject,
   readString,
   readVocabularyRef,
-  reportUnknownId,
+  fromVocabulary,
 } from "./fields";
 import { sanitizeDescription } from "./html";
 
@@ -131,17 +131,13 @@ export function readRights(ctx: Ctx, value: unknown, field: string): Obj[] | und
 }
 
 function licence(ctx: Ctx, id: string, field: string): Obj {
-  const entry = ctx.lookup("licenses", id);
-  if (!entry) {
-    reportUnknownId(ctx, field, id);
-    return { id };
-  }
-  const out: Obj = { id, title: entry.title };
-  put(out, "description", entry.description);
-  put(out, "icon", entry.icon);
+  const out = fromVocabulary(ctx, "licenses", id, field, ["title", "description", "icon", "props"]);
+  // Of a licence's props only the URL and scheme are dumped, as InvenioRDM does.
+  const all = out.props as Obj | undefined;
+  delete out.props;
   const props: Obj = {};
-  put(props, "url", entry.props?.url);
-  put(props, "scheme", entry.props?.scheme);
+  put(props, "url", all?.url);
+  put(props, "scheme", all?.scheme);
   if (Object.keys(props).length > 0) out.props = props;
   return out;
 }
@@ -154,17 +150,7 @@ export function readSubjects(ctx: Ctx, value: unknown, field: string): Obj[] | u
     checkKeys(ctx, obj, path, ["id", "subject"], ["scheme"]);
     const id = readString(ctx, obj.id, `${path}.id`);
     const subject = readString(ctx, obj.subject, `${path}.subject`);
-    if (id) {
-      const entry = ctx.lookup("subjects", id);
-      if (!entry) {
-        reportUnknownId(ctx, `${path}.id`, id);
-        return { id };
-      }
-      const out: Obj = { id };
-      put(out, "subject", entry.subject);
-      put(out, "scheme", entry.scheme);
-      return out;
-    }
+    if (id) return fromVocabulary(ctx, "subjects", id, `${path}.id`, ["subject", "scheme"]);
     if (!subject) {
       fail(ctx, path, "An existing id or a free text subject must be present.");
       return undefined;
