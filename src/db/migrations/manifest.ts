@@ -9,6 +9,7 @@ import m5 from "./0005_record_index.sql" with { type: "text" };
 import m6 from "./0006_record_index_fts.sql" with { type: "text" };
 import m7 from "./0007_record_index_languages.sql" with { type: "text" };
 import m8 from "./0008_record_index_drafts.sql" with { type: "text" };
+import m9 from "./0009_files.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -20,4 +21,5 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0006_record_index_fts", sql: m6 },
   { id: "0007_record_index_languages", sql: m7 },
   { id: "0008_record_index_drafts", sql: m8 },
+  { id: "0009_files", sql: m9 },
 ];

@@ -4,3 +4,4 @@ export * from "./records";
 export * from "./users";
 export * from "./vocabularies";
 export * from "./record-index";
+export * from "./files";

@@ -1,0 +1,67 @@
+// Files: stored byte objects (`file_objects`, shared by every entry that points at them), the
+// entries of drafts and records that name them (`file_entries`), and the parts of multipart
+// uploads that have arrived (`file_parts`).
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** Bytes on disk, content-addressed by id; removed when no entry references them. */
+export const fileObjectsTable = sqliteTable("file_objects", {
+  id: text("id").primaryKey(),
+  size: integer("size").notNull(),
+  /** `md5:<hex>` of the bytes as stored. */
+  checksum: text("checksum").notNull(),
+  created: integer("created").notNull(),
+  /** Last integrity check, and what it found when the bytes no longer match. */
+  verifiedAt: integer("verified_at"),
+  verifyError: text("verify_error"),
+});
+
+/** Transfer state: multipart layout, or a fetch's progress and last error. */
+export interface FileTransfer {
+  type: "L" | "F" | "M";
+  parts?: number;
+  part_size?: number;
+  /** Fetch: attempts so far and the last failure, shown on the entry. */
+  attempts?: number;
+  error?: string | null;
+}
+
+export const fileEntriesTable = sqliteTable(
+  "file_entries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The draft or record id; `isDraft` says which side. */
+    recordId: text("record_id").notNull(),
+    isDraft: integer("is_draft", { mode: "boolean" }).notNull(),
+    key: text("key").notNull(),
+    /** The bytes, once uploaded (pending until committed). */
+    objectId: text("object_id").references(() => fileObjectsTable.id),
+    status: text("status").$type<"pending" | "completed">().notNull(),
+    storageClass: text("storage_class").$type<"L" | "F">().notNull().default("L"),
+    uri: text("uri"),
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown> | null>(),
+    mimetype: text("mimetype"),
+    /** What the client announced (size, `md5:` checksum), checked at commit. */
+    declaredSize: integer("declared_size"),
+    declaredChecksum: text("declared_checksum"),
+    transfer: text("transfer", { mode: "json" }).$type<FileTransfer>().notNull(),
+    versionId: text("version_id").notNull(),
+    created: integer("created").notNull(),
+    updated: integer("updated").notNull(),
+  },
+  (t) => [uniqueIndex("file_entries_key_idx").on(t.recordId, t.isDraft, t.key), index("file_entries_object_idx").on(t.objectId)],
+);
+
+/** A multipart upload's received parts, each a durable temporary file until commit assembles them. */
+export const filePartsTable = sqliteTable(
+  "file_parts",
+  {
+    entryId: integer("entry_id")
+      .notNull()
+      .references(() => fileEntriesTable.id, { onDelete: "cascade" }),
+    part: integer("part").notNull(),
+    size: integer("size").notNull(),
+    path: text("path").notNull(),
+    created: integer("created").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entryId, t.part] })],
+);

@@ -1,0 +1,31 @@
+// The shapes every export format shares: the record it renders and what it may look up.
+import type { Links } from "../core/links";
+import type { VocabularyLookup } from "../pids/datacite-attributes";
+
+/**
+ * A published record as `GET /api/records/{id}` presents it to the caller (see
+ * records/present.ts), with `files.entries` (an object keyed by file name) already reduced to
+ * the files the caller may see: renderers never decide visibility themselves.
+ */
+export type ExportRecord = Record<string, any>;
+
+export interface ExportContext {
+  links: Links;
+  /** Repository name, the publisher fallback and DCAT catalogue title. */
+  siteName: string;
+  /** Vocabulary entries by type and id (resource types' DataCite/CSL/COAR props, licences...). */
+  lookup: VocabularyLookup;
+  /** Resolver URL of a DOI (test or production resolver). */
+  doiUrl(doi: string): string;
+}
+
+/** One serialisation: used by Accept negotiation, `/records/{id}/export/{id}` and OAI-PMH. */
+export interface ExportFormat {
+  /** InvenioRDM's export name: json, json-ld, csl, datacite-json, datacite-xml, dublincore, marcxml, bibtex, geojson, dcat-ap. */
+  id: string;
+  /** Media types served, the preferred first. */
+  mediaTypes: string[];
+  /** File extension of the download, without the dot. */
+  extension: string;
+  render(record: ExportRecord, ctx: ExportContext): string;
+}
