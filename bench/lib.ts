@@ -1,6 +1,8 @@
-// What the benchmark scripts share: a deterministic PRNG, percentiles, and `cairn serve` on a
-// data directory for the length of a measurement.
+// What the benchmark scripts share: a deterministic PRNG, percentiles, bulk-written records, and
+// `cairn serve` on a data directory for the length of a measurement.
+import { Database } from "bun:sqlite";
 import { join } from "node:path";
+import { recordIdFromNumber } from "../src/records/ids";
 
 export const MAIN = join(import.meta.dir, "..", "src", "main.ts");
 
@@ -52,4 +54,27 @@ export async function startServer(data: string) {
       await server.exited;
     },
   };
+}
+
+/**
+ * Writes `count` published records (one version each, owner 1) straight into a migrated data
+ * directory, 10,000 per transaction; `cairn reindex` then builds their search index.
+ * `document(i)` gives record i's stored document; record i is `at(i)` ms old relative to now.
+ */
+export function bulkInsertRecords(data: string, count: number, document: (i: number) => { access: { record: string } }, at: (i: number) => number) {
+  const db = new Database(join(data, "cairn.db"));
+  const insertParent = db.query("INSERT INTO record_parents (id, owner_id, latest_id, pids, created, updated) VALUES (?, 1, ?, '{}', ?, ?)");
+  const insertRecord = db.query("INSERT INTO records (id, parent_id, owner_id, is_published, is_latest, version_index, access_record, document, created, updated) VALUES (?, ?, 1, 1, 1, 1, ?, ?, ?, ?)");
+  for (let start = 0; start < count; start += 10_000) {
+    db.transaction(() => {
+      for (let i = start; i < Math.min(count, start + 10_000); i++) {
+        const id = recordIdFromNumber(2 * i + 1);
+        const parent = recordIdFromNumber(2 * i + 2);
+        const doc = document(i);
+        insertParent.run(parent, id, at(i), at(i));
+        insertRecord.run(id, parent, doc.access.record, JSON.stringify(doc), at(i), at(i));
+      }
+    })();
+  }
+  db.close();
 }

@@ -30,6 +30,7 @@ export const CONFIG_KEYS = {
     default: [],
     description: "Host names accepted in the Host header. Default: the host of BASE_URL (and the other loopback names when it is one). Others get 400.",
   },
+  THEME_SITENAME: { kind: "string", default: "Cairn", description: "Name of the repository: the publisher of records that name none, in exports." },
   HTTP: { kind: "boolean", default: false, description: "Serve plain HTTP (behind a TLS-terminating proxy, or in tests)." },
   TLS_CERT: { kind: "string", default: "", description: "PEM certificate file. Default: a self-signed one made on first start in DATA/tls/." },
   TLS_KEY: { kind: "string", default: "", description: "PEM private key file for TLS_CERT." },
@@ -51,6 +52,7 @@ export const CONFIG_KEYS = {
   RDM_ALLOW_RESTRICTED_RECORDS: { kind: "boolean", default: true, description: "Allow restricted records." },
   RDM_RECORDS_MAX_FILES_COUNT: { kind: "integer", default: 100, description: "Most files per record." },
   RDM_FILES_DEFAULT_MAX_FILE_SIZE: { kind: "bytes", default: 50 * GiB, description: "Largest file in bytes; beyond it 413." },
+  FILES_VERIFY_INTERVAL_DAYS: { kind: "integer", default: 14, description: "Each stored file is re-hashed this often (0: every hour) by the integrity job." },
   DATACITE_ENABLED: { kind: "boolean", default: false, description: "Register DOIs with DataCite." },
   DATACITE_PREFIX: { kind: "string", default: "", description: "DOI prefix (e.g. 10.1234). No prefix: DOIs are off." },
   DATACITE_USERNAME: { kind: "string", default: "", description: "DataCite repository account." },
@@ -58,6 +60,27 @@ export const CONFIG_KEYS = {
   DATACITE_TEST_MODE: { kind: "boolean", default: true, description: "Use DataCite's test service." },
   DATACITE_FORMAT: { kind: "string", default: "{prefix}/{id}", description: "How a DOI is formed from the prefix and record id." },
   DATACITE_URL: { kind: "string", default: "", description: "DataCite REST API URL. Default: by DATACITE_TEST_MODE." },
+  DATACITE_DATACENTER_SYMBOL: {
+    kind: "string",
+    default: "",
+    description: "DataCite data centre symbol shown in OAI-PMH oai_datacite records. Default: DATACITE_USERNAME, else CAIRN.",
+  },
+  OAISERVER_ID_PREFIX: {
+    kind: "string",
+    default: "",
+    description: "Namespace of OAI-PMH identifiers (oai:PREFIX:record-id). Default: the host name of BASE_URL.",
+  },
+  OAISERVER_PAGE_SIZE: { kind: "integer", default: 100, description: "Records, headers or sets per OAI-PMH list response." },
+  OAISERVER_RESUMPTION_TOKEN_EXPIRE_SECONDS: {
+    kind: "integer",
+    default: 3600,
+    description: "How long an OAI-PMH resumption token stays valid (it survives restarts).",
+  },
+  OAISERVER_ADMIN_EMAIL: {
+    kind: "string",
+    default: "",
+    description: "adminEmail of OAI-PMH Identify. Default: the first administrator's e-mail address.",
+  },
   MAIL_SERVER: { kind: "string", default: "", description: "SMTP host. Empty: mail stays in the outbox table only." },
   MAIL_PORT: { kind: "integer", default: 587, description: "SMTP port." },
   MAIL_USERNAME: { kind: "string", default: "", description: "SMTP user." },
@@ -73,6 +96,9 @@ export const CONFIG_KEYS = {
   JOBS_CONCURRENCY: { kind: "integer", default: 2, description: "Background jobs run at once." },
   JOBS_POLL_INTERVAL_MS: { kind: "integer", default: 1000, description: "How often the worker looks for due jobs." },
   JOBS_RETENTION_DAYS: { kind: "integer", default: 14, description: "Finished jobs older than this are pruned." },
+  STATS_ENABLED: { kind: "boolean", default: true, description: "Count record views and file downloads (COUNTER rules) and show them on records and in POST /api/stats." },
+  STATS_EVENTS_RETENTION_DAYS: { kind: "integer", default: 90, description: "Raw view/download events older than this are deleted once aggregated; daily totals are kept." },
+  STATS_AGGREGATE_INTERVAL_MS: { kind: "integer", default: 5000, description: "Longest wait before new views and downloads are folded into the totals (they show within this plus a second)." },
   LOG_REQUESTS: { kind: "boolean", default: false, description: "Log one line per request to stderr." },
 } satisfies Record<string, KeySpec>;
 
@@ -202,7 +228,7 @@ function finish(config: Config): Config {
   if (config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "public" && config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "restricted") {
     throw new ConfigError(`ACCOUNTS_DEFAULT_USER_VISIBILITY must be public or restricted, got ${JSON.stringify(config.ACCOUNTS_DEFAULT_USER_VISIBILITY)}`);
   }
-  for (const key of ["SEARCH_DEFAULT_PAGE_SIZE", "SEARCH_MAX_PAGE_SIZE", "SEARCH_MAX_RESULTS_WINDOW", "JOBS_CONCURRENCY", "JOBS_POLL_INTERVAL_MS"] as const) {
+  for (const key of ["SEARCH_DEFAULT_PAGE_SIZE", "SEARCH_MAX_PAGE_SIZE", "SEARCH_MAX_RESULTS_WINDOW", "JOBS_CONCURRENCY", "JOBS_POLL_INTERVAL_MS", "OAISERVER_PAGE_SIZE", "OAISERVER_RESUMPTION_TOKEN_EXPIRE_SECONDS", "STATS_EVENTS_RETENTION_DAYS", "STATS_AGGREGATE_INTERVAL_MS"] as const) {
     if (config[key] < 1) throw new ConfigError(`${key} must be at least 1, got ${config[key]}`);
   }
   return config;

@@ -1,9 +1,11 @@
 #!/usr/bin/env bun
 // The `cairn` command: dispatches to serve, users, tokens, groups and jobs.
+import { filesCommand } from "./cli/files";
 import { groupsCommand } from "./cli/groups";
 import { jobsCommand } from "./cli/jobs";
 import { reindexCommand } from "./cli/reindex";
 import { serveCommand } from "./cli/serve";
+import { statsCommand } from "./cli/stats";
 import { tokensCommand } from "./cli/tokens";
 import { usersCommand } from "./cli/users";
 import { vocabulariesCommand } from "./cli/vocabularies";
@@ -12,7 +14,7 @@ import { ConfigError, describeConfig } from "./config";
 import { HttpError } from "./core/errors";
 import { VERSION } from "./version";
 
-const COMMANDS: Command[] = [serveCommand, usersCommand, tokensCommand, groupsCommand, jobsCommand, vocabulariesCommand, reindexCommand];
+const COMMANDS: Command[] = [serveCommand, usersCommand, tokensCommand, groupsCommand, jobsCommand, vocabulariesCommand, reindexCommand, statsCommand, filesCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

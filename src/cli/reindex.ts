@@ -14,7 +14,11 @@ export const reindexCommand: Command = {
     const { values } = parse(argv, {});
     const bar = progressBar("reindexing");
     const started = performance.now();
-    const count = await withServices(values, (s) => s.records.reindex(systemActor, (done, total) => bar.update(done, total, `${done} records`)));
+    const count = await withServices(values, (s) => {
+      const n = s.records.reindex(systemActor, (done, total) => bar.update(done, total, `${done} records`));
+      s.stats.refreshPopularity(); // the rebuilt rows start without their view/download counts
+      return n;
+    });
     bar.done();
     const seconds = (performance.now() - started) / 1000;
     console.log(`reindexed ${count} records in ${seconds.toFixed(1)} s (${Math.round(count / Math.max(seconds, 0.001))}/s)`);

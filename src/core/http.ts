@@ -2,7 +2,7 @@
 // (negotiation, prettyprint), and one error path rendering {"status", "message"[, "errors"]}.
 import { Elysia, ValidationError } from "elysia";
 import { anonymous, type Actor } from "./actor";
-import { isJsonContentType, readJsonBody } from "./body";
+import { isFormContentType, isJsonContentType, readFormBody, readJsonBody } from "./body";
 import { HttpError, invalidToken, methodNotAllowed, notAcceptable, notFound, unsupportedMediaType, type FieldError } from "./errors";
 import { JSON_MEDIA_TYPES, negotiate } from "./negotiation";
 import { createRoutesIndex } from "./routes-index";
@@ -13,6 +13,8 @@ export interface HttpOptions {
   logRequests: boolean;
   /** `METHOD /route/:pattern` of routes whose body is file content (octet-stream), streamed unread. */
   streamedBodyRoutes: ReadonlySet<string>;
+  /** `METHOD /route` of routes that take form bodies (application/x-www-form-urlencoded) and answer in their own media type. */
+  formBodyRoutes?: ReadonlySet<string>;
   /** Resolves a bearer token to its actor, or null when it is unknown, expired or revoked. */
   authenticate(secret: string): Actor | null;
 }
@@ -69,7 +71,23 @@ export function resolveActor(request: Request, authenticate: HttpOptions["authen
 }
 
 /** Hooks for the whole app; register before any route. */
-export function httpHooks(options: HttpOptions, routes: () => { method: string; path: string }[]) {
+/**
+ * HEAD runs the GET route and drops its body unread. (Elysia's own HEAD reads the whole body to
+ * count its length: a file download would be read from disk for nothing.)
+ */
+async function headFromGet(request: Request, handle: (request: Request) => Promise<Response>) {
+  const get = new Request(request.url, { method: "GET", headers: request.headers });
+  headRequests.add(get);
+  const response = await handle(get);
+  await response.body?.cancel();
+  return new Response(null, { status: response.status, headers: response.headers });
+}
+
+const headRequests = new WeakSet<Request>();
+/** True when the request is the GET that answers a HEAD (no bytes will be sent: no download to count). */
+export const isHeadRequest = (request: Request) => request.method === "HEAD" || headRequests.has(request);
+
+export function httpHooks(options: HttpOptions, routes: () => { method: string; path: string }[], handle: () => (request: Request) => Promise<Response>) {
   const index = createRoutesIndex(routes);
   const allowed = new Set(options.allowedHosts);
   return new Elysia({ name: "cairn-http-hooks" })
@@ -81,21 +99,30 @@ export function httpHooks(options: HttpOptions, routes: () => { method: string; 
         const error = new HttpError(400, `Host '${host}' is not served here; use ${[...allowed].join(" or ")}.`);
         return errorResponse(error, request);
       }
+      if (request.method === "HEAD") return headFromGet(request, handle());
     })
     .onParse({ as: "global" }, async ({ request, contentType, route }) => {
       if (options.streamedBodyRoutes.has(`${request.method} ${route}`)) {
-        // File content: left unread for the route to stream to disk.
-        if (!/^application\/octet-stream\s*(;|$)/i.test(contentType)) throw unsupportedMediaType("application/octet-stream");
-        return request.body ?? new ReadableStream();
+        // File content: left unread for the route to stream to disk. The same routes take JSON
+        // for other sub-resources (a file's metadata), parsed as usual.
+        if (/^application\/octet-stream\s*(;|$)/i.test(contentType)) return request.body ?? new ReadableStream();
+        if (isJsonContentType(contentType)) return readJsonBody(request, options.maxContentLength);
+        throw unsupportedMediaType("application/octet-stream");
+      }
+      if (options.formBodyRoutes?.has(`${request.method} ${route}`)) {
+        if (isFormContentType(contentType)) return readFormBody(request, options.maxContentLength);
+        if (!request.body || request.headers.get("content-length") === "0") return new URLSearchParams();
+        throw unsupportedMediaType("application/x-www-form-urlencoded");
       }
       if (isJsonContentType(contentType)) return readJsonBody(request, options.maxContentLength);
       // No body at all (a DELETE, an action without payload) needs no content type.
       if (!request.body || request.headers.get("content-length") === "0") return undefined;
       throw unsupportedMediaType("application/json");
     })
-    .onBeforeHandle({ as: "global" }, ({ request }) => {
+    .onBeforeHandle({ as: "global" }, ({ request, route }) => {
       // Writes answer in JSON: refuse up front, before anything changes, when JSON is not acceptable.
       if (request.method === "GET" || request.method === "HEAD") return;
+      if (options.formBodyRoutes?.has(`${request.method} ${route}`)) return;
       if (!negotiate(request.headers.get("accept"), JSON_MEDIA_TYPES)) return errorResponse(notAcceptable(JSON_MEDIA_TYPES), request);
     })
     .mapResponse({ as: "global" }, ({ responseValue, set, request }) => {

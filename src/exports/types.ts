@@ -17,6 +17,8 @@ export interface ExportContext {
   lookup: VocabularyLookup;
   /** Resolver URL of a DOI (test or production resolver). */
   doiUrl(doi: string): string;
+  /** Request query parameters a format reads (the formatted citation: `style`, `locale`). */
+  params?: Readonly<Record<string, string>>;
 }
 
 /** One serialisation: used by Accept negotiation, `/records/{id}/export/{id}` and OAI-PMH. */
@@ -27,5 +29,7 @@ export interface ExportFormat {
   mediaTypes: string[];
   /** File extension of the download, without the dot. */
   extension: string;
+  /** Content-Type sent instead of the negotiated media type (InvenioRDM answers text/x-bibliography as text/plain). */
+  contentType?: string;
   render(record: ExportRecord, ctx: ExportContext): string;
 }

@@ -37,7 +37,10 @@ const RELATED_TYPES = new Set(["ARK", "arXiv", "bibcode", "DOI", "EAN13", "EISSN
 // RDM_RECORDS_PERSONORG_SCHEMES -> nameIdentifierScheme.
 const NAME_SCHEMES: Record<string, string> = { orcid: "ORCID", isni: "ISNI", gnd: "GND", ror: "ROR" };
 const FUNDER_ID_PRIORITY = ["ror", "doi", "grid", "isni", "gnd"];
-const FUNDER_ID_TYPES: Record<string, string> = { ror: "ROR", doi: "Crossref Funder ID", grid: "GRID", isni: "ISNI", gnd: "GND" };
+// funderIdentifierType is a closed list (ISNI, GRID, ROR, Crossref Funder ID, Other): GND ids are "Other".
+const FUNDER_ID_TYPES: Record<string, string> = { ror: "ROR", doi: "Crossref Funder ID", grid: "GRID", isni: "ISNI" };
+// Vocabulary values newer than kernel 4.5 (4.6 added Translator, HasTranslation, IsTranslationOf).
+const NOT_IN_KERNEL_45 = new Set(["Translator", "HasTranslation", "IsTranslationOf"]);
 const ROR_ID = /^0[a-hj-km-np-tv-z0-9]{6}\d{2}$/;
 
 /** DataCite JSON attributes for PUT /dois/{doi}; also the body of the DataCite JSON export. */
@@ -123,7 +126,7 @@ function affiliation(a: Json): Json {
 
 function contributor(entry: Json, vocab: Vocab): Json {
   const role = vocab.props("contributorsroles", entry.role).datacite;
-  return { ...personOrOrg(entry), contributorType: role || "Other" };
+  return { ...personOrOrg(entry), contributorType: role && !NOT_IN_KERNEL_45.has(role) ? role : "Other" };
 }
 
 // titles = title + additional titles (titleType from the vocabulary)
@@ -175,12 +178,14 @@ function relatedIdentifiers(record: Json, vocab: Vocab, versionDois: string[] | 
   const out: Json[] = [];
   for (const r of list(record.metadata?.related_identifiers)) {
     const type = IDENTIFIER_TYPES[r.scheme];
-    if (!type || !RELATED_TYPES.has(type)) continue;
+    const relationType = vocab.props("relationtypes", r.relation_type).datacite ?? "";
+    // Like schemes outside the closed list, a relation kernel 4.5 cannot name is left out.
+    if (!type || !RELATED_TYPES.has(type) || NOT_IN_KERNEL_45.has(relationType)) continue;
     const general = r.resource_type?.id ? vocab.props("resourcetypes", r.resource_type).datacite_general || "Other" : undefined;
     out.push({
       relatedIdentifier: r.identifier,
       relatedIdentifierType: type,
-      relationType: vocab.props("relationtypes", r.relation_type).datacite ?? "",
+      relationType,
       resourceTypeGeneral: general,
     });
   }
@@ -204,28 +209,28 @@ function rights(right: Json, vocab: Vocab): Json {
   };
 }
 
-// subjects: subject, subjectScheme and valueURI (when the vocabulary id is a URI)
+// subjects: subject, subjectScheme and valueUri (when the vocabulary id is a URI); the 4.5 JSON names are camel-case "Uri"
 function subject(s: Json, vocab: Vocab): Json {
   const entry = vocab.entry("subjects", s);
   return {
     subject: entry.subject ?? entry.title?.en,
     subjectScheme: s.id ? entry.scheme : undefined,
-    valueURI: s.id && /^https?:\/\//.test(s.id) ? s.id : undefined,
+    valueUri: s.id && /^https?:\/\//.test(s.id) ? s.id : undefined,
   };
 }
 
-// geoLocations: place, point, box (a rectangular polygon) or polygon; GeoJSON is lon/lat
+// geoLocations: place, point, box (a rectangular polygon) or polygon; GeoJSON is lon/lat; 4.5 JSON wants numbers
 function geoLocation(feature: Json): Json {
   const out: Json = { geoLocationPlace: nonBlank(feature.place) };
   const g = feature.geometry;
-  const point = (c: number[]) => ({ pointLongitude: String(c[0]), pointLatitude: String(c[1]) });
+  const point = (c: number[]) => ({ pointLongitude: Number(c[0]), pointLatitude: Number(c[1]) });
   if (g?.type === "Point") out.geoLocationPoint = point(g.coordinates);
   if (g?.type === "Polygon") {
     const ring: number[][] = g.coordinates?.[0] ?? [];
     const xs = [...new Set(ring.map((c) => c[0]!))].sort((a, b) => a - b);
     const ys = [...new Set(ring.map((c) => c[1]!))].sort((a, b) => a - b);
     if ((ring.length === 4 || ring.length === 5) && xs.length === 2 && ys.length === 2) {
-      out.geoLocationBox = { westBoundLongitude: String(xs[0]), eastBoundLongitude: String(xs[1]), southBoundLatitude: String(ys[0]), northBoundLatitude: String(ys[1]) };
+      out.geoLocationBox = { westBoundLongitude: xs[0], eastBoundLongitude: xs[1], southBoundLatitude: ys[0], northBoundLatitude: ys[1] };
     } else {
       out.geoLocationPolygon = ring.map((c) => ({ polygonPoint: point(c) }));
     }
@@ -246,7 +251,7 @@ function fundingReference(f: Json, vocab: Vocab): Json {
     funderIdentifierType: funderId ? (FUNDER_ID_TYPES[funderId.scheme] ?? "Other") : undefined,
     awardNumber: award?.number,
     awardTitle: award?.title?.en,
-    awardURI: (awardIds.find((i) => i.scheme === "doi") ?? awardIds.find((i) => i.scheme === "url"))?.identifier,
+    awardUri: (awardIds.find((i) => i.scheme === "doi") ?? awardIds.find((i) => i.scheme === "url"))?.identifier,
   };
 }
 

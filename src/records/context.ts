@@ -6,7 +6,10 @@ import { notFound } from "../core/errors";
 import { formatDate } from "../core/time";
 import { doiResolverUrl } from "../pids/doi";
 import type { VocabularyLookup } from "./metadata/check";
+import { systemActor, type Actor } from "../core/actor";
+import { canReadFiles } from "./policy";
 import { presentDraft, presentListedRecord, presentRecord, type PresentContext } from "./present";
+import { indexedAccess } from "./harvest";
 import { indexedRecord, indexRecord, unindexRecord } from "./search-index";
 import * as store from "./store";
 
@@ -14,17 +17,54 @@ export interface RecordsDeps extends Deps {
   lookup: VocabularyLookup;
   /** Queues a background job after the transaction that calls for it has committed. */
   enqueue(name: string, payload: unknown): void;
-  /** Completed files of a draft (files arrive with the files module; until then, none). */
-  fileCount(recordId: string): number;
+  /** The files module's answers and moves as drafts and records change. */
+  files: RecordFiles;
+  /** Told, inside the write's transaction, whenever a published record is re-indexed (OAI-PMH tombstones). */
+  onVisibilityChange?(change: VisibilityChange): void;
+  /** The `stats` of a published record (statistics module): this version and all versions. */
+  recordStats?(recordId: string, parentId: string): Record<string, unknown>;
+}
+
+/** A published record's visibility before and after a write; `at` is the record's new `updated`. */
+export interface VisibilityChange {
+  recordId: string;
+  wasPublic: boolean;
+  isPublic: boolean;
+  at: number;
+}
+
+/** What records need of the files module (see files/lifecycle.ts). */
+export interface RecordFiles {
+  draftFiles(id: string): { completedKeys: string[]; blocking: FieldError[] };
+  /** Inside the publish / edit / delete transactions; the first and last return objects to remove after commit. */
+  publish(id: string): string[];
+  edit(id: string): void;
+  discardDraft(id: string): string[];
+  removeObjects(ids: string[]): void;
+  filesField(id: string, isDraft: boolean, settings: FilesSettings, visible: boolean): Record<string, unknown>;
+  fileTypes(id: string, isDraft: boolean): string[];
+}
+
+export interface FilesSettings {
+  enabled: boolean;
+  default_preview: string | null;
+  order: string[];
 }
 
 export function createRecordsContext(deps: RecordsDeps) {
   const { db, config, links, clock } = deps;
 
-  function presentContext(parentId: string): PresentContext {
-    const parent = store.findParent(db, parentId);
-    if (!parent) throw new Error(`record parent ${parentId} is missing`);
-    return { links, parent, maxVersionIndex: store.maxVersionIndex(db, parentId), doiUrl: (doi) => doiResolverUrl(doi, config.DATACITE_TEST_MODE) };
+  function presentContext(row: { id: string; parentId: string }, isDraft: boolean, filesVisible: boolean): PresentContext {
+    const parent = store.findParent(db, row.parentId);
+    if (!parent) throw new Error(`record parent ${row.parentId} is missing`);
+    return {
+      links,
+      parent,
+      maxVersionIndex: store.maxVersionIndex(db, row.parentId),
+      doiUrl: (doi) => doiResolverUrl(doi, config.DATACITE_TEST_MODE),
+      filesField: (settings) => deps.files.filesField(row.id, isDraft, settings, filesVisible),
+      recordStats: () => deps.recordStats?.(row.id, row.parentId) ?? null,
+    };
   }
 
   return {
@@ -45,16 +85,21 @@ export function createRecordsContext(deps: RecordsDeps) {
       return record;
     },
 
-    /** Rules about files that need the file list: at least one file unless metadata-only, a real default preview. */
-    fileErrors(recordId: string, document: Record<string, any>): FieldError[] {
-      const count = deps.fileCount(recordId);
+    /**
+     * Rules about files that need the file list: at least one file unless metadata-only, a real
+     * default preview; for publishing also every upload committed and every fetch finished.
+     */
+    fileErrors(recordId: string, document: Record<string, any>, forPublish = false): FieldError[] {
+      const { completedKeys, blocking } = deps.files.draftFiles(recordId);
       const errors: FieldError[] = [];
-      if (document.files?.enabled !== false && count === 0) {
+      const enabled = document.files?.enabled !== false;
+      if (enabled && completedKeys.length === 0) {
         errors.push({ field: "files.enabled", messages: ["Missing uploaded files. To disable files for this record please mark it as metadata-only."] });
       }
-      if (document.files?.default_preview && count === 0) {
+      if (document.files?.default_preview && !completedKeys.includes(document.files.default_preview)) {
         errors.push({ field: "files.default_preview", messages: ["Default preview must be one of the uploaded files."] });
       }
+      if (enabled && forPublish) errors.push(...blocking);
       return errors;
     },
 
@@ -64,20 +109,25 @@ export function createRecordsContext(deps: RecordsDeps) {
       if (!draft) return unindexRecord(db, id, true);
       const doc = draft.document as Record<string, any>;
       const isLatest = draft.versionIndex >= store.maxVersionIndex(db, draft.parentId);
-      indexRecord(db, { ...draft, isDraft: true, isLatest, accessRecord: doc.access?.record ?? "public" }, store.findParent(db, draft.parentId)?.pids ?? {});
+      const fileTypes = deps.files.fileTypes(id, true);
+      indexRecord(db, { ...draft, isDraft: true, isLatest, accessRecord: doc.access?.record ?? "public", fileTypes }, store.findParent(db, draft.parentId)?.pids ?? {});
     },
 
     /** Re-indexes a published record; call inside the write's transaction. */
     reindexRecord(id: string) {
       const record = store.findRecord(db, id)!;
-      indexRecord(db, indexedRecord(record), store.findParent(db, record.parentId)?.pids ?? {});
+      const wasPublic = indexedAccess(db, id) === "public";
+      indexRecord(db, { ...indexedRecord(record), fileTypes: deps.files.fileTypes(id, false) }, store.findParent(db, record.parentId)?.pids ?? {});
+      deps.onVisibilityChange?.({ recordId: id, wasPublic, isPublic: record.accessRecord === "public", at: record.updated });
     },
 
+    /** Drafts are shown only to who manages them, so their files are always listed. */
     draftJson(row: store.DraftRow, errors: FieldError[] = []) {
-      return presentDraft(row, presentContext(row.parentId), store.findRecord(db, row.id) !== null, errors);
+      return presentDraft(row, presentContext(row, true, true), store.findRecord(db, row.id) !== null, errors);
     },
-    recordJson: (row: store.RecordRow) => presentRecord(row, presentContext(row.parentId)),
-    listedRecordJson: (row: store.RecordRow) => presentListedRecord(row, presentContext(row.parentId)),
+    /** A record's JSON; its file entries only for callers who may read the files (the system may). */
+    recordJson: (row: store.RecordRow, actor: Actor = systemActor) => presentRecord(row, presentContext(row, false, canReadFiles(actor, row))),
+    listedRecordJson: (row: store.RecordRow, actor: Actor) => presentListedRecord(row, presentContext(row, false, canReadFiles(actor, row))),
   };
 }
 

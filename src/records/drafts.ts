@@ -58,12 +58,15 @@ export function createDraftOperations(ctx: RecordsContext) {
       const draft = ctx.loadDraft(id);
       requireManage(actor, draft.ownerId);
       checkRevision(ifMatch, draft.revisionId);
-      db.$client.transaction(() => {
+      const orphans = db.$client.transaction(() => {
+        const dropped = ctx.deps.files.discardDraft(id);
         store.deleteDraft(db, id);
         ctx.reindexDraft(id);
         const parent = store.findParent(db, draft.parentId);
         if (parent && !parent.latestId && !store.findNewVersionDraft(db, draft.parentId)) store.deleteParent(db, draft.parentId);
+        return dropped;
       }).immediate();
+      ctx.deps.files.removeObjects(orphans);
     },
 
     /** POST /records/{id}/draft: an edit draft of a published record (the existing one if open). */
@@ -75,6 +78,7 @@ export function createDraftOperations(ctx: RecordsContext) {
       const now = clock.now();
       db.$client.transaction(() => {
         store.insertDraft(db, { id, parentId: record.parentId, ownerId: record.ownerId, versionIndex: record.versionIndex, document: record.document, created: now, updated: now });
+        ctx.deps.files.edit(id);
         ctx.reindexDraft(id);
       }).immediate();
       return ctx.draftJson(ctx.loadDraft(id));

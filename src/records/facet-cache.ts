@@ -2,6 +2,7 @@
 // matches most records counts its facets and picks its page without touching a row per match
 // (SQLite needs ~1 µs per matching row; 100,000 matches made every search ~100 ms).
 // The copy is rebuilt from the table when it is stale; until then searches take the SQL path.
+import { splitList } from "./facets";
 import type { Db } from "../db/connection";
 
 export interface Columns {
@@ -28,7 +29,8 @@ export interface Columns {
   /** Code -> value for access, parent/type (one dictionary) and language combinations. */
   accessNames: string[];
   typeNames: (string | null)[];
-  langCombos: string[][];
+  /** Code -> the languages and file types of a row (one dictionary of both, as the SQL path groups them). */
+  langCombos: { languages: string[]; fileTypes: string[] }[];
   /** Rows matching recent full-text conditions (least recently used first); dropped with the copy. */
   matches: Map<string, Int32Array>;
 }
@@ -58,9 +60,9 @@ function dictionary<T>() {
 }
 
 function load(db: Db): Columns {
-  type Row = [number, string | null, number, number, string, number | null, string, string | null, string | null, string, number, number, number, number, number];
+  type Row = [number, string | null, number, number, string, number | null, string, string | null, string | null, string, number, number, number, number, number, string];
   const rows = db.$client
-    .query("SELECT key, publication_date, is_latest, is_draft, access_record, owner_id, access_status, resource_type_parent, resource_type, languages, created, updated, version_index, views, downloads FROM record_index")
+    .query("SELECT key, publication_date, is_latest, is_draft, access_record, owner_id, access_status, resource_type_parent, resource_type, languages, created, updated, version_index, views, downloads, file_types FROM record_index")
     .values() as unknown as Row[];
   const n = rows.length;
   let maxKey = 0;
@@ -104,14 +106,17 @@ function load(db: Db): Columns {
     c.access[i] = access.code(r[6]);
     c.parent[i] = types.code(r[7]);
     c.type[i] = types.code(r[8]);
-    c.langs[i] = combos.code(r[9]);
+    c.langs[i] = combos.code(`${r[9]}|${r[15]}`);
     c.created[i] = r[10];
     c.updated[i] = r[11];
     c.version[i] = r[12];
     c.views[i] = r[13];
     c.downloads[i] = r[14];
   });
-  c.langCombos = combos.names.map((l) => (l ? l.split(",") : []));
+  c.langCombos = combos.names.map((both) => {
+    const [languages = "", fileTypes = ""] = both.split("|");
+    return { languages: splitList(languages), fileTypes: splitList(fileTypes) };
+  });
   return c;
 }
 
@@ -132,6 +137,14 @@ export function createFacetCache(db: Db) {
       if (performance.now() - builtAt < REBUILD_INTERVAL_MS) return null;
       this.refresh();
       return columns;
+    },
+
+    /** Statistics moved a row's popularity: the copy follows in place (a rebuild per aggregation would cost more than the sort). */
+    patch(key: number, views: number, downloads: number) {
+      const row = columns && key < columns.pos.length ? columns.pos[key]! : -1;
+      if (row < 0 || !columns) return;
+      columns.views[row] = views;
+      columns.downloads[row] = downloads;
     },
 
     /** Rebuilds now (tests, and the rebuild the interval allows). */

@@ -60,16 +60,20 @@ export interface FacetGroup {
   parent: string | null;
   type: string | null;
   languages: string[];
+  fileTypes: string[];
   n: number;
 }
 
+/** A comma-joined index column (languages, file types) as its values. */
+export const splitList = (joined: string): string[] => (joined ? joined.split(",") : []);
+
 export function groupedCounts(db: Db, base: Sql): FacetGroup[] {
   return db.$client
-    .query<{ d: number; a: string; p: string | null; t: string | null; l: string; n: number }, (string | number)[]>(
-      `SELECT r.is_draft AS d, r.access_status AS a, r.resource_type_parent AS p, r.resource_type AS t, r.languages AS l, count(*) AS n FROM record_index r WHERE ${base.where} GROUP BY 1, 2, 3, 4, 5`,
+    .query<{ d: number; a: string; p: string | null; t: string | null; l: string; f: string; n: number }, (string | number)[]>(
+      `SELECT r.is_draft AS d, r.access_status AS a, r.resource_type_parent AS p, r.resource_type AS t, r.languages AS l, r.file_types AS f, count(*) AS n FROM record_index r WHERE ${base.where} GROUP BY 1, 2, 3, 4, 5, 6`,
     )
     .all(...base.params)
-    .map((g) => ({ draft: g.d === 1, access: g.a, parent: g.p, type: g.t, languages: g.l ? g.l.split(",") : [], n: g.n }));
+    .map((g) => ({ draft: g.d === 1, access: g.a, parent: g.p, type: g.t, languages: splitList(g.l), fileTypes: splitList(g.f), n: g.n }));
 }
 
 /** Whether a group passes the selected facet values (the same rule as facetFilter's SQL). */
@@ -81,8 +85,7 @@ export function passes(g: FacetGroup, selected: Record<string, string[]>, except
   }
   if (except !== "language" && selected.language && !selected.language.some((l) => g.languages.includes(l.toLowerCase()))) return false;
   if (except !== "is_published" && selected.is_published && !selected.is_published.includes(g.draft ? "false" : "true")) return false;
-  // No record has file types until files are indexed: selecting one matches nothing.
-  if (except !== "file_type" && selected.file_type) return false;
+  if (except !== "file_type" && selected.file_type && !selected.file_type.some((f) => g.fileTypes.includes(f.toLowerCase()))) return false;
   return true;
 }
 
@@ -117,7 +120,7 @@ export function aggregationsOf(groups: FacetGroup[], selected: Record<string, st
     access_status: facet("Access status", tally((g) => [g.access]).map(([key, n]) => ({ key, doc_count: n, label: ACCESS_LABELS[key] ?? key, is_selected: isSelected("access_status", key) }))),
     resource_type: facet("Resource types", typeBuckets),
     language: facet("Languages", tally((g) => g.languages).slice(0, 10).map(([key, n]) => ({ key, doc_count: n, label: titleOf(lookup, "languages", key), is_selected: isSelected("language", key) }))),
-    file_type: facet("File type", [] as Bucket[]),
+    file_type: facet("File type", tally((g) => g.fileTypes).slice(0, 10).map(([key, n]) => ({ key, doc_count: n, label: key.toUpperCase(), is_selected: isSelected("file_type", key) }))),
     ...(withPublished
       ? {
           is_published: facet(

@@ -18,3 +18,18 @@ export function requireRead(actor: Actor, record: { accessRecord: string; ownerI
   if (actor.kind === "anonymous") throw unauthorized();
   throw forbidden();
 }
+
+/** Files of a published record: who manages it always; others when the record and its files are public and not embargoed. */
+export function canReadFiles(actor: Actor, record: { accessRecord: string; ownerId: number | null; document: unknown }) {
+  if (canManage(actor, record.ownerId)) return true;
+  const access = (record.document as { access?: { files?: string; embargo?: { active?: boolean } } }).access;
+  return record.accessRecord === "public" && access?.files !== "restricted" && !access?.embargo?.active;
+}
+
+/** 401/403 unless the actor may read the record's files (a restricted record reads as not found-or-forbidden first). */
+export function requireReadFiles(actor: Actor, record: { accessRecord: string; ownerId: number | null; document: unknown }) {
+  requireRead(actor, record);
+  if (canReadFiles(actor, record)) return;
+  if (actor.kind === "anonymous") throw unauthorized("The files of this record are restricted or under embargo: sign in with an account that has access.");
+  throw forbidden("The files of this record are restricted or under embargo.");
+}

@@ -12,6 +12,10 @@ export interface PresentContext {
   /** Highest version index among the parent's records and drafts. */
   maxVersionIndex: number;
   doiUrl(doi: string): string;
+  /** The `files` field: settings with the entries the caller may see, count and total size. */
+  filesField(settings: { enabled: boolean; default_preview: string | null; order: string[] }): Record<string, unknown>;
+  /** `stats` of a published record (views, downloads of this version and all versions); null when statistics are not wired. */
+  recordStats?(): Record<string, unknown> | null;
 }
 
 type Doc = Record<string, any>;
@@ -37,7 +41,7 @@ function common(row: DraftRow | RecordRow, ctx: PresentContext) {
     expires_at: formatRecordTime(row.created),
     revision_id: row.revisionId,
     access: { ...access, status: accessStatus(access, files.enabled !== false) },
-    files: { enabled: files.enabled !== false, default_preview: files.default_preview ?? null, order: files.order ?? [], count: 0, total_bytes: 0, entries: {} },
+    files: ctx.filesField({ enabled: files.enabled !== false, default_preview: files.default_preview ?? null, order: files.order ?? [] }),
     metadata: doc.metadata ?? {},
     custom_fields: doc.custom_fields ?? {},
     pids: doc.pids ?? {},
@@ -88,6 +92,12 @@ export function presentDraft(row: DraftRow, ctx: PresentContext, published: bool
   };
 }
 
+/** Only published records carry `stats` (InvenioRDM). */
+function statsOf(ctx: PresentContext) {
+  const stats = ctx.recordStats?.();
+  return stats ? { stats } : {};
+}
+
 export function presentRecord(row: RecordRow, ctx: PresentContext) {
   const { links } = ctx;
   const api = (p: string) => links.api(`/records/${row.id}${p}`);
@@ -97,6 +107,7 @@ export function presentRecord(row: RecordRow, ctx: PresentContext) {
     is_draft: false,
     status: "published",
     versions: { index: row.versionIndex, is_latest: row.isLatest, is_latest_draft: row.versionIndex === ctx.maxVersionIndex },
+    ...statsOf(ctx),
     links: {
       self: api(""),
       self_html: links.html(`/records/${row.id}`),

@@ -20,7 +20,7 @@ export function createPublishOperations(ctx: RecordsContext) {
   /** Strict validation of a draft about to be published; 400 with every problem. */
   function validateForPublish(draft: store.DraftRow): Doc {
     const built = buildDocument(draft.document, { previous: draft.document, config, lookup, publisherRequired: ctx.doisEnabled() });
-    const errors = [...built.unknownIds, ...built.errors, ...ctx.fileErrors(draft.id, built.document)];
+    const errors = [...built.unknownIds, ...built.errors, ...ctx.fileErrors(draft.id, built.document, true)];
     checkEmbargoInFuture(built.document.access as Access, ctx.today(), errors);
     if (errors.length) throw validationError(errors);
     return built.document;
@@ -35,7 +35,7 @@ export function createPublishOperations(ctx: RecordsContext) {
       if (ctx.doisEnabled() && !document.pids.doi) document.pids = { ...document.pids, doi: managedDoi(id) };
       const access = document.access as Access;
       const now = clock.now();
-      db.$client.transaction(() => {
+      const orphans = db.$client.transaction(() => {
         const fields = {
           document,
           accessRecord: access.record,
@@ -51,11 +51,15 @@ export function createPublishOperations(ctx: RecordsContext) {
         if (document.pids.doi?.provider === "datacite" && !(parent.pids as Doc).doi) {
           store.updateParentPids(db, parent.id, { ...parent.pids, doi: managedDoi(parent.id) }, now);
         }
+        // The record's files become the draft's (shared bytes); those it no longer has go after commit.
+        const dropped = ctx.deps.files.publish(id);
         store.deleteDraft(db, id);
         ctx.reindexDraft(id);
         ctx.reindexRecord(id);
         indexLatestFlags(db, draft.parentId, store.findParent(db, draft.parentId)!.latestId!);
+        return dropped;
       }).immediate();
+      ctx.deps.files.removeObjects(orphans);
       if (document.pids.doi?.provider === "datacite") ctx.deps.enqueue("datacite-register", { recordId: id });
       return ctx.recordJson(ctx.loadRecord(id));
     },

@@ -23,7 +23,7 @@ export const recordsRoutes = (http: ActorContext, records: RecordsService) =>
       set.status = 201;
       return withEtag(set, records.createDraft(actor, body));
     }, { detail: { summary: "Create a draft", tags: draftTags } })
-    .get("/api/records/:id", ({ actor, params, set }) => withEtag(set, records.readRecord(actor, params.id)), { detail: { summary: "Read a published record", tags } })
+    // GET /api/records/:id (the record JSON, or an export format by Accept) is in exports/routes.ts.
     .get("/api/records/:id/versions", ({ actor, params, request }) => records.listVersions(actor, params.id, queryParams(request.url)), { query: recordSearchQuery, detail: { summary: "List a record's versions", tags } })
     .post("/api/records/:id/versions", ({ actor, params, set }) => {
       set.status = 201;

@@ -107,7 +107,7 @@ function groupOf(c: Columns, code: number, types: number, combos: number, n: num
   const rest2 = (rest - type) / types;
   const parent = rest2 % types;
   const access = (rest2 - parent) / types;
-  return { draft: false, access: c.accessNames[access]!, parent: c.typeNames[parent]!, type: c.typeNames[type]!, languages: c.langCombos[langs]!, n };
+  return { draft: false, access: c.accessNames[access]!, parent: c.typeNames[parent]!, type: c.typeNames[type]!, languages: c.langCombos[langs]!.languages, fileTypes: c.langCombos[langs]!.fileTypes, n };
 }
 
 export interface FastResult {

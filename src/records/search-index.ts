@@ -80,6 +80,8 @@ function removeKey(db: Db, key: number) {
 
 /** What the index needs of a published record or a draft. */
 export interface IndexedRow {
+  /** Extensions of the record's files (the file_type facet). */
+  fileTypes?: string[];
   id: string;
   parentId: string;
   ownerId: number | null;
@@ -109,6 +111,8 @@ export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, 
   const access = doc.access as Access;
   const m: Doc = doc.metadata ?? {};
   const resourceType: string | null = m.resource_type?.id ?? null;
+  // Popularity belongs to the parent (all versions): a rewritten or new version keeps it.
+  const popularity = db.$client.query<{ views: number | null; downloads: number | null }, [string]>("SELECT max(views) AS views, max(downloads) AS downloads FROM record_index WHERE parent_id = ?").get(row.parentId);
   if (!fresh) unindexRecord(db, row.id, row.isDraft);
   markIndexChanged(db);
   const values = {
@@ -122,12 +126,15 @@ export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, 
     resource_type: resourceType,
     resource_type_parent: (m.resource_type?.props?.type as string | undefined) ?? resourceType?.split("-")[0] ?? null,
     languages: [...new Set(list(m.languages).map((l) => String(l.id ?? "").toLowerCase()).filter(Boolean))].sort().join(","),
+    file_types: [...new Set(row.fileTypes ?? [])].sort().join(","),
     publication_date: typeof m.publication_date === "string" ? m.publication_date.split("/")[0]! : null,
     created: row.created,
     updated: row.updated,
     created_iso: iso(row.created),
     updated_iso: iso(row.updated),
     version_index: row.versionIndex,
+    views: popularity?.views ?? 0,
+    downloads: popularity?.downloads ?? 0,
   };
   const columns = Object.keys(values);
   const key = db.$client
@@ -137,6 +144,13 @@ export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, 
   db.$client.query("INSERT INTO record_fts (rowid, title, description, creators, subjects, other) VALUES (?, ?, ?, ?, ?, ?)").run(key, text.title, text.description, text.creators, text.subjects, text.other);
   const insertTerm = db.$client.query("INSERT INTO record_terms (key, field, value) VALUES (?, ?, ?)");
   for (const [field, value] of terms(row, doc, parentPids)) insertTerm.run(key, field, value);
+  for (const ext of row.fileTypes ?? []) insertTerm.run(key, "files.types", ext);
+}
+
+/** Sets a parent's popularity (all versions' unique views/downloads) on its index rows; `patch` updates in-memory copies by key. */
+export function setPopularity(db: Db, parentId: string, views: number, downloads: number, patch?: (key: number, views: number, downloads: number) => void) {
+  const keys = db.$client.query<{ key: number }, [number, number, string]>("UPDATE record_index SET views = ?, downloads = ? WHERE parent_id = ? RETURNING key").all(views, downloads, parentId);
+  for (const { key } of keys) patch?.(key, views, downloads);
 }
 
 /** Mirrors records.is_latest for the parent's published versions. */
@@ -146,7 +160,7 @@ export function indexLatestFlags(db: Db, parentId: string, latestId: string) {
 }
 
 /** Rebuilds the whole index from the records, in batches; returns how many were indexed. */
-export function rebuildIndex(db: Db, onProgress?: (done: number, total: number) => void): number {
+export function rebuildIndex(db: Db, onProgress?: (done: number, total: number) => void, fileTypes: (id: string, isDraft: boolean) => string[] = () => []): number {
   const total = db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM records").get()!.n;
   db.$client.transaction(() => {
     db.$client.exec("DELETE FROM record_terms; DELETE FROM record_index; DELETE FROM record_fts;");
@@ -164,7 +178,7 @@ export function rebuildIndex(db: Db, onProgress?: (done: number, total: number) 
     if (rows.length === 0) break;
     db.$client.transaction(() => {
       for (const raw of rows) {
-        indexRecord(db, indexedRecord(rowOf(raw)), raw.parent_pids ? JSON.parse(raw.parent_pids) : {}, true);
+        indexRecord(db, { ...indexedRecord(rowOf(raw)), fileTypes: fileTypes(raw.id, false) }, raw.parent_pids ? JSON.parse(raw.parent_pids) : {}, true);
         done++;
       }
     }).immediate();
@@ -182,7 +196,7 @@ export function rebuildIndex(db: Db, onProgress?: (done: number, total: number) 
   db.$client.transaction(() => {
     for (const raw of drafts) {
       const document = JSON.parse(raw.document) as Doc;
-      const row = { id: raw.id, parentId: raw.parent_id, ownerId: raw.owner_id, isLatest: raw.is_latest === 1, isDraft: true, accessRecord: document.access?.record ?? "public", versionIndex: raw.version_index, document, created: raw.created, updated: raw.updated };
+      const row = { id: raw.id, parentId: raw.parent_id, ownerId: raw.owner_id, isLatest: raw.is_latest === 1, isDraft: true, accessRecord: document.access?.record ?? "public", versionIndex: raw.version_index, document, created: raw.created, updated: raw.updated, fileTypes: fileTypes(raw.id, true) };
       indexRecord(db, row, raw.parent_pids ? JSON.parse(raw.parent_pids) : {}, true);
     }
   }).immediate();
@@ -190,7 +204,7 @@ export function rebuildIndex(db: Db, onProgress?: (done: number, total: number) 
 }
 
 /** A raw `records` row as the typed row drizzle would give. */
-function rowOf(raw: Record<string, any>): RecordRow {
+export function rowOf(raw: Record<string, any>): RecordRow {
   return {
     id: raw.id,
     parentId: raw.parent_id,

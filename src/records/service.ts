@@ -1,7 +1,7 @@
 // Record operations: search and read published records, versions, the caller's own records,
 // lifting embargoes; drafts and publishing come from drafts.ts and publish.ts.
 import { eq } from "drizzle-orm";
-import { requireAdmin, requireUser, type Actor } from "../core/actor";
+import { anonymous, requireAdmin, requireUser, type Actor } from "../core/actor";
 import { HttpError, notFound } from "../core/errors";
 import type { QueryValues } from "../core/links";
 import { parsePage, searchEnvelope } from "../core/paging";
@@ -10,10 +10,12 @@ import { liftedAccess, type Access } from "./access";
 import { createRecordsContext, type RecordsDeps } from "./context";
 import { createFacetCache } from "./facet-cache";
 import { createDraftOperations } from "./drafts";
+import { countHarvestable, earliestHarvestable, findPublicRecords, listHarvestable, selectedRecordIds, type HarvestFilter, type HarvestKey } from "./harvest";
 import { requireRead } from "./policy";
+import { createFileAccess } from "./files-access";
 import { createPublishOperations } from "./publish";
 import { searchRecordIndex } from "./search";
-import { rebuildIndex } from "./search-index";
+import { rebuildIndex, setPopularity } from "./search-index";
 import * as store from "./store";
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
@@ -38,7 +40,7 @@ export function createRecordsService(deps: RecordsDeps) {
     const allversions = truthy(query.allversions);
     const found = searchRecordIndex(db, actor, { sortOptions: config.RDM_SEARCH_SORT_OPTIONS, q: str(query.q), sort: str(query.sort), allversions, parentId: scope.parentId, ownerId: scope.ownerId, defaultSort: scope.defaultSort, query }, page, deps.lookup, facetCache);
     return searchEnvelope({
-      items: found.hits.map((hit) => (hit.isDraft ? ctx.draftJson(ctx.loadDraft(hit.id)) : ctx.listedRecordJson(ctx.loadRecord(hit.id)))),
+      items: found.hits.map((hit) => (hit.isDraft ? ctx.draftJson(ctx.loadDraft(hit.id)) : ctx.listedRecordJson(ctx.loadRecord(hit.id), actor))),
       total: found.total,
       page,
       url: scope.url,
@@ -51,6 +53,8 @@ export function createRecordsService(deps: RecordsDeps) {
   return {
     ...createDraftOperations(ctx),
     ...createPublishOperations(ctx),
+    /** What the files module asks (see files/context.ts FileOwners). */
+    fileOwners: createFileAccess(ctx),
 
     /** Published records the actor may read, by query string, facets and sort; latest versions unless `allversions`. */
     searchRecords(actor: Actor, query: Record<string, unknown>) {
@@ -67,7 +71,7 @@ export function createRecordsService(deps: RecordsDeps) {
         throw notFound("The persistent identifier does not exist.");
       }
       requireRead(actor, record);
-      return ctx.recordJson(record);
+      return ctx.recordJson(record, actor);
     },
 
     listVersions(actor: Actor, id: string, query: Record<string, unknown>) {
@@ -123,10 +127,45 @@ export function createRecordsService(deps: RecordsDeps) {
         .filter((doi): doi is string => typeof doi === "string");
     },
 
+    // OAI-PMH harvesting: public published records (every version) in (updated, id) order.
+    listHarvestable: (filter: HarvestFilter, after: HarvestKey | null, limit: number) => listHarvestable(db, filter, after, limit),
+    countHarvestable: (filter: HarvestFilter) => countHarvestable(db, filter),
+    /** Which of these published records (public or not) the query strings select: OAI set membership. */
+    selectedRecordIds: (ids: string[], patterns: string[]) => selectedRecordIds(db, ids, patterns),
+    earliestHarvestable: () => earliestHarvestable(db),
+
+    /** A published record's datestamp and visibility (public or not), for OAI headers; null when there is none. */
+    findHarvestHeader(id: string) {
+      const record = store.findRecord(db, id);
+      return record ? { id: record.id, updated: record.updated, isPublic: record.accessRecord === "public" } : null;
+    },
+
+    /** Public records as an anonymous caller sees them, in the order asked; others are left out. */
+    readPublicRecords(ids: string[]) {
+      // As an anonymous caller sees them: restricted or embargoed files are not listed.
+      return findPublicRecords(db, ids).map((record) => ctx.recordJson(record, anonymous));
+    },
+
+    /** Statistics: false for an unknown record or parent; 401/403 when the actor may not read it (a parent through its latest version). */
+    statsReadable(actor: Actor, scope: "record" | "parent", id: string): boolean {
+      const latestId = scope === "parent" ? store.findParent(db, id)?.latestId : id;
+      const record = latestId ? store.findRecord(db, latestId) : null;
+      if (!record) return false;
+      requireRead(actor, record);
+      return true;
+    },
+
+    /** Statistics: parents' all-version unique views/downloads into the index columns the popularity sorts use. */
+    updatePopularity(rows: { parentId: string; views: number; downloads: number }[]) {
+      db.$client.transaction(() => {
+        for (const row of rows) setPopularity(db, row.parentId, row.views, row.downloads, facetCache.patch);
+      }).immediate();
+    },
+
     /** Rebuilds the search index from the stored records (`cairn reindex`). */
     reindex(actor: Actor, onProgress?: (done: number, total: number) => void) {
       requireAdmin(actor);
-      return rebuildIndex(db, onProgress);
+      return rebuildIndex(db, onProgress, deps.files.fileTypes);
     },
 
     /** The published record as stored, for background jobs (DataCite registration). */

@@ -257,3 +257,14 @@ export function parseQueryString(input: string): QueryNode | null {
     throw err;
   }
 }
+
+/** Why a query string does not parse strictly (unclosed quote, stray operator...), or null when it does. */
+export function queryStringProblem(input: string): string | null {
+  try {
+    parseTokens(tokenize(input));
+    return null;
+  } catch (err) {
+    if (err instanceof ParseError) return err.message;
+    throw err;
+  }
+}

@@ -43,6 +43,8 @@ export async function startServer(config: Config, say: (line: string) => void = 
   const { app, services } = createApp({ config });
   const releaseLock = takePidLock(config.DATA_DIR);
   try {
+    // Only the one server of this data directory may clear upload leftovers (the CLI may run beside it).
+    services.files.cleanStore();
     const credentials = await ensureAdministrator(services);
     if (credentials) say(`Created administrator admin@localhost; its password and API token are in ${credentials}`);
     let tls: { cert: string; key: string } | undefined;

@@ -203,8 +203,8 @@ describe("dataciteAttributes", () => {
         { rights: "Creative Commons Attribution 4.0 International", rightsUri: "https://creativecommons.org/licenses/by/4.0/legalcode", rightsIdentifier: "cc-by-4.0", rightsIdentifierScheme: "spdx" },
         { rights: "Ask the institute", rightsUri: "https://sea.example/terms" },
       ],
-      subjects: [{ subject: "seals" }, { subject: "Seals, Earless", subjectScheme: "MeSH", valueURI: "https://id.nlm.nih.gov/mesh/D012621" }],
-      geoLocations: [{ geoLocationPlace: "North shore", geoLocationPoint: { pointLongitude: "10.5", pointLatitude: "59.9" } }],
+      subjects: [{ subject: "seals" }, { subject: "Seals, Earless", subjectScheme: "MeSH", valueUri: "https://id.nlm.nih.gov/mesh/D012621" }],
+      geoLocations: [{ geoLocationPlace: "North shore", geoLocationPoint: { pointLongitude: 10.5, pointLatitude: 59.9 } }],
       fundingReferences: [
         {
           funderName: "European Commission",
@@ -212,7 +212,7 @@ describe("dataciteAttributes", () => {
           funderIdentifierType: "ROR",
           awardNumber: "101000001",
           awardTitle: "SEALS",
-          awardURI: "https://cordis.europa.eu/project/id/101000001",
+          awardUri: "https://cordis.europa.eu/project/id/101000001",
         },
       ],
       schemaVersion: DATACITE_SCHEMA_VERSION,

@@ -10,6 +10,9 @@ import m6 from "./0006_record_index_fts.sql" with { type: "text" };
 import m7 from "./0007_record_index_languages.sql" with { type: "text" };
 import m8 from "./0008_record_index_drafts.sql" with { type: "text" };
 import m9 from "./0009_files.sql" with { type: "text" };
+import m10 from "./0010_stats.sql" with { type: "text" };
+import m11 from "./0011_oai.sql" with { type: "text" };
+import m12 from "./0012_record_index_file_types.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -22,4 +25,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0007_record_index_languages", sql: m7 },
   { id: "0008_record_index_drafts", sql: m8 },
   { id: "0009_files", sql: m9 },
+  { id: "0010_stats", sql: m10 },
+  { id: "0011_oai", sql: m11 },
+  { id: "0012_record_index_file_types", sql: m12 },
 ];

@@ -5,3 +5,5 @@ export * from "./users";
 export * from "./vocabularies";
 export * from "./record-index";
 export * from "./files";
+export * from "./stats";
+export * from "./oai";

@@ -21,6 +21,8 @@ export const recordIndexTable = sqliteTable(
     resourceTypeParent: text("resource_type_parent"),
     /** Language ids, sorted and comma-joined: lets one grouped pass count every facet. */
     languages: text("languages").notNull().default(""),
+    /** File extensions, sorted and comma-joined, for the same grouped pass (the file_type facet). */
+    fileTypes: text("file_types").notNull().default(""),
     /** Start of the EDTF publication date or interval, as written (`2020`, `2020-06`, `2020-06-01`). */
     publicationDate: text("publication_date"),
     created: integer("created").notNull(),
@@ -38,6 +40,8 @@ export const recordIndexTable = sqliteTable(
     index("record_index_latest_created").on(t.isLatest, t.created),
     index("record_index_latest_updated").on(t.isLatest, t.updated),
     index("record_index_owner").on(t.ownerId),
+    // OAI-PMH harvests page public records by (updated, record_id).
+    index("record_index_harvest").on(t.isDraft, t.accessRecord, t.updated, t.recordId),
   ],
 );
 

@@ -1,0 +1,1 @@
+ALTER TABLE `record_index` ADD `file_types` text DEFAULT '' NOT NULL;

@@ -1,0 +1,80 @@
+// Formatted citations (`text/x-bibliography`, `?style=&locale=`): the CSL JSON item rendered by
+// citeproc-js with the embedded styles, as InvenioRDM's StringCitationSerializer does with citeproc-py.
+import CSL from "citeproc";
+import { badRequest } from "../core/errors";
+import { cslItem } from "./csl";
+import { CSL_LOCALES, CSL_STYLES } from "./csl-files";
+import type { ExportFormat } from "./types";
+
+export const CITATION_STYLES = Object.keys(CSL_STYLES);
+export const DEFAULT_STYLE = "apa";
+export const DEFAULT_LOCALE = "en-US";
+
+export const citationFormat: ExportFormat = {
+  id: "citation",
+  mediaTypes: ["text/x-bibliography"],
+  extension: "txt",
+  contentType: "text/plain",
+  render(record, ctx) {
+    const style = citationStyle(ctx.params?.style);
+    const locale = citationLocale(ctx.params?.locale);
+    return formatCitation(cslItem(record, ctx), style, locale);
+  },
+};
+
+/** The style named by `?style=` (default apa); an unknown one is a 400 naming those offered. */
+export function citationStyle(value: string | undefined): string {
+  if (value === undefined || value === "") return DEFAULT_STYLE;
+  if (CSL_STYLES[value]) return value;
+  throw badRequest(`Citation style '${value}' is not available. Available styles: ${CITATION_STYLES.join(", ")}.`);
+}
+
+/** The locale of `?locale=`: a tag (`de-DE`, `de_de`) or a bare language (`de`); unknown is a 400. */
+export function citationLocale(value: string | undefined): { tag: string; explicit: boolean } {
+  if (value === undefined || value === "") return { tag: DEFAULT_LOCALE, explicit: false };
+  const wanted = value.replace("_", "-").toLowerCase();
+  const tags = Object.keys(CSL_LOCALES);
+  const tag = tags.find((t) => t.toLowerCase() === wanted) ?? tags.find((t) => t.toLowerCase().startsWith(`${wanted}-`));
+  if (tag) return { tag, explicit: true };
+  throw badRequest(`Citation locale '${value}' is not available. Available locales: ${tags.join(", ")}.`);
+}
+
+// Building an engine parses the style (tens of ms); rendering with a built one is fast. Engines
+// are kept per style and locale (a few at most) and fed the one item through `items`.
+const MAX_ENGINES = 12;
+const engines = new Map<string, InstanceType<typeof CSL.Engine>>();
+const items = new Map<string, Record<string, unknown>>();
+const sys = {
+  retrieveLocale: (lang: string) => CSL_LOCALES[lang],
+  retrieveItem: (id: string) => items.get(id),
+};
+
+function engineFor(style: string, locale: { tag: string; explicit: boolean }) {
+  const key = `${style}|${locale.tag}|${locale.explicit}`;
+  let engine = engines.get(key);
+  if (!engine) {
+    // A style's own default-locale (Harvard's en-GB) wins unless the caller asked for a locale.
+    engine = new CSL.Engine(sys, CSL_STYLES[style]!, locale.tag, locale.explicit);
+    if (engines.size >= MAX_ENGINES) engines.delete(engines.keys().next().value!);
+    engines.set(key, engine);
+  }
+  return engine;
+}
+
+/** One bibliography entry as InvenioRDM returns it: HTML inline markup, no wrapping block, spaces collapsed. */
+export function formatCitation(item: Record<string, unknown>, style: string, locale: { tag: string; explicit: boolean }): string {
+  const engine = engineFor(style, locale);
+  const id = String(item.id);
+  items.set(id, item);
+  try {
+    engine.updateItems([id]);
+    const bibliography = engine.makeBibliography();
+    const entry = bibliography ? bibliography[1].join("") : "";
+    return entry
+      .replace(/<\/?div[^>]*>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
+  } finally {
+    items.delete(id);
+  }
+}

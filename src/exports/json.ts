@@ -1,0 +1,9 @@
+// The JSON export: the record exactly as `GET /api/records/{id}` shows it (all metadata and custom fields).
+import type { ExportFormat } from "./types";
+
+export const jsonFormat: ExportFormat = {
+  id: "json",
+  mediaTypes: ["application/json"],
+  extension: "json",
+  render: (record) => JSON.stringify(record, null, 2),
+};

@@ -1,0 +1,56 @@
+// What the file operations share: deps, the store on disk, the records module's answers about
+// drafts and records, and removing bytes no entry needs any more.
+import type { Actor } from "../core/actor";
+import type { Deps } from "../core/deps";
+import { notFound } from "../core/errors";
+import type { FileStore } from "../storage/file-store";
+import type { FileTarget } from "./policy";
+import * as store from "./store";
+
+/** Answers of the records module (which owns drafts, records and their permissions). */
+export interface FileOwners {
+  /** A draft whose files the actor may manage; 404, 401 or 403 otherwise. */
+  draftTarget(actor: Actor, id: string): FileTarget;
+  /** A published record whose files the actor may read (restricted files and embargoes applied); 404, 401 or 403 otherwise. */
+  recordTarget(actor: Actor, id: string): FileTarget;
+  /** The published version a new-version draft imports files from (the latest), or null. */
+  importSource(draftId: string): string | null;
+}
+
+export interface DownloadEvent {
+  actor: Actor;
+  request: Request;
+  recordId: string;
+  parentId: string;
+  key: string;
+  bytes: number;
+}
+
+export interface FilesDeps extends Deps {
+  files: FileStore;
+  owners: FileOwners;
+  enqueue(name: string, payload: unknown): void;
+  /** Told of every content response that sends bytes (statistics count downloads). */
+  onDownload?(event: DownloadEvent): void;
+  log(message: string): void;
+}
+
+export function createFilesContext(deps: FilesDeps) {
+  const { db } = deps;
+  return {
+    deps,
+    loadEntry(recordId: string, isDraft: boolean, key: string) {
+      const entry = store.findEntry(db, recordId, isDraft, key);
+      if (!entry) throw notFound(`The file '${key}' does not exist.`);
+      return entry;
+    },
+    /** Deletes bytes of objects nothing references; call after the transaction that dropped them committed. */
+    removeObjects(ids: string[]) {
+      for (const id of ids) {
+        deps.files.removeObject(id).catch((error) => deps.log(`files: could not remove object ${id}: ${error}`));
+      }
+    },
+  };
+}
+
+export type FilesContext = ReturnType<typeof createFilesContext>;

@@ -1,0 +1,82 @@
+// Fetched files (storage class F): the background transfer. Streams the URI's bytes into the
+// store with the size limit, no credentials added, redirects followed only to trusted hosts.
+import { HttpError } from "../core/errors";
+import { newUuid } from "../core/ids";
+import { ContentLengthMismatchError, ContentTooLargeError } from "../storage/file-store";
+import type { FilesContext } from "./context";
+import { detectMimetype } from "./mimetype";
+import { fetchRefusal } from "./policy";
+import * as store from "./store";
+
+const MAX_REDIRECTS = 5;
+
+/** A failure that retrying cannot fix (refused host, 4xx, too large): recorded, not retried. */
+export class PermanentFetchError extends Error {}
+
+/** Opens the URI, following redirects by hand so that each hop is checked against the allow-list. */
+async function open(url: string, allowed: string[], signal: AbortSignal): Promise<Response> {
+  let current = url;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const refusal = await fetchRefusal(current, allowed);
+    if (refusal) throw new PermanentFetchError(hop === 0 ? refusal : `Redirected to an untrusted location: ${refusal}`);
+    const response = await fetch(current, { redirect: "manual", signal, headers: { "User-Agent": "Cairn file fetcher" } });
+    if (response.status >= 300 && response.status < 400 && response.headers.get("location")) {
+      await response.body?.cancel();
+      current = new URL(response.headers.get("location")!, current).toString();
+      continue;
+    }
+    if (response.status >= 400 && response.status < 500) throw new PermanentFetchError(`The server answered ${response.status} ${response.statusText}.`);
+    if (!response.ok || !response.body) throw new Error(`The server answered ${response.status} ${response.statusText}.`);
+    return response;
+  }
+  throw new PermanentFetchError(`More than ${MAX_REDIRECTS} redirects.`);
+}
+
+export function createFetchTransfer(ctx: FilesContext) {
+  const { db, clock, config, files } = ctx.deps;
+
+  function recordFailure(entryId: number, attempt: number, message: string) {
+    const entry = store.findEntryById(db, entryId);
+    if (entry) store.updateEntry(db, entryId, { transfer: { ...entry.transfer, attempts: attempt, error: message }, updated: clock.now() });
+  }
+
+  /** Runs one attempt; throws to have the job retried. */
+  return async function transfer(entryId: number, attempt: number, signal: AbortSignal) {
+    const entry = store.findEntryById(db, entryId);
+    if (!entry || entry.storageClass !== "F" || entry.status === "completed" || !entry.uri) return { skipped: true };
+    try {
+      const response = await open(entry.uri, config.RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS, signal);
+      const announced = response.headers.get("content-length");
+      const expected = entry.declaredSize ?? (announced && /^\d+$/.test(announced) ? Number(announced) : null);
+      if (expected !== null && expected > config.RDM_FILES_DEFAULT_MAX_FILE_SIZE) throw new PermanentFetchError(`The file is larger than the ${config.RDM_FILES_DEFAULT_MAX_FILE_SIZE} bytes allowed.`);
+      const received = await files.receive(response.body!, { maxBytes: config.RDM_FILES_DEFAULT_MAX_FILE_SIZE, expectedBytes: expected }).catch((error) => {
+        if (error instanceof ContentTooLargeError) throw new PermanentFetchError(`The file is larger than the ${config.RDM_FILES_DEFAULT_MAX_FILE_SIZE} bytes allowed.`);
+        if (error instanceof ContentLengthMismatchError) throw new Error(`The transfer ended after ${error.received} of ${error.expected} bytes.`);
+        throw error;
+      });
+      if (entry.declaredChecksum && `md5:${received.md5}` !== entry.declaredChecksum) {
+        await files.removeFile(received.path);
+        throw new PermanentFetchError(`The fetched bytes have checksum md5:${received.md5}, not the announced ${entry.declaredChecksum}.`);
+      }
+      const objectId = newUuid();
+      await files.adopt(received, objectId);
+      const mimetype = await detectMimetype(entry.key, files.objectPath(objectId));
+      const now = clock.now();
+      const orphans = db.$client.transaction(() => {
+        store.insertObject(db, { id: objectId, size: received.size, checksum: `md5:${received.md5}`, created: now, verifiedAt: now });
+        // The draft may have dropped the file while it was being fetched.
+        if (!store.findEntryById(db, entryId)) return [objectId];
+        store.updateEntry(db, entryId, { objectId, status: "completed", storageClass: "L", mimetype, transfer: { type: "L" }, updated: now });
+        return [];
+      }).immediate();
+      if (orphans.length) db.$client.transaction(() => store.deleteUnreferencedObjects(db, orphans)).immediate();
+      ctx.removeObjects(orphans);
+      return { entryId, size: received.size };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      recordFailure(entryId, attempt, message);
+      if (error instanceof PermanentFetchError || error instanceof HttpError) return { entryId, failed: message };
+      throw error;
+    }
+  };
+}

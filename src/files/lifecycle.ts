@@ -1,0 +1,54 @@
+// What the records module asks of files as drafts and records change: the rules checked before
+// publishing, moving entries at publish / edit / delete (inside the records' transactions), and
+// the `files` field of record JSON. Bytes are shared between entries, never copied.
+import type { FieldError } from "../core/errors";
+import { newUuid } from "../core/ids";
+import type { FilesContext } from "./context";
+import { extensionOf, presentFilesField, type FilesSettings } from "./present";
+import * as store from "./store";
+
+export type FileHooks = ReturnType<typeof createLifecycleHooks>;
+
+export function createLifecycleHooks(ctx: FilesContext) {
+  const { db, clock } = ctx.deps;
+
+  /** Moves `from`'s entries to `to`, replacing what `to` had; returns objects left unreferenced. */
+  function replaceSide(id: string, from: boolean, to: boolean, dropFrom: boolean) {
+    const dropped = store.listEntries(db, id, to).map((e) => e.objectId);
+    store.deleteEntries(db, id, to);
+    store.copyEntries(db, { recordId: id, isDraft: from }, { recordId: id, isDraft: to }, clock.now(), newUuid);
+    if (dropFrom) store.deleteEntries(db, id, from);
+    return store.deleteUnreferencedObjects(db, dropped);
+  }
+
+  return {
+    /** Keys of a draft's completed files, and why its files block publishing (pending uploads, running fetches). */
+    draftFiles(id: string): { completedKeys: string[]; blocking: FieldError[] } {
+      const entries = store.listEntries(db, id, true);
+      const blocking: FieldError[] = entries
+        .filter((e) => e.status !== "completed")
+        .map((e) => ({
+          field: "files.entries",
+          messages: [e.storageClass === "F" ? `The file '${e.key}' is still being fetched from ${e.uri}${e.transfer.error ? ` (last attempt failed: ${e.transfer.error})` : ""}.` : `The file '${e.key}' has not been committed.`],
+        }));
+      return { completedKeys: entries.filter((e) => e.status === "completed").map((e) => e.key), blocking };
+    },
+    /** In the publish transaction: the record's files become the draft's. */
+    publish: (id: string) => replaceSide(id, true, false, true),
+    /** In the edit transaction: the draft starts with the record's files. */
+    edit: (id: string) => void replaceSide(id, false, true, false),
+    /** In the draft-delete transaction: the draft's entries go; their bytes too when nothing else uses them. */
+    discardDraft(id: string) {
+      const dropped = store.listEntries(db, id, true).map((e) => e.objectId);
+      store.deleteEntries(db, id, true);
+      return store.deleteUnreferencedObjects(db, dropped);
+    },
+    removeObjects: ctx.removeObjects,
+    /** The `files` field of a draft or record; entries only for callers who may read the files. */
+    filesField(id: string, isDraft: boolean, settings: FilesSettings, visible: boolean) {
+      return presentFilesField(settings, visible ? store.listEntries(db, id, isDraft) : null);
+    },
+    /** File extensions, for the search index's file_type facet. */
+    fileTypes: (id: string, isDraft: boolean) => [...new Set(store.listEntries(db, id, isDraft).map((e) => extensionOf(e.key)).filter((x): x is string => x !== null))],
+  };
+}

@@ -1,0 +1,165 @@
+// File operations of drafts and records: listings, starting uploads (local, multipart, fetched),
+// file metadata, deletion, content downloads, archives and importing a previous version's files.
+// Uploading bytes and committing live in uploads.ts; the record lifecycle hooks in lifecycle.ts.
+import type { Actor } from "../core/actor";
+import { HttpError, payloadTooLarge, validationError } from "../core/errors";
+import { isHeadRequest } from "../core/http";
+import { newUuid } from "../core/ids";
+import { archiveResponse } from "./archive";
+import { createFilesContext, type FilesDeps } from "./context";
+import { downloadResponse } from "./download";
+import { createLifecycleHooks } from "./lifecycle";
+import { checkKey, parseFileInits } from "./model";
+import { matchAllowedDomain, requireFilesEnabled, requireUnlocked, type FileTarget } from "./policy";
+import { presentEntry, presentListing } from "./present";
+import * as store from "./store";
+import { createUploadOperations } from "./uploads";
+import { createFetchTransfer } from "./fetch";
+import { createVerifier } from "./verify";
+
+export const FETCH_JOB = "files-fetch";
+
+export type FilesService = ReturnType<typeof createFilesService>;
+
+export function createFilesService(deps: FilesDeps) {
+  const ctx = createFilesContext(deps);
+  const { db, clock, config, files, owners } = deps;
+
+  const target = (actor: Actor, id: string, isDraft: boolean): FileTarget => (isDraft ? owners.draftTarget(actor, id) : owners.recordTarget(actor, id));
+
+  /** Refuses the whole request before anything is written: count, sizes, duplicate keys, untrusted hosts. */
+  function checkInits(id: string, inits: ReturnType<typeof parseFileInits>) {
+    const max = config.RDM_RECORDS_MAX_FILES_COUNT;
+    if (store.countEntries(db, id, true) + inits.length > max) throw new HttpError(400, `A record can have at most ${max} files.`);
+    for (const f of inits) if (f.size !== null && f.size > config.RDM_FILES_DEFAULT_MAX_FILE_SIZE) throw payloadTooLarge(config.RDM_FILES_DEFAULT_MAX_FILE_SIZE);
+    const errors = inits.flatMap((f, i) => {
+      if (store.findEntry(db, id, true, f.key)) return [{ field: `${i}.key`, messages: [`A file with the key '${f.key}' already exists.`] }];
+      if (f.uri && !matchAllowedDomain(new URL(f.uri).hostname, config.RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS)) {
+        return [{ field: `${i}.uri`, messages: [`Fetching from '${new URL(f.uri).hostname}' is not allowed: it is not in the trusted domains (RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS).`] }];
+      }
+      return [];
+    });
+    if (errors.length) throw validationError(errors);
+  }
+
+  function content(actor: Actor, id: string, isDraft: boolean, key: string, request: Request) {
+    const t = target(actor, id, isDraft);
+    const entry = ctx.loadEntry(id, isDraft, key);
+    if (entry.status !== "completed" || !entry.objectId) throw new HttpError(400, `The file '${key}' has no committed content yet.`);
+    const download = { path: files.objectPath(entry.objectId), key, size: entry.size!, checksum: entry.checksum!, mimetype: entry.mimetype ?? "application/octet-stream", lastModified: entry.updated };
+    return downloadResponse(request, download, (bytes, firstRange) => {
+      if (firstRange && !isDraft && !isHeadRequest(request)) deps.onDownload?.({ actor, request, recordId: id, parentId: t.parentId, key, bytes });
+    });
+  }
+
+  return {
+    ...createUploadOperations(ctx),
+    hooks: createLifecycleHooks(ctx),
+
+    listFiles(actor: Actor, id: string, isDraft: boolean) {
+      const t = target(actor, id, isDraft);
+      return presentListing(id, isDraft, t.settings, store.listEntries(db, id, isDraft));
+    },
+
+    readFile(actor: Actor, id: string, isDraft: boolean, key: string) {
+      target(actor, id, isDraft);
+      const entry = ctx.loadEntry(id, isDraft, key);
+      return presentEntry(entry, entry.transfer.type === "M" ? store.listParts(db, entry.id) : []);
+    },
+
+    /** `POST .../draft/files`: pending entries for the keys; fetched ones are queued for transfer. */
+    initFiles(actor: Actor, id: string, body: unknown) {
+      const t = owners.draftTarget(actor, id);
+      requireUnlocked(t);
+      requireFilesEnabled(t);
+      const inits = parseFileInits(body);
+      const now = clock.now();
+      const created = db.$client.transaction(() => {
+        checkInits(id, inits);
+        return inits.map((f) =>
+          store.insertEntry(db, {
+            recordId: id,
+            isDraft: true,
+            key: f.key,
+            status: "pending",
+            storageClass: f.storageClass,
+            uri: f.uri,
+            metadata: f.metadata,
+            declaredSize: f.size,
+            declaredChecksum: f.checksum,
+            transfer: f.transfer,
+            versionId: newUuid(),
+            created: now,
+            updated: now,
+          }),
+        );
+      }).immediate();
+      for (const [i, entryId] of created.entries()) if (inits[i]!.storageClass === "F") deps.enqueue(FETCH_JOB, { entryId });
+      const entries = created.map((entryId) => store.findEntryById(db, entryId)!);
+      return presentListing(id, true, t.settings, entries);
+    },
+
+    /** `PUT .../draft/files/{key}`: replaces the free `metadata` of the entry. */
+    updateFileMetadata(actor: Actor, id: string, key: string, body: unknown) {
+      requireUnlocked(owners.draftTarget(actor, id));
+      const entry = ctx.loadEntry(id, true, key);
+      const metadata = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).metadata : undefined;
+      if (metadata !== null && (typeof metadata !== "object" || Array.isArray(metadata))) {
+        throw validationError([{ field: "metadata", messages: ["Must be an object (or null)."] }]);
+      }
+      store.updateEntry(db, entry.id, { metadata: metadata as Record<string, unknown> | null, updated: clock.now() });
+      return presentEntry(ctx.loadEntry(id, true, key));
+    },
+
+    async deleteFile(actor: Actor, id: string, key: string) {
+      requireUnlocked(owners.draftTarget(actor, id));
+      const entry = ctx.loadEntry(id, true, key);
+      const parts = store.listParts(db, entry.id);
+      const orphans = db.$client.transaction(() => {
+        store.deleteEntry(db, entry.id);
+        return store.deleteUnreferencedObjects(db, [entry.objectId]);
+      }).immediate();
+      ctx.removeObjects(orphans);
+      for (const p of parts) await files.removeFile(p.path);
+    },
+
+    content,
+
+    archive(actor: Actor, id: string, isDraft: boolean) {
+      target(actor, id, isDraft);
+      return archiveResponse(id, store.listEntries(db, id, isDraft), files);
+    },
+
+    /** `POST .../draft/actions/files-import`: the previous version's files, shared, not copied on disk. */
+    importFiles(actor: Actor, id: string) {
+      const t = owners.draftTarget(actor, id);
+      requireUnlocked(t);
+      requireFilesEnabled(t);
+      const source = owners.importSource(id);
+      if (!source) throw new HttpError(400, "There is no published version to import files from.");
+      const now = clock.now();
+      const orphans = db.$client.transaction(() => {
+        const dropped = store.listEntries(db, id, true).map((e) => e.objectId);
+        store.deleteEntries(db, id, true);
+        store.copyEntries(db, { recordId: source, isDraft: false }, { recordId: id, isDraft: true }, now, newUuid);
+        return store.deleteUnreferencedObjects(db, dropped);
+      }).immediate();
+      ctx.removeObjects(orphans);
+      return presentListing(id, true, t.settings, store.listEntries(db, id, true));
+    },
+
+    /** Key check for routes (so a bad key is a 400 before any lookup). */
+    checkKey,
+
+    /** The fetch job's work (see fetch.ts). */
+    fetchFile: createFetchTransfer(ctx),
+    /** The integrity job and `cairn files verify`. */
+    verifyFiles: createVerifier(ctx),
+
+    /** At server start: temporary files of cut-off uploads, and part files no upload refers to. */
+    cleanStore() {
+      files.clearTemporary();
+      files.clearParts(new Set(store.listPartPaths(db)));
+    },
+  };
+}

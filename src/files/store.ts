@@ -1,0 +1,108 @@
+// Queries on file_entries, file_objects and file_parts.
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../db/connection";
+import { fileEntriesTable, fileObjectsTable, filePartsTable } from "../db/tables";
+
+export type EntryRow = typeof fileEntriesTable.$inferSelect;
+export type ObjectRow = typeof fileObjectsTable.$inferSelect;
+export type PartRow = typeof filePartsTable.$inferSelect;
+/** An entry with its stored object's size and checksum, when it has bytes. */
+export type EntryWithObject = EntryRow & { size: number | null; checksum: string | null };
+
+const side = (recordId: string, isDraft: boolean) => and(eq(fileEntriesTable.recordId, recordId), eq(fileEntriesTable.isDraft, isDraft));
+
+const withObject = { ...getColumns(), size: fileObjectsTable.size, checksum: fileObjectsTable.checksum };
+function getColumns() {
+  const { id, recordId, isDraft, key, objectId, status, storageClass, uri, metadata, mimetype, declaredSize, declaredChecksum, transfer, versionId, created, updated } = fileEntriesTable;
+  return { id, recordId, isDraft, key, objectId, status, storageClass, uri, metadata, mimetype, declaredSize, declaredChecksum, transfer, versionId, created, updated };
+}
+
+/** A draft's or record's entries, oldest first (InvenioRDM lists in upload order). */
+export const listEntries = (db: Db, recordId: string, isDraft: boolean): EntryWithObject[] =>
+  db
+    .select(withObject)
+    .from(fileEntriesTable)
+    .leftJoin(fileObjectsTable, eq(fileObjectsTable.id, fileEntriesTable.objectId))
+    .where(side(recordId, isDraft))
+    .orderBy(asc(fileEntriesTable.id))
+    .all();
+
+export const findEntry = (db: Db, recordId: string, isDraft: boolean, key: string): EntryWithObject | null =>
+  db
+    .select(withObject)
+    .from(fileEntriesTable)
+    .leftJoin(fileObjectsTable, eq(fileObjectsTable.id, fileEntriesTable.objectId))
+    .where(and(side(recordId, isDraft), eq(fileEntriesTable.key, key)))
+    .get() ?? null;
+
+export const findEntryById = (db: Db, id: number): EntryWithObject | null =>
+  db.select(withObject).from(fileEntriesTable).leftJoin(fileObjectsTable, eq(fileObjectsTable.id, fileEntriesTable.objectId)).where(eq(fileEntriesTable.id, id)).get() ?? null;
+
+export const countEntries = (db: Db, recordId: string, isDraft: boolean) =>
+  db.select({ n: sql<number>`count(*)` }).from(fileEntriesTable).where(side(recordId, isDraft)).get()?.n ?? 0;
+
+export const insertEntry = (db: Db, row: typeof fileEntriesTable.$inferInsert) => db.insert(fileEntriesTable).values(row).returning({ id: fileEntriesTable.id }).get()!.id;
+
+export const updateEntry = (db: Db, id: number, fields: Partial<typeof fileEntriesTable.$inferInsert>) => db.update(fileEntriesTable).set(fields).where(eq(fileEntriesTable.id, id)).run();
+
+export const deleteEntries = (db: Db, recordId: string, isDraft: boolean) => db.delete(fileEntriesTable).where(side(recordId, isDraft)).run();
+export const deleteEntry = (db: Db, id: number) => db.delete(fileEntriesTable).where(eq(fileEntriesTable.id, id)).run();
+
+/** Copies every entry of one side to another (same objects: bytes are shared, not duplicated). */
+export function copyEntries(db: Db, from: { recordId: string; isDraft: boolean }, to: { recordId: string; isDraft: boolean }, now: number, newVersionId: () => string) {
+  for (const e of db.select().from(fileEntriesTable).where(side(from.recordId, from.isDraft)).orderBy(asc(fileEntriesTable.id)).all()) {
+    const { id: _id, ...rest } = e;
+    db.insert(fileEntriesTable).values({ ...rest, recordId: to.recordId, isDraft: to.isDraft, versionId: newVersionId(), created: now, updated: now }).run();
+  }
+}
+
+export const insertObject = (db: Db, row: typeof fileObjectsTable.$inferInsert) => db.insert(fileObjectsTable).values(row).run();
+export const findObject = (db: Db, id: string) => db.select().from(fileObjectsTable).where(eq(fileObjectsTable.id, id)).get() ?? null;
+
+/** Of these objects, those no entry points at any more (their rows are deleted here; the caller removes the bytes after commit). */
+export function deleteUnreferencedObjects(db: Db, ids: (string | null)[]): string[] {
+  const candidates = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (candidates.length === 0) return [];
+  const used = new Set(
+    db
+      .select({ id: fileEntriesTable.objectId })
+      .from(fileEntriesTable)
+      .where(inArray(fileEntriesTable.objectId, candidates))
+      .all()
+      .map((r) => r.id),
+  );
+  const orphans = candidates.filter((id) => !used.has(id));
+  if (orphans.length) db.delete(fileObjectsTable).where(inArray(fileObjectsTable.id, orphans)).run();
+  return orphans;
+}
+
+export const listParts = (db: Db, entryId: number) => db.select().from(filePartsTable).where(eq(filePartsTable.entryId, entryId)).orderBy(asc(filePartsTable.part)).all();
+export const findPart = (db: Db, entryId: number, part: number) =>
+  db.select().from(filePartsTable).where(and(eq(filePartsTable.entryId, entryId), eq(filePartsTable.part, part))).get() ?? null;
+export const upsertPart = (db: Db, row: typeof filePartsTable.$inferInsert) =>
+  db.insert(filePartsTable).values(row).onConflictDoUpdate({ target: [filePartsTable.entryId, filePartsTable.part], set: { size: row.size, path: row.path, created: row.created } }).run();
+export const deleteParts = (db: Db, entryId: number) => db.delete(filePartsTable).where(eq(filePartsTable.entryId, entryId)).run();
+
+/** Every part file still referenced, so start-up cleaning keeps them. */
+export const listPartPaths = (db: Db) => db.select({ path: filePartsTable.path }).from(filePartsTable).all().map((r) => r.path);
+
+/** Objects not checked since `before`, oldest check first (the integrity job's batch). */
+export const listObjectsToVerify = (db: Db, before: number, limit: number) =>
+  db
+    .select()
+    .from(fileObjectsTable)
+    .where(sql`coalesce(${fileObjectsTable.verifiedAt}, 0) < ${before}`)
+    .orderBy(sql`coalesce(${fileObjectsTable.verifiedAt}, 0)`)
+    .limit(limit)
+    .all();
+
+export const markVerified = (db: Db, id: string, at: number, error: string | null) =>
+  db.update(fileObjectsTable).set({ verifiedAt: at, verifyError: error }).where(eq(fileObjectsTable.id, id)).run();
+
+/** Fetched entries still waiting for their transfer (resumed after a restart). */
+export const listPendingFetches = (db: Db) =>
+  db.select().from(fileEntriesTable).where(and(eq(fileEntriesTable.storageClass, "F"), eq(fileEntriesTable.status, "pending"))).all();
+
+/** Which draft and record files use an object (for integrity reports). */
+export const listEntriesOfObject = (db: Db, objectId: string) =>
+  db.select({ recordId: fileEntriesTable.recordId, isDraft: fileEntriesTable.isDraft, key: fileEntriesTable.key }).from(fileEntriesTable).where(eq(fileEntriesTable.objectId, objectId)).all();

@@ -1,0 +1,130 @@
+// Putting bytes into draft files: a whole upload (`PUT .../content`), the parts of a multipart
+// transfer (`PUT .../content/{part}`), and commit, which makes the entry `completed`.
+import type { Actor } from "../core/actor";
+import { HttpError, payloadTooLarge } from "../core/errors";
+import { newUuid } from "../core/ids";
+import { ContentLengthMismatchError, ContentTooLargeError, type ByteSource, type Received } from "../storage/file-store";
+import type { FilesContext } from "./context";
+import { detectMimetype } from "./mimetype";
+import { requireUnlocked } from "./policy";
+import { presentEntry } from "./present";
+import * as store from "./store";
+
+/** A Content-Length header as a byte count; absent is null; anything else a 400. */
+export function parseContentLength(value: string | null): number | null {
+  if (value === null) return null;
+  if (!/^\d+$/.test(value.trim())) throw new HttpError(400, "Content-Length must be a whole number of bytes.");
+  return Number(value.trim());
+}
+
+export function createUploadOperations(ctx: FilesContext) {
+  const { db, clock, config, files, owners } = ctx.deps;
+  const maxSize = config.RDM_FILES_DEFAULT_MAX_FILE_SIZE;
+
+  /** The pending draft entry that accepts bytes through `how` ("content" or "parts"). */
+  function writableEntry(actor: Actor, id: string, key: string, how: "content" | "parts") {
+    requireUnlocked(owners.draftTarget(actor, id));
+    const entry = ctx.loadEntry(id, true, key);
+    if (entry.storageClass === "F") throw new HttpError(400, `The file '${key}' is being fetched by the server from its URI; its content cannot be uploaded.`);
+    if (entry.status === "completed") throw new HttpError(400, `The file '${key}' is already committed; delete it to upload other content.`);
+    if (how === "content" && entry.transfer.type === "M") throw new HttpError(400, `The file '${key}' is a multipart upload: send its parts to .../content/{part}.`);
+    if (how === "parts" && entry.transfer.type !== "M") throw new HttpError(400, `The file '${key}' is not a multipart upload: send its content to .../content.`);
+    return entry;
+  }
+
+  /** Streams to disk, turning the store's size errors into the API's 413 and 400. */
+  async function receive(write: () => Promise<Received>, announced: number | null): Promise<Received> {
+    try {
+      return await write();
+    } catch (error) {
+      if (error instanceof ContentTooLargeError) throw payloadTooLarge(maxSize);
+      if (error instanceof ContentLengthMismatchError) {
+        throw new HttpError(400, `The upload ended after ${error.received} of ${announced ?? error.expected} bytes; nothing was stored. Send the content again.`);
+      }
+      throw new HttpError(400, `The upload was interrupted (${error instanceof Error ? error.message : "connection closed"}); nothing was stored. Send the content again.`);
+    }
+  }
+
+  function checkAnnounced(contentLength: number | null, expected: number | null) {
+    if (contentLength !== null && contentLength > maxSize) throw payloadTooLarge(maxSize);
+    if (contentLength !== null && expected !== null && contentLength !== expected) {
+      throw new HttpError(400, `Content-Length ${contentLength} does not match the ${expected} bytes announced for this file.`);
+    }
+  }
+
+  /** Records received bytes as a new object of the entry, then drops the object it replaces. */
+  async function storeObject(entryId: number, received: Received) {
+    const objectId = newUuid();
+    await files.adopt(received, objectId);
+    const now = clock.now();
+    const orphans = db.$client.transaction(() => {
+      const current = store.findEntryById(db, entryId);
+      store.insertObject(db, { id: objectId, size: received.size, checksum: `md5:${received.md5}`, created: now, verifiedAt: now });
+      if (!current) return store.deleteUnreferencedObjects(db, [objectId]);
+      store.updateEntry(db, entryId, { objectId, updated: now });
+      return store.deleteUnreferencedObjects(db, [current.objectId]);
+    }).immediate();
+    ctx.removeObjects(orphans);
+    return objectId;
+  }
+
+  return {
+    async uploadContent(actor: Actor, id: string, key: string, body: ByteSource, contentLength: number | null) {
+      const entry = writableEntry(actor, id, key, "content");
+      checkAnnounced(contentLength, entry.declaredSize);
+      const expected = contentLength ?? entry.declaredSize;
+      const received = await receive(() => files.receive(body, { maxBytes: maxSize, expectedBytes: expected }), expected);
+      await storeObject(entry.id, received);
+      return presentEntry(ctx.loadEntry(id, true, key));
+    },
+
+    async uploadPart(actor: Actor, id: string, key: string, partText: string, body: ByteSource, contentLength: number | null) {
+      const entry = writableEntry(actor, id, key, "parts");
+      const { parts = 1, part_size: partSize = 0 } = entry.transfer;
+      const part = /^\d+$/.test(partText) ? Number(partText) : NaN;
+      if (!(part >= 1 && part <= parts)) throw new HttpError(400, `Part must be a number from 1 to ${parts}.`);
+      const expected = part < parts ? partSize : (entry.declaredSize ?? 0) - (parts - 1) * partSize;
+      checkAnnounced(contentLength, expected);
+      const received = await receive(() => files.receivePart(body, { maxBytes: expected, expectedBytes: expected }), expected);
+      const previous = db.$client.transaction(() => {
+        const old = store.findPart(db, entry.id, part);
+        if (!store.findEntryById(db, entry.id)) return received.path;
+        store.upsertPart(db, { entryId: entry.id, part, size: received.size, path: received.path, created: clock.now() });
+        return old?.path ?? null;
+      }).immediate();
+      // A part sent again replaces the earlier copy.
+      if (previous) await files.removeFile(previous);
+      return presentEntry(ctx.loadEntry(id, true, key), store.listParts(db, entry.id));
+    },
+
+    async commit(actor: Actor, id: string, key: string) {
+      requireUnlocked(owners.draftTarget(actor, id));
+      let entry = ctx.loadEntry(id, true, key);
+      if (entry.storageClass === "F") throw new HttpError(400, `The file '${key}' is being fetched by the server; it is committed when the transfer ends.`);
+      if (entry.status === "completed") return presentEntry(entry);
+      if (entry.transfer.type === "M") entry = await assembleParts(entry);
+      if (!entry.objectId) throw new HttpError(400, `No content was uploaded for '${key}': PUT the bytes to .../content first.`);
+      if (entry.declaredSize !== null && entry.size !== entry.declaredSize) {
+        throw new HttpError(400, `The uploaded content has ${entry.size} bytes but ${entry.declaredSize} were announced; upload it again.`);
+      }
+      if (entry.declaredChecksum && entry.checksum !== entry.declaredChecksum) {
+        throw new HttpError(400, `The uploaded content's checksum ${entry.checksum} does not match the announced ${entry.declaredChecksum}; upload it again.`);
+      }
+      const mimetype = await detectMimetype(key, files.objectPath(entry.objectId));
+      store.updateEntry(db, entry.id, { status: "completed", mimetype, updated: clock.now() });
+      return presentEntry(ctx.loadEntry(id, true, key));
+    },
+  };
+
+  /** Joins every part (all must be there, each of its size) into the entry's object. */
+  async function assembleParts(entry: store.EntryWithObject) {
+    const parts = store.listParts(db, entry.id);
+    const missing = Array.from({ length: entry.transfer.parts ?? 0 }, (_, i) => i + 1).filter((n) => !parts.some((p) => p.part === n));
+    if (missing.length) throw new HttpError(400, `Parts not uploaded yet: ${missing.join(", ")}.`);
+    const received = await files.assemble(parts.map((p) => p.path), entry.declaredSize);
+    await storeObject(entry.id, received);
+    store.deleteParts(db, entry.id);
+    for (const p of parts) await files.removeFile(p.path);
+    return ctx.loadEntry(entry.recordId, true, entry.key);
+  }
+}

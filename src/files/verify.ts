@@ -1,0 +1,36 @@
+// Integrity: re-hash stored objects and compare with the checksum recorded when they arrived.
+import type { FilesContext } from "./context";
+import * as store from "./store";
+
+export interface VerifyReport {
+  checked: number;
+  failures: { id: string; error: string; entries: { recordId: string; isDraft: boolean; key: string }[] }[];
+}
+
+const DAY_MS = 86_400_000;
+
+async function md5Of(path: string): Promise<string | null> {
+  const file = Bun.file(path);
+  if (!(await file.exists())) return null;
+  const hasher = new Bun.CryptoHasher("md5");
+  for await (const chunk of file.stream() as unknown as AsyncIterable<Uint8Array>) hasher.update(chunk);
+  return `md5:${hasher.digest("hex")}`;
+}
+
+export function createVerifier(ctx: FilesContext) {
+  const { db, clock, files } = ctx.deps;
+  /** Checks objects last verified more than `olderThanDays` ago (0: all), at most `limit` of them. */
+  return async function verifyFiles(options: { olderThanDays: number; limit: number }): Promise<VerifyReport> {
+    const now = clock.now();
+    const batch = store.listObjectsToVerify(db, options.olderThanDays === 0 ? Number.MAX_SAFE_INTEGER : now - options.olderThanDays * DAY_MS, options.limit);
+    const report: VerifyReport = { checked: 0, failures: [] };
+    for (const object of batch) {
+      const actual = await md5Of(files.objectPath(object.id));
+      const error = actual === null ? "the stored file is missing" : actual !== object.checksum ? `checksum is ${actual}, expected ${object.checksum}` : null;
+      store.markVerified(db, object.id, clock.now(), error);
+      report.checked++;
+      if (error) report.failures.push({ id: object.id, error, entries: store.listEntriesOfObject(db, object.id) });
+    }
+    return report;
+  };
+}

@@ -1,0 +1,174 @@
+// OAI-PMH: set administration (administrators) and the harvesting endpoint's requests, answered
+// as OAI-PMH XML whatever the outcome; tombstones kept as records stop being public.
+import type { Actor } from "../core/actor";
+import type { Deps } from "../core/deps";
+import { notFound, validationError, type FieldError } from "../core/errors";
+import { newSecret } from "../core/ids";
+import { parsePage, searchEnvelope } from "../core/paging";
+import type { ExportContext } from "../exports/types";
+import type { VisibilityChange } from "../records/context";
+import { queryStringProblem } from "../search/query-string";
+import { parseRequest, SET_SPEC } from "./arguments";
+import { metadataFormats } from "./formats";
+import { createListing, type HarvestRecords } from "./listing";
+import type { SetBody, SetListQuery } from "./model";
+import { checkManageSets } from "./policy";
+import { harvestLinks, OAI_PATH, presentFormat, presentSet, type SetJson } from "./present";
+import * as store from "./store";
+import { getRecord, identify, listItems, listMetadataFormats, listSets, type VerbContext } from "./verbs";
+import { OaiError, renderError, renderVerb, type Envelope } from "./xml";
+
+export interface OaiDeps extends Deps {
+  records: HarvestRecords;
+  exportContext: ExportContext;
+  /** Addresses of administrators, for Identify's adminEmail when OAISERVER_ADMIN_EMAIL is not set. */
+  adminEmails(): string[];
+}
+
+export type OaiService = ReturnType<typeof createOaiService>;
+
+const EMAIL = /^\S+@(\S+\.)+\S+$/; // emailType of OAI-PMH.xsd
+
+/** The set fields, checked; the spec's field names in the errors. */
+function checkSetBody(body: SetBody, errors: FieldError[]) {
+  const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
+  const name = text(body.name);
+  const searchPattern = text(body.search_pattern);
+  const description = text(body.description);
+  if (!name) errors.push({ field: "name", messages: ["Missing data for required field."] });
+  else if (name.length > 255) errors.push({ field: "name", messages: ["Length must be between 1 and 255."] });
+  if (!searchPattern) errors.push({ field: "search_pattern", messages: ["Missing data for required field."] });
+  else {
+    const problem = queryStringProblem(searchPattern);
+    if (problem) errors.push({ field: "search_pattern", messages: [`Not a valid search query (${problem}).`] });
+  }
+  return { name, searchPattern, description };
+}
+
+export function createOaiService(deps: OaiDeps) {
+  const { db, clock, config, links } = deps;
+  const listing = createListing(db, deps.records);
+  const formats = metadataFormats(config.DATACITE_DATACENTER_SYMBOL || config.DATACITE_USERNAME || "CAIRN");
+  const tokenKeys = store.tokenKeys(db, newSecret, clock.now());
+  // Default namespace: the host name of BASE_URL (an IPv6 literal without its brackets).
+  const idPrefix = config.OAISERVER_ID_PREFIX || new URL(config.BASE_URL).hostname.replace(/^\[|\]$/g, "");
+  const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
+
+  function loadSet(id: string) {
+    const row = /^\d{1,15}$/.test(id) ? store.findSet(db, Number(id)) : null;
+    if (!row) throw notFound("The OAI-PMH set does not exist.");
+    return row;
+  }
+
+  function verbContext(now: number): VerbContext {
+    return {
+      now,
+      baseUrl: links.html(OAI_PATH),
+      idPrefix,
+      pageSize: config.OAISERVER_PAGE_SIZE,
+      tokenLifetimeMs: config.OAISERVER_RESUMPTION_TOKEN_EXPIRE_SECONDS * 1000,
+      tokenKeys,
+      repositoryName: deps.exportContext.siteName,
+      adminEmails: () => {
+        const configured = config.OAISERVER_ADMIN_EMAIL ? [config.OAISERVER_ADMIN_EMAIL] : deps.adminEmails();
+        const valid = configured.filter((e) => EMAIL.test(e));
+        return valid.length ? valid : [`admin@${idPrefix.includes(".") ? idPrefix : "localhost.localdomain"}`];
+      },
+      formats,
+      sets: () => store.listSets(db, "spec", "asc", 0, Number.MAX_SAFE_INTEGER),
+      listing,
+      readPublicRecords: (ids) => deps.records.readPublicRecords(ids),
+      selectedRecordIds: (ids, patterns) => deps.records.selectedRecordIds(ids, patterns),
+      exportContext: deps.exportContext,
+    };
+  }
+
+  return {
+    /** One harvesting request (GET query or POST form, as name/value pairs) -> the OAI-PMH XML answer. */
+    harvest(pairs: [string, string][]): string {
+      const now = clock.now();
+      const envelope: Envelope = { now, baseUrl: links.html(OAI_PATH), args: {} };
+      try {
+        const request = parseRequest(pairs);
+        envelope.args = { verb: request.verb, ...request.args };
+        const c = verbContext(now);
+        const { verb, args } = request;
+        if (verb === "Identify") return renderVerb(envelope, verb, identify(c));
+        if (verb === "ListMetadataFormats") return renderVerb(envelope, verb, listMetadataFormats(c, args));
+        if (verb === "ListSets") return renderVerb(envelope, verb, listSets(c, args));
+        if (verb === "GetRecord") return renderVerb(envelope, verb, getRecord(c, args));
+        return renderVerb(envelope, verb, listItems(c, { verb, args }));
+      } catch (error) {
+        if (error instanceof OaiError) return renderError(envelope, error);
+        throw error;
+      }
+    },
+
+    /** Keeps tombstones in step with a published record's visibility (called inside the record's transaction). */
+    noteVisibilityChange(change: VisibilityChange) {
+      if (change.isPublic) store.deleteTombstone(db, change.recordId);
+      else if (change.wasPublic) store.upsertTombstone(db, change.recordId, change.at);
+    },
+
+    listSets(actor: Actor, query: SetListQuery) {
+      checkManageSets(actor);
+      const page = parsePage(query, limits);
+      const sort = query.sort || "name";
+      const direction = query.sort_direction || "asc";
+      const errors: FieldError[] = [];
+      if (!(store.SET_SORTS as string[]).includes(sort)) errors.push({ field: "sort", messages: [`Must be one of: ${store.SET_SORTS.join(", ")}.`] });
+      if (direction !== "asc" && direction !== "desc") errors.push({ field: "sort_direction", messages: ["Must be one of: asc, desc."] });
+      if (errors.length) throw validationError(errors, "Invalid querystring parameters.");
+      const rows = store.listSets(db, sort as store.SetSort, direction as "asc" | "desc", page.offset, page.size);
+      const envelope = searchEnvelope<SetJson>({
+        items: rows.map((row) => presentSet(row, links)),
+        total: store.countSets(db),
+        page,
+        url: (q) => links.api("/oaipmh/sets", q),
+        params: { sort_direction: direction },
+        sortBy: sort,
+      });
+      return { hits: envelope.hits, sortBy: envelope.sortBy, links: { ...envelope.links, ...harvestLinks(links) } };
+    },
+
+    readSet(actor: Actor, id: string) {
+      checkManageSets(actor);
+      return presentSet(loadSet(id), links);
+    },
+
+    createSet(actor: Actor, body: SetBody) {
+      checkManageSets(actor);
+      const errors: FieldError[] = [];
+      const fields = checkSetBody(body, errors);
+      const spec = typeof body.spec === "string" ? body.spec.trim() : "";
+      if (!spec) errors.push({ field: "spec", messages: ["Missing data for required field."] });
+      else if (spec.length > 255) errors.push({ field: "spec", messages: ["Length must be between 1 and 255."] });
+      else if (!SET_SPEC.test(spec)) errors.push({ field: "spec", messages: ["Must be an OAI setSpec: letters, digits and - _ . ! ~ * ' ( ), with ':' separating levels."] });
+      else if (store.findSetBySpec(db, spec)) errors.push({ field: "spec", messages: [`A set with the spec '${spec}' exists already.`] });
+      if (errors.length) throw validationError(errors);
+      const now = clock.now();
+      return presentSet(store.insertSet(db, { spec, ...fields, created: now, updated: now }), links);
+    },
+
+    updateSet(actor: Actor, id: string, body: SetBody) {
+      checkManageSets(actor);
+      const row = loadSet(id);
+      const errors: FieldError[] = [];
+      const fields = checkSetBody(body, errors);
+      if (body.spec !== undefined && body.spec !== row.spec) errors.push({ field: "spec", messages: ["The spec cannot be changed; delete the set and create it again."] });
+      if (errors.length) throw validationError(errors);
+      return presentSet(store.updateSet(db, row.id, fields, clock.now())!, links);
+    },
+
+    deleteSet(actor: Actor, id: string) {
+      checkManageSets(actor);
+      store.deleteSet(db, loadSet(id).id);
+    },
+
+    listFormats(actor: Actor) {
+      checkManageSets(actor);
+      const hits = formats.map(presentFormat);
+      return { hits: { hits, total: hits.length } };
+    },
+  };
+}

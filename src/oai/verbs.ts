@@ -1,0 +1,175 @@
+// The six OAI-PMH 2.0 verbs (§4): each takes checked arguments and returns the verb's element.
+import type { ExportContext } from "../exports/types";
+import { dateRange, type OaiRequest } from "./arguments";
+import type { MetadataFormat } from "./formats";
+import type { Item, Listing, Selection } from "./listing";
+import type { SetRow } from "./store";
+import { decodeToken, encodeToken, type ListState, type ListVerb } from "./tokens";
+import { headerTree, OaiError, oaiDatestamp, recordTree, tokenTree, type Header, type TokenInfo } from "./xml";
+import type { XmlTree } from "../exports/xml/document";
+
+export interface VerbContext {
+  now: number;
+  baseUrl: string;
+  idPrefix: string;
+  pageSize: number;
+  tokenLifetimeMs: number;
+  tokenKeys: string[];
+  repositoryName: string;
+  adminEmails: () => string[];
+  formats: MetadataFormat[];
+  /** Every set, by spec. */
+  sets: () => SetRow[];
+  listing: Listing;
+  readPublicRecords(ids: string[]): Record<string, any>[];
+  selectedRecordIds(ids: string[], patterns: string[]): Set<string>;
+  exportContext: ExportContext;
+}
+
+const OAI_IDENTIFIER_NAMESPACE = "http://www.openarchives.org/OAI/2.0/oai-identifier";
+/** repositoryIdentifierType of oai-identifier.xsd: a domain name. */
+const REPOSITORY_IDENTIFIER = /^[a-zA-Z][a-zA-Z0-9-]*(\.[a-zA-Z][a-zA-Z0-9-]*)+$/;
+
+export const oaiIdentifier = (c: VerbContext, recordId: string) => `oai:${c.idPrefix}:${recordId}`;
+
+function recordIdOf(c: VerbContext, identifier: string): string {
+  const prefix = `oai:${c.idPrefix}:`;
+  if (!identifier.startsWith(prefix) || identifier.length === prefix.length) throw new OaiError("idDoesNotExist", `No item has the identifier '${identifier}'.`);
+  return identifier.slice(prefix.length);
+}
+
+function formatOf(c: VerbContext, prefix: string): MetadataFormat {
+  const format = c.formats.find((f) => f.prefix === prefix);
+  if (!format) throw new OaiError("cannotDisseminateFormat", `The metadata format '${prefix}' is not supported; ListMetadataFormats lists those that are.`);
+  return format;
+}
+
+/** Headers of items, each with the specs of the sets whose query selects its record. */
+function headers(c: VerbContext, items: Item[]): Header[] {
+  const specs = new Map<string, string[]>();
+  const ids = items.map((i) => i.id);
+  for (const set of c.sets()) {
+    for (const id of c.selectedRecordIds(ids, [set.searchPattern])) specs.set(id, [...(specs.get(id) ?? []), set.spec]);
+  }
+  return items.map((i) => ({ identifier: oaiIdentifier(c, i.id), datestamp: i.datestamp, setSpecs: specs.get(i.id) ?? [], deleted: i.deleted }));
+}
+
+function recordTrees(c: VerbContext, items: Item[], format: MetadataFormat): XmlTree[] {
+  const byId = new Map(c.readPublicRecords(items.filter((i) => !i.deleted).map((i) => i.id)).map((r) => [r.id as string, r]));
+  return headers(c, items).flatMap((header, n) => {
+    const item = items[n]!;
+    if (item.deleted) return [recordTree(header, null)];
+    const record = byId.get(item.id);
+    // Made restricted between listing and reading: left for the next harvest to report as deleted.
+    return record ? [recordTree(header, format.payload(record, c.exportContext))] : [];
+  });
+}
+
+export function identify(c: VerbContext): XmlTree {
+  const earliest = c.listing.earliestDatestamp() ?? c.now;
+  const description = REPOSITORY_IDENTIFIER.test(c.idPrefix)
+    ? {
+        description: {
+          "oai-identifier": {
+            "@_xmlns": OAI_IDENTIFIER_NAMESPACE,
+            "@_xsi:schemaLocation": `${OAI_IDENTIFIER_NAMESPACE} http://www.openarchives.org/OAI/2.0/oai-identifier.xsd`,
+            scheme: "oai",
+            repositoryIdentifier: c.idPrefix,
+            delimiter: ":",
+            sampleIdentifier: oaiIdentifier(c, "abcde-12345"),
+          },
+        },
+      }
+    : {};
+  return {
+    repositoryName: c.repositoryName,
+    baseURL: c.baseUrl,
+    protocolVersion: "2.0",
+    adminEmail: c.adminEmails(),
+    earliestDatestamp: oaiDatestamp(earliest),
+    // Records that stop being public are kept as tombstones for good (Cairn decision 7).
+    deletedRecord: "persistent",
+    granularity: "YYYY-MM-DDThh:mm:ssZ",
+    ...description,
+  };
+}
+
+export function listMetadataFormats(c: VerbContext, args: Record<string, string>): XmlTree {
+  if (args.identifier !== undefined) {
+    const item = c.listing.findItem(recordIdOf(c, args.identifier));
+    if (!item) throw new OaiError("idDoesNotExist", `No item has the identifier '${args.identifier}'.`);
+    if (item.deleted) throw new OaiError("noMetadataFormats", "The item is deleted: no metadata is disseminated for it.");
+  }
+  return { metadataFormat: c.formats.map((f) => ({ metadataPrefix: f.prefix, schema: f.schema, metadataNamespace: f.namespace })) };
+}
+
+export function getRecord(c: VerbContext, args: Record<string, string>): XmlTree {
+  const format = formatOf(c, args.metadataPrefix!);
+  const item = c.listing.findItem(recordIdOf(c, args.identifier!));
+  if (!item) throw new OaiError("idDoesNotExist", `No item has the identifier '${args.identifier}'.`);
+  const [record] = recordTrees(c, [item], format);
+  if (!record) throw new OaiError("idDoesNotExist", `No item has the identifier '${args.identifier}'.`);
+  return { record };
+}
+
+/** The state of a list: from its resumption token, or new from the request's arguments. */
+function listState(c: VerbContext, verb: ListVerb, args: Record<string, string>, start: (args: Record<string, string>) => ListState): ListState {
+  if (args.resumptionToken === undefined) return start(args);
+  const decoded = decodeToken(c.tokenKeys, args.resumptionToken, c.now);
+  if ("problem" in decoded) throw new OaiError("badResumptionToken", decoded.problem);
+  if (decoded.state.verb !== verb) throw new OaiError("badResumptionToken", `The resumptionToken belongs to a ${decoded.state.verb} list.`);
+  return decoded.state;
+}
+
+/** The token closing a page: a new one when more follow, an empty one ending a resumed list. */
+function pageToken(c: VerbContext, state: ListState, returned: number, next: ListState["after"] | null): TokenInfo | null {
+  const completeListSize = Math.max(state.total, state.cursor + returned);
+  if (next !== null) {
+    const expires = c.now + c.tokenLifetimeMs;
+    const token = encodeToken(c.tokenKeys[0]!, { ...state, after: next, cursor: state.cursor + returned, total: completeListSize, expires });
+    return { token, cursor: state.cursor, completeListSize, expires };
+  }
+  return state.cursor > 0 ? { token: "", cursor: state.cursor, completeListSize } : null;
+}
+
+/** The set asked for and its sub-sets (`a` holds `a:b`); noSetHierarchy without sets. */
+function setPatterns(c: VerbContext, spec: string | undefined): string[] | undefined {
+  if (spec === undefined) return undefined;
+  const sets = c.sets();
+  if (sets.length === 0) throw new OaiError("noSetHierarchy", "This repository has no sets.");
+  return sets.filter((s) => s.spec === spec || s.spec.startsWith(`${spec}:`)).map((s) => s.searchPattern);
+}
+
+export function listItems(c: VerbContext, request: OaiRequest & { verb: "ListRecords" | "ListIdentifiers" }): XmlTree {
+  const state = listState(c, request.verb, request.args, (args) => {
+    formatOf(c, args.metadataPrefix!);
+    const range = dateRange(args);
+    const selection: Selection = { patterns: setPatterns(c, args.set), from: range.from, until: Math.min(range.until ?? Infinity, c.now + 1) };
+    return { verb: request.verb, prefix: args.metadataPrefix, set: args.set, from: selection.from, until: selection.until, cursor: 0, total: c.listing.countItems(selection), expires: 0 };
+  });
+  const format = formatOf(c, state.prefix ?? "");
+  const selection: Selection = { patterns: setPatterns(c, state.set), from: state.from, until: state.until };
+  const after = Array.isArray(state.after) ? state.after : null;
+  const items = selection.patterns?.length === 0 ? [] : c.listing.nextItems(selection, after, c.pageSize + 1);
+  if (items.length === 0 && state.cursor === 0) throw new OaiError("noRecordsMatch", "No records match the request's set and dates.");
+  const page = items.slice(0, c.pageSize);
+  const last = page[page.length - 1];
+  const token = pageToken(c, state, page.length, items.length > c.pageSize && last ? [last.datestamp, last.id] : null);
+  const content: XmlTree = request.verb === "ListRecords" ? { record: recordTrees(c, page, format) } : { header: headers(c, page).map(headerTree) };
+  return token ? { ...content, resumptionToken: tokenTree(token) } : content;
+}
+
+export function listSets(c: VerbContext, args: Record<string, string>): XmlTree {
+  const sets = c.sets();
+  if (sets.length === 0) throw new OaiError("noSetHierarchy", "This repository has no sets.");
+  const state = listState(c, "ListSets", args, () => ({ verb: "ListSets", cursor: 0, total: sets.length, expires: 0 }));
+  const offset = typeof state.after === "number" ? state.after : 0;
+  const page = sets.slice(offset, offset + c.pageSize);
+  const token = pageToken(c, state, page.length, offset + c.pageSize < sets.length ? offset + page.length : null);
+  const set = page.map((s) => ({
+    setSpec: s.spec,
+    setName: s.name,
+    ...(s.description ? { setDescription: { "oai_dc:dc": { "@_xmlns:oai_dc": "http://www.openarchives.org/OAI/2.0/oai_dc/", "@_xmlns:dc": "http://purl.org/dc/elements/1.1/", "@_xsi:schemaLocation": "http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd", "dc:description": s.description } } } : {}),
+  }));
+  return token ? { set, resumptionToken: tokenTree(token) } : { set };
+}

@@ -1,0 +1,134 @@
+// Recording views and downloads on the request path: robots dropped, machines flagged, the visitor
+// pseudonymised, double clicks suppressed, and events buffered in memory and written in batches
+// (on a short timer, when the batch is full, and on shutdown) so a request never waits for a write.
+import { createHash, randomBytes } from "node:crypto";
+import type { Actor } from "../core/actor";
+import type { Clock } from "../core/time";
+import { formatDate } from "../core/time";
+import type { Db } from "../db/connection";
+import { VIEW, type NewEvent } from "./model";
+import { classifyAgent } from "./robots";
+import * as store from "./store";
+
+/** COUNTER's double-click window: repeated requests for the same item by the same visitor count once. */
+export const DOUBLE_CLICK_MS = 30_000;
+const FLUSH_INTERVAL_MS = 1000;
+const BATCH_SIZE = 1000;
+/** Events kept when writes fail (database busy or closing); beyond it the oldest are dropped. */
+const MAX_BUFFERED = 100_000;
+const DAY_MS = 86_400_000;
+
+export interface RecorderDeps {
+  db: Db;
+  clock: Clock;
+  /** Called after a batch was written (the aggregation is scheduled from it). */
+  onWritten(count: number): void;
+  log(message: string): void;
+}
+
+export interface RecordInput {
+  kind: NewEvent["kind"];
+  recordId: string;
+  parentId: string;
+  actor: Actor;
+  request: Request;
+  fileKey: string | null;
+  bytes: number;
+}
+
+export function createRecorder(deps: RecorderDeps) {
+  const { db, clock } = deps;
+  let buffer: NewEvent[] = [];
+  const lastClicks = new Map<string, number>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let salt: { day: number; value: string } | null = null;
+  // The client address is known only to the server that received the request (set by createApp).
+  let addressOf: (request: Request) => string | null = () => null;
+
+  /** The day's salt, shared by processes through stats_state; older days' salts are deleted so old hashes cannot be redone. */
+  function saltOf(day: number): string {
+    if (salt?.day === day) return salt.value;
+    const key = (d: number) => `salt:${formatDate(d * DAY_MS)}`;
+    const value = store.insertStateIfMissing(db, key(day), randomBytes(18).toString("base64url"));
+    store.deleteStatesLike(db, "salt:", [key(day), key(day - 1)]);
+    salt = { day, value };
+    return value;
+  }
+
+  function visitorOf(actor: Actor, request: Request, ts: number): string {
+    if (actor.kind === "user") return `u:${actor.userId}`;
+    if (actor.kind === "system") return "system";
+    // In-process requests (tests, tools) have no address: they share one constant.
+    const address = addressOf(request) ?? "local";
+    const agent = request.headers.get("user-agent") ?? "";
+    return createHash("sha256").update(`${saltOf(Math.floor(ts / DAY_MS))}\n${address}\n${agent}`).digest("base64url").slice(0, 22);
+  }
+
+  function flush(): number {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    pruneClicks();
+    if (buffer.length === 0) return 0;
+    const batch = buffer;
+    buffer = [];
+    try {
+      store.insertEvents(db, batch);
+    } catch (err) {
+      deps.log(`stats: writing ${batch.length} events failed, kept for the next try: ${(err as Error).message}`);
+      buffer = [...batch, ...buffer].slice(-MAX_BUFFERED);
+      arm();
+      return 0;
+    }
+    deps.onWritten(batch.length);
+    return batch.length;
+  }
+
+  function pruneClicks() {
+    const cutoff = clock.now() - DOUBLE_CLICK_MS;
+    for (const [key, at] of lastClicks) if (at < cutoff) lastClicks.delete(key);
+  }
+
+  function arm(delay = FLUSH_INTERVAL_MS) {
+    if (timer) return;
+    timer = setTimeout(flush, delay);
+    timer.unref?.();
+  }
+
+  return {
+    setAddressResolver(resolve: (request: Request) => string | null) {
+      addressOf = resolve;
+    },
+
+    /** Buffers one event; false when it is not counted (robot, machine view, double click). */
+    record(input: RecordInput): boolean {
+      const agent = classifyAgent(input.request.headers.get("user-agent"));
+      if (agent === "robot" || (agent === "machine" && input.kind === VIEW)) return false;
+      const ts = clock.now();
+      const visitor = visitorOf(input.actor, input.request, ts);
+      const clickKey = `${input.kind}\u0000${input.recordId}\u0000${input.fileKey ?? ""}\u0000${visitor}`;
+      const last = lastClicks.get(clickKey);
+      lastClicks.set(clickKey, ts);
+      if (last !== undefined && ts >= last && ts - last < DOUBLE_CLICK_MS) return false;
+      buffer.push({ kind: input.kind, ts, recordId: input.recordId, parentId: input.parentId, visitor, fileKey: input.fileKey, bytes: input.bytes, isMachine: agent === "machine" });
+      if (buffer.length >= BATCH_SIZE) {
+        // Written right after this response, not during it.
+        if (timer) clearTimeout(timer);
+        timer = null;
+        arm(0);
+      } else arm();
+      return true;
+    },
+
+    flush,
+    pending: () => buffer.length,
+
+    /** Stops the timer and writes what is buffered (clean shutdown). */
+    close() {
+      flush();
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}
+
+export type Recorder = ReturnType<typeof createRecorder>;

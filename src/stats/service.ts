@@ -1,0 +1,122 @@
+// Statistics operations: recording views and downloads (cheap, buffered), aggregating them on a
+// short timer, answering POST /api/stats, the `stats` of records, and the COUNTER export.
+import type { Actor } from "../core/actor";
+import type { Deps } from "../core/deps";
+import { JSON_MEDIA_TYPES, negotiate } from "../core/negotiation";
+import { createAggregator, type Popularity } from "./aggregate";
+import { buildDatasetReport, type ReportRecord } from "./counter-report";
+import { createRecorder } from "./events";
+import { DOWNLOAD, STAT_QUERIES, VIEW, type RecordDownloadInput, type RecordViewInput } from "./model";
+import { requireExport, requireStatsRead, type RecordAccess } from "./policy";
+import { presentQueryResult, presentRecordStats } from "./present";
+import { parseDay, parseStatsRequest } from "./query";
+import * as store from "./store";
+
+export interface StatsDeps extends Deps {
+  records: RecordAccess & { loadRecordJson(id: string): Record<string, any> | null };
+  /** Receives parents' new all-version unique views/downloads (the popularity sorts' columns). */
+  onPopularity(rows: Popularity[]): void;
+  log(message: string): void;
+}
+
+export type StatsService = ReturnType<typeof createStatsService>;
+
+export function createStatsService(deps: StatsDeps) {
+  const { db, clock, config, log } = deps;
+  const enabled = config.STATS_ENABLED;
+  const aggregator = createAggregator(db, deps.onPopularity);
+  let aggregationTimer: ReturnType<typeof setTimeout> | null = null;
+  let closed = false;
+
+  async function aggregate(options: { chunk?: number; maxChunks?: number; signal?: AbortSignal } = {}) {
+    recorder.flush();
+    return aggregator.run(options);
+  }
+
+  // New events are folded in within STATS_AGGREGATE_INTERVAL_MS of being written: counts show
+  // on records and in POST /api/stats seconds after a view, without a job row every few seconds.
+  function scheduleAggregation() {
+    if (aggregationTimer || closed) return;
+    aggregationTimer = setTimeout(() => {
+      aggregationTimer = null;
+      aggregator.run().catch((err) => log(`stats: aggregation failed: ${(err as Error).message}`));
+    }, config.STATS_AGGREGATE_INTERVAL_MS);
+    aggregationTimer.unref?.();
+  }
+
+  const recorder = createRecorder({ db, clock, log, onWritten: scheduleAggregation });
+
+  return {
+    enabled,
+    /** How the client address of a request is found (the server knows it; in-process requests have none). */
+    setAddressResolver: recorder.setAddressResolver,
+
+    /** A published record was served as JSON: count a view unless it came from a robot or a machine. */
+    recordView(input: RecordViewInput) {
+      if (!enabled || !negotiate(input.request.headers.get("accept"), JSON_MEDIA_TYPES)) return false;
+      return recorder.record({ kind: VIEW, recordId: input.recordId, parentId: input.parentId, actor: input.actor, request: input.request, fileKey: null, bytes: 0 });
+    },
+
+    /** A file content response sent bytes (whole file or first range): count a download; machines are flagged. */
+    recordDownload(input: RecordDownloadInput) {
+      if (!enabled) return false;
+      return recorder.record({ kind: DOWNLOAD, recordId: input.recordId, parentId: input.parentId, actor: input.actor, request: input.request, fileKey: input.fileKey, bytes: Math.max(0, input.bytes) });
+    },
+
+    /** `stats` of a published record: this version and all versions, all time. */
+    recordStats(recordId: string, parentId: string) {
+      return presentRecordStats(store.findTotals(db, "record", recordId), store.findTotals(db, "parent", parentId));
+    },
+
+    /** POST /api/stats: each named query's counts; restricted records only for who may read them. */
+    query(actor: Actor, body: unknown) {
+      const queries = parseStatsRequest(body);
+      const result: Record<string, unknown> = {};
+      for (const q of queries) {
+        const scope = STAT_QUERIES[q.stat].scope;
+        requireStatsRead(deps.records, actor, scope, q.id);
+        const counts = store.sumDaily(db, scope, q.id, q.startDate && parseDay(q.startDate), q.endDate && parseDay(q.endDate));
+        result[q.name] = presentQueryResult(q, counts);
+      }
+      return result;
+    },
+
+    /** Folds new events into the totals now (`cairn jobs run stats-aggregate`, tests). */
+    aggregate,
+
+    /** Deletes raw events past STATS_EVENTS_RETENTION_DAYS that were aggregated. */
+    pruneEvents: () => aggregator.prune(clock.now(), config.STATS_EVENTS_RETENTION_DAYS),
+
+    /** Pushes every parent's popularity to the search index again (after `cairn reindex`). */
+    refreshPopularity() {
+      const rows = store.listParentPopularity(db, null);
+      deps.onPopularity(rows);
+      return rows.length;
+    },
+
+    /** COUNTER-style Dataset Report (DSR) of every record with usage between two days (inclusive). */
+    exportReport(actor: Actor, from: string, to: string, now = clock.now()) {
+      requireExport(actor);
+      const days = store.listRecordDays(db, from, to);
+      const records = new Map<string, ReportRecord>();
+      for (const day of days) {
+        let r = records.get(day.recordId);
+        if (!r) records.set(day.recordId, (r = { id: day.recordId, json: deps.records.loadRecordJson(day.recordId), days: [] }));
+        r.days.push(day);
+      }
+      return buildDatasetReport({ from, to, created: now, baseUrl: config.BASE_URL, records: [...records.values()] });
+    },
+
+    /** Writes buffered events; used on shutdown with close(). */
+    flush: () => recorder.flush(),
+    pendingEvents: () => recorder.pending(),
+
+    /** Clean shutdown: no more timers, buffered events written. */
+    close() {
+      closed = true;
+      if (aggregationTimer) clearTimeout(aggregationTimer);
+      aggregationTimer = null;
+      recorder.close();
+    },
+  };
+}

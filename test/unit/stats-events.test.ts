@@ -1,0 +1,73 @@
+// Recording: the COUNTER robot/machine lists, visitor pseudonyms with a daily salt (no raw
+// address stored), the 30-second double-click window, and batches written on flush and close.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestApp, type TestApp } from "../helpers/app";
+import { createRecorder } from "../../src/stats/events";
+import { DOWNLOAD, VIEW } from "../../src/stats/model";
+import { classifyAgent } from "../../src/stats/robots";
+
+describe("COUNTER user-agent lists", () => {
+  test.each([
+    ["Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0", "human"],
+    ["Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15", "human"],
+    ["Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "robot"],
+    ["Mozilla/5.0 (compatible; YandexBot/3.0)", "robot"],
+    ["facebookexternalhit/1.1", "robot"],
+    ["curl/8.5.0", "machine"],
+    ["python-requests/2.31.0", "machine"],
+    ["Wget/1.21.4", "machine"],
+    ["", "machine"],
+  ])("%s is a %s", (agent, kind) => {
+    expect(classifyAgent(agent)).toBe(kind as ReturnType<typeof classifyAgent>);
+  });
+});
+
+describe("recorder", () => {
+  let ctx: TestApp;
+  beforeAll(async () => {
+    ctx = await createTestApp();
+  });
+  afterAll(() => ctx.close());
+  const request = (agent: string) => new Request("http://127.0.0.1:5000/", { headers: { "user-agent": agent } });
+  const rows = () => ctx.services.deps.db.$client.query("SELECT kind, record_id, visitor, is_machine, bytes FROM stats_events ORDER BY id").all() as { kind: number; record_id: string; visitor: string; is_machine: number; bytes: number }[];
+
+  test("visitors are hashed with the day's salt; the address is never stored; double clicks slide", () => {
+    const written: number[] = [];
+    const recorder = createRecorder({ db: ctx.services.deps.db, clock: ctx.clock, log: () => {}, onWritten: (n) => written.push(n) });
+    recorder.setAddressResolver(() => "203.0.113.7");
+    const base = { recordId: "r1", parentId: "p1", actor: { kind: "anonymous" } as const, fileKey: null, bytes: 0 };
+    expect(recorder.record({ ...base, kind: VIEW, request: request("Firefox/120") })).toBe(true);
+    ctx.clock.advance(29_000);
+    expect(recorder.record({ ...base, kind: VIEW, request: request("Firefox/120") })).toBe(false);
+    ctx.clock.advance(29_000); // 29 s after the previous click: still one visit
+    expect(recorder.record({ ...base, kind: VIEW, request: request("Firefox/120") })).toBe(false);
+    ctx.clock.advance(31_000);
+    expect(recorder.record({ ...base, kind: VIEW, request: request("Firefox/120") })).toBe(true);
+    expect(recorder.record({ ...base, kind: DOWNLOAD, fileKey: "a", bytes: 5, request: request("curl/8") })).toBe(true);
+    expect(recorder.record({ ...base, kind: VIEW, request: request("curl/8") })).toBe(false); // machines' views are not counted
+    expect(recorder.record({ ...base, kind: VIEW, request: request("Googlebot/2.1") })).toBe(false);
+    expect(recorder.record({ ...base, kind: VIEW, actor: { kind: "user", userId: 7, isAdmin: false, groupIds: [], scopes: [], tokenId: null }, request: request("Firefox/120") })).toBe(true);
+    expect(recorder.pending()).toBe(4);
+    expect(recorder.flush()).toBe(4);
+    expect(written).toEqual([4]);
+    const stored = rows();
+    expect(stored.map((r) => [r.kind, r.is_machine, r.bytes])).toEqual([[0, 0, 0], [0, 0, 0], [1, 1, 5], [0, 0, 0]]);
+    expect(stored[0]!.visitor).toBe(stored[1]!.visitor);
+    expect(stored[0]!.visitor).not.toBe(stored[2]!.visitor);
+    expect(stored[3]!.visitor).toBe("u:7");
+    const everything = JSON.stringify(ctx.services.deps.db.$client.query("SELECT * FROM stats_events").all());
+    expect(everything).not.toContain("203.0.113.7");
+
+    // The next day the same visitor hashes differently, and the salt of two days ago is gone.
+    ctx.clock.advance(86_400_000);
+    recorder.record({ ...base, kind: VIEW, request: request("Firefox/120") });
+    ctx.clock.advance(86_400_000);
+    recorder.record({ ...base, kind: VIEW, request: request("Firefox/120") });
+    recorder.close();
+    const later = rows();
+    expect(later[4]!.visitor).not.toBe(stored[0]!.visitor);
+    expect(later[5]!.visitor).not.toBe(later[4]!.visitor);
+    const salts = ctx.services.deps.db.$client.query("SELECT key FROM stats_state WHERE key LIKE 'salt:%' ORDER BY key").all() as { key: string }[];
+    expect(salts.length).toBe(2);
+  });
+});
