@@ -120,7 +120,7 @@ export function createFilesService(deps: FilesDeps) {
         return store.deleteUnreferencedObjects(db, [entry.objectId]);
       }).immediate();
       ctx.removeObjects(orphans);
-      for (const p of parts) await files.removeFile(p.path);
+      for (const path of new Set(parts.map((p) => p.path))) await files.removeFile(path);
     },
 
     content,

@@ -85,15 +85,12 @@ export function createUploadOperations(ctx: FilesContext) {
       if (!(part >= 1 && part <= parts)) throw new HttpError(400, `Part must be a number from 1 to ${parts}.`);
       const expected = part < parts ? partSize : (entry.declaredSize ?? 0) - (parts - 1) * partSize;
       checkAnnounced(contentLength, expected);
-      const received = await receive(() => files.receivePart(body, { maxBytes: expected, expectedBytes: expected }), expected);
-      const previous = db.$client.transaction(() => {
-        const old = store.findPart(db, entry.id, part);
-        if (!store.findEntryById(db, entry.id)) return received.path;
-        store.upsertPart(db, { entryId: entry.id, part, size: received.size, path: received.path, created: clock.now() });
-        return old?.path ?? null;
+      const path = files.partsPath(entry.versionId);
+      const received = await receive(() => files.receivePart(body, { maxBytes: expected, expectedBytes: expected, path, position: (part - 1) * partSize }), expected);
+      // Recorded only once its bytes are durable; a part sent again overwrites its own range.
+      db.$client.transaction(() => {
+        if (store.findEntryById(db, entry.id)) store.upsertPart(db, { entryId: entry.id, part, size: received.size, path, created: clock.now() });
       }).immediate();
-      // A part sent again replaces the earlier copy.
-      if (previous) await files.removeFile(previous);
       return presentEntry(ctx.loadEntry(id, true, key), store.listParts(db, entry.id));
     },
 
@@ -116,15 +113,14 @@ export function createUploadOperations(ctx: FilesContext) {
     },
   };
 
-  /** Joins every part (all must be there, each of its size) into the entry's object. */
+  /** Every part is in place in the upload's file: hash it as a whole and make it the entry's object. */
   async function assembleParts(entry: store.EntryWithObject) {
     const parts = store.listParts(db, entry.id);
     const missing = Array.from({ length: entry.transfer.parts ?? 0 }, (_, i) => i + 1).filter((n) => !parts.some((p) => p.part === n));
     if (missing.length) throw new HttpError(400, `Parts not uploaded yet: ${missing.join(", ")}.`);
-    const received = await files.assemble(parts.map((p) => p.path), entry.declaredSize);
+    const received = await files.hashFile(files.partsPath(entry.versionId));
     await storeObject(entry.id, received);
     store.deleteParts(db, entry.id);
-    for (const p of parts) await files.removeFile(p.path);
     return ctx.loadEntry(entry.recordId, true, entry.key);
   }
 }

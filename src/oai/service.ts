@@ -61,6 +61,7 @@ export function createOaiService(deps: OaiDeps) {
   }
 
   function verbContext(now: number): VerbContext {
+    let sets: store.SetRow[] | undefined;
     return {
       now,
       baseUrl: links.html(OAI_PATH),
@@ -75,7 +76,8 @@ export function createOaiService(deps: OaiDeps) {
         return valid.length ? valid : [`admin@${idPrefix.includes(".") ? idPrefix : "localhost.localdomain"}`];
       },
       formats,
-      sets: () => store.listSets(db, "spec", "asc", 0, Number.MAX_SAFE_INTEGER),
+      // Read once per request: a request asks for them for the set argument and for each page's headers.
+      sets: () => (sets ??= store.listSets(db, "spec", "asc", 0, Number.MAX_SAFE_INTEGER)),
       listing,
       readPublicRecords: (ids) => deps.records.readPublicRecords(ids),
       selectedRecordIds: (ids, patterns) => deps.records.selectedRecordIds(ids, patterns),

@@ -1,12 +1,12 @@
 // The six OAI-PMH 2.0 verbs (§4): each takes checked arguments and returns the verb's element.
 import type { ExportContext } from "../exports/types";
+import type { XmlTree } from "../exports/xml/document";
 import { dateRange, type OaiRequest } from "./arguments";
 import type { MetadataFormat } from "./formats";
 import type { Item, Listing, Selection } from "./listing";
 import type { SetRow } from "./store";
 import { decodeToken, encodeToken, type ListState, type ListVerb } from "./tokens";
 import { headerTree, OaiError, oaiDatestamp, recordTree, tokenTree, type Header, type TokenInfo } from "./xml";
-import type { XmlTree } from "../exports/xml/document";
 
 export interface VerbContext {
   now: number;
@@ -152,6 +152,8 @@ export function listItems(c: VerbContext, request: OaiRequest & { verb: "ListRec
   const after = Array.isArray(state.after) ? state.after : null;
   const items = selection.patterns?.length === 0 ? [] : c.listing.nextItems(selection, after, c.pageSize + 1);
   if (items.length === 0 && state.cursor === 0) throw new OaiError("noRecordsMatch", "No records match the request's set and dates.");
+  // A list element needs at least one item, and the rest of a list can vanish (its set deleted).
+  if (items.length === 0) throw new OaiError("noRecordsMatch", "The rest of this list is gone since the previous page (its records or its set were removed); start the list again.");
   const page = items.slice(0, c.pageSize);
   const last = page[page.length - 1];
   const token = pageToken(c, state, page.length, items.length > c.pageSize && last ? [last.datestamp, last.id] : null);

@@ -100,6 +100,9 @@ export function createRecordsContext(deps: RecordsDeps) {
         errors.push({ field: "files.default_preview", messages: ["Default preview must be one of the uploaded files."] });
       }
       if (enabled && forPublish) errors.push(...blocking);
+      if (!enabled && (completedKeys.length > 0 || blocking.length > 0)) {
+        errors.push({ field: "files.enabled", messages: ["This draft has files: delete them before marking the record as metadata-only."] });
+      }
       return errors;
     },
 

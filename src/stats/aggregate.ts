@@ -1,7 +1,9 @@
-// Folds raw events into daily totals per record and per parent, in chunks after a watermark: each
-// chunk adds its deltas and moves the watermark in one transaction, so a run stopped half way
-// resumes where it stopped and nothing is counted twice. A unique view or download is the first
-// of its visitor-session (visitor + clock hour) for the record, or for the parent across versions.
+// Folds raw events into daily totals per record and per parent after a watermark. Events are read
+// in chunks and folded in memory; a batch of chunks is written with the new watermark in one
+// transaction, and only if the watermark is still the one the batch started from. So a run stopped
+// half way resumes where its last batch ended, two runs never count an event twice, and re-running
+// adds nothing. A unique view or download is the first of its visitor-session (visitor + clock
+// hour) for the record, or for the parent across its versions.
 import { formatDate } from "../core/time";
 import type { Db } from "../db/connection";
 import { VIEW, type DayTotals, type EventRow } from "./model";
@@ -11,6 +13,15 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 const WATERMARK = "aggregation_watermark";
 export const DEFAULT_CHUNK = 50_000;
+/** A batch is written once it holds this many distinct (item, day) totals or events (memory bound, ~100 MB). */
+const MAX_PENDING = 400_000;
+const MAX_BATCH_EVENTS = 1_000_000;
+// Session keys are numbers: (visitor * 8 + scope * 2 + kind) * ITEMS + item, below 2^53.
+const ITEMS = 2 ** 22;
+const MAX_VISITORS = 2 ** 24;
+const SCOPE_RECORD = 0;
+const SCOPE_PARENT = 1;
+const SCOPE_INVESTIGATION = 2;
 
 export interface Popularity {
   parentId: string;
@@ -26,14 +37,29 @@ export interface AggregateResult {
   watermark: number;
 }
 
-function dayTotals(map: Map<string, DayTotals>, id: string, day: number, parentId: string): DayTotals {
-  const key = `${id}\u0000${day}`;
-  let t = map.get(key);
-  if (!t) {
-    t = { id, day: formatDate(day * DAY_MS), parentId, views: 0, uniqueViews: 0, downloads: 0, uniqueDownloads: 0, volume: 0, uniqueInvestigations: 0, machineDownloads: 0, machineUniqueDownloads: 0, machineVolume: 0 };
-    map.set(key, t);
-  }
-  return t;
+export interface RunOptions {
+  chunk?: number;
+  maxChunks?: number;
+  signal?: AbortSignal;
+}
+
+/** Strings -> small integers, so session and totals keys are numbers rather than built strings. */
+function interner() {
+  const codes = new Map<string, number>();
+  return {
+    code(value: string): number {
+      let c = codes.get(value);
+      if (c === undefined) codes.set(value, (c = codes.size));
+      return c;
+    },
+    get size() {
+      return codes.size;
+    },
+  };
+}
+
+function newTotals(id: string, day: number, parentId: string): DayTotals {
+  return { id, day: formatDate(day * DAY_MS), parentId, views: 0, uniqueViews: 0, downloads: 0, uniqueDownloads: 0, volume: 0, uniqueInvestigations: 0, machineDownloads: 0, machineUniqueDownloads: 0, machineVolume: 0 };
 }
 
 function count(t: DayTotals, kind: number, unique: boolean, bytes: number, machine: boolean) {
@@ -52,100 +78,168 @@ function count(t: DayTotals, kind: number, unique: boolean, bytes: number, machi
   }
 }
 
-export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => void) {
-  // Sessions already counted, per hour; exact for the watermark they were built at. Another
-  // process aggregating (cairn jobs run) moves the watermark, and the sets are rebuilt from events.
-  let built = -1;
-  const hours = new Map<number, Set<string>>();
+/**
+ * The batch's totals (keyed `item * 65536 + day`) in the tables' key order (id, day), so the B-tree
+ * writes stay local (twice as fast as random). Sorted as numbers: ids ranked by a native string sort.
+ */
+function inKeyOrder(map: Map<number, DayTotals>): DayTotals[] {
+  const ids = [...new Set(Array.from(map.values(), (t) => t.id))].sort();
+  const rank = new Map(ids.map((id, i) => [id, i]));
+  const byOrder = new Map<number, DayTotals>();
+  const keys = new Float64Array(map.size);
+  let n = 0;
+  for (const [key, t] of map) {
+    const order = rank.get(t.id)! * 65_536 + (key % 65_536);
+    byOrder.set(order, t);
+    keys[n++] = order;
+  }
+  return Array.from(keys.sort(), (k) => byOrder.get(k)!);
+}
 
-  function sessionsOf(hour: number, watermark: number): Set<string> {
+export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => void) {
+  // Sessions already counted, per clock hour: exact for the watermark `built`. When another process
+  // moved the watermark (cairn jobs run) everything is rebuilt from the stored events.
+  let built = -1;
+  let hours = new Map<number, Set<number>>();
+  let items = interner();
+  let visitors = interner();
+  let running: Promise<AggregateResult> | null = null;
+
+  function reset() {
+    built = -1;
+    hours = new Map();
+    items = interner();
+    visitors = interner();
+  }
+
+  const sessionKey = (visitor: number, scope: number, kind: number, item: number) => ((visitor * 4 + scope) * 2 + kind) * ITEMS + item;
+
+  function sessionsOf(hour: number, watermark: number): Set<number> {
     let set = hours.get(hour);
     if (!set) {
       set = new Set();
-      for (const [kind, recordId, parentId, visitor] of store.listAggregatedInHour(db, hour * HOUR_MS, (hour + 1) * HOUR_MS, watermark)) {
-        set.add(`r${kind}${recordId}\u0000${visitor}`);
-        set.add(`p${kind}${parentId}\u0000${visitor}`);
-        set.add(`i${recordId}\u0000${visitor}`);
+      for (const [kind, recordId, parentId, visitorId] of store.listAggregatedInHour(db, hour * HOUR_MS, (hour + 1) * HOUR_MS, watermark)) {
+        const visitor = visitors.code(visitorId);
+        const record = items.code(recordId);
+        set.add(sessionKey(visitor, SCOPE_RECORD, kind, record));
+        set.add(sessionKey(visitor, SCOPE_PARENT, kind, items.code(parentId)));
+        set.add(sessionKey(visitor, SCOPE_INVESTIGATION, 0, record));
       }
       hours.set(hour, set);
     }
     return set;
   }
 
-  function fold(rows: EventRow[], watermark: number, touched: Set<number>) {
-    const records = new Map<string, DayTotals>();
-    const parents = new Map<string, DayTotals>();
+  /** Adds events to the batch's daily totals; `touched` collects their hours. */
+  function fold(rows: EventRow[], watermark: number, batch: { records: Map<number, DayTotals>; parents: Map<number, DayTotals> }, touched: Set<number>) {
     let hour = -1;
-    let sessions: Set<string> | null = null;
-    for (const [, kind, ts, recordId, parentId, visitor, bytes, machine] of rows) {
+    let sessions = new Set<number>();
+    for (const [, kind, ts, recordId, parentId, visitorId, bytes, machine] of rows) {
       const h = Math.floor(ts / HOUR_MS);
-      if (h !== hour || !sessions) {
+      if (h !== hour) {
         hour = h;
         sessions = sessionsOf(h, watermark);
         touched.add(h);
       }
       const day = Math.floor(ts / DAY_MS);
-      const recordKey = `r${kind}${recordId}\u0000${visitor}`;
-      const parentKey = `p${kind}${parentId}\u0000${visitor}`;
-      const recordUnique = !sessions.has(recordKey);
-      if (recordUnique) sessions.add(recordKey);
-      const parentUnique = !sessions.has(parentKey);
-      if (parentUnique) sessions.add(parentKey);
-      const investigationKey = `i${recordId}\u0000${visitor}`;
-      const record = dayTotals(records, recordId, day, parentId);
-      if (!sessions.has(investigationKey)) {
-        sessions.add(investigationKey);
-        record.uniqueInvestigations++;
-      }
-      count(record, kind, recordUnique, bytes, machine === 1);
-      count(dayTotals(parents, parentId, day, parentId), kind, parentUnique, bytes, false);
+      const visitor = visitors.code(visitorId);
+      const record = items.code(recordId);
+      const parent = items.code(parentId);
+      const recordSession = sessionKey(visitor, SCOPE_RECORD, kind, record);
+      const recordUnique = !sessions.has(recordSession);
+      if (recordUnique) sessions.add(recordSession);
+      const parentSession = sessionKey(visitor, SCOPE_PARENT, kind, parent);
+      const parentUnique = !sessions.has(parentSession);
+      if (parentUnique) sessions.add(parentSession);
+      const investigation = sessionKey(visitor, SCOPE_INVESTIGATION, 0, record);
+      const newInvestigation = !sessions.has(investigation);
+      if (newInvestigation) sessions.add(investigation);
+
+      let r = batch.records.get(record * 65_536 + day);
+      if (!r) batch.records.set(record * 65_536 + day, (r = newTotals(recordId, day, parentId)));
+      if (newInvestigation) r.uniqueInvestigations++;
+      count(r, kind, recordUnique, bytes, machine === 1);
+      let p = batch.parents.get(parent * 65_536 + day);
+      if (!p) batch.parents.set(parent * 65_536 + day, (p = newTotals(parentId, day, parentId)));
+      count(p, kind, parentUnique, bytes, false);
     }
-    return { records, parents };
   }
 
-  /** One chunk in one transaction; null when nothing is left. */
-  function aggregateChunk(limit: number, changedParents: Set<string>): number | null {
-    const touched = new Set<number>();
+  /** Writes a batch if the watermark is still `from`; false when another run got there first. */
+  function commit(from: number, to: number, batch: { records: Map<number, DayTotals>; parents: Map<number, DayTotals> }): boolean {
+    // Big batches update rows all over the daily tables: a larger page cache for the write saves
+    // re-reading pages from the OS (SQLite's default is 2 MB); restored afterwards.
+    const cache = (db.$client.query("PRAGMA cache_size").get() as { cache_size: number }).cache_size;
+    if (batch.records.size > 10_000) db.$client.exec("PRAGMA cache_size = -131072");
     try {
-      const done = db.$client.transaction(() => {
-        const watermark = Number(store.readState(db, WATERMARK) ?? 0);
-        if (built !== watermark) hours.clear();
-        const rows = store.listEventsAfter(db, watermark, limit);
-        if (rows.length === 0) return null;
-        const { records, parents } = fold(rows, watermark, touched);
-        store.addDeltas(db, records.values(), parents.values());
-        const last = rows[rows.length - 1]![0];
-        store.writeState(db, WATERMARK, String(last));
-        for (const p of parents.values()) changedParents.add(p.id);
-        return { last, count: rows.length };
-      }).immediate();
-      if (!done) return null;
-      built = done.last;
-      for (const h of hours.keys()) if (!touched.has(h)) hours.delete(h);
-      return done.count;
-    } catch (err) {
-      built = -1; // the sets may hold sessions of the rolled-back chunk
-      hours.clear();
-      throw err;
+      return write(from, to, batch);
+    } finally {
+      db.$client.exec(`PRAGMA cache_size = ${cache}`);
     }
+  }
+
+  function write(from: number, to: number, batch: { records: Map<number, DayTotals>; parents: Map<number, DayTotals> }): boolean {
+    return db.$client.transaction(() => {
+      if (Number(store.readState(db, WATERMARK) ?? 0) !== from) return false;
+      store.addDeltas(db, inKeyOrder(batch.records), inKeyOrder(batch.parents));
+      store.writeState(db, WATERMARK, String(to));
+      return true;
+    }).immediate();
+  }
+
+  async function runBatches(options: RunOptions): Promise<AggregateResult> {
+    const changed = new Set<string>();
+    let events = 0;
+    let chunks = 0;
+    const more = () => !options.signal?.aborted && chunks < (options.maxChunks ?? Infinity);
+    while (more()) {
+      const from = Number(store.readState(db, WATERMARK) ?? 0);
+      if (built !== from) reset();
+      const batch = { records: new Map<number, DayTotals>(), parents: new Map<number, DayTotals>() };
+      const touched = new Set<number>();
+      let cursor = from;
+      let read = 0;
+      try {
+        while (more() && batch.records.size < MAX_PENDING && read < MAX_BATCH_EVENTS) {
+          const rows = store.listEventsAfter(db, cursor, options.chunk ?? DEFAULT_CHUNK);
+          if (rows.length === 0) break;
+          fold(rows, from, batch, touched);
+          cursor = rows[rows.length - 1]![0];
+          read += rows.length;
+          chunks++;
+          // A long backlog lets requests through between chunks.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        if (read === 0) break;
+        if (!commit(from, cursor, batch)) {
+          reset(); // another process aggregated these events: start again from its watermark
+          continue;
+        }
+      } catch (err) {
+        reset(); // the sets may hold sessions of events that were not written
+        throw err;
+      }
+      events += read;
+      built = cursor;
+      for (const p of batch.parents.values()) changed.add(p.id);
+      for (const h of hours.keys()) if (!touched.has(h)) hours.delete(h);
+      // Codes must stay below their key widths: a batch adds fewer than MAX_BATCH_EVENTS of each.
+      if (items.size >= ITEMS / 2 || visitors.size >= MAX_VISITORS / 2) reset();
+    }
+    if (changed.size) onPopularity(store.listParentPopularity(db, [...changed]));
+    return { events, chunks, parents: changed.size, watermark: Number(store.readState(db, WATERMARK) ?? 0) };
   }
 
   return {
-    /** Aggregates everything after the watermark (or `maxChunks` chunks); stops between chunks when aborted. Safe to run twice at once. */
-    async run(options: { chunk?: number; maxChunks?: number; signal?: AbortSignal } = {}): Promise<AggregateResult> {
-      const changed = new Set<string>();
-      let events = 0;
-      let chunks = 0;
-      while (!options.signal?.aborted && chunks < (options.maxChunks ?? Infinity)) {
-        const n = aggregateChunk(options.chunk ?? DEFAULT_CHUNK, changed);
-        if (n === null) break;
-        events += n;
-        chunks++;
-        // A long backlog lets requests through between chunks.
-        await new Promise((resolve) => setImmediate(resolve));
+    /** Aggregates everything after the watermark (or `maxChunks` chunks); stops between chunks when aborted. One run at a time per process. */
+    async run(options: RunOptions = {}): Promise<AggregateResult> {
+      while (running) await running.catch(() => {});
+      running = runBatches(options);
+      try {
+        return await running;
+      } finally {
+        running = null;
       }
-      if (changed.size) onPopularity(store.listParentPopularity(db, [...changed]));
-      return { events, chunks, parents: changed.size, watermark: Number(store.readState(db, WATERMARK) ?? 0) };
     },
 
     /** Deletes aggregated events older than the retention period. */

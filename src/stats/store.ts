@@ -42,7 +42,7 @@ const ADD_COUNTS = "views = views + excluded.views, unique_views = unique_views 
 const countValues = (c: Counts) => [c.views, c.uniqueViews, c.downloads, c.uniqueDownloads, c.volume];
 
 /** Adds one chunk's daily deltas and the same amounts to the all-time totals. */
-export function addDeltas(db: Db, records: Iterable<DayTotals>, parents: Iterable<DayTotals>) {
+export function addDeltas(db: Db, records: DayTotals[], parents: DayTotals[]) {
   const recordDaily = db.$client.query(
     `INSERT INTO stats_record_daily (record_id, day, parent_id, ${COUNT_COLUMNS}, unique_investigations, machine_downloads, machine_unique_downloads, machine_volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (record_id, day) DO UPDATE SET ${ADD_COUNTS}, unique_investigations = unique_investigations + excluded.unique_investigations, machine_downloads = machine_downloads + excluded.machine_downloads,
@@ -50,14 +50,27 @@ export function addDeltas(db: Db, records: Iterable<DayTotals>, parents: Iterabl
   );
   const parentDaily = db.$client.query(`INSERT INTO stats_parent_daily (parent_id, day, ${COUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (parent_id, day) DO UPDATE SET ${ADD_COUNTS}`);
   const totals = db.$client.query(`INSERT INTO stats_totals (scope, id, ${COUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, id) DO UPDATE SET ${ADD_COUNTS}`);
-  for (const r of records) {
-    recordDaily.run(r.id, r.day, r.parentId, ...countValues(r), r.uniqueInvestigations, r.machineDownloads, r.machineUniqueDownloads, r.machineVolume);
-    totals.run("record", r.id, ...countValues(r));
+  for (const r of records) recordDaily.run(r.id, r.day, r.parentId, ...countValues(r), r.uniqueInvestigations, r.machineDownloads, r.machineUniqueDownloads, r.machineVolume);
+  for (const p of parents) parentDaily.run(p.id, p.day, ...countValues(p));
+  for (const [id, c] of sumById(records)) totals.run("record", id, ...countValues(c));
+  for (const [id, c] of sumById(parents)) totals.run("parent", id, ...countValues(c));
+}
+
+/** The days' totals summed per id: one all-time update per record or parent. */
+function sumById(days: DayTotals[]): Map<string, Counts> {
+  const sums = new Map<string, Counts>();
+  for (const d of days) {
+    const s = sums.get(d.id);
+    if (!s) sums.set(d.id, { views: d.views, uniqueViews: d.uniqueViews, downloads: d.downloads, uniqueDownloads: d.uniqueDownloads, volume: d.volume });
+    else {
+      s.views += d.views;
+      s.uniqueViews += d.uniqueViews;
+      s.downloads += d.downloads;
+      s.uniqueDownloads += d.uniqueDownloads;
+      s.volume += d.volume;
+    }
   }
-  for (const p of parents) {
-    parentDaily.run(p.id, p.day, ...countValues(p));
-    totals.run("parent", p.id, ...countValues(p));
-  }
+  return sums;
 }
 
 const ZERO: Counts = { views: 0, uniqueViews: 0, downloads: 0, uniqueDownloads: 0, volume: 0 };

@@ -1,15 +1,17 @@
 // The file store on disk: uploads streamed to a temporary file with their MD5 computed on the
 // way and fsynced before they are renamed into place; multipart parts; reads; removal.
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { constants } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { newUuid } from "../core/ids";
+import { createWorkerMd5 } from "./md5-worker";
 
 export interface Received {
   /** The temporary file holding the bytes, durable on disk. */
   path: string;
   size: number;
-  /** Lower-case hex MD5 of the bytes. */
+  /** Lower-case hex MD5 of the bytes (empty for multipart parts, which are hashed when joined). */
   md5: string;
 }
 
@@ -27,6 +29,12 @@ export class ContentLengthMismatchError extends Error {
 
 // Writes go to disk in blocks of this size: fewer system calls than one per network chunk.
 const BLOCK = 1024 * 1024;
+// Blocks in flight: filling, being written, being hashed.
+const SLOTS = 4;
+// Below this size hashing on the request's thread is cheaper than handing blocks to the worker.
+const WORKER_THRESHOLD = 16 * 1024 * 1024;
+const COLLECT_EVERY = 64 * 1024 * 1024;
+let collectAfter = COLLECT_EVERY;
 
 export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
@@ -38,39 +46,69 @@ export function createFileStore(root: string) {
 
   const objectPath = (id: string) => join(objectsDir, id.slice(0, 2), id);
 
-  /** Streams bytes to a new temporary file, hashing them; nothing is left behind on failure. */
-  async function receive(source: ByteSource, limits: { maxBytes: number; expectedBytes?: number | null; dir?: string }): Promise<Received> {
-    const path = join(limits.dir ?? tmpDir, newUuid());
-    const handle = await open(path, "wx", 0o600);
-    const hasher = new Bun.CryptoHasher("md5");
-    const block = new Uint8Array(BLOCK);
+  /**
+   * Streams bytes to a new temporary file, hashing them; nothing is left behind on failure.
+   * Bytes are gathered into blocks; a full block is written while the next one fills, and for
+   * large uploads hashed on a second thread at the same time (MD5 costs as much as the rest).
+   */
+  async function receive(source: ByteSource, limits: { maxBytes: number; expectedBytes?: number | null; hash?: boolean; into?: { path: string; position: number } }): Promise<Received> {
+    const path = limits.into?.path ?? join(tmpDir, newUuid());
+    // A part is written in place into its upload's file; anything else into a new temporary file.
+    const handle = await open(path, limits.into ? constants.O_RDWR | constants.O_CREAT : "wx", 0o600);
+    let position = limits.into?.position ?? null;
+    const hashing = limits.hash !== false;
+    const offThread = hashing && (limits.expectedBytes == null || limits.expectedBytes > WORKER_THRESHOLD) ? createWorkerMd5() : null;
+    const hasher = hashing && !offThread ? new Bun.CryptoHasher("md5") : null;
+    const slots = Array.from({ length: SLOTS }, () => ({ block: new Uint8Array(offThread ? new SharedArrayBuffer(BLOCK) : new ArrayBuffer(BLOCK)), busy: Promise.resolve() as Promise<unknown> }));
+    let slot = 0;
     let filled = 0;
     let size = 0;
+    let writes: Promise<unknown> = Promise.resolve();
+    const flush = async () => {
+      const { block } = slots[slot]!;
+      const length = filled;
+      // Writes stay in order; hashing runs beside them.
+      const at = position;
+      if (position !== null) position += length;
+      const written = (writes = writes.then(() => handle.write(block, 0, length, at)));
+      const hashed = offThread ? offThread.update(block.buffer as SharedArrayBuffer, length) : hasher?.update(block.subarray(0, length));
+      slots[slot]!.busy = Promise.all([written, hashed]);
+      slot = (slot + 1) % SLOTS;
+      filled = 0;
+      // Each network chunk is a new buffer: without a nudge, garbage from a few parallel uploads
+      // piles up to hundreds of MB before the collector runs.
+      if ((collectAfter -= length) <= 0) {
+        collectAfter = COLLECT_EVERY;
+        Bun.gc(false);
+      }
+      await slots[slot]!.busy; // the next block is reused only once written and hashed
+    };
     try {
       for await (const chunk of source as AsyncIterable<Uint8Array>) {
         size += chunk.byteLength;
         if (size > limits.maxBytes) throw new ContentTooLargeError();
-        hasher.update(chunk);
         let offset = 0;
         while (offset < chunk.byteLength) {
           const n = Math.min(BLOCK - filled, chunk.byteLength - offset);
-          block.set(chunk.subarray(offset, offset + n), filled);
+          slots[slot]!.block.set(chunk.subarray(offset, offset + n), filled);
           filled += n;
           offset += n;
-          if (filled === BLOCK) {
-            await handle.write(block, 0, filled);
-            filled = 0;
-          }
+          if (filled === BLOCK) await flush();
         }
       }
-      if (filled > 0) await handle.write(block, 0, filled);
+      if (filled > 0) await flush();
+      await Promise.all(slots.map((s) => s.busy));
       if (limits.expectedBytes != null && size !== limits.expectedBytes) throw new ContentLengthMismatchError(limits.expectedBytes, size);
       await handle.sync();
       await handle.close();
-      return { path, size, md5: hasher.digest("hex") };
+      const md5 = offThread ? await offThread.digest() : (hasher?.digest("hex") ?? "");
+      return { path, size, md5 };
     } catch (error) {
+      offThread?.drop();
+      await Promise.allSettled(slots.map((s) => s.busy));
       await handle.close().catch(() => {});
-      await rm(path, { force: true });
+      // A failed part leaves its range to be written again; the upload's file stays.
+      if (!limits.into) await rm(path, { force: true });
       throw error;
     }
   }
@@ -85,9 +123,15 @@ export function createFileStore(root: string) {
     await handle.sync().finally(() => handle.close());
   }
 
-  /** The parts of a multipart upload, in order, as one stream. */
-  async function* concatenate(paths: string[]): AsyncIterable<Uint8Array> {
-    for (const path of paths) yield* Bun.file(path).stream() as unknown as AsyncIterable<Uint8Array>;
+  /** Hashes a file as it is on disk (a multipart upload once every part is in place). */
+  async function hashFile(path: string): Promise<Received> {
+    const hasher = new Bun.CryptoHasher("md5");
+    let size = 0;
+    for await (const chunk of Bun.file(path).stream() as unknown as AsyncIterable<Uint8Array>) {
+      hasher.update(chunk);
+      size += chunk.byteLength;
+    }
+    return { path, size, md5: hasher.digest("hex") };
   }
 
   return {
@@ -95,10 +139,12 @@ export function createFileStore(root: string) {
     objectPath,
     receive,
     adopt,
-    /** A multipart part: kept in parts/ (which survives restarts) until commit assembles it. */
-    receivePart: (source: ByteSource, limits: { maxBytes: number; expectedBytes?: number | null }) => receive(source, { ...limits, dir: partsDir }),
-    /** Joins parts into one temporary file, hashing it on the way. */
-    assemble: (paths: string[], expectedBytes: number | null) => receive(concatenate(paths), { maxBytes: Number.MAX_SAFE_INTEGER, expectedBytes }),
+    /** Where a multipart upload's parts are written, each at its offset (parts/ survives restarts). */
+    partsPath: (uploadId: string) => join(partsDir, uploadId),
+    /** A multipart part, written in place at `position` and fsynced; hashed only at commit, as a whole. */
+    receivePart: (source: ByteSource, limits: { maxBytes: number; expectedBytes: number; path: string; position: number }) =>
+      receive(source, { maxBytes: limits.maxBytes, expectedBytes: limits.expectedBytes, hash: false, into: { path: limits.path, position: limits.position } }),
+    hashFile,
     async removeObject(id: string) {
       await rm(objectPath(id), { force: true });
     },

@@ -213,6 +213,35 @@ describe("restricted files and embargoes", () => {
   });
 });
 
+describe("embargoed files", () => {
+  test("files under an active embargo are for the owner only, then public once it is lifted", async () => {
+    const until = "2027-01-31";
+    const created = await t.call("POST", "/api/records", {
+      as: "alice",
+      body: publishableDraft({ files: { enabled: true }, access: { record: "public", files: "restricted", embargo: { active: true, until, reason: "Paper in review" } } }),
+    });
+    const id = created.json.id;
+    await upload(id, "embargoed.txt", "later");
+    expect((await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" })).status).toBe(202);
+    expect((await t.call("GET", `/api/records/${id}/files/embargoed.txt/content`, { as: "bob" })).status).toBe(403);
+    expect((await t.call("GET", `/api/records/${id}/files/embargoed.txt/content`, { as: "alice" })).text).toBe("later");
+    t.clock.set(Date.UTC(2027, 1, 1, 1, 0, 0));
+    await t.services.jobs.runNow({ kind: "system" }, "embargo-lift");
+    const afterwards = await t.call("GET", `/api/records/${id}/files/embargoed.txt/content`, { as: "bob" });
+    expect(afterwards.status).toBe(200);
+    expect(afterwards.text).toBe("later");
+    t.clock.set(Date.UTC(2026, 10, 22, 12, 0, 0));
+  });
+
+  test("a draft with files cannot be marked metadata-only", async () => {
+    const id = await draftWithFiles();
+    await upload(id, "a.txt", "A");
+    const draft = (await t.call("GET", `/api/records/${id}/draft`, { as: "alice" })).json;
+    const r = await t.call("PUT", `/api/records/${id}/draft`, { as: "alice", body: { ...draft, files: { enabled: false } } });
+    expect(r.json.errors).toContainEqual({ field: "files.enabled", messages: ["This draft has files: delete them before marking the record as metadata-only."] });
+  });
+});
+
 describe("downloads", () => {
   let id: string;
   const body = "0123456789abcdefghij";

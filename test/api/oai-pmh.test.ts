@@ -332,6 +332,17 @@ describe("sets", () => {
   });
 });
 
+describe("a set deleted during a harvest", () => {
+  test("resuming its list answers noRecordsMatch", async () => {
+    const created = await ctx.call("POST", "/api/oaipmh/sets", { as: "admin", body: { name: "Every record", spec: "every", search_pattern: "Record" } });
+    const first = await oai("verb=ListIdentifiers&metadataPrefix=oai_dc&set=every");
+    expect(first.root.ListIdentifiers.header).toHaveLength(3);
+    const token = first.root.ListIdentifiers.resumptionToken["#text"];
+    expect((await ctx.call("DELETE", `/api/oaipmh/sets/${created.json.id}`, { as: "admin" })).status).toBe(204);
+    expect(errorOf(await oai(`verb=ListIdentifiers&resumptionToken=${encodeURIComponent(token)}`))).toBe("noRecordsMatch");
+  });
+});
+
 describe("deleted records", () => {
   test("a record made restricted is reported deleted, with the time it changed and its sets", async () => {
     await setAccess("gone", "restricted");

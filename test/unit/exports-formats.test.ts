@@ -3,8 +3,10 @@
 // real parser), then checked value by value.
 import { describe, expect, test } from "bun:test";
 import { bibtexEntry, bibtexFormat, citationKey, escapeLatex } from "../../src/exports/bibtex";
-import { citationFormat } from "../../src/exports/citation";
-import { cslJsonFormat } from "../../src/exports/csl";
+import CSL from "citeproc";
+import { CITATION_STYLES, citationFormat, citedItem, formatCitation, singleEntryStyle } from "../../src/exports/citation";
+import { CSL_LOCALES, CSL_STYLES } from "../../src/exports/csl-files";
+import { cslItem, cslJsonFormat } from "../../src/exports/csl";
 import { dataciteJsonFormat } from "../../src/exports/datacite-json";
 import { geojsonFormat } from "../../src/exports/geojson";
 import { jsonFormat } from "../../src/exports/json";
@@ -268,5 +270,43 @@ describe("formatted citations (citeproc-js)", () => {
     expect(cite({ style: "harvard-cite-them-right", locale: "fr-FR" }, minimalRecord())).not.toContain("Available at:");
     expect(() => cite({ style: "nope" })).toThrow("Citation style 'nope' is not available. Available styles: apa, harvard-cite-them-right, modern-language-association, vancouver, chicago-fullnote-bibliography, ieee.");
     expect(() => cite({ locale: "xx-YY" })).toThrow("Citation locale 'xx-YY' is not available.");
+  });
+});
+
+describe("formatted citations of many authors", () => {
+  test("passing the first 20 authors and the last (and no abstract) gives each style exactly the full item's output", () => {
+    const record = sampleRecord({ creators: 50, files: 0 });
+    const full = cslItem(record, ctx);
+    expect(citedItem(full).author).toHaveLength(21);
+    expect(citedItem(full).author.at(-1)).toEqual({ family: "Family49", given: "Given49" });
+    expect(citedItem(full).abstract).toBeUndefined();
+    for (const style of CITATION_STYLES) {
+      const locale = { tag: "en-US", explicit: false };
+      expect(citationFormat.render(record, testContext({ style }))).toBe(formatCitation(full, style, locale));
+    }
+    expect(citationFormat.render(record, testContext())).toContain("Family18, G., … Family49, G. (2024)");
+  });
+});
+
+describe("citeproc engines are reused safely", () => {
+  const locale = { tag: "en-US", explicit: false };
+  test("an edited record is cited as it is now (same id, new metadata)", () => {
+    const a = formatCitation({ id: "same-id", type: "dataset", title: "Title A", author: [{ family: "Doe" }] }, "apa", locale);
+    const b = formatCitation({ id: "same-id", type: "dataset", title: "Title B", author: [{ family: "Roe" }] }, "apa", locale);
+    expect(a).toBe("Doe. (n.d.). <i>Title A</i> [Data set].");
+    expect(b).toBe("Roe. (n.d.). <i>Title B</i> [Data set].");
+  });
+
+  test("without sorting and disambiguation, each style renders a lone entry exactly as the original style does", () => {
+    const items = [citedItem(cslItem(sampleRecord({ creators: 50, files: 0 }), ctx)), citedItem(cslItem(minimalRecord(), ctx)), citedItem(cslItem(rich, ctx))];
+    for (const style of CITATION_STYLES) {
+      expect(singleEntryStyle(CSL_STYLES[style]!)).not.toContain("<sort>");
+      for (const item of items) {
+        const original = new CSL.Engine({ retrieveLocale: (l: string) => CSL_LOCALES[l], retrieveItem: () => item }, CSL_STYLES[style]!, "en-US", false);
+        original.updateItems([String(item.id)]);
+        const expected = (original.makeBibliography() as [unknown, string[]])[1].join("").replace(/<\/?div[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+        expect(formatCitation(item, style, locale)).toBe(expected);
+      }
+    }
   });
 });

@@ -20,7 +20,7 @@ CREATE TABLE `stats_parent_daily` (
 	`unique_downloads` integer DEFAULT 0 NOT NULL,
 	`volume` integer DEFAULT 0 NOT NULL,
 	PRIMARY KEY(`parent_id`, `day`)
-);
+) WITHOUT ROWID;
 --> statement-breakpoint
 CREATE TABLE `stats_record_daily` (
 	`record_id` text NOT NULL,
@@ -36,13 +36,13 @@ CREATE TABLE `stats_record_daily` (
 	`machine_unique_downloads` integer DEFAULT 0 NOT NULL,
 	`machine_volume` integer DEFAULT 0 NOT NULL,
 	PRIMARY KEY(`record_id`, `day`)
-);
+) WITHOUT ROWID;
 --> statement-breakpoint
 CREATE INDEX `stats_record_daily_day` ON `stats_record_daily` (`day`);--> statement-breakpoint
 CREATE TABLE `stats_state` (
 	`key` text PRIMARY KEY NOT NULL,
 	`value` text NOT NULL
-);
+) WITHOUT ROWID;
 --> statement-breakpoint
 CREATE TABLE `stats_totals` (
 	`scope` text NOT NULL,
@@ -53,4 +53,4 @@ CREATE TABLE `stats_totals` (
 	`unique_downloads` integer DEFAULT 0 NOT NULL,
 	`volume` integer DEFAULT 0 NOT NULL,
 	PRIMARY KEY(`scope`, `id`)
-);
+) WITHOUT ROWID;

@@ -1,5 +1,7 @@
 // Usage statistics: raw view/download events (kept for STATS_EVENTS_RETENTION_DAYS), their daily
 // totals per record and per parent (all versions), all-time totals, and the aggregation's state.
+// The migration (0010_stats.sql) makes the keyed tables WITHOUT ROWID, which drizzle cannot say:
+// the aggregation's upserts then touch one B-tree instead of two.
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** One counted view or download; ids only grow (AUTOINCREMENT), so the aggregation's watermark stays valid after pruning. */

@@ -1,0 +1,159 @@
+// Benchmark: file transfers through `cairn serve` beside the disk's own speed, in one run.
+// - upload: one `PUT .../content` stream of SIZE bytes vs `Bun.write` of the same bytes (+ fsync);
+// - multipart: the same file as 8 parts sent in parallel vs one stream;
+// - download: `GET .../content` of the file vs reading it straight from disk;
+// with the server's peak resident memory (VmHWM) during each. Usage:
+//   bun run bench:files [-- --size-mib 2048]
+import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { MAIN } from "./lib";
+
+const { values } = parseArgs({ options: { "size-mib": { type: "string" } } });
+const SIZE = Number(values["size-mib"] ?? 2048) * 1024 * 1024;
+const PARTS = 8;
+// On the data disk (not tmpfs), so both sides write to the same device.
+const root = mkdtempSync(join(import.meta.dir, "..", ".bench-files-"));
+const data = join(root, "data");
+const source = join(root, "source.bin");
+const mib = (bytes: number, ms: number) => bytes / 1024 / 1024 / (ms / 1000);
+
+function makeSource() {
+  const fd = openSync(source, "w");
+  const block = new Uint8Array(8 * 1024 * 1024);
+  crypto.getRandomValues(block.subarray(0, 65536));
+  for (let i = 65536; i < block.length; i += 65536) block.copyWithin(i, 0, 65536);
+  for (let written = 0; written < SIZE; written += block.length) writeFileSync(fd, block.subarray(0, Math.min(block.length, SIZE - written)));
+  closeSync(fd);
+}
+
+/** Peak and current resident memory of a process, in MiB, from /proc. */
+function memory(pid: number) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+  return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
+}
+
+/** Tracks the highest RSS seen while `work` runs (VmHWM cannot be reset between phases). */
+async function withPeakRss<T>(pid: number, work: () => Promise<T>) {
+  let peak = memory(pid).rss;
+  const timer = setInterval(() => (peak = Math.max(peak, memory(pid).rss)), 20);
+  try {
+    return { result: await work(), peakMiB: peak };
+  } finally {
+    clearInterval(timer);
+    peak = Math.max(peak, memory(pid).rss);
+  }
+}
+
+async function startServer() {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const server = Bun.spawn([process.execPath, MAIN, "serve", "--http", "--port", String(port), "--data", data], { stdout: "ignore", stderr: "inherit" });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(`${base}/ping`).then((r) => r.ok).catch(() => false)) break;
+    await Bun.sleep(50);
+  }
+  const token = /token=(\S+)/.exec(readFileSync(join(data, "admin-credentials.txt"), "utf8"))![1]!;
+  return { base, pid: server.pid, token, stop: () => (server.kill("SIGTERM"), server.exited) };
+}
+
+async function main() {
+  mkdirSync(data, { recursive: true });
+  makeSource();
+  const server = await startServer();
+  const auth = { Authorization: `Bearer ${server.token}` };
+  const api = async (method: string, path: string, body?: unknown) => {
+    const r = await fetch(`${server.base}/api${path}`, { method, headers: { ...auth, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+    return r.json() as Promise<any>;
+  };
+  const draft = await api("POST", "/records", { files: { enabled: true }, metadata: {} });
+  const files = `/records/${draft.id}/draft/files`;
+  const idle = memory(server.pid);
+
+  // Baseline: the same bytes written by Bun.write, then fsynced (the server fsyncs too).
+  const copy = join(root, "copy.bin");
+  let started = performance.now();
+  await Bun.write(copy, Bun.file(source));
+  const fd = openSync(copy, "r");
+  fsyncSync(fd);
+  closeSync(fd);
+  const baselineMs = performance.now() - started;
+  rmSync(copy);
+
+  // One stream.
+  await api("POST", files, [{ key: "one.bin" }]);
+  const upload = await withPeakRss(server.pid, async () => {
+    const t0 = performance.now();
+    const r = await fetch(`${server.base}/api${files}/one.bin/content`, { method: "PUT", headers: { ...auth, "Content-Type": "application/octet-stream" }, body: Bun.file(source) });
+    if (!r.ok) throw new Error(`upload: ${r.status} ${await r.text()}`);
+    const ms = performance.now() - t0;
+    await api("POST", `${files}/one.bin/commit`);
+    return ms;
+  });
+
+  // Eight parts in parallel.
+  const partSize = Math.ceil(SIZE / PARTS);
+  await api("POST", files, [{ key: "parts.bin", size: SIZE, transfer: { type: "M", parts: PARTS, part_size: partSize } }]);
+  const multipart = await withPeakRss(server.pid, async () => {
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: PARTS }, async (_, i) => {
+        const body = Bun.file(source).slice(i * partSize, Math.min(SIZE, (i + 1) * partSize));
+        const r = await fetch(`${server.base}/api${files}/parts.bin/content/${i + 1}`, { method: "PUT", headers: { ...auth, "Content-Type": "application/octet-stream" }, body });
+        if (!r.ok) throw new Error(`part ${i + 1}: ${r.status} ${await r.text()}`);
+      }),
+    );
+    const partsMs = performance.now() - t0;
+    await api("POST", `${files}/parts.bin/commit`);
+    return { partsMs, totalMs: performance.now() - t0 };
+  });
+
+  // Download, beside reading the file from disk (page cache warm for both).
+  let diskMs = 0;
+  {
+    const t0 = performance.now();
+    let n = 0;
+    for await (const chunk of Bun.file(source).stream() as unknown as AsyncIterable<Uint8Array>) n += chunk.byteLength;
+    diskMs = performance.now() - t0;
+    if (n !== SIZE) throw new Error("short read");
+  }
+  const download = await withPeakRss(server.pid, async () => {
+    const t0 = performance.now();
+    const r = await fetch(`${server.base}/api${files}/one.bin/content`, { headers: auth });
+    let n = 0;
+    for await (const chunk of r.body as unknown as AsyncIterable<Uint8Array>) n += chunk.byteLength;
+    if (n !== SIZE) throw new Error(`download: ${n} bytes`);
+    return performance.now() - t0;
+  });
+  await server.stop();
+
+  const rows = [
+    ["Bun.write + fsync (the limit)", mib(SIZE, baselineMs), "—"],
+    ["PUT .../content, one stream", mib(SIZE, upload.result), upload.peakMiB],
+    [`${PARTS} parts in parallel (parts only)`, mib(SIZE, multipart.result.partsMs), multipart.peakMiB],
+    [`${PARTS} parts + commit (assembly)`, mib(SIZE, multipart.result.totalMs), multipart.peakMiB],
+    ["read from disk (the limit)", mib(SIZE, diskMs), "—"],
+    ["GET .../content", mib(SIZE, download.result), download.peakMiB],
+  ] as const;
+  console.log(`\nfile of ${SIZE / 1024 / 1024} MiB; server idle RSS ${idle.rss.toFixed(0)} MiB\n`);
+  console.log("| transfer | MiB/s | server peak RSS (MiB) |\n|---|---|---|");
+  for (const [name, speed, rss] of rows) console.log(`| ${name} | ${speed.toFixed(0)} | ${typeof rss === "number" ? rss.toFixed(0) : rss} |`);
+  console.log(`\nupload / Bun.write: ${((upload.result ? baselineMs / upload.result : 0) * 100).toFixed(0)}% (target >= 50%)`);
+  console.log(`download / disk read: ${((diskMs / download.result) * 100).toFixed(0)}%`);
+  const result = {
+    date: new Date().toISOString(),
+    sizeMiB: SIZE / 1024 / 1024,
+    idleRssMiB: idle.rss,
+    rows: rows.map(([name, speed, rss]) => ({ name, mibPerSecond: Math.round(speed), peakRssMiB: typeof rss === "number" ? Math.round(rss) : null })),
+  };
+  mkdirSync(join(import.meta.dir, "results"), { recursive: true });
+  writeFileSync(join(import.meta.dir, "results", `files-${SIZE / 1024 / 1024}MiB-${result.date.slice(0, 10)}.json`), `${JSON.stringify(result, null, 2)}\n`);
+}
+
+try {
+  await main();
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}

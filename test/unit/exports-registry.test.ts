@@ -1,0 +1,107 @@
+// The export registry: InvenioRDM's format names in order, lookup by id and media type, Accept
+// negotiation (quality values, parameters, the style preference, 406), and Signposting links.
+import { describe, expect, test } from "bun:test";
+import { HttpError } from "../../src/core/errors";
+import { EXPORT_FORMATS, formatById, formatByMediaType, negotiateFormat, RECORD_MEDIA_TYPES } from "../../src/exports/registry";
+import { signpostingLinks } from "../../src/exports/signposting";
+import { minimalRecord, sampleRecord, testContext } from "../helpers/export-samples";
+
+describe("registry", () => {
+  test("every format once, in InvenioRDM's order, with its media types and file extension", () => {
+    expect(EXPORT_FORMATS.map((f) => [f.id, f.mediaTypes, f.extension])).toEqual([
+      ["json", ["application/json"], "json"],
+      ["json-ld", ["application/ld+json"], "json"],
+      ["csl", ["application/vnd.citationstyles.csl+json"], "json"],
+      ["datacite-json", ["application/vnd.datacite.datacite+json"], "json"],
+      ["datacite-xml", ["application/vnd.datacite.datacite+xml"], "xml"],
+      ["dublincore", ["application/x-dc+xml"], "xml"],
+      ["marcxml", ["application/marcxml+xml"], "xml"],
+      ["bibtex", ["application/x-bibtex"], "bib"],
+      ["geojson", ["application/vnd.geojson+json", "application/vnd.geo+json"], "geojson"],
+      ["dcat-ap", ["application/dcat+xml"], "rdf"],
+      ["citation", ["text/x-bibliography"], "txt"],
+    ]);
+  });
+
+  test("lookup by id and by media type (case and parameters ignored; the API's JSON types are the record JSON)", () => {
+    expect(formatById("bibtex")?.id).toBe("bibtex");
+    expect(formatById("nope")).toBeUndefined();
+    expect(formatByMediaType("Application/X-BibTeX; charset=UTF-8")?.id).toBe("bibtex");
+    expect(formatByMediaType("application/vnd.geo+json")?.id).toBe("geojson");
+    expect(formatByMediaType("application/vnd.inveniordm.v1+json")?.id).toBe("json");
+    expect(formatByMediaType("text/html")).toBeUndefined();
+    expect(RECORD_MEDIA_TYPES[0]).toBe("application/json");
+  });
+});
+
+describe("negotiation", () => {
+  const chosen = (accept: string | null, preferCitation = false) => {
+    const { format, mediaType } = negotiateFormat(accept, { preferCitation });
+    return `${format.id} ${mediaType}`;
+  };
+
+  test.each([
+    [null, "json application/json"],
+    ["", "json application/json"],
+    ["*/*", "json application/json"],
+    ["application/x-bibtex", "bibtex application/x-bibtex"],
+    ["application/x-bibtex;charset=UTF-8", "bibtex application/x-bibtex"],
+    ["application/marcxml+xml; charset=utf-8; q=0.9", "marcxml application/marcxml+xml"],
+    ["application/x-bibtex;q=0.5, application/vnd.citationstyles.csl+json;q=0.9", "csl application/vnd.citationstyles.csl+json"],
+    ["application/vnd.citationstyles.csl+json;q=0, application/x-bibtex;q=0.1", "bibtex application/x-bibtex"],
+    ["text/html, application/vnd.geo+json;q=0.8", "geojson application/vnd.geo+json"],
+    ["application/vnd.geojson+json", "geojson application/vnd.geojson+json"],
+    ["application/vnd.inveniordm.v1+json", "json application/vnd.inveniordm.v1+json"],
+    ["text/*", "citation text/x-bibliography"],
+    ["application/*;q=0.2, text/x-bibliography", "citation text/x-bibliography"],
+  ])("Accept %p -> %s", (accept, expected) => {
+    expect(chosen(accept)).toBe(expected);
+  });
+
+  test("a style parameter puts the citation first, unless the client excludes it", () => {
+    expect(chosen(null, true)).toBe("citation text/x-bibliography");
+    expect(chosen("*/*", true)).toBe("citation text/x-bibliography");
+    expect(chosen("application/json", true)).toBe("json application/json");
+  });
+
+  test("nothing acceptable: 406 naming every supported type", () => {
+    let error: unknown;
+    try {
+      negotiateFormat("text/html, image/png;q=0.5");
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(HttpError);
+    const body = (error as HttpError).toJSON();
+    expect(body.status).toBe(406);
+    for (const type of RECORD_MEDIA_TYPES) expect(body.message).toContain(type);
+    expect(() => negotiateFormat("application/x-bibtex;q=0")).toThrow("Supported:");
+  });
+});
+
+describe("Signposting", () => {
+  test("cite-as DOI, describedby per format, types, authors, licence and one item per file", () => {
+    const record = sampleRecord({ creators: 6, files: 2 });
+    const header = signpostingLinks(record, testContext(), EXPORT_FORMATS.filter((f) => f.id !== "citation"));
+    const links = header.split(", ");
+    const api = "http://127.0.0.1:5000/api/records/abcde-12345";
+    expect(links[0]).toBe('<https://handle.stage.datacite.org/10.1234/abcde-12345>; rel="cite-as"');
+    expect(links.filter((l) => l.includes('rel="describedby"'))).toEqual(
+      EXPORT_FORMATS.filter((f) => f.id !== "citation").map((f) => `<${api}>; rel="describedby"; type="${f.mediaTypes[0]}"`),
+    );
+    expect(links).toContain('<https://schema.org/Dataset>; rel="type"');
+    expect(links).toContain('<https://schema.org/AboutPage>; rel="type"');
+    // Creators 0 and 5 have an ORCID.
+    expect(links.filter((l) => l.includes('rel="author"'))).toEqual(['<https://orcid.org/0000-0002-1825-0097>; rel="author"', '<https://orcid.org/0000-0002-1825-0097>; rel="author"']);
+    expect(links).toContain('<https://creativecommons.org/licenses/by/4.0/legalcode>; rel="license"');
+    expect(links.filter((l) => l.includes('rel="item"'))).toEqual([
+      `<${api}/files/data/part-0.csv/content>; rel="item"; type="text/csv"`,
+      `<${api}/files/data/part-1.csv/content>; rel="item"; type="text/csv"`,
+    ]);
+  });
+
+  test("without a DOI the landing page is cited; no files, no items", () => {
+    const header = signpostingLinks(minimalRecord(), testContext(), []);
+    expect(header).toBe('<http://127.0.0.1:5000/records/mnmal-00001>; rel="cite-as", <https://schema.org/Dataset>; rel="type", <https://schema.org/AboutPage>; rel="type"');
+  });
+});
