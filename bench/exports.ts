@@ -91,6 +91,7 @@ async function main() {
     rows.push({ format: format.id, bytes, render: stats(render), http: stats(http) });
   }
   console.log(`record ${id}: ${CREATORS} creators, ${FILES} files; ${RUNS} runs per format (ms)`);
+  console.log("render: each run a copy with its own id (cold: no cached citation); GET: the same record each time, in-process");
   console.log("format          bytes    render p50/p95/max        GET /api/records/{id} p50/p95/max");
   for (const r of rows as any[]) {
     console.log(`${r.format.padEnd(15)} ${String(r.bytes).padStart(7)}   ${[r.render.p50, r.render.p95, r.render.max].join(" / ").padEnd(24)}  ${[r.http.p50, r.http.p95, r.http.max].join(" / ")}`);

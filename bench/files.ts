@@ -4,9 +4,10 @@
 // - download: `GET .../content` of the file vs reading it straight from disk;
 // with the server's peak resident memory (VmHWM) during each. Usage:
 //   bun run bench:files [-- --size-mib 2048]
-import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { bunWriteMs, diskReadMs, downloadMs, makeSource, memory, mibPerSecond as mib, uploadMs, withPeakRss } from "./file-transfers";
 import { MAIN } from "./lib";
 
 const { values } = parseArgs({ options: { "size-mib": { type: "string" } } });
@@ -16,35 +17,6 @@ const PARTS = 8;
 const root = mkdtempSync(join(import.meta.dir, "..", ".bench-files-"));
 const data = join(root, "data");
 const source = join(root, "source.bin");
-const mib = (bytes: number, ms: number) => bytes / 1024 / 1024 / (ms / 1000);
-
-function makeSource() {
-  const fd = openSync(source, "w");
-  const block = new Uint8Array(8 * 1024 * 1024);
-  crypto.getRandomValues(block.subarray(0, 65536));
-  for (let i = 65536; i < block.length; i += 65536) block.copyWithin(i, 0, 65536);
-  for (let written = 0; written < SIZE; written += block.length) writeFileSync(fd, block.subarray(0, Math.min(block.length, SIZE - written)));
-  closeSync(fd);
-}
-
-/** Peak and current resident memory of a process, in MiB, from /proc. */
-function memory(pid: number) {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
-  return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
-}
-
-/** Tracks the highest RSS seen while `work` runs (VmHWM cannot be reset between phases). */
-async function withPeakRss<T>(pid: number, work: () => Promise<T>) {
-  let peak = memory(pid).rss;
-  const timer = setInterval(() => (peak = Math.max(peak, memory(pid).rss)), 20);
-  try {
-    return { result: await work(), peakMiB: peak };
-  } finally {
-    clearInterval(timer);
-    peak = Math.max(peak, memory(pid).rss);
-  }
-}
 
 async function startServer() {
   const port = 20000 + Math.floor(Math.random() * 20000);
@@ -60,7 +32,7 @@ async function startServer() {
 
 async function main() {
   mkdirSync(data, { recursive: true });
-  makeSource();
+  makeSource(source, SIZE);
   const server = await startServer();
   const auth = { Authorization: `Bearer ${server.token}` };
   const api = async (method: string, path: string, body?: unknown) => {
@@ -73,22 +45,12 @@ async function main() {
   const idle = memory(server.pid);
 
   // Baseline: the same bytes written by Bun.write, then fsynced (the server fsyncs too).
-  const copy = join(root, "copy.bin");
-  let started = performance.now();
-  await Bun.write(copy, Bun.file(source));
-  const fd = openSync(copy, "r");
-  fsyncSync(fd);
-  closeSync(fd);
-  const baselineMs = performance.now() - started;
-  rmSync(copy);
+  const baselineMs = await bunWriteMs(source, join(root, "copy.bin"));
 
   // One stream.
   await api("POST", files, [{ key: "one.bin" }]);
   const upload = await withPeakRss(server.pid, async () => {
-    const t0 = performance.now();
-    const r = await fetch(`${server.base}/api${files}/one.bin/content`, { method: "PUT", headers: { ...auth, "Content-Type": "application/octet-stream" }, body: Bun.file(source) });
-    if (!r.ok) throw new Error(`upload: ${r.status} ${await r.text()}`);
-    const ms = performance.now() - t0;
+    const ms = await uploadMs(`${server.base}/api${files}/one.bin/content`, auth, Bun.file(source));
     await api("POST", `${files}/one.bin/commit`);
     return ms;
   });
@@ -111,22 +73,8 @@ async function main() {
   });
 
   // Download, beside reading the file from disk (page cache warm for both).
-  let diskMs = 0;
-  {
-    const t0 = performance.now();
-    let n = 0;
-    for await (const chunk of Bun.file(source).stream() as unknown as AsyncIterable<Uint8Array>) n += chunk.byteLength;
-    diskMs = performance.now() - t0;
-    if (n !== SIZE) throw new Error("short read");
-  }
-  const download = await withPeakRss(server.pid, async () => {
-    const t0 = performance.now();
-    const r = await fetch(`${server.base}/api${files}/one.bin/content`, { headers: auth });
-    let n = 0;
-    for await (const chunk of r.body as unknown as AsyncIterable<Uint8Array>) n += chunk.byteLength;
-    if (n !== SIZE) throw new Error(`download: ${n} bytes`);
-    return performance.now() - t0;
-  });
+  const diskMs = await diskReadMs(source, SIZE);
+  const download = await withPeakRss(server.pid, () => downloadMs(`${server.base}/api${files}/one.bin/content`, auth, SIZE));
   await server.stop();
 
   const rows = [

@@ -60,11 +60,13 @@ export async function startServer(data: string) {
  * Writes `count` published records (one version each, owner 1) straight into a migrated data
  * directory, 10,000 per transaction; `cairn reindex` then builds their search index.
  * `document(i)` gives record i's stored document; record i is `at(i)` ms old relative to now.
+ * Returns the ids of the records, in order of i.
  */
-export function bulkInsertRecords(data: string, count: number, document: (i: number) => { access: { record: string } }, at: (i: number) => number) {
+export function bulkInsertRecords(data: string, count: number, document: (i: number) => { access: { record: string } }, at: (i: number) => number): string[] {
   const db = new Database(join(data, "cairn.db"));
   const insertParent = db.query("INSERT INTO record_parents (id, owner_id, latest_id, pids, created, updated) VALUES (?, 1, ?, '{}', ?, ?)");
   const insertRecord = db.query("INSERT INTO records (id, parent_id, owner_id, is_published, is_latest, version_index, access_record, document, created, updated) VALUES (?, ?, 1, 1, 1, 1, ?, ?, ?, ?)");
+  const ids: string[] = [];
   for (let start = 0; start < count; start += 10_000) {
     db.transaction(() => {
       for (let i = start; i < Math.min(count, start + 10_000); i++) {
@@ -73,8 +75,10 @@ export function bulkInsertRecords(data: string, count: number, document: (i: num
         const doc = document(i);
         insertParent.run(parent, id, at(i), at(i));
         insertRecord.run(id, parent, doc.access.record, JSON.stringify(doc), at(i), at(i));
+        ids.push(id);
       }
     })();
   }
   db.close();
+  return ids;
 }

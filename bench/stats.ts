@@ -2,7 +2,7 @@
 // processes on copies of the same data, one with STATS_ENABLED=true and one with false, measured in
 // alternating rounds of the same run (many user agents, so views are really recorded); (2) the
 // aggregation of N raw events (default 10 million) into daily totals.
-// Usage: bun run bench:stats [-- --records 2000] [--events 10000000] [--seconds 5] [--rounds 4] [--concurrency 32]
+// Usage: bun run bench:stats [-- --records 2000] [--events 10000000] [--seconds 5] [--rounds 4] [--concurrency 32] [--dir DIR]
 import { Database } from "bun:sqlite";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,14 +14,15 @@ import { recordIdFromNumber } from "../src/records/ids";
 import { bulkInsertRecords, createRandom, MAIN } from "./lib";
 
 const { values } = parseArgs({
-  options: { records: { type: "string" }, events: { type: "string" }, seconds: { type: "string" }, rounds: { type: "string" }, concurrency: { type: "string" }, "skip-aggregate": { type: "boolean" }, "skip-http": { type: "boolean" } },
+  options: { records: { type: "string" }, events: { type: "string" }, seconds: { type: "string" }, rounds: { type: "string" }, concurrency: { type: "string" }, "skip-aggregate": { type: "boolean" }, "skip-http": { type: "boolean" }, dir: { type: "string" } },
 });
 const RECORDS = Number(values.records ?? 2000);
 const EVENTS = Number(values.events ?? 10_000_000);
 const SECONDS = Number(values.seconds ?? 5);
 const ROUNDS = Number(values.rounds ?? 4);
 const CONCURRENCY = Number(values.concurrency ?? 32);
-const dir = mkdtempSync(join(tmpdir(), "cairn-bench-stats-"));
+// --dir /dev/shm measures without the disk (this machine's disk is shared and often the bottleneck).
+const dir = mkdtempSync(join(values.dir ?? tmpdir(), "cairn-bench-stats-"));
 const { rand, pick } = createRandom(11);
 
 const document = (i: number) => ({
@@ -136,7 +137,7 @@ async function benchAggregate() {
 }
 
 try {
-  const result: Record<string, unknown> = { date: new Date().toISOString(), records: RECORDS, seconds: SECONDS, rounds: ROUNDS, concurrency: CONCURRENCY };
+  const result: Record<string, unknown> = { date: new Date().toISOString(), dir: values.dir ?? tmpdir(), records: RECORDS, seconds: SECONDS, rounds: ROUNDS, concurrency: CONCURRENCY };
   if (!values["skip-http"]) {
     result.http = await benchHttp();
     console.log("GET /api/records/{id}:", JSON.stringify(result.http));

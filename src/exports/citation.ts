@@ -41,7 +41,7 @@ export function citedItem(item: Record<string, any>): Record<string, any> {
 /** The style named by `?style=` (default apa); an unknown one is a 400 naming those offered. */
 export function citationStyle(value: string | undefined): string {
   if (value === undefined || value === "") return DEFAULT_STYLE;
-  if (CSL_STYLES[value]) return value;
+  if (Object.hasOwn(CSL_STYLES, value)) return value; // not `in`: "constructor" is no style
   throw badRequest(`Citation style '${value}' is not available. Available styles: ${CITATION_STYLES.join(", ")}.`);
 }
 
@@ -86,8 +86,24 @@ function engineFor(style: string, locale: { tag: string; explicit: boolean }) {
   return engine;
 }
 
+// The same citation is asked for again and again (a landing page's citation box, each style a
+// reader tries): the last few hundred are kept, keyed by their whole input, so an edit is a miss.
+const MAX_REMEMBERED = 500;
+const remembered = new Map<string, string>();
+
 /** One bibliography entry as InvenioRDM returns it: HTML inline markup, no wrapping block, spaces collapsed. */
 export function formatCitation(item: Record<string, unknown>, style: string, locale: { tag: string; explicit: boolean }): string {
+  const key = `${style}|${locale.tag}|${locale.explicit}|${JSON.stringify(item)}`;
+  let text = remembered.get(key);
+  if (text === undefined) {
+    text = renderEntry(item, style, locale);
+    if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
+  } else remembered.delete(key); // re-inserted below: most recently used last
+  remembered.set(key, text);
+  return text;
+}
+
+function renderEntry(item: Record<string, unknown>, style: string, locale: { tag: string; explicit: boolean }): string {
   const engine = engineFor(style, locale);
   // A new id per render: citeproc keeps an item it has seen by id, and would cite an edited record as it was.
   const id = `item-${++renders}`;

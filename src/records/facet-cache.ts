@@ -32,8 +32,11 @@ export interface Columns {
   /** Code -> the languages and file types of a row (one dictionary of both, as the SQL path groups them). */
   langCombos: { languages: string[]; fileTypes: string[] }[];
   /** Rows matching recent full-text conditions (least recently used first); dropped with the copy. */
-  matches: Map<string, Int32Array>;
+  matches: Map<string, CachedMatch>;
 }
+
+/** Rows matching a full-text condition: a list when few, a bitset over the rows when many (32 times smaller). */
+export type CachedMatch = { rows: Int32Array; bytes: number } | { bits: Uint32Array; count: number; bytes: number };
 
 /** Index writes made by this process, per database: a cheap staleness check beside data_version. */
 const writes = new WeakMap<Db, number>();

@@ -5,7 +5,7 @@
 import { isAdmin, type Actor } from "../core/actor";
 import type { Db } from "../db/connection";
 import type { Bound } from "../search/compile";
-import type { Columns } from "./facet-cache";
+import type { CachedMatch, Columns } from "./facet-cache";
 import { passes, type FacetGroup } from "./facets";
 
 type Order = (a: number, b: number) => number;
@@ -32,13 +32,21 @@ function orderOf(c: Columns, sort: string): Order {
   }
 }
 
-/** The first `k` rows of `rows` by `order`, with a bounded max-heap: no sort of every match. */
-function topK(rows: ArrayLike<number>, k: number, order: Order): number[] {
+/**
+ * The first `k` rows of `rows` by `order`, with a bounded max-heap: no sort of every match.
+ * `fromEnd` walks the rows backwards: rows are in key (insertion) order, so for the newest-first
+ * sorts the best rows come first and the rest are rejected by one comparison each.
+ */
+function topK(rows: ArrayLike<number>, k: number, order: Order, fromEnd: boolean): number[] {
   const heap: number[] = [];
   const worse = (i: number, j: number) => order(heap[i]!, heap[j]!) > 0;
-  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j]!, heap[i]!]);
-  for (let n = 0; n < rows.length; n++) {
-    const row = rows[n]!;
+  const swap = (i: number, j: number) => {
+    const t = heap[i]!;
+    heap[i] = heap[j]!;
+    heap[j] = t;
+  };
+  for (let m = 0; m < rows.length; m++) {
+    const row = rows[fromEnd ? rows.length - 1 - m : m]!;
     if (heap.length < k) {
       heap.push(row);
       for (let i = heap.length - 1; i > 0 && worse(i, (i - 1) >> 1); i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
@@ -59,25 +67,55 @@ function topK(rows: ArrayLike<number>, k: number, order: Order): number[] {
   return heap.sort(order);
 }
 
-/** Most rows the match cache holds, all entries together (4 bytes each). */
-const MATCH_CACHE_ROWS = 4_000_000;
+/** Sorts whose best rows are usually the most recently inserted. */
+const NEWEST_FIRST = new Set(["newest", "updated-desc", "version", "mostviewed", "mostdownloaded", "bestmatch"]);
 
-/** Rows matching a full-text condition, from the copy's cache or from FTS5 (then cached). */
+/** Memory the match cache may hold, all entries together. */
+const MATCH_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** Dense match sets are kept as bitsets: at a million records a common word costs 125 KB, not 4 MB. */
+function toCached(rows: Int32Array, n: number): CachedMatch {
+  if (rows.length * 32 < n) return { rows, bytes: rows.byteLength };
+  const bits = new Uint32Array((n + 31) >>> 5);
+  for (const i of rows) bits[i >>> 5]! |= 1 << (i & 31);
+  return { bits, count: rows.length, bytes: bits.byteLength };
+}
+
+/** The rows in ascending order (FTS5 gives rowids ascending; row positions follow key order). */
+function fromCached(m: CachedMatch): Int32Array {
+  if ("rows" in m) return m.rows;
+  const rows = new Int32Array(m.count);
+  let n = 0;
+  for (let w = 0; w < m.bits.length; w++) {
+    let word = m.bits[w]!;
+    while (word !== 0) {
+      const bit = 31 - Math.clz32(word & -word);
+      rows[n++] = (w << 5) | bit;
+      word &= word - 1;
+    }
+  }
+  return rows;
+}
+
+/**
+ * Rows matching a full-text condition, from the copy's cache or from FTS5 (then cached): the
+ * first search of a word found in most records reads a million rowids; repeats read none.
+ */
 function matchingRows(db: Db, c: Columns, match: string): Int32Array {
   const cached = c.matches.get(match);
   if (cached) {
     c.matches.delete(match);
     c.matches.set(match, cached);
-    return cached;
+    return fromCached(cached);
   }
   const rows = readMatchingRows(db, c, match);
-  c.matches.set(match, rows);
+  c.matches.set(match, toCached(rows, c.n));
   let held = 0;
-  for (const r of c.matches.values()) held += r.length;
-  for (const [key, r] of c.matches) {
-    if (held <= MATCH_CACHE_ROWS || key === match) break;
+  for (const m of c.matches.values()) held += m.bytes;
+  for (const [key, m] of c.matches) {
+    if (held <= MATCH_CACHE_BYTES || key === match) break;
     c.matches.delete(key);
-    held -= r.length;
+    held -= m.bytes;
   }
   return rows;
 }
@@ -164,6 +202,6 @@ export function fastSearch(
     if (n > 0) groups.push(groupOf(c, code, types, combos, n));
   });
   if (input.rankInSql(picked)) return { groups, page: null };
-  const page = topK(selectedRows.subarray(0, picked), input.offset + input.size, orderOf(c, input.sort)).slice(input.offset);
+  const page = topK(selectedRows.subarray(0, picked), input.offset + input.size, orderOf(c, input.sort), NEWEST_FIRST.has(input.sort)).slice(input.offset);
   return { groups, page: page.map((i) => c.key[i]!) };
 }

@@ -38,6 +38,8 @@ export interface AggregateResult {
 }
 
 export interface RunOptions {
+  /** Hold the changed parents' popularity back until a run without it (the timer's frequent small runs). */
+  deferPopularity?: boolean;
   chunk?: number;
   maxChunks?: number;
   signal?: AbortSignal;
@@ -104,6 +106,7 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
   let items = interner();
   let visitors = interner();
   let running: Promise<AggregateResult> | null = null;
+  const deferred = new Set<string>();
 
   function reset() {
     built = -1;
@@ -226,7 +229,11 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
       // Codes must stay below their key widths: a batch adds fewer than MAX_BATCH_EVENTS of each.
       if (items.size >= ITEMS / 2 || visitors.size >= MAX_VISITORS / 2) reset();
     }
-    if (changed.size) onPopularity(store.listParentPopularity(db, [...changed]));
+    for (const id of changed) deferred.add(id);
+    if (deferred.size && !options.deferPopularity) {
+      onPopularity(store.listParentPopularity(db, [...deferred]));
+      deferred.clear();
+    }
     return { events, chunks, parents: changed.size, watermark: Number(store.readState(db, WATERMARK) ?? 0) };
   }
 

@@ -3,7 +3,7 @@
 import type { Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { JSON_MEDIA_TYPES, negotiate } from "../core/negotiation";
-import { createAggregator, type Popularity } from "./aggregate";
+import { createAggregator, type Popularity, type RunOptions } from "./aggregate";
 import { buildDatasetReport, type ReportRecord } from "./counter-report";
 import { createRecorder } from "./events";
 import { DOWNLOAD, STAT_QUERIES, VIEW, type RecordDownloadInput, type RecordViewInput } from "./model";
@@ -27,10 +27,28 @@ export function createStatsService(deps: StatsDeps) {
   const aggregator = createAggregator(db, deps.onPopularity);
   let aggregationTimer: ReturnType<typeof setTimeout> | null = null;
   let closed = false;
+  // Popularity (the search sorts) follows within a minute; counts on records within seconds.
+  const POPULARITY_EVERY_MS = 60_000;
+  let popularityAt = 0;
+  // All-time totals change only when this process aggregates: records read them from memory meanwhile.
+  const totals = new Map<string, ReturnType<typeof store.findTotals>>();
+  const cachedTotals = (scope: "record" | "parent", id: string) => {
+    const key = `${scope}:${id}`;
+    let found = totals.get(key);
+    if (!found) {
+      if (totals.size >= 50_000) totals.clear();
+      totals.set(key, (found = store.findTotals(db, scope, id)));
+    }
+    return found;
+  };
 
-  async function aggregate(options: { chunk?: number; maxChunks?: number; signal?: AbortSignal } = {}) {
+  async function aggregate(options: RunOptions = {}) {
     recorder.flush();
-    return aggregator.run(options);
+    try {
+      return await aggregator.run(options);
+    } finally {
+      totals.clear();
+    }
   }
 
   // New events are folded in within STATS_AGGREGATE_INTERVAL_MS of being written: counts show
@@ -39,7 +57,10 @@ export function createStatsService(deps: StatsDeps) {
     if (aggregationTimer || closed) return;
     aggregationTimer = setTimeout(() => {
       aggregationTimer = null;
-      aggregator.run().catch((err) => log(`stats: aggregation failed: ${(err as Error).message}`));
+      const now = performance.now();
+      const deferPopularity = now - popularityAt < POPULARITY_EVERY_MS;
+      if (!deferPopularity) popularityAt = now;
+      aggregate({ deferPopularity }).catch((err) => log(`stats: aggregation failed: ${(err as Error).message}`));
     }, config.STATS_AGGREGATE_INTERVAL_MS);
     aggregationTimer.unref?.();
   }
@@ -65,7 +86,7 @@ export function createStatsService(deps: StatsDeps) {
 
     /** `stats` of a published record: this version and all versions, all time. */
     recordStats(recordId: string, parentId: string) {
-      return presentRecordStats(store.findTotals(db, "record", recordId), store.findTotals(db, "parent", parentId));
+      return presentRecordStats(cachedTotals("record", recordId), cachedTotals("parent", parentId));
     },
 
     /** POST /api/stats: each named query's counts; restricted records only for who may read them. */

@@ -270,6 +270,7 @@ describe("formatted citations (citeproc-js)", () => {
     expect(cite({ style: "harvard-cite-them-right", locale: "fr-FR" }, minimalRecord())).not.toContain("Available at:");
     expect(() => cite({ style: "nope" })).toThrow("Citation style 'nope' is not available. Available styles: apa, harvard-cite-them-right, modern-language-association, vancouver, chicago-fullnote-bibliography, ieee.");
     expect(() => cite({ locale: "xx-YY" })).toThrow("Citation locale 'xx-YY' is not available.");
+    for (const style of ["constructor", "__proto__", "toString"]) expect(() => cite({ style })).toThrow(`Citation style '${style}' is not available.`);
   });
 });
 

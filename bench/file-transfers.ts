@@ -1,0 +1,80 @@
+// What the file benchmarks share (bench:files, bench): a source file of random-looking bytes, the
+// disk's own speed (Bun.write + fsync, a streamed read), one streamed upload and download through
+// the API, and a server's resident memory from /proc.
+import { closeSync, fsyncSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+
+export const mibPerSecond = (bytes: number, ms: number) => bytes / 1024 / 1024 / (ms / 1000);
+
+/** Writes `size` bytes: 64 KiB of random bytes repeated (incompressible enough, cheap to make). */
+export function makeSource(path: string, size: number) {
+  const fd = openSync(path, "w");
+  const block = new Uint8Array(8 * 1024 * 1024);
+  crypto.getRandomValues(block.subarray(0, 65536));
+  for (let i = 65536; i < block.length; i += 65536) block.copyWithin(i, 0, 65536);
+  for (let written = 0; written < size; written += block.length) writeFileSync(fd, block.subarray(0, Math.min(block.length, size - written)));
+  closeSync(fd);
+}
+
+/** Peak and current resident memory of a process, in MiB, from /proc. */
+export function memory(pid: number) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+  return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
+}
+
+/** Tracks the highest RSS seen while `work` runs (VmHWM cannot be reset between phases). */
+export async function withPeakRss<T>(pid: number, work: () => Promise<T>) {
+  let peak = memory(pid).rss;
+  const timer = setInterval(() => (peak = Math.max(peak, memory(pid).rss)), 20);
+  try {
+    return { result: await work(), peakMiB: peak };
+  } finally {
+    clearInterval(timer);
+    peak = Math.max(peak, memory(pid).rss);
+  }
+}
+
+/** The write limit: ms to copy `source` with Bun.write and fsync it (the server fsyncs too). */
+export async function bunWriteMs(source: string, copy: string) {
+  const started = performance.now();
+  await Bun.write(copy, Bun.file(source));
+  const fd = openSync(copy, "r");
+  fsyncSync(fd);
+  closeSync(fd);
+  const ms = performance.now() - started;
+  rmSync(copy);
+  return ms;
+}
+
+/** Reads a stream to its end; returns the number of bytes. */
+export async function drain(stream: ReadableStream<Uint8Array> | null) {
+  let n = 0;
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) n += chunk.byteLength;
+  return n;
+}
+
+/** The read limit: ms to stream `source` from disk (page cache warm, like the server's). */
+export async function diskReadMs(source: string, size: number) {
+  const started = performance.now();
+  if ((await drain(Bun.file(source).stream())) !== size) throw new Error("short read");
+  return performance.now() - started;
+}
+
+/** ms of one `PUT {url}` streaming `body` as application/octet-stream. */
+export async function uploadMs(url: string, headers: Record<string, string>, body: Blob) {
+  const started = performance.now();
+  const r = await fetch(url, { method: "PUT", headers: { ...headers, "Content-Type": "application/octet-stream" }, body });
+  if (!r.ok) throw new Error(`upload: ${r.status} ${await r.text()}`);
+  await r.arrayBuffer();
+  return performance.now() - started;
+}
+
+/** ms of one `GET {url}` read to its end, checking that `size` bytes came. */
+export async function downloadMs(url: string, headers: Record<string, string>, size: number) {
+  const started = performance.now();
+  const r = await fetch(url, { headers });
+  if (!r.ok) throw new Error(`download: ${r.status} ${await r.text()}`);
+  const n = await drain(r.body);
+  if (n !== size) throw new Error(`download: ${n} bytes`);
+  return performance.now() - started;
+}

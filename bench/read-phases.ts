@@ -1,0 +1,100 @@
+// The read side of `bun run bench`: an N-record data directory, start-up on it, the search mix,
+// and GET /api/records/{id} through Cairn beside the bare Bun.serve baseline on the same file.
+import { join } from "node:path";
+import { EXECUTABLE, launch, type Launched } from "./executable";
+import { memory } from "./file-transfers";
+import { bulkInsertRecords, createRandom, measure } from "./lib";
+import { runLoad, type LoadResult } from "./load";
+import { createRecordsData } from "./records-data";
+
+export const MB = (mib: number) => +((mib * 1024 * 1024) / 1e6).toFixed(1);
+// A browser's agent, so each read goes through view counting as a visitor's would.
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+
+/** A fresh data directory (migrated by a first start) with `count` published records, indexed. */
+export async function prepareRecords(data: string, count: number) {
+  await (await launch(data)).stop();
+  const records = createRecordsData(7);
+  const isPublic: boolean[] = [];
+  let t = performance.now();
+  const now = Date.now();
+  const ids = bulkInsertRecords(data, count, (i) => {
+    const doc = records.document(i);
+    isPublic[i] = doc.access.record === "public";
+    return doc;
+  }, (i) => now - (count - i) * 1000);
+  const generateSeconds = (performance.now() - t) / 1000;
+  t = performance.now();
+  const reindex = Bun.spawnSync([EXECUTABLE, "reindex", "--data", data], { stdout: "ignore", stderr: "pipe" });
+  if (reindex.exitCode !== 0) throw new Error(`cairn reindex: ${reindex.stderr}`);
+  const reindexSeconds = (performance.now() - t) / 1000;
+  return { publicIds: ids.filter((_, i) => isPublic[i]), queryMix: records.queryMix, generateSeconds: +generateSeconds.toFixed(1), reindexSeconds: +reindexSeconds.toFixed(1) };
+}
+
+/**
+ * Launches the executable `launches` times on `data`: ms to the first answer (GET /ping) and to
+ * the first search answer after it; keeps the last server running and reads its idle RSS a second
+ * after start.
+ */
+export async function measureStartup(data: string, launches: number) {
+  const runs: { firstAnswerMs: number; firstSearchMs: number }[] = [];
+  let server: Launched | null = null;
+  for (let i = 0; i < launches; i++) {
+    await server?.stop();
+    server = await launch(data);
+    const t = performance.now();
+    const r = await fetch(`${server.base}/api/records?size=10`);
+    if (!r.ok) throw new Error(`first search: ${r.status}`);
+    await r.arrayBuffer();
+    runs.push({ firstAnswerMs: +server.startupMs.toFixed(1), firstSearchMs: +(server.startupMs + performance.now() - t).toFixed(1) });
+  }
+  await Bun.sleep(1000);
+  const idleRssMB = MB(memory(server!.pid).rss);
+  const sorted = runs.map((r) => r.firstAnswerMs).sort((a, b) => a - b);
+  return { server: server!, runs, medianMs: sorted[Math.floor(sorted.length / 2)]!, idleRssMB };
+}
+
+/** The search issue's query mix, sequential, after 50 warm-up queries. */
+export async function measureSearch(base: string, urls: string[]) {
+  for (const url of urls.slice(0, 50)) await (await fetch(base + url)).arrayBuffer();
+  const m = await measure(base, urls);
+  return { queries: urls.length, p50: m.p50, p95: m.p95, p99: m.p99, max: m.max };
+}
+
+async function startBare(data: string) {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-server.ts"), "--data", data, "--port", String(port)], { stdout: "ignore", stderr: "inherit" });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 500 && !(await fetch(`${base}/ping`).then((r) => r.ok, () => false)); i++) await Bun.sleep(10);
+  return { base, stop: async () => (proc.kill("SIGTERM"), await proc.exited) };
+}
+
+export interface ReadRow {
+  connections: number;
+  cairn: LoadResult;
+  bare: LoadResult;
+  ratio: number;
+}
+
+/**
+ * GET /api/records/{id} of random public records at each concurrency: first the bare baseline
+ * (its own process, same SQLite file), then Cairn — in that order so Cairn's view counting, which
+ * keeps working after its run, cannot slow the baseline down.
+ */
+export async function measureReads(cairnBase: string, data: string, ids: string[], seconds: number, concurrencies: number[]): Promise<ReadRow[]> {
+  const { pick } = createRandom(3);
+  const options = (base: string, connections: number) => ({ base, connections, seconds, path: () => `/api/records/${pick(ids)}`, headers: { "User-Agent": BROWSER }, warmup: 200 });
+  const bare = await startBare(data);
+  const bareResults: LoadResult[] = [];
+  try {
+    for (const c of concurrencies) bareResults.push(await runLoad(options(bare.base, c)));
+  } finally {
+    await bare.stop();
+  }
+  const rows: ReadRow[] = [];
+  for (const [i, c] of concurrencies.entries()) {
+    const cairn = await runLoad(options(cairnBase, c));
+    rows.push({ connections: c, cairn, bare: bareResults[i]!, ratio: +(cairn.perSecond / bareResults[i]!.perSecond).toFixed(3) });
+  }
+  return rows;
+}
