@@ -15,6 +15,9 @@ export function makeSource(path: string, size: number) {
   closeSync(fd);
 }
 
+/** MiB (what /proc counts in) as decimal MB (what the targets say). */
+export const MB = (mib: number) => +((mib * 1024 * 1024) / 1e6).toFixed(1);
+
 /** Peak and current resident memory of a process, in MiB, from /proc. */
 export function memory(pid: number) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");

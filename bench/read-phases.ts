@@ -2,12 +2,11 @@
 // and GET /api/records/{id} through Cairn beside the bare Bun.serve baseline on the same file.
 import { join } from "node:path";
 import { EXECUTABLE, launch, type Launched } from "./executable";
-import { memory } from "./file-transfers";
+import { MB, memory } from "./file-transfers";
 import { bulkInsertRecords, createRandom, measure } from "./lib";
 import { runLoad, type LoadResult } from "./load";
 import { createRecordsData } from "./records-data";
 
-export const MB = (mib: number) => +((mib * 1024 * 1024) / 1e6).toFixed(1);
 // A browser's agent, so each read goes through view counting as a visitor's would.
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
 

@@ -403,3 +403,21 @@ describe("search by file type", () => {
     expect((await t.call("GET", "/api/records?q=zanzibar&file_type=csv")).json.hits.hits.map((h: any) => h.id)).toEqual([csv]);
   });
 });
+
+describe("download statistics", () => {
+  test("a content response that sends bytes counts one download; HEAD, later ranges and draft reads do not", async () => {
+    const id = await draftWithFiles();
+    await upload(id, "counted.txt", "0123456789");
+    await t.call("GET", `/api/records/${id}/draft/files/counted.txt/content`, { as: "alice" });
+    await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" });
+    const url = `/api/records/${id}/files/counted.txt/content`;
+    const ua = { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0" };
+    await t.call("GET", url, { as: "bob", headers: ua });
+    await t.call("HEAD", url, { as: "bob", headers: ua });
+    await t.call("GET", url, { as: "bob", headers: { ...ua, range: "bytes=5-" } });
+    await t.services.stats.aggregate();
+    const r = await t.call("POST", "/api/stats", { body: { d: { stat: "record-download", params: { recid: id } } } });
+    expect(r.status).toBe(200);
+    expect(r.json.d).toMatchObject({ recid: id, downloads: 1, unique_downloads: 1, data_volume: 10 });
+  });
+});

@@ -1,0 +1,94 @@
+// `bun run bench [-- --quick]`: the built executable against the machine's own limits, in one run
+// on fresh data directories — record reads beside a bare Bun.serve, create + publish beside raw
+// SQLite inserts, deposits with a file, the search mix, file transfers beside Bun.write, start-up
+// and memory. Prints one table and writes it as JSON to bench/results/<date>[-quick].json.
+// --quick: 10,000 records, 128 MiB file, 3 s per load (under 2 minutes); --keep leaves the data.
+import { execSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { ensureBuilt, EXECUTABLE, launch } from "./executable";
+import { measureReads, measureSearch, measureStartup, prepareRecords } from "./read-phases";
+import { formatTable } from "./run-table";
+import { apiClient, createAndPublish, depositWithFile, fileTransfers, lastStoredDocument, rawInserts } from "./write-phases";
+
+const { values } = parseArgs({ options: { quick: { type: "boolean" }, keep: { type: "boolean" } } });
+const QUICK = values.quick === true;
+const P = QUICK
+  ? { records: 10_000, queries: 300, seconds: 3, fileMiB: 128, launches: 3 }
+  : { records: 100_000, queries: 600, seconds: 10, fileMiB: 1024, launches: 5 };
+const say = (line: string) => console.error(`[bench ${((performance.now() - began) / 1000).toFixed(0).padStart(3)} s] ${line}`);
+const began = performance.now();
+const uptime = () => execSync("uptime").toString().trim();
+const load = () => loadavg().map((x) => +x.toFixed(2));
+
+async function readSide(data: string) {
+  say(`writing ${P.records.toLocaleString()} records and indexing them (cairn reindex)...`);
+  const prepared = await prepareRecords(data, P.records);
+  say(`start-up, ${P.launches} launches...`);
+  const startup = await measureStartup(data, P.launches);
+  try {
+    say(`search mix, ${P.queries} queries...`);
+    const search = await measureSearch(startup.server.base, prepared.queryMix(P.queries));
+    say(`GET /api/records/{id}, bare then Cairn, ${P.seconds} s each...`);
+    const reads = await measureReads(startup.server.base, data, prepared.publicIds, P.seconds, [1, 64]);
+    const { server: _, ...startupResult } = startup;
+    return { prepare: { records: P.records, generateSeconds: prepared.generateSeconds, reindexSeconds: prepared.reindexSeconds }, startup: startupResult, search, reads };
+  } finally {
+    await startup.server.stop();
+  }
+}
+
+async function writeSide(root: string) {
+  const data = join(root, "writes");
+  const server = await launch(data);
+  try {
+    const api = apiClient(server);
+    say(`create + publish, 1 then 16 clients, ${P.seconds} s each...`);
+    const sequential = await createAndPublish(api, 1, P.seconds);
+    const concurrent = await createAndPublish(api, 16, P.seconds);
+    say("raw SQLite inserts of the same JSON...");
+    const rawData = join(root, "raw");
+    await (await launch(rawData)).stop(); // a migrated database with its administrator
+    const raw = rawInserts(rawData, lastStoredDocument(data), P.seconds);
+    say(`deposits with a 1 MiB file, 1 then 16 clients, ${P.seconds} s each...`);
+    const deposits = [await depositWithFile(api, 1, P.seconds), await depositWithFile(api, 16, P.seconds)];
+    say(`a ${P.fileMiB} MiB file up and down...`);
+    const files = await fileTransfers(api, server.pid, root, P.fileMiB * 1024 * 1024);
+    return { createPublish: [sequential, concurrent], raw, deposits, files };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main() {
+  const build = ensureBuilt(say);
+  const root = mkdtempSync(join(tmpdir(), "cairn-bench-"));
+  say(`data in ${root}; ${uptime()}`);
+  try {
+    const before = { uptime: uptime(), loadavg: load() };
+    const read = await readSide(join(root, "records"));
+    const write = await writeSide(root);
+    const result = {
+      date: new Date().toISOString(),
+      mode: QUICK ? "quick" : "full",
+      machine: { cores: cpus().length, bun: Bun.version, loadBefore: before, loadAfter: { uptime: uptime(), loadavg: load() } },
+      executable: { path: "dist/cairn", sizeMiB: +(statSync(EXECUTABLE).size / 1024 / 1024).toFixed(1), rebuilt: build.rebuilt, commit: execSync("git rev-parse --short HEAD").toString().trim() },
+      params: P,
+      ...read,
+      ...write,
+      seconds: Math.round((performance.now() - began) / 1000),
+    };
+    console.log(formatTable(result));
+    mkdirSync(join(import.meta.dir, "results"), { recursive: true });
+    const file = join(import.meta.dir, "results", `${result.date.slice(0, 10)}${QUICK ? "-quick" : ""}.json`);
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    say(`wrote ${file}`);
+  } finally {
+    if (values.keep) say(`kept ${root}`);
+    else rmSync(root, { recursive: true, force: true });
+  }
+}
+
+await main();
