@@ -76,24 +76,23 @@ export interface ReadRow {
 }
 
 /**
- * GET /api/records/{id} of random public records at each concurrency: first the bare baseline
- * (its own process, same SQLite file), then Cairn — in that order so Cairn's view counting, which
- * keeps working after its run, cannot slow the baseline down.
+ * GET /api/records/{id} of random public records at each concurrency: the bare baseline (its own
+ * process, same SQLite file) then Cairn, pair by pair so both see the same machine load; the
+ * baseline goes first so Cairn's view counting, which keeps working after its run, cannot slow it.
  */
 export async function measureReads(cairnBase: string, data: string, ids: string[], seconds: number, concurrencies: number[]): Promise<ReadRow[]> {
   const { pick } = createRandom(3);
-  const options = (base: string, connections: number) => ({ base, connections, seconds, path: () => `/api/records/${pick(ids)}`, headers: { "User-Agent": BROWSER }, warmup: 200 });
+  const options = (base: string, connections: number) => ({ base, connections, seconds, path: () => `/api/records/${pick(ids)}`, headers: { "User-Agent": BROWSER }, warmup: 20 });
   const bare = await startBare(data);
-  const bareResults: LoadResult[] = [];
+  const rows: ReadRow[] = [];
   try {
-    for (const c of concurrencies) bareResults.push(await runLoad(options(bare.base, c)));
+    for (const c of concurrencies) {
+      const bareResult = await runLoad(options(bare.base, c));
+      const cairn = await runLoad(options(cairnBase, c));
+      rows.push({ connections: c, cairn, bare: bareResult, ratio: +(cairn.perSecond / bareResult.perSecond).toFixed(3) });
+    }
   } finally {
     await bare.stop();
-  }
-  const rows: ReadRow[] = [];
-  for (const [i, c] of concurrencies.entries()) {
-    const cairn = await runLoad(options(cairnBase, c));
-    rows.push({ connections: c, cairn, bare: bareResults[i]!, ratio: +(cairn.perSecond / bareResults[i]!.perSecond).toFixed(3) });
   }
   return rows;
 }

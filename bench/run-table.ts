@@ -15,7 +15,7 @@ export interface BenchResult {
   createPublish: RateResult[];
   raw: { perSecond: number };
   deposits: RateResult[];
-  files: { sizeMiB: number; bunWriteMiBs: number; diskReadMiBs: number; upload: { mibPerSecond: number; peakRssMB: number }; download: { mibPerSecond: number; peakRssMB: number } };
+  files: { sizeMiB: number; serverRssBeforeMB: number; bunWriteMiBs: number; diskReadMiBs: number; upload: { mibPerSecond: number; peakRssMB: number }; download: { mibPerSecond: number; peakRssMB: number } };
 }
 
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
@@ -44,7 +44,7 @@ function rows(r: BenchResult): string[][] {
   for (const [name, t] of [["upload (PUT content, one stream)", f.upload], ["download (GET content)", f.download]] as const) {
     const ratio = t.mibPerSecond / f.bunWriteMiBs;
     const limit = `Bun.write + fsync: ${n(f.bunWriteMiBs)} MiB/s${name.startsWith("download") ? ` (disk read ${n(f.diskReadMiBs)} MiB/s)` : ""}`;
-    out.push([`${name} of ${n(f.sizeMiB)} MiB`, `${n(t.mibPerSecond)} MiB/s, server peak RSS ${t.peakRssMB} MB`, limit, pct(ratio), `≥ 50%: ${mark(ratio >= 0.5)}; < 200 MB: ${mark(t.peakRssMB < 200)}`]);
+    out.push([`${name} of ${n(f.sizeMiB)} MiB`, `${n(t.mibPerSecond)} MiB/s, server peak RSS ${t.peakRssMB} MB (${f.serverRssBeforeMB} MB before)`, limit, pct(ratio), `≥ 50%: ${mark(ratio >= 0.5)}; < 200 MB: ${mark(t.peakRssMB < 200)}`]);
   }
   const s = r.startup;
   const firstSearch = [...s.runs.map((x) => x.firstSearchMs)].sort((a, b) => a - b)[Math.floor(s.runs.length / 2)]!;

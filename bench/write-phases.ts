@@ -4,7 +4,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { recordIdFromNumber } from "../src/records/ids";
 import type { Launched } from "./executable";
-import { bunWriteMs, diskReadMs, downloadMs, makeSource, MB, mibPerSecond, uploadMs, withPeakRss } from "./file-transfers";
+import { bunWriteMs, diskReadMs, downloadMs, makeSource, MB, memory, mibPerSecond, uploadMs, withPeakRss } from "./file-transfers";
 import { percentile } from "./lib";
 
 export interface RateResult {
@@ -130,6 +130,7 @@ export async function fileTransfers(api: Api, pid: number, dir: string, size: nu
   const draft = await api.call("POST", "/records", recordBody(0, true));
   const files = `/records/${draft.id}/draft/files`;
   await api.call("POST", files, [{ key: "big.bin" }]);
+  const before = MB(memory(pid).rss);
   const upload = await withPeakRss(pid, async () => {
     const ms = await uploadMs(`${api.base}/api${files}/big.bin/content`, api.auth, Bun.file(source));
     await api.call("POST", `${files}/big.bin/commit`);
@@ -140,6 +141,7 @@ export async function fileTransfers(api: Api, pid: number, dir: string, size: nu
   const speed = (ms: number) => Math.round(mibPerSecond(size, ms));
   return {
     sizeMiB: size / 1024 / 1024,
+    serverRssBeforeMB: before,
     bunWriteMiBs: speed(bunWrite),
     diskReadMiBs: speed(diskRead),
     upload: { mibPerSecond: speed(upload.result), peakRssMB: MB(upload.peakMiB) },

@@ -1,15 +1,17 @@
 // Queries on records, drafts and record_parents.
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { changesOf, type Db } from "../db/connection";
+import { findRow } from "../db/rows";
 import { draftsTable, recordParentsTable, recordsTable } from "../db/tables";
 
 export type RecordRow = typeof recordsTable.$inferSelect;
 export type DraftRow = typeof draftsTable.$inferSelect;
 export type ParentRow = typeof recordParentsTable.$inferSelect;
 
-export const findRecord = (db: Db, id: string) => db.select().from(recordsTable).where(eq(recordsTable.id, id)).get() ?? null;
-export const findDraft = (db: Db, id: string) => db.select().from(draftsTable).where(eq(draftsTable.id, id)).get() ?? null;
-export const findParent = (db: Db, id: string) => db.select().from(recordParentsTable).where(eq(recordParentsTable.id, id)).get() ?? null;
+// Point reads on every request's path: through the statement cache (see db/rows.ts).
+export const findRecord = (db: Db, id: string): RecordRow | null => findRow(db, recordsTable, "id", id);
+export const findDraft = (db: Db, id: string): DraftRow | null => findRow(db, draftsTable, "id", id);
+export const findParent = (db: Db, id: string): ParentRow | null => findRow(db, recordParentsTable, "id", id);
 
 export const insertParent = (db: Db, row: typeof recordParentsTable.$inferInsert) => db.insert(recordParentsTable).values(row).run();
 export const insertDraft = (db: Db, row: typeof draftsTable.$inferInsert) => db.insert(draftsTable).values(row).run();

@@ -29,13 +29,16 @@ export function deleteStatesLike(db: Db, prefix: string, keep: string[]) {
   for (const { key } of rows) if (!keep.includes(key)) db.$client.query("DELETE FROM stats_state WHERE key = ?").run(key);
 }
 
-/** Events after the watermark, oldest first, as arrays: [id, kind, ts, record_id, parent_id, visitor, bytes, is_machine]. */
+/** Events after the watermark, oldest first, as arrays: [id, kind, ts, record_id, visitor, bytes, is_machine] (parents: findEventParent). */
 export const listEventsAfter = (db: Db, afterId: number, limit: number) =>
-  db.$client.query("SELECT id, kind, ts, record_id, parent_id, visitor, bytes, is_machine FROM stats_events WHERE id > ? ORDER BY id LIMIT ?").values(afterId, limit) as unknown as EventRow[];
+  db.$client.query("SELECT id, kind, ts, record_id, visitor, bytes, is_machine FROM stats_events WHERE id > ? ORDER BY id LIMIT ?").values(afterId, limit) as unknown as EventRow[];
 
-/** Already aggregated events of one hour: [kind, record_id, parent_id, visitor]. */
+/** The parent of an event's record. */
+export const findEventParent = (db: Db, id: number) => (db.$client.query("SELECT parent_id FROM stats_events WHERE id = ?").values(id) as string[][])[0]![0]!;
+
+/** Already aggregated events of one hour: [id, kind, record_id, visitor]. */
 export const listAggregatedInHour = (db: Db, from: number, to: number, maxId: number) =>
-  db.$client.query("SELECT kind, record_id, parent_id, visitor FROM stats_events WHERE ts >= ? AND ts < ? AND id <= ?").values(from, to, maxId) as unknown as [number, string, string, string][];
+  db.$client.query("SELECT id, kind, record_id, visitor FROM stats_events WHERE ts >= ? AND ts < ? AND id <= ?").values(from, to, maxId) as unknown as [number, number, string, string][];
 
 const COUNT_COLUMNS = "views, unique_views, downloads, unique_downloads, volume";
 const ADD_COUNTS = "views = views + excluded.views, unique_views = unique_views + excluded.unique_views, downloads = downloads + excluded.downloads, unique_downloads = unique_downloads + excluded.unique_downloads, volume = volume + excluded.volume";
@@ -56,19 +59,22 @@ export function addDeltas(db: Db, records: DayTotals[], parents: DayTotals[]) {
   for (const [id, c] of sumById(parents)) totals.run("parent", id, ...countValues(c));
 }
 
-/** The days' totals summed per id: one all-time update per record or parent. */
+/** The days' totals summed per id: one all-time update per record or parent. `days` come grouped by id (key order). */
 function sumById(days: DayTotals[]): Map<string, Counts> {
   const sums = new Map<string, Counts>();
+  let s: Counts | null = null;
+  let id: string | null = null;
   for (const d of days) {
-    const s = sums.get(d.id);
-    if (!s) sums.set(d.id, { views: d.views, uniqueViews: d.uniqueViews, downloads: d.downloads, uniqueDownloads: d.uniqueDownloads, volume: d.volume });
-    else {
-      s.views += d.views;
-      s.uniqueViews += d.uniqueViews;
-      s.downloads += d.downloads;
-      s.uniqueDownloads += d.uniqueDownloads;
-      s.volume += d.volume;
+    if (d.id !== id || !s) {
+      id = d.id;
+      s = sums.get(id) ?? null;
+      if (!s) sums.set(id, (s = { views: 0, uniqueViews: 0, downloads: 0, uniqueDownloads: 0, volume: 0 }));
     }
+    s.views += d.views;
+    s.uniqueViews += d.uniqueViews;
+    s.downloads += d.downloads;
+    s.uniqueDownloads += d.uniqueDownloads;
+    s.volume += d.volume;
   }
   return sums;
 }

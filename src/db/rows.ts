@@ -1,0 +1,35 @@
+// Point reads by primary key through bun:sqlite's statement cache, with rows shaped as drizzle
+// would shape them. Drizzle's query builder costs ~40 µs a call; these cost ~3 µs, and they
+// sit on every request's path (a record, its parent, a draft).
+import { getTableColumns, getTableName } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Db } from "./connection";
+
+type Column = { key: string; name: string; kind: string };
+
+const shapes = new WeakMap<SQLiteTable, Column[]>();
+
+function columnsOf(table: SQLiteTable): Column[] {
+  let cols = shapes.get(table);
+  if (!cols) {
+    cols = Object.entries(getTableColumns(table)).map(([key, col]) => ({ key, name: col.name, kind: col.dataType }));
+    shapes.set(table, cols);
+  }
+  return cols;
+}
+
+/** A raw SQLite row -> the typed row (JSON columns parsed, boolean columns as booleans). */
+export function shapeRow<T extends SQLiteTable>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
+  const out: Record<string, unknown> = {};
+  for (const c of columnsOf(table)) {
+    const v = raw[c.name];
+    out[c.key] = v === null || v === undefined ? null : c.kind === "json" ? JSON.parse(v as string) : c.kind === "boolean" ? v === 1 : v;
+  }
+  return out as T["$inferSelect"];
+}
+
+/** The row whose `column` (SQL name) equals `value`, or null. */
+export function findRow<T extends SQLiteTable>(db: Db, table: T, column: string, value: string | number): T["$inferSelect"] | null {
+  const raw = db.$client.query<Record<string, unknown>, [string | number]>(`SELECT * FROM "${getTableName(table)}" WHERE "${column}" = ?`).get(value);
+  return raw ? shapeRow(table, raw) : null;
+}
