@@ -2,7 +2,7 @@
 // on fresh data directories — record reads beside a bare Bun.serve, create + publish beside raw
 // SQLite inserts, deposits with a file, the search mix, file transfers beside Bun.write, start-up
 // and memory. Prints one table and writes it as JSON to bench/results/<date>[-quick].json.
-// --quick: 10,000 records, 128 MiB file, 3 s per load (under 2 minutes); --keep leaves the data.
+// --quick: 10,000 records, 128 MiB file, shorter loads (under 2 minutes); --keep leaves the data.
 import { execSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -16,8 +16,8 @@ import { apiClient, createAndPublish, depositWithFile, fileTransfers, lastStored
 const { values } = parseArgs({ options: { quick: { type: "boolean" }, keep: { type: "boolean" } } });
 const QUICK = values.quick === true;
 const P = QUICK
-  ? { records: 10_000, queries: 300, seconds: 3, fileMiB: 128, launches: 3 }
-  : { records: 100_000, queries: 600, seconds: 10, fileMiB: 1024, launches: 5 };
+  ? { records: 10_000, queries: 300, seconds: 3, readSeconds: 2, rounds: 2, fileMiB: 128, launches: 3 }
+  : { records: 100_000, queries: 600, seconds: 10, readSeconds: 5, rounds: 3, fileMiB: 1024, launches: 5 };
 const say = (line: string) => console.error(`[bench ${((performance.now() - began) / 1000).toFixed(0).padStart(3)} s] ${line}`);
 const began = performance.now();
 const uptime = () => execSync("uptime").toString().trim();
@@ -31,8 +31,8 @@ async function readSide(data: string) {
   try {
     say(`search mix, ${P.queries} queries...`);
     const search = await measureSearch(startup.server.base, prepared.queryMix(P.queries));
-    say(`GET /api/records/{id}, bare then Cairn, ${P.seconds} s each...`);
-    const reads = await measureReads(startup.server.base, data, prepared.publicIds, P.seconds, [1, 64]);
+    say(`GET /api/records/{id}, bare then Cairn, ${P.rounds} rounds of ${P.readSeconds} s each...`);
+    const reads = await measureReads(startup.server.base, data, prepared.publicIds, P.readSeconds, P.rounds, [1, 64]);
     const { server: _, ...startupResult } = startup;
     return { prepare: { records: P.records, generateSeconds: prepared.generateSeconds, reindexSeconds: prepared.reindexSeconds }, startup: startupResult, search, reads };
   } finally {
@@ -58,15 +58,22 @@ async function writeSide(root: string) {
     await server.stop();
     server = await launch(data);
     api = apiClient(server);
-    say(`a ${P.fileMiB} MiB file up and down...`);
-    const files = await fileTransfers(api, server.pid, root, P.fileMiB * 1024 * 1024);
+    say(`a ${P.fileMiB} MiB file up and down, ${P.rounds} rounds...`);
+    const files = await fileTransfers(api, server.pid, root, P.fileMiB * 1024 * 1024, P.rounds);
     return { createPublish: [sequential, concurrent], raw, deposits, files };
   } finally {
     await server.stop();
   }
 }
 
+/** The commit the executable was built from, marked when src/ had uncommitted changes. */
+function sourceVersion() {
+  const commit = execSync("git rev-parse --short HEAD").toString().trim();
+  return execSync("git status --porcelain -- src build.ts").toString().trim() ? `${commit}+uncommitted` : commit;
+}
+
 async function main() {
+  const commit = sourceVersion();
   const build = ensureBuilt(say);
   const root = mkdtempSync(join(tmpdir(), "cairn-bench-"));
   say(`data in ${root}; ${uptime()}`);
@@ -78,7 +85,7 @@ async function main() {
       date: new Date().toISOString(),
       mode: QUICK ? "quick" : "full",
       machine: { cores: cpus().length, bun: Bun.version, loadBefore: before, loadAfter: { uptime: uptime(), loadavg: load() } },
-      executable: { path: "dist/cairn", sizeMiB: +(statSync(EXECUTABLE).size / 1024 / 1024).toFixed(1), rebuilt: build.rebuilt, commit: execSync("git rev-parse --short HEAD").toString().trim() },
+      executable: { path: "dist/cairn", sizeMiB: +(statSync(EXECUTABLE).size / 1024 / 1024).toFixed(1), rebuilt: build.rebuilt, commit },
       params: P,
       ...read,
       ...write,

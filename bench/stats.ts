@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { createServices } from "../src/app";
 import { loadConfig } from "../src/config";
 import { recordIdFromNumber } from "../src/records/ids";
+import { visitorKey } from "../src/stats/store";
 import { bulkInsertRecords, createRandom, MAIN } from "./lib";
 
 const { values } = parseArgs({
@@ -106,7 +107,12 @@ async function benchHttp() {
 /** N events over 30 days, 100,000 records (80,000 parents), 1 million visitors; 70 % views. */
 function insertEvents(data: string) {
   const db = new Database(join(data, "cairn.db"));
-  const insert = db.query("INSERT INTO stats_events (kind, ts, record_id, parent_id, visitor, file_key, bytes, is_machine) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  const insert = db.query("INSERT INTO stats_events (kind, ts, record_id, parent_id, visitor, file_key, bytes, is_machine, record_key, visitor_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  // The keys the recorder gives (store.insertEvents): record r is key r + 1.
+  const insertKey = db.query("INSERT INTO stats_keys (key, value) VALUES (?, ?)");
+  db.transaction(() => {
+    for (let r = 0; r < 100_000; r++) insertKey.run(r + 1, `rec${r}`);
+  })();
   const t0 = Date.UTC(2026, 9, 1);
   const span = 30 * 86_400_000;
   for (let start = 0; start < EVENTS; start += 100_000) {
@@ -114,7 +120,8 @@ function insertEvents(data: string) {
       for (let i = start; i < Math.min(EVENTS, start + 100_000); i++) {
         const r = Math.floor(rand() * rand() * 100_000); // popular records get more
         const download = rand() < 0.3;
-        insert.run(download ? 1 : 0, t0 + Math.floor((i / EVENTS) * span), `rec${r}`, `par${Math.floor(r * 0.8)}`, `v${Math.floor(rand() * 1_000_000)}`, download ? "data.csv" : null, download ? 1_000_000 : 0, download && rand() < 0.05 ? 1 : 0);
+        const visitor = `v${Math.floor(rand() * 1_000_000)}`;
+        insert.run(download ? 1 : 0, t0 + Math.floor((i / EVENTS) * span), `rec${r}`, `par${Math.floor(r * 0.8)}`, visitor, download ? "data.csv" : null, download ? 1_000_000 : 0, download && rand() < 0.05 ? 1 : 0, r + 1, visitorKey(visitor));
       }
     })();
   }

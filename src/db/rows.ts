@@ -33,3 +33,17 @@ export function findRow<T extends SQLiteTable>(db: Db, table: T, column: string,
   const raw = db.$client.query<Record<string, unknown>, [string | number]>(`SELECT * FROM "${getTableName(table)}" WHERE "${column}" = ?`).get(value);
   return raw ? shapeRow(table, raw) : null;
 }
+
+/** Inserts a row given as drizzle would take it (keys left out take their SQL defaults). */
+export function insertRow<T extends SQLiteTable>(db: Db, table: T, row: T["$inferInsert"]): void {
+  const names: string[] = [];
+  const values: (string | number | null)[] = [];
+  const given = row as Record<string, unknown>;
+  for (const c of columnsOf(table)) {
+    const v = given[c.key];
+    if (v === undefined) continue;
+    names.push(`"${c.name}"`);
+    values.push(v === null ? null : c.kind === "json" ? JSON.stringify(v) : c.kind === "boolean" ? (v ? 1 : 0) : (v as string | number));
+  }
+  db.$client.query(`INSERT INTO "${getTableName(table)}" (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).run(...values);
+}

@@ -1,6 +1,7 @@
 // Queries on file_entries, file_objects and file_parts.
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/connection";
+import { insertRow } from "../db/rows";
 import { fileEntriesTable, fileObjectsTable, filePartsTable } from "../db/tables";
 
 export type EntryRow = typeof fileEntriesTable.$inferSelect;
@@ -66,14 +67,15 @@ export const insertEntry = (db: Db, row: typeof fileEntriesTable.$inferInsert) =
 
 export const updateEntry = (db: Db, id: number, fields: Partial<typeof fileEntriesTable.$inferInsert>) => db.update(fileEntriesTable).set(fields).where(eq(fileEntriesTable.id, id)).run();
 
-export const deleteEntries = (db: Db, recordId: string, isDraft: boolean) => db.delete(fileEntriesTable).where(side(recordId, isDraft)).run();
+export const deleteEntries = (db: Db, recordId: string, isDraft: boolean) =>
+  db.$client.query("DELETE FROM file_entries WHERE record_id = ? AND is_draft = ?").run(recordId, isDraft ? 1 : 0);
 export const deleteEntry = (db: Db, id: number) => db.delete(fileEntriesTable).where(eq(fileEntriesTable.id, id)).run();
 
 /** Copies every entry of one side to another (same objects: bytes are shared, not duplicated). */
 export function copyEntries(db: Db, from: { recordId: string; isDraft: boolean }, to: { recordId: string; isDraft: boolean }, now: number, newVersionId: () => string) {
-  for (const e of db.select().from(fileEntriesTable).where(side(from.recordId, from.isDraft)).orderBy(asc(fileEntriesTable.id)).all()) {
-    const { id: _id, ...rest } = e;
-    db.insert(fileEntriesTable).values({ ...rest, recordId: to.recordId, isDraft: to.isDraft, versionId: newVersionId(), created: now, updated: now }).run();
+  for (const e of listEntries(db, from.recordId, from.isDraft)) {
+    const { id: _id, size: _size, checksum: _checksum, ...rest } = e;
+    insertRow(db, fileEntriesTable, { ...rest, recordId: to.recordId, isDraft: to.isDraft, versionId: newVersionId(), created: now, updated: now });
   }
 }
 

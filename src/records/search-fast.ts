@@ -120,6 +120,24 @@ function matchingRows(db: Db, c: Columns, match: string): Int32Array {
   return rows;
 }
 
+/** A full-text condition: one FTS5 expression, or an AND / OR of such (see search.ts matchPlan). */
+export type MatchPlan = { match: string } | { op: "and" | "or"; parts: MatchPlan[] };
+
+/** Rows of a plan, ascending: leaves from the cache or FTS5, combined by marking rows. */
+function planRows(db: Db, c: Columns, plan: MatchPlan): Int32Array {
+  if ("match" in plan) return matchingRows(db, c, plan.match);
+  const sets = plan.parts.map((p) => planRows(db, c, p));
+  const marks = new Uint16Array(c.n);
+  for (const rows of sets) for (const r of rows) marks[r]!++;
+  const need = plan.op === "and" ? sets.length : 1;
+  let n = 0;
+  for (let i = 0; i < c.n; i++) if (marks[i]! >= need) n++;
+  const out = new Int32Array(n);
+  n = 0;
+  for (let i = 0; i < c.n; i++) if (marks[i]! >= need) out[n++] = i;
+  return out;
+}
+
 /** Rows of the records matching a full-text condition: keys read in one string, not a row object each. */
 function readMatchingRows(db: Db, c: Columns, match: string): Int32Array {
   const joined = (db.$client.query("SELECT group_concat(rowid) AS keys FROM record_fts WHERE record_fts MATCH ?").get(match) as { keys: string | null }).keys ?? "";
@@ -173,9 +191,9 @@ export function fastSearch(
   db: Db,
   c: Columns,
   actor: Actor,
-  input: { ftsOnly: string | null; dateRanges: Bound[][]; allversions: boolean; selected: Record<string, string[]>; sort: string; offset: number; size: number; rankInSql: (total: number) => boolean },
+  input: { match: MatchPlan | null; dateRanges: Bound[][]; allversions: boolean; selected: Record<string, string[]>; sort: string; offset: number; size: number; rankInSql: (total: number) => boolean },
 ): FastResult {
-  const rows = input.ftsOnly !== null ? matchingRows(db, c, input.ftsOnly) : null;
+  const rows = input.match !== null ? planRows(db, c, input.match) : null;
   const count = rows ? rows.length : c.n;
   const admin = isAdmin(actor);
   const userId = actor.kind === "user" ? actor.userId : -2;

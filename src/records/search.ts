@@ -7,7 +7,7 @@ import { columnRange, compileQuery, type Bound } from "../search/compile";
 import { parseQueryString, type QueryNode } from "../search/query-string";
 import type { FacetCache } from "./facet-cache";
 import { aggregationsOf, facetFilter, groupedCounts, selectedFacets, totalOf } from "./facets";
-import { fastSearch } from "./search-fast";
+import { fastSearch, type MatchPlan } from "./search-fast";
 import type { VocabularyLookup } from "./metadata/check";
 import { RECORD_SEARCH_SCHEMA } from "./search-schema";
 
@@ -48,9 +48,9 @@ function visibility(actor: Actor) {
 
 /**
  * How a query splits for the in-memory path: AND-ed publication-date ranges, and the rest, which
- * must be nothing or one full-text condition. Null when it does not split so (SQL answers).
+ * must be nothing or full-text conditions. Null when it does not split so (SQL answers).
  */
-function memoryPlan(node: QueryNode | null): { ftsOnly: string | null; dateRanges: Bound[][] } | null {
+function memoryPlan(node: QueryNode | null): { match: MatchPlan | null; dateRanges: Bound[][] } | null {
   const items = node === null ? [] : node.kind === "and" ? node.items : [node];
   const dateRanges: Bound[][] = [];
   const rest: QueryNode[] = [];
@@ -59,10 +59,24 @@ function memoryPlan(node: QueryNode | null): { ftsOnly: string | null; dateRange
     if (range && range.expr === "r.publication_date") dateRanges.push(range.limits);
     else rest.push(item);
   }
-  if (rest.length === 0) return { ftsOnly: null, dateRanges };
-  const compiled = compileQuery(rest.length === 1 ? rest[0]! : { kind: "and", items: rest }, RECORD_SEARCH_SCHEMA);
-  if (compiled.where === "1 = 1") return { ftsOnly: null, dateRanges };
-  return compiled.ftsOnly !== null ? { ftsOnly: compiled.ftsOnly, dateRanges } : null;
+  if (rest.length === 0) return { match: null, dateRanges };
+  const match = matchPlan(rest.length === 1 ? rest[0]! : { kind: "and", items: rest });
+  if (match === "everything") return { match: null, dateRanges };
+  return match ? { match, dateRanges } : null;
+}
+
+/**
+ * A full-text condition as set operations over single conditions, so that `a AND b` and `a OR b`
+ * reuse each word's cached rows instead of asking FTS5 for every new combination.
+ */
+function matchPlan(node: QueryNode): MatchPlan | "everything" | null {
+  if (node.kind === "and" || node.kind === "or") {
+    const parts = node.items.map(matchPlan);
+    if (parts.every((p): p is MatchPlan => p !== null && p !== "everything")) return { op: node.kind, parts };
+  }
+  const compiled = compileQuery(node, RECORD_SEARCH_SCHEMA);
+  if (compiled.where === "1 = 1") return "everything";
+  return compiled.ftsOnly !== null ? { match: compiled.ftsOnly } : null;
 }
 
 /**
@@ -118,7 +132,7 @@ export function searchRecordIndex(db: Db, actor: Actor, input: RecordSearchInput
   const columns = cache && split ? cache.current() : null;
   const fast =
     columns && split
-      ? fastSearch(db, columns, actor, { ftsOnly: split.ftsOnly, dateRanges: split.dateRanges, allversions: Boolean(input.allversions), selected, sort, offset: page.offset, size: page.size, rankInSql })
+      ? fastSearch(db, columns, actor, { match: split.match, dateRanges: split.dateRanges, allversions: Boolean(input.allversions), selected, sort, offset: page.offset, size: page.size, rankInSql })
       : null;
   const groups = fast ? fast.groups : groupedCounts(db, base);
   const total = totalOf(groups, selected);

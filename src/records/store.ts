@@ -1,7 +1,7 @@
 // Queries on records, drafts and record_parents.
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { changesOf, type Db } from "../db/connection";
-import { findRow } from "../db/rows";
+import { findRow, insertRow } from "../db/rows";
 import { draftsTable, recordParentsTable, recordsTable } from "../db/tables";
 
 export type RecordRow = typeof recordsTable.$inferSelect;
@@ -13,8 +13,8 @@ export const findRecord = (db: Db, id: string): RecordRow | null => findRow(db, 
 export const findDraft = (db: Db, id: string): DraftRow | null => findRow(db, draftsTable, "id", id);
 export const findParent = (db: Db, id: string): ParentRow | null => findRow(db, recordParentsTable, "id", id);
 
-export const insertParent = (db: Db, row: typeof recordParentsTable.$inferInsert) => db.insert(recordParentsTable).values(row).run();
-export const insertDraft = (db: Db, row: typeof draftsTable.$inferInsert) => db.insert(draftsTable).values(row).run();
+export const insertParent = (db: Db, row: typeof recordParentsTable.$inferInsert) => insertRow(db, recordParentsTable, row);
+export const insertDraft = (db: Db, row: typeof draftsTable.$inferInsert) => insertRow(db, draftsTable, row);
 
 /** Replaces a draft's document if its revision is still `revision`; false when someone was first. */
 export const updateDraftDocument = (db: Db, id: string, revision: number, document: Record<string, unknown>, now: number) =>
@@ -26,10 +26,10 @@ export const updateDraftDocument = (db: Db, id: string, revision: number, docume
       .run(),
   ) === 1;
 
-export const deleteDraft = (db: Db, id: string) => db.delete(draftsTable).where(eq(draftsTable.id, id)).run();
+export const deleteDraft = (db: Db, id: string) => db.$client.query("DELETE FROM drafts WHERE id = ?").run(id);
 export const deleteParent = (db: Db, id: string) => db.delete(recordParentsTable).where(eq(recordParentsTable.id, id)).run();
 
-export const insertRecord = (db: Db, row: typeof recordsTable.$inferInsert) => db.insert(recordsTable).values(row).run();
+export const insertRecord = (db: Db, row: typeof recordsTable.$inferInsert) => insertRow(db, recordsTable, row);
 
 export const updateRecord = (db: Db, id: string, fields: Partial<typeof recordsTable.$inferInsert>, now: number) =>
   db

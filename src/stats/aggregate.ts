@@ -45,12 +45,12 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-/** Strings -> small integers, so session and totals keys are numbers rather than built strings. */
-function interner() {
-  const codes = new Map<string, number>();
-  const values: string[] = [];
+/** Ids -> small integers, so session and totals keys are numbers rather than built strings. */
+function interner<T = string>() {
+  const codes = new Map<T, number>();
+  const values: T[] = [];
   return {
-    code(value: string): number {
+    code(value: T): number {
       let c = codes.get(value);
       if (c === undefined) {
         codes.set(value, (c = values.length));
@@ -71,12 +71,33 @@ function interner() {
  * visitor cost more than the rest of the fold).
  */
 interface HourSessions {
-  visitors: ReturnType<typeof interner>;
+  visitors: ReturnType<typeof interner<number>>;
   sessions: Set<number>;
 }
 
-/** A batch's totals keyed `item * 65536 + day` (items coded, days since the epoch). */
-type Totals = Map<number, DayTotals>;
+/**
+ * A batch's totals: per day (since the epoch), an array indexed by item code. Events come in time
+ * order, so the fold finds a day's array once and then indexes it (a map keyed by item and day
+ * cost twice as much).
+ */
+class Totals {
+  readonly days = new Map<number, (DayTotals | undefined)[]>();
+  size = 0;
+  private lastDay = -1;
+  private last: (DayTotals | undefined)[] = [];
+
+  /** The day's array, at least `items` long (filled, so it stays a dense array). */
+  day(day: number, items: number): (DayTotals | undefined)[] {
+    if (day !== this.lastDay) {
+      let found = this.days.get(day);
+      if (!found) this.days.set(day, (found = []));
+      this.lastDay = day;
+      this.last = found;
+    }
+    while (this.last.length < items) this.last.push(undefined);
+    return this.last;
+  }
+}
 
 /** `YYYY-MM-DD` of a day number, formatted once per day rather than once per totals row. */
 const dayNames = new Map<number, string>();
@@ -108,20 +129,19 @@ function count(t: DayTotals, kind: number, unique: boolean, bytes: number, machi
 
 /**
  * The batch's totals in the tables' key order (id, day), so the B-tree writes stay local (twice as
- * fast as random): grouped by id, the distinct ids sorted once, each id's few days sorted after.
+ * fast as random): the ids present sorted once, then each id's days in order.
  */
-function inKeyOrder(totals: Totals): DayTotals[] {
-  const byId = new Map<string, DayTotals[]>();
-  for (const t of totals.values()) {
-    const days = byId.get(t.id);
-    if (days) days.push(t);
-    else byId.set(t.id, [t]);
-  }
+function inKeyOrder(totals: Totals, names: (code: number) => string, codeOf: (name: string) => number): DayTotals[] {
+  const days = [...totals.days.keys()].sort((a, b) => a - b).map((d) => totals.days.get(d)!);
+  const present = new Set<number>();
+  for (const day of days) day.forEach((t, code) => t && present.add(code));
   const out: DayTotals[] = [];
-  for (const id of [...byId.keys()].sort()) {
-    const days = byId.get(id)!;
-    if (days.length > 1) days.sort((a, b) => (a.day < b.day ? -1 : 1));
-    for (const t of days) out.push(t);
+  for (const name of Array.from(present, names).sort()) {
+    const code = codeOf(name);
+    for (const day of days) {
+      const t = day[code];
+      if (t) out.push(t);
+    }
   }
   return out;
 }
@@ -132,8 +152,9 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
   let built = -1;
   let hours = new Map<number, HourSessions>();
   let items = interner();
-  // A record version never changes parent: its parent's code, looked up once per record, so events
-  // are read without their parent ids (a tenth fewer strings to read and code).
+  // Events carry record keys (stats_keys): each is coded once, with its record id and its parent's
+  // code looked up then (a record version never changes parent), so events are read as numbers.
+  let recordCodes = new Map<number, number>();
   let parentOf: number[] = [];
   let running: Promise<AggregateResult> | null = null;
   const deferred = new Set<string>();
@@ -142,7 +163,17 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
     built = -1;
     hours = new Map();
     items = interner();
+    recordCodes = new Map();
     parentOf = [];
+  }
+
+  function recordCode(key: number, eventId: number): number {
+    let record = recordCodes.get(key);
+    if (record === undefined) {
+      recordCodes.set(key, (record = items.code(store.findRecordOfKey(db, key))));
+      parentCode(record, eventId);
+    }
+    return record;
   }
 
   function parentCode(record: number, eventId: number): number {
@@ -156,11 +187,11 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
   function sessionsOf(hour: number, watermark: number): HourSessions {
     let known = hours.get(hour);
     if (!known) {
-      known = { visitors: interner(), sessions: new Set() };
+      known = { visitors: interner<number>(), sessions: new Set() };
       const set = known.sessions;
-      for (const [id, kind, recordId, visitorId] of store.listAggregatedInHour(db, hour * HOUR_MS, (hour + 1) * HOUR_MS, watermark)) {
-        const visitor = known.visitors.code(visitorId);
-        const record = items.code(recordId);
+      for (const [id, kind, recordKey, visitorKey] of store.listAggregatedInHour(db, hour * HOUR_MS, (hour + 1) * HOUR_MS, watermark)) {
+        const visitor = known.visitors.code(visitorKey);
+        const record = recordCode(recordKey, id);
         set.add(sessionKey(visitor, SCOPE_RECORD, kind, record));
         set.add(sessionKey(visitor, SCOPE_PARENT, kind, parentCode(record, id)));
         set.add(sessionKey(visitor, SCOPE_INVESTIGATION, 0, record));
@@ -174,8 +205,8 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
   function fold(rows: EventRow[], watermark: number, batch: { records: Totals; parents: Totals }, touched: Set<number>) {
     let hour = -1;
     let sessions = new Set<number>();
-    let visitors = interner();
-    for (const [id, kind, ts, recordId, visitorId, bytes, machine] of rows) {
+    let visitors = interner<number>();
+    for (const [id, kind, ts, recordKey, visitorKey, , bytes, machine] of rows) {
       const h = Math.floor(ts / HOUR_MS);
       if (h !== hour) {
         hour = h;
@@ -183,9 +214,9 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
         touched.add(h);
       }
       const day = Math.floor(ts / DAY_MS);
-      const visitor = visitors.code(visitorId);
-      const record = items.code(recordId);
-      const parent = parentCode(record, id);
+      const visitor = visitors.code(visitorKey);
+      const record = recordCode(recordKey, id);
+      const parent = parentOf[record]!;
       const recordSession = sessionKey(visitor, SCOPE_RECORD, kind, record);
       const recordUnique = !sessions.has(recordSession);
       if (recordUnique) sessions.add(recordSession);
@@ -196,14 +227,20 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
       const newInvestigation = !sessions.has(investigation);
       if (newInvestigation) sessions.add(investigation);
 
-      let r = batch.records.get(record * 65_536 + day);
-      if (!r) batch.records.set(record * 65_536 + day, (r = newTotals(recordId, day, items.value(parent))));
+      const recordDay = batch.records.day(day, items.size);
+      let r = recordDay[record];
+      if (!r) {
+        recordDay[record] = r = newTotals(items.value(record), day, items.value(parent));
+        batch.records.size++;
+      }
       if (newInvestigation) r.uniqueInvestigations++;
       count(r, kind, recordUnique, bytes, machine === 1);
-      let p = batch.parents.get(parent * 65_536 + day);
+      const parentDay = batch.parents.day(day, items.size);
+      let p = parentDay[parent];
       if (!p) {
         const parentId = items.value(parent);
-        batch.parents.set(parent * 65_536 + day, (p = newTotals(parentId, day, parentId)));
+        parentDay[parent] = p = newTotals(parentId, day, parentId);
+        batch.parents.size++;
       }
       count(p, kind, parentUnique, bytes, false);
     }
@@ -225,7 +262,8 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
   function write(from: number, to: number, batch: { records: Totals; parents: Totals }): boolean {
     return db.$client.transaction(() => {
       if (Number(store.readState(db, WATERMARK) ?? 0) !== from) return false;
-      store.addDeltas(db, inKeyOrder(batch.records), inKeyOrder(batch.parents));
+      const order = (totals: Totals) => inKeyOrder(totals, items.value, items.code);
+      store.addDeltas(db, order(batch.records), order(batch.parents));
       store.writeState(db, WATERMARK, String(to));
       return true;
     }).immediate();
@@ -239,7 +277,7 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
     while (more()) {
       const from = Number(store.readState(db, WATERMARK) ?? 0);
       if (built !== from) reset();
-      const batch = { records: new Map() as Totals, parents: new Map() as Totals };
+      const batch = { records: new Totals(), parents: new Totals() };
       const touched = new Set<number>();
       let cursor = from;
       let read = 0;
@@ -265,7 +303,7 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
       }
       events += read;
       built = cursor;
-      for (const p of batch.parents.values()) changed.add(p.id);
+      for (const day of batch.parents.days.values()) for (const p of day) if (p) changed.add(p.id);
       for (const h of hours.keys()) if (!touched.has(h)) hours.delete(h);
       // Codes must stay below their key widths: a batch adds fewer than MAX_BATCH_EVENTS of each.
       if (items.size >= ITEMS / 2) reset();

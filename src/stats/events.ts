@@ -17,6 +17,8 @@ const BATCH_SIZE = 1000;
 /** Events kept when writes fail (database busy or closing); beyond it the oldest are dropped. */
 const MAX_BUFFERED = 100_000;
 const DAY_MS = 86_400_000;
+/** Visitors hashed today, by address and user agent (memory only): a returning visitor is not hashed again. */
+const VISITOR_CACHE = 10_000;
 
 export interface RecorderDeps {
   db: Db;
@@ -39,7 +41,12 @@ export interface RecordInput {
 export function createRecorder(deps: RecorderDeps) {
   const { db, clock } = deps;
   let buffer: NewEvent[] = [];
-  const lastClicks = new Map<string, number>();
+  // Last clicks in two generations of at least DOUBLE_CLICK_MS each: a click older than the previous
+  // generation is past the window, so dropping that generation whole replaces a scan of every entry.
+  let clicks = new Map<string, number>();
+  let olderClicks = new Map<string, number>();
+  let clicksSince = -Infinity;
+  let hashed = { day: -1, visitors: new Map<string, string>() };
   let timer: ReturnType<typeof setTimeout> | null = null;
   let salt: { day: number; value: string } | null = null;
   // The client address is known only to the server that received the request (set by createApp).
@@ -55,19 +62,37 @@ export function createRecorder(deps: RecorderDeps) {
     return value;
   }
 
-  function visitorOf(actor: Actor, request: Request, ts: number): string {
+  function visitorOf(actor: Actor, request: Request, agent: string, ts: number): string {
     if (actor.kind === "user") return `u:${actor.userId}`;
     if (actor.kind === "system") return "system";
     // In-process requests (tests, tools) have no address: they share one constant.
     const address = addressOf(request) ?? "local";
-    const agent = request.headers.get("user-agent") ?? "";
-    return createHash("sha256").update(`${saltOf(Math.floor(ts / DAY_MS))}\n${address}\n${agent}`).digest("base64url").slice(0, 22);
+    const day = Math.floor(ts / DAY_MS);
+    if (hashed.day !== day || hashed.visitors.size >= VISITOR_CACHE) hashed = { day, visitors: new Map() };
+    const key = `${address}\n${agent}`;
+    let visitor = hashed.visitors.get(key);
+    if (visitor === undefined) {
+      visitor = createHash("sha256").update(`${saltOf(day)}\n${key}`).digest("base64url").slice(0, 22);
+      hashed.visitors.set(key, visitor);
+    }
+    return visitor;
+  }
+
+  /** True when the same visitor clicked the same item less than DOUBLE_CLICK_MS ago; remembers this click. */
+  function isDoubleClick(key: string, ts: number): boolean {
+    if (ts - clicksSince >= DOUBLE_CLICK_MS) {
+      olderClicks = ts - clicksSince >= 2 * DOUBLE_CLICK_MS ? new Map() : clicks;
+      clicks = new Map();
+      clicksSince = ts;
+    }
+    const last = clicks.get(key) ?? olderClicks.get(key);
+    clicks.set(key, ts);
+    return last !== undefined && ts >= last && ts - last < DOUBLE_CLICK_MS;
   }
 
   function flush(): number {
     if (timer) clearTimeout(timer);
     timer = null;
-    pruneClicks();
     if (buffer.length === 0) return 0;
     const batch = buffer;
     buffer = [];
@@ -83,11 +108,6 @@ export function createRecorder(deps: RecorderDeps) {
     return batch.length;
   }
 
-  function pruneClicks() {
-    const cutoff = clock.now() - DOUBLE_CLICK_MS;
-    for (const [key, at] of lastClicks) if (at < cutoff) lastClicks.delete(key);
-  }
-
   function arm(delay = FLUSH_INTERVAL_MS) {
     if (timer) return;
     timer = setTimeout(flush, delay);
@@ -101,14 +121,12 @@ export function createRecorder(deps: RecorderDeps) {
 
     /** Buffers one event; false when it is not counted (robot, machine view, double click). */
     record(input: RecordInput): boolean {
-      const agent = classifyAgent(input.request.headers.get("user-agent"));
+      const userAgent = input.request.headers.get("user-agent") ?? "";
+      const agent = classifyAgent(userAgent);
       if (agent === "robot" || (agent === "machine" && input.kind === VIEW)) return false;
       const ts = clock.now();
-      const visitor = visitorOf(input.actor, input.request, ts);
-      const clickKey = `${input.kind}\u0000${input.recordId}\u0000${input.fileKey ?? ""}\u0000${visitor}`;
-      const last = lastClicks.get(clickKey);
-      lastClicks.set(clickKey, ts);
-      if (last !== undefined && ts >= last && ts - last < DOUBLE_CLICK_MS) return false;
+      const visitor = visitorOf(input.actor, input.request, userAgent, ts);
+      if (isDoubleClick(`${input.kind}\u0000${input.recordId}\u0000${input.fileKey ?? ""}\u0000${visitor}`, ts)) return false;
       buffer.push({ kind: input.kind, ts, recordId: input.recordId, parentId: input.parentId, visitor, fileKey: input.fileKey, bytes: input.bytes, isMachine: agent === "machine" });
       if (buffer.length >= BATCH_SIZE) {
         // Written right after this response, not during it.

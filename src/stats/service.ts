@@ -66,6 +66,18 @@ export function createStatsService(deps: StatsDeps) {
   }
 
   const recorder = createRecorder({ db, clock, log, onWritten: scheduleAggregation });
+  // Clients send few distinct Accept headers: the verdict is remembered instead of parsed per view.
+  const jsonAccepts = new Map<string, boolean>();
+  function acceptsJson(accept: string | null): boolean {
+    if (!accept) return true;
+    let json = jsonAccepts.get(accept);
+    if (json === undefined) {
+      json = negotiate(accept, JSON_MEDIA_TYPES) !== null;
+      if (jsonAccepts.size >= 1000) jsonAccepts.clear();
+      jsonAccepts.set(accept, json);
+    }
+    return json;
+  }
 
   return {
     enabled,
@@ -74,7 +86,7 @@ export function createStatsService(deps: StatsDeps) {
 
     /** A published record was served as JSON: count a view unless it came from a robot or a machine. */
     recordView(input: RecordViewInput) {
-      if (!enabled || !negotiate(input.request.headers.get("accept"), JSON_MEDIA_TYPES)) return false;
+      if (!enabled || !acceptsJson(input.request.headers.get("accept"))) return false;
       return recorder.record({ kind: VIEW, recordId: input.recordId, parentId: input.parentId, actor: input.actor, request: input.request, fileKey: null, bytes: 0 });
     },
 

@@ -3,10 +3,49 @@
 import type { Db } from "../db/connection";
 import type { Counts, DayTotals, EventRow, NewEvent } from "./model";
 
+/** Rows per INSERT statement: one statement for many events is several times cheaper than one each. */
+const INSERT_ROWS = 64;
+const insertSql = (rows: number) =>
+  `INSERT INTO stats_events (kind, ts, record_id, parent_id, visitor, file_key, bytes, is_machine, record_key, visitor_key) VALUES ${Array(rows).fill("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`;
+const FULL_INSERT = insertSql(INSERT_ROWS);
+
+/** A visitor as a 52-bit number (wyhash): what the aggregation's sessions are keyed by. */
+export const visitorKey = (visitor: string) => Number(Bun.hash.wyhash(visitor) & 0xf_ffff_ffff_ffffn);
+
+// Record ids' keys never change once given: each process remembers those it has seen.
+const recordKeys = new WeakMap<Db, Map<string, number>>();
+
+/** The record id's key in stats_keys, added when new. */
+export function recordKeyOf(db: Db, recordId: string): number {
+  let known = recordKeys.get(db);
+  if (!known) recordKeys.set(db, (known = new Map()));
+  let key = known.get(recordId);
+  if (key === undefined) {
+    db.$client.query("INSERT OR IGNORE INTO stats_keys (value) VALUES (?)").run(recordId);
+    key = (db.$client.query("SELECT key FROM stats_keys WHERE value = ?").values(recordId) as number[][])[0]![0]!;
+    if (known.size >= 100_000) known.clear();
+    known.set(recordId, key);
+  }
+  return key;
+}
+
+/** The record id of a key of stats_keys. */
+export const findRecordOfKey = (db: Db, key: number) => (db.$client.query("SELECT value FROM stats_keys WHERE key = ?").values(key) as string[][])[0]![0]!;
+
 export function insertEvents(db: Db, events: NewEvent[]) {
-  const insert = db.$client.query("INSERT INTO stats_events (kind, ts, record_id, parent_id, visitor, file_key, bytes, is_machine) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  const values: (string | number | null)[] = [];
   db.$client.transaction(() => {
-    for (const e of events) insert.run(e.kind, e.ts, e.recordId, e.parentId, e.visitor, e.fileKey, e.bytes, e.isMachine ? 1 : 0);
+    for (let start = 0; start < events.length; start += INSERT_ROWS) {
+      const rows = Math.min(INSERT_ROWS, events.length - start);
+      values.length = 0;
+      for (let i = start; i < start + rows; i++) {
+        const e = events[i]!;
+        values.push(e.kind, e.ts, e.recordId, e.parentId, e.visitor, e.fileKey, e.bytes, e.isMachine ? 1 : 0, recordKeyOf(db, e.recordId), visitorKey(e.visitor));
+      }
+      // Full statements are prepared once and cached; only a batch's last, shorter one varies.
+      if (rows === INSERT_ROWS) db.$client.query(FULL_INSERT).run(...values);
+      else db.$client.prepare(insertSql(rows)).run(...values);
+    }
   }).immediate();
 }
 
@@ -29,34 +68,66 @@ export function deleteStatesLike(db: Db, prefix: string, keep: string[]) {
   for (const { key } of rows) if (!keep.includes(key)) db.$client.query("DELETE FROM stats_state WHERE key = ?").run(key);
 }
 
-/** Events after the watermark, oldest first, as arrays: [id, kind, ts, record_id, visitor, bytes, is_machine] (parents: findEventParent). */
+// Events written before migration 0013 have no keys: their strings are read and coded here.
+const KEYS = "record_key, visitor_key, CASE WHEN record_key IS NULL OR visitor_key IS NULL THEN record_id || char(0) || visitor END";
+
+/** Fills in the keys of events written without them; `at` is where the keys are in the rows. */
+function withKeys<T extends unknown[]>(db: Db, rows: T[], at: number): T[] {
+  for (const row of rows) {
+    const legacy = row[at + 2] as string | null;
+    if (legacy === null) continue;
+    const [recordId = "", visitor = ""] = legacy.split("\u0000");
+    row[at] = recordKeyOf(db, recordId);
+    row[at + 1] = visitorKey(visitor);
+  }
+  return rows;
+}
+
+/** Events after the watermark, oldest first, as arrays: [id, kind, ts, record key, visitor key, bytes, is_machine, -] (parents: findEventParent). */
 export const listEventsAfter = (db: Db, afterId: number, limit: number) =>
-  db.$client.query("SELECT id, kind, ts, record_id, visitor, bytes, is_machine FROM stats_events WHERE id > ? ORDER BY id LIMIT ?").values(afterId, limit) as unknown as EventRow[];
+  withKeys(db, db.$client.query(`SELECT id, kind, ts, ${KEYS}, bytes, is_machine FROM stats_events WHERE id > ? ORDER BY id LIMIT ?`).values(afterId, limit) as unknown as EventRow[], 3);
 
 /** The parent of an event's record. */
 export const findEventParent = (db: Db, id: number) => (db.$client.query("SELECT parent_id FROM stats_events WHERE id = ?").values(id) as string[][])[0]![0]!;
 
-/** Already aggregated events of one hour: [id, kind, record_id, visitor]. */
+/** Already aggregated events of one hour: [id, kind, record key, visitor key, -]. */
 export const listAggregatedInHour = (db: Db, from: number, to: number, maxId: number) =>
-  db.$client.query("SELECT id, kind, record_id, visitor FROM stats_events WHERE ts >= ? AND ts < ? AND id <= ?").values(from, to, maxId) as unknown as [number, number, string, string][];
+  withKeys(db, db.$client.query(`SELECT id, kind, ${KEYS} FROM stats_events WHERE ts >= ? AND ts < ? AND id <= ?`).values(from, to, maxId) as unknown as [number, number, number, number, string | null][], 2);
 
 const COUNT_COLUMNS = "views, unique_views, downloads, unique_downloads, volume";
 const ADD_COUNTS = "views = views + excluded.views, unique_views = unique_views + excluded.unique_views, downloads = downloads + excluded.downloads, unique_downloads = unique_downloads + excluded.unique_downloads, volume = volume + excluded.volume";
 const countValues = (c: Counts) => [c.views, c.uniqueViews, c.downloads, c.uniqueDownloads, c.volume];
 
-/** Adds one chunk's daily deltas and the same amounts to the all-time totals. */
+/** Rows per upsert statement: binding many rows per call halves the cost of the totals' writes. */
+const UPSERT_ROWS = 32;
+
+/** Runs `INSERT INTO <into> VALUES (...), ... <conflict>` over rows of `width` values, UPSERT_ROWS at a time. */
+function upsertRows(db: Db, into: string, width: number, conflict: string, rows: (string | number)[][]) {
+  const row = `(${Array(width).fill("?").join(", ")})`;
+  const sql = (n: number) => `INSERT INTO ${into} VALUES ${Array(n).fill(row).join(", ")} ${conflict}`;
+  const full = db.$client.prepare(sql(UPSERT_ROWS));
+  const values: (string | number)[] = [];
+  for (let start = 0; start < rows.length; start += UPSERT_ROWS) {
+    const n = Math.min(UPSERT_ROWS, rows.length - start);
+    values.length = 0;
+    for (let i = start; i < start + n; i++) for (const v of rows[i]!) values.push(v);
+    (n === UPSERT_ROWS ? full : db.$client.prepare(sql(n))).run(...values);
+  }
+}
+
+/** Adds one batch's daily deltas and the same amounts to the all-time totals. */
 export function addDeltas(db: Db, records: DayTotals[], parents: DayTotals[]) {
-  const recordDaily = db.$client.query(
-    `INSERT INTO stats_record_daily (record_id, day, parent_id, ${COUNT_COLUMNS}, unique_investigations, machine_downloads, machine_unique_downloads, machine_volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (record_id, day) DO UPDATE SET ${ADD_COUNTS}, unique_investigations = unique_investigations + excluded.unique_investigations, machine_downloads = machine_downloads + excluded.machine_downloads,
+  upsertRows(
+    db,
+    `stats_record_daily (record_id, day, parent_id, ${COUNT_COLUMNS}, unique_investigations, machine_downloads, machine_unique_downloads, machine_volume)`,
+    12,
+    `ON CONFLICT (record_id, day) DO UPDATE SET ${ADD_COUNTS}, unique_investigations = unique_investigations + excluded.unique_investigations, machine_downloads = machine_downloads + excluded.machine_downloads,
        machine_unique_downloads = machine_unique_downloads + excluded.machine_unique_downloads, machine_volume = machine_volume + excluded.machine_volume`,
+    records.map((r) => [r.id, r.day, r.parentId, ...countValues(r), r.uniqueInvestigations, r.machineDownloads, r.machineUniqueDownloads, r.machineVolume]),
   );
-  const parentDaily = db.$client.query(`INSERT INTO stats_parent_daily (parent_id, day, ${COUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (parent_id, day) DO UPDATE SET ${ADD_COUNTS}`);
-  const totals = db.$client.query(`INSERT INTO stats_totals (scope, id, ${COUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, id) DO UPDATE SET ${ADD_COUNTS}`);
-  for (const r of records) recordDaily.run(r.id, r.day, r.parentId, ...countValues(r), r.uniqueInvestigations, r.machineDownloads, r.machineUniqueDownloads, r.machineVolume);
-  for (const p of parents) parentDaily.run(p.id, p.day, ...countValues(p));
-  for (const [id, c] of sumById(records)) totals.run("record", id, ...countValues(c));
-  for (const [id, c] of sumById(parents)) totals.run("parent", id, ...countValues(c));
+  upsertRows(db, `stats_parent_daily (parent_id, day, ${COUNT_COLUMNS})`, 7, `ON CONFLICT (parent_id, day) DO UPDATE SET ${ADD_COUNTS}`, parents.map((p) => [p.id, p.day, ...countValues(p)]));
+  const totals = [...Array.from(sumById(records), ([id, c]) => ["record", id, ...countValues(c)]), ...Array.from(sumById(parents), ([id, c]) => ["parent", id, ...countValues(c)])];
+  upsertRows(db, `stats_totals (scope, id, ${COUNT_COLUMNS})`, 7, `ON CONFLICT (scope, id) DO UPDATE SET ${ADD_COUNTS}`, totals);
 }
 
 /** The days' totals summed per id: one all-time update per record or parent. `days` come grouped by id (key order). */
