@@ -10,6 +10,9 @@ const result = await Bun.build({
   compile: { outfile },
   minify: true,
   sourcemap: "none",
+  // Precompiled bytecode: the runtime skips parsing the bundle at start (about half the start-up time).
+  bytecode: true,
+  format: "esm",
   define: { "process.env.NODE_ENV": JSON.stringify("production") },
 });
 if (!result.success) {
