@@ -1,6 +1,6 @@
 // Formatted citations (`text/x-bibliography`, `?style=&locale=`): the CSL JSON item rendered by
 // citeproc-js with the embedded styles, as InvenioRDM's StringCitationSerializer does with citeproc-py.
-import CSL from "citeproc";
+import type CSLModule from "citeproc";
 import { badRequest } from "../core/errors";
 import { cslItem } from "./csl";
 import { CSL_LOCALES, CSL_STYLES } from "./csl-files";
@@ -58,7 +58,11 @@ export function citationLocale(value: string | undefined): { tag: string; explic
 // Building an engine parses the style (tens of ms); rendering with a built one is fast. Engines
 // are kept per style and locale (a few at most) and fed the one item through `items`.
 const MAX_ENGINES = 12;
-const engines = new Map<string, InstanceType<typeof CSL.Engine>>();
+// Loaded on first use: the citation engine costs ~10 MB that a server nobody asks for citations never needs.
+let citeproc: typeof CSLModule | null = null;
+const CSL = () => (citeproc ??= require("citeproc") as typeof CSLModule);
+
+const engines = new Map<string, InstanceType<typeof CSLModule.Engine>>();
 const items = new Map<string, Record<string, unknown>>();
 let renders = 0;
 const sys = {
@@ -79,7 +83,7 @@ function engineFor(style: string, locale: { tag: string; explicit: boolean }) {
   let engine = engines.get(key);
   if (!engine) {
     // A style's own default-locale (Harvard's en-GB) wins unless the caller asked for a locale.
-    engine = new CSL.Engine(sys, singleEntryStyle(CSL_STYLES[style]!), locale.tag, locale.explicit);
+    engine = new (CSL().Engine)(sys, singleEntryStyle(CSL_STYLES[style]!), locale.tag, locale.explicit);
     if (engines.size >= MAX_ENGINES) engines.delete(engines.keys().next().value!);
     engines.set(key, engine);
   }

@@ -46,7 +46,8 @@ export function createLifecycleHooks(ctx: FilesContext) {
     removeObjects: ctx.removeObjects,
     /** The `files` field of a draft or record; entries only for callers who may read the files. */
     filesField(id: string, isDraft: boolean, settings: FilesSettings, visible: boolean) {
-      return presentFilesField(settings, visible ? store.listEntries(db, id, isDraft) : null);
+      // A metadata-only record has no entries: no query on every read of it.
+      return presentFilesField(settings, visible && settings.enabled ? store.listEntries(db, id, isDraft) : null);
     },
     /** File extensions, for the search index's file_type facet. */
     fileTypes: (id: string, isDraft: boolean) => [...new Set(store.listEntries(db, id, isDraft).map((e) => extensionOf(e.key)).filter((x): x is string => x !== null))],

@@ -24,9 +24,11 @@ export function listEntries(db: Db, recordId: string, isDraft: boolean): EntryWi
   const rows = db.$client
     .query<Record<string, any>, [string, number]>(
       `SELECT e.*, o.size AS object_size, o.checksum AS object_checksum FROM file_entries e LEFT JOIN file_objects o ON o.id = e.object_id
-       WHERE e.record_id = ? AND e.is_draft = ? ORDER BY e.id`,
+       WHERE e.record_id = ? AND e.is_draft = ?`,
     )
     .all(recordId, isDraft ? 1 : 0);
+  // Sorted here: ORDER BY would build a temporary B-tree for every call (the index is by key).
+  rows.sort((a, b) => a.id - b.id);
   return rows.map((r) => ({
     id: r.id,
     recordId: r.record_id,

@@ -1,5 +1,5 @@
 // HTML sanitising of descriptions with InvenioRDM's allowed tags and attributes.
-import sanitizeHtml from "sanitize-html";
+import type sanitizeHtmlType from "sanitize-html";
 import { cleanText } from "./fields";
 
 /** invenio-config's ALLOWED_HTML_TAGS, the default InvenioRDM sanitises descriptions with. */
@@ -16,7 +16,11 @@ export const ALLOWED_HTML_ATTRS: Record<string, string[]> = {
   acronym: ["title"],
 };
 
-const options: sanitizeHtml.IOptions = {
+// Loaded on first use: the library holds ~19 MB that a server which is only read from never needs.
+let sanitizer: typeof sanitizeHtmlType | null = null;
+const sanitizeHtml = (html: string, opts: sanitizeHtmlType.IOptions) => (sanitizer ??= require("sanitize-html") as typeof sanitizeHtmlType)(html, opts);
+
+const options: sanitizeHtmlType.IOptions = {
   allowedTags: ALLOWED_HTML_TAGS,
   allowedAttributes: ALLOWED_HTML_ATTRS,
   // bleach's default protocols: anything else (javascript:, data:) loses its href.
