@@ -112,7 +112,8 @@ export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, 
   const m: Doc = doc.metadata ?? {};
   const resourceType: string | null = m.resource_type?.id ?? null;
   // Popularity belongs to the parent (all versions): a rewritten or new version keeps it.
-  const popularity = db.$client.query<{ views: number | null; downloads: number | null }, [string]>("SELECT max(views) AS views, max(downloads) AS downloads FROM record_index WHERE parent_id = ?").get(row.parentId);
+  // (A rebuild starts from an empty index: the counts are put back after it, see cli/reindex.ts.)
+  const popularity = fresh ? null : db.$client.query<{ views: number | null; downloads: number | null }, [string]>("SELECT max(views) AS views, max(downloads) AS downloads FROM record_index WHERE parent_id = ?").get(row.parentId);
   if (!fresh) unindexRecord(db, row.id, row.isDraft);
   markIndexChanged(db);
   const values = {
@@ -162,6 +163,17 @@ export function indexLatestFlags(db: Db, parentId: string, latestId: string) {
 /** Rebuilds the whole index from the records, in batches; returns how many were indexed. */
 export function rebuildIndex(db: Db, onProgress?: (done: number, total: number) => void, fileTypes: (id: string, isDraft: boolean) => string[] = () => []): number {
   const total = db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM records").get()!.n;
+  // A bigger page cache for the bulk load: the index B-trees of a million rows outgrow the default 2 MB.
+  const cacheSize = db.$client.query<{ cache_size: number }, []>("PRAGMA cache_size").get()!.cache_size;
+  db.$client.exec("PRAGMA cache_size = -131072");
+  try {
+    return rebuildAll(db, total, onProgress, fileTypes);
+  } finally {
+    db.$client.exec(`PRAGMA cache_size = ${cacheSize}`);
+  }
+}
+
+function rebuildAll(db: Db, total: number, onProgress: ((done: number, total: number) => void) | undefined, fileTypes: (id: string, isDraft: boolean) => string[]): number {
   db.$client.transaction(() => {
     db.$client.exec("DELETE FROM record_terms; DELETE FROM record_index; DELETE FROM record_fts;");
   }).immediate();
@@ -178,7 +190,10 @@ export function rebuildIndex(db: Db, onProgress?: (done: number, total: number) 
     if (rows.length === 0) break;
     db.$client.transaction(() => {
       for (const raw of rows) {
-        indexRecord(db, { ...indexedRecord(rowOf(raw)), fileTypes: fileTypes(raw.id, false) }, raw.parent_pids ? JSON.parse(raw.parent_pids) : {}, true);
+        const row = indexedRecord(rowOf(raw));
+        // Metadata-only records have no files to look up.
+        const types = (row.document as Doc).files?.enabled === false ? [] : fileTypes(raw.id, false);
+        indexRecord(db, { ...row, fileTypes: types }, raw.parent_pids ? JSON.parse(raw.parent_pids) : {}, true);
         done++;
       }
     }).immediate();
