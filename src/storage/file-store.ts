@@ -2,7 +2,7 @@
 // way and fsynced before they are renamed into place; multipart parts; reads; removal.
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { constants } from "node:fs";
-import { open, rename, rm } from "node:fs/promises";
+import { open, rename, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { newUuid } from "../core/ids";
 import { createWorkerMd5 } from "./md5-worker";
@@ -29,7 +29,7 @@ export class ContentLengthMismatchError extends Error {
 
 // Writes go to disk in blocks of this size: fewer system calls than one per network chunk.
 const BLOCK = 1024 * 1024;
-// Blocks in flight: filling, being written, being hashed.
+// Blocks in flight to the MD5 worker.
 const SLOTS = 4;
 // Below this size hashing on the request's thread is cheaper than handing blocks to the worker.
 const WORKER_THRESHOLD = 16 * 1024 * 1024;
@@ -37,6 +37,85 @@ const COLLECT_EVERY = 64 * 1024 * 1024;
 let collectAfter = COLLECT_EVERY;
 
 export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+/** Appends through Bun's buffered writer (few system calls, no copy into our own blocks). */
+function appendSink(path: string) {
+  const writer = Bun.file(path).writer({ highWaterMark: BLOCK });
+  return {
+    write: (chunk: Uint8Array) => writer.write(chunk),
+    end: async () => void (await writer.end()),
+  };
+}
+
+/** Writes at increasing offsets from `position`, gathered into 1 MiB blocks. */
+function positionalSink(handle: FileHandle, position: number) {
+  const block = new Uint8Array(BLOCK);
+  let filled = 0;
+  let at = position;
+  const flush = async () => {
+    if (filled === 0) return;
+    await handle.write(block, 0, filled, at);
+    at += filled;
+    filled = 0;
+  };
+  return {
+    async write(chunk: Uint8Array) {
+      for (let offset = 0; offset < chunk.byteLength; ) {
+        const n = Math.min(BLOCK - filled, chunk.byteLength - offset);
+        block.set(chunk.subarray(offset, offset + n), filled);
+        filled += n;
+        offset += n;
+        if (filled === BLOCK) await flush();
+      }
+    },
+    end: flush,
+  };
+}
+
+/**
+ * The MD5 of an upload as it arrives. Large ones are hashed on the worker thread from shared
+ * blocks (MD5 costs as much as receiving and writing together), small ones right here.
+ */
+function createMd5(expectedBytes: number | null) {
+  if (expectedBytes !== null && expectedBytes <= WORKER_THRESHOLD) {
+    const hasher = new Bun.CryptoHasher("md5");
+    return { update: (chunk: Uint8Array) => void hasher.update(chunk), digest: async () => hasher.digest("hex"), drop: () => {} };
+  }
+  const worker = createWorkerMd5();
+  const slots = Array.from({ length: SLOTS }, () => ({ block: new Uint8Array(new SharedArrayBuffer(BLOCK)), busy: Promise.resolve() as Promise<unknown> }));
+  let slot = 0;
+  let filled = 0;
+  const send = async () => {
+    slots[slot]!.busy = worker.update(slots[slot]!.block.buffer as SharedArrayBuffer, filled);
+    slot = (slot + 1) % SLOTS;
+    filled = 0;
+    await slots[slot]!.busy; // a block is refilled only once the worker has hashed it
+  };
+  return {
+    async update(chunk: Uint8Array) {
+      for (let offset = 0; offset < chunk.byteLength; ) {
+        const n = Math.min(BLOCK - filled, chunk.byteLength - offset);
+        slots[slot]!.block.set(chunk.subarray(offset, offset + n), filled);
+        filled += n;
+        offset += n;
+        if (filled === BLOCK) await send();
+      }
+    },
+    async digest() {
+      if (filled > 0) await send();
+      await Promise.all(slots.map((s) => s.busy));
+      return worker.digest();
+    },
+    drop: () => worker.drop(),
+  };
+}
+
+/** Each network chunk is a new buffer: without a nudge, garbage from a few parallel uploads piles up before the collector runs. */
+function collectGarbage(bytes: number) {
+  if ((collectAfter -= bytes) > 0) return;
+  collectAfter = COLLECT_EVERY;
+  Bun.gc(false);
+}
 
 export function createFileStore(root: string) {
   const tmpDir = join(root, "tmp");
@@ -48,64 +127,31 @@ export function createFileStore(root: string) {
 
   /**
    * Streams bytes to a new temporary file, hashing them; nothing is left behind on failure.
-   * Bytes are gathered into blocks; a full block is written while the next one fills, and for
-   * large uploads hashed on a second thread at the same time (MD5 costs as much as the rest).
+   * Whole uploads go through Bun's buffered file writer; parts are written at their offset.
    */
   async function receive(source: ByteSource, limits: { maxBytes: number; expectedBytes?: number | null; hash?: boolean; into?: { path: string; position: number } }): Promise<Received> {
     const path = limits.into?.path ?? join(tmpDir, newUuid());
     // A part is written in place into its upload's file; anything else into a new temporary file.
     const handle = await open(path, limits.into ? constants.O_RDWR | constants.O_CREAT : "wx", 0o600);
-    let position = limits.into?.position ?? null;
-    const hashing = limits.hash !== false;
-    const offThread = hashing && (limits.expectedBytes == null || limits.expectedBytes > WORKER_THRESHOLD) ? createWorkerMd5() : null;
-    const hasher = hashing && !offThread ? new Bun.CryptoHasher("md5") : null;
-    const slots = Array.from({ length: SLOTS }, () => ({ block: new Uint8Array(offThread ? new SharedArrayBuffer(BLOCK) : new ArrayBuffer(BLOCK)), busy: Promise.resolve() as Promise<unknown> }));
-    let slot = 0;
-    let filled = 0;
+    const sink = limits.into ? positionalSink(handle, limits.into.position) : appendSink(path);
+    const md5 = limits.hash === false ? null : createMd5(limits.expectedBytes ?? null);
     let size = 0;
-    let writes: Promise<unknown> = Promise.resolve();
-    const flush = async () => {
-      const { block } = slots[slot]!;
-      const length = filled;
-      // Writes stay in order; hashing runs beside them.
-      const at = position;
-      if (position !== null) position += length;
-      const written = (writes = writes.then(() => handle.write(block, 0, length, at)));
-      const hashed = offThread ? offThread.update(block.buffer as SharedArrayBuffer, length) : hasher?.update(block.subarray(0, length));
-      slots[slot]!.busy = Promise.all([written, hashed]);
-      slot = (slot + 1) % SLOTS;
-      filled = 0;
-      // Each network chunk is a new buffer: without a nudge, garbage from a few parallel uploads
-      // piles up to hundreds of MB before the collector runs.
-      if ((collectAfter -= length) <= 0) {
-        collectAfter = COLLECT_EVERY;
-        Bun.gc(false);
-      }
-      await slots[slot]!.busy; // the next block is reused only once written and hashed
-    };
     try {
       for await (const chunk of source as AsyncIterable<Uint8Array>) {
         size += chunk.byteLength;
         if (size > limits.maxBytes) throw new ContentTooLargeError();
-        let offset = 0;
-        while (offset < chunk.byteLength) {
-          const n = Math.min(BLOCK - filled, chunk.byteLength - offset);
-          slots[slot]!.block.set(chunk.subarray(offset, offset + n), filled);
-          filled += n;
-          offset += n;
-          if (filled === BLOCK) await flush();
-        }
+        await sink.write(chunk);
+        await md5?.update(chunk);
+        collectGarbage(chunk.byteLength);
       }
-      if (filled > 0) await flush();
-      await Promise.all(slots.map((s) => s.busy));
+      await sink.end();
       if (limits.expectedBytes != null && size !== limits.expectedBytes) throw new ContentLengthMismatchError(limits.expectedBytes, size);
       await handle.sync();
       await handle.close();
-      const md5 = offThread ? await offThread.digest() : (hasher?.digest("hex") ?? "");
-      return { path, size, md5 };
+      return { path, size, md5: md5 ? await md5.digest() : "" };
     } catch (error) {
-      offThread?.drop();
-      await Promise.allSettled(slots.map((s) => s.busy));
+      md5?.drop();
+      await sink.end().catch(() => {});
       await handle.close().catch(() => {});
       // A failed part leaves its range to be written again; the upload's file stays.
       if (!limits.into) await rm(path, { force: true });
