@@ -13,9 +13,9 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 const WATERMARK = "aggregation_watermark";
 export const DEFAULT_CHUNK = 50_000;
-/** A batch is written once it holds this many distinct (item, day) totals or events (memory bound, ~100 MB). */
-const MAX_PENDING = 400_000;
-const MAX_BATCH_EVENTS = 1_000_000;
+/** A batch is written once it holds this many distinct (item, day) totals or events (memory bound, ~300 MB). */
+const MAX_PENDING = 800_000;
+const MAX_BATCH_EVENTS = 2_000_000;
 // Session keys are numbers: (visitor * 8 + scope * 2 + kind) * ITEMS + item, below 2^53 (visitors
 // are coded per hour, so far fewer than 2^28).
 const ITEMS = 2 ** 22;
@@ -304,7 +304,10 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
       events += read;
       built = cursor;
       for (const day of batch.parents.days.values()) for (const p of day) if (p) changed.add(p.id);
-      for (const h of hours.keys()) if (!touched.has(h)) hours.delete(h);
+      // Events come about in time order: only the last hours are kept (an older one is rebuilt from
+      // the stored events if a late event needs it), which bounds the memory of a long backlog.
+      const latest = Math.max(...touched);
+      for (const h of hours.keys()) if (h < latest - 1) hours.delete(h);
       // Codes must stay below their key widths: a batch adds fewer than MAX_BATCH_EVENTS of each.
       if (items.size >= ITEMS / 2) reset();
     }

@@ -6,7 +6,7 @@ import { JSON_MEDIA_TYPES, negotiate } from "../core/negotiation";
 import { createAggregator, type Popularity, type RunOptions } from "./aggregate";
 import { buildDatasetReport, type ReportRecord } from "./counter-report";
 import { createRecorder } from "./events";
-import { DOWNLOAD, STAT_QUERIES, VIEW, type RecordDownloadInput, type RecordViewInput } from "./model";
+import { DOWNLOAD, STAT_QUERIES, VIEW, type Counts, type RecordDownloadInput, type RecordViewInput } from "./model";
 import { requireExport, requireStatsRead, type RecordAccess } from "./policy";
 import { presentQueryResult, presentRecordStats } from "./present";
 import { parseDay, parseStatsRequest } from "./query";
@@ -31,13 +31,14 @@ export function createStatsService(deps: StatsDeps) {
   const POPULARITY_EVERY_MS = 60_000;
   let popularityAt = 0;
   // All-time totals change only when this process aggregates: records read them from memory meanwhile.
-  const totals = new Map<string, ReturnType<typeof store.findTotals>>();
+  // One map per scope, keyed by the id itself: a built `scope:id` key cost more than the lookup.
+  const totals = { record: new Map<string, Counts>(), parent: new Map<string, Counts>() };
   const cachedTotals = (scope: "record" | "parent", id: string) => {
-    const key = `${scope}:${id}`;
-    let found = totals.get(key);
+    const known = totals[scope];
+    let found = known.get(id);
     if (!found) {
-      if (totals.size >= 50_000) totals.clear();
-      totals.set(key, (found = store.findTotals(db, scope, id)));
+      if (known.size >= 25_000) known.clear();
+      known.set(id, (found = store.findTotals(db, scope, id)));
     }
     return found;
   };
@@ -47,7 +48,8 @@ export function createStatsService(deps: StatsDeps) {
     try {
       return await aggregator.run(options);
     } finally {
-      totals.clear();
+      totals.record.clear();
+      totals.parent.clear();
     }
   }
 
