@@ -4,7 +4,7 @@
 // aggregation of N raw events (default 10 million) into daily totals.
 // Usage: bun run bench:stats [-- --records 2000] [--events 10000000] [--seconds 5] [--rounds 4] [--concurrency 32] [--dir DIR]
 import { Database } from "bun:sqlite";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -59,14 +59,22 @@ async function serve(data: string, statsEnabled: boolean) {
     } catch {}
     await Bun.sleep(50);
   }
-  return { base, stop: async () => (server.kill("SIGTERM"), await server.exited) };
+  return { base, pid: server.pid, stop: async () => (server.kill("SIGTERM"), await server.exited) };
 }
 
 const AGENTS = Array.from({ length: 500 }, (_, i) => `Mozilla/5.0 (X11; Linux x86_64; rv:${100 + (i % 40)}.0) Gecko/20100101 Firefox/${100 + i}.0`);
 const IDS = Array.from({ length: RECORDS }, (_, i) => recordIdFromNumber(2 * i + 1));
 
-/** Requests per second of GET /api/records/{id} with CONCURRENCY in flight for SECONDS. */
-async function throughput(base: string): Promise<number> {
+/** CPU time (user + system) a process has used, in µs (Linux: /proc, clock ticks of 10 ms). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** Requests per second of GET /api/records/{id} with CONCURRENCY in flight for SECONDS, and the
+ * server's CPU time per request (steadier than throughput on a shared machine). */
+async function throughput({ base, pid }: { base: string; pid: number }): Promise<{ perSecond: number; cpuPerRequest: number }> {
+  const cpu0 = cpuMicros(pid);
   let done = 0;
   const until = performance.now() + SECONDS * 1000;
   const worker = async () => {
@@ -79,7 +87,7 @@ async function throughput(base: string): Promise<number> {
   };
   const start = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return done / ((performance.now() - start) / 1000);
+  return { perSecond: done / ((performance.now() - start) / 1000), cpuPerRequest: (cpuMicros(pid) - cpu0) / done };
 }
 
 async function benchHttp() {
@@ -89,10 +97,15 @@ async function benchHttp() {
   cpSync(on, off, { recursive: true });
   const servers = { on: await serve(on, true), off: await serve(off, false) };
   const rates: { on: number[]; off: number[] } = { on: [], off: [] };
+  const cpu: { on: number[]; off: number[] } = { on: [], off: [] };
   try {
-    for (const name of ["on", "off"] as const) await throughput(servers[name].base); // warm-up
+    for (const name of ["on", "off"] as const) await throughput(servers[name]); // warm-up
     for (let r = 0; r < ROUNDS; r++) {
-      for (const name of (r % 2 ? ["off", "on"] : ["on", "off"]) as ("on" | "off")[]) rates[name].push(await throughput(servers[name].base));
+      for (const name of (r % 2 ? ["off", "on"] : ["on", "off"]) as ("on" | "off")[]) {
+        const round = await throughput(servers[name]);
+        rates[name].push(Math.round(round.perSecond));
+        cpu[name].push(+round.cpuPerRequest.toFixed(1));
+      }
     }
   } finally {
     await servers.on.stop();
@@ -100,8 +113,10 @@ async function benchHttp() {
   }
   const events = new Database(join(on, "cairn.db")).query("SELECT count(*) AS n FROM stats_events").get() as { n: number };
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const result = { on: Math.round(mean(rates.on)), off: Math.round(mean(rates.off)), rounds: rates, recordedEvents: events.n };
-  return { ...result, dropPercent: +((100 * (result.off - result.on)) / result.off).toFixed(1) };
+  const result = { on: Math.round(mean(rates.on)), off: Math.round(mean(rates.off)), rounds: rates, cpuMicrosPerRequest: cpu, recordedEvents: events.n };
+  const cpuOn = mean(cpu.on);
+  const cpuOff = mean(cpu.off);
+  return { ...result, dropPercent: +((100 * (result.off - result.on)) / result.off).toFixed(1), cpuOn: +cpuOn.toFixed(1), cpuOff: +cpuOff.toFixed(1), cpuIncreasePercent: +((100 * (cpuOn - cpuOff)) / cpuOff).toFixed(1) };
 }
 
 /** N events over 30 days, 100,000 records (80,000 parents), 1 million visitors; 70 % views. */

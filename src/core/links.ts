@@ -10,7 +10,9 @@ export interface Links {
   html(path: string, query?: QueryValues): string;
 }
 
-export function queryString(query: QueryValues = {}): string {
+export function queryString(query?: QueryValues): string {
+  // Most links (a record's two dozen) have no query: no URLSearchParams for them.
+  if (!query) return "";
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined || value === null || value === "") continue;

@@ -55,12 +55,12 @@ export function createRecordsContext(deps: RecordsDeps) {
   const { db, config, links, clock } = deps;
 
   function presentContext(row: { id: string; parentId: string }, isDraft: boolean, filesVisible: boolean): PresentContext {
-    const parent = store.findParent(db, row.parentId);
-    if (!parent) throw new Error(`record parent ${row.parentId} is missing`);
+    const found = store.findParentWithVersions(db, row.parentId);
+    if (!found) throw new Error(`record parent ${row.parentId} is missing`);
     return {
       links,
-      parent,
-      maxVersionIndex: store.maxVersionIndex(db, row.parentId),
+      parent: found.parent,
+      maxVersionIndex: found.maxVersionIndex,
       doiUrl: (doi) => doiResolverUrl(doi, config.DATACITE_TEST_MODE),
       filesField: (settings) => deps.files.filesField(row.id, isDraft, settings, filesVisible),
       recordStats: () => deps.recordStats?.(row.id, row.parentId) ?? null,
