@@ -6,6 +6,10 @@ import * as tables from "./tables";
 
 export type Db = BunSQLiteDatabase<typeof tables> & { $client: Database };
 
+// bun:sqlite keeps only the 20 most recently used statements of db.query(); a request's path uses
+// more than that, so most were compiled again on every call (a sixth of a publish's CPU).
+Database.MAX_QUERY_CACHE_SIZE = 1000;
+
 export function openDatabase(path: string): Db {
   const sqlite = new Database(path, { create: true, strict: true });
   // WAL lets readers run beside the writer (and the CLI beside a running server).

@@ -20,11 +20,13 @@ function getColumns() {
 
 /** A draft's or record's entries, oldest first (InvenioRDM lists in upload order). */
 export function listEntries(db: Db, recordId: string, isDraft: boolean): EntryWithObject[] {
-  // Raw SQL through bun:sqlite's statement cache: this runs for every record of every listing.
+  // Raw SQL through bun:sqlite's statement cache: this runs for every record of every listing. The
+  // object's columns as correlated subqueries: the same as a LEFT JOIN, which costs ~13 µs a call
+  // even when the record has no files (~3 µs this way).
   const rows = db.$client
     .query<Record<string, any>, [string, number]>(
-      `SELECT e.*, o.size AS object_size, o.checksum AS object_checksum FROM file_entries e LEFT JOIN file_objects o ON o.id = e.object_id
-       WHERE e.record_id = ? AND e.is_draft = ?`,
+      `SELECT e.*, (SELECT size FROM file_objects WHERE id = e.object_id) AS object_size, (SELECT checksum FROM file_objects WHERE id = e.object_id) AS object_checksum
+       FROM file_entries e WHERE e.record_id = ? AND e.is_draft = ?`,
     )
     .all(recordId, isDraft ? 1 : 0);
   // Sorted here: ORDER BY would build a temporary B-tree for every call (the index is by key).

@@ -40,8 +40,9 @@ export const updateRecord = (db: Db, id: string, fields: Partial<typeof recordsT
 
 /** Marks `latestId` as the parent's latest version and every other version as not latest. */
 export function setLatestVersion(db: Db, parentId: string, latestId: string, now: number) {
-  db.update(recordsTable).set({ isLatest: sql`${recordsTable.id} = ${latestId}` }).where(eq(recordsTable.parentId, parentId)).run();
-  db.update(recordParentsTable).set({ latestId, updated: now }).where(eq(recordParentsTable.id, parentId)).run();
+  // On every publish: cached statements (drizzle's builder prepares each call anew).
+  db.$client.query("UPDATE records SET is_latest = (id = ?) WHERE parent_id = ?").run(latestId, parentId);
+  db.$client.query("UPDATE record_parents SET latest_id = ?, updated = ? WHERE id = ?").run(latestId, now, parentId);
 }
 
 export const updateParentPids = (db: Db, id: string, pids: Record<string, unknown>, now: number) =>
