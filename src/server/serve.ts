@@ -3,6 +3,7 @@ import { existsSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../app";
 import { ConfigError, type Config } from "../config";
+import { startCheckpointer } from "../db/checkpointer";
 import { ensureAdministrator } from "./bootstrap";
 import { ensureSelfSignedCertificate } from "./tls";
 
@@ -60,6 +61,8 @@ export async function startServer(config: Config, say: (line: string) => void = 
       maxRequestBodySize: Math.max(config.MAX_CONTENT_LENGTH, config.RDM_FILES_DEFAULT_MAX_FILE_SIZE) + 1024 * 1024,
     });
     services.worker.start();
+    // Checkpoints off the request thread: only the long-running server needs them (see db/checkpointer).
+    const checkpointer = startCheckpointer(services.deps.db, join(config.DATA_DIR, "cairn.db"), (m) => console.error(m));
     const port = app.server!.port!;
     say(`Cairn serving ${config.BASE_URL} (listening on ${tls ? "https" : "http"}://${config.HOST}:${port}, data in ${config.DATA_DIR}) after ${Math.round(performance.now() - startedAt)} ms`);
     let stopped: Promise<void> | null = null;
@@ -70,6 +73,7 @@ export async function startServer(config: Config, say: (line: string) => void = 
         (stopped ??= (async () => {
           await app.stop(false); // finish in-flight requests, refuse new ones
           await services.worker.stop();
+          checkpointer.stop();
           services.close();
           releaseLock();
         })()),

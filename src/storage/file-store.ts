@@ -33,7 +33,7 @@ const BLOCK = 1024 * 1024;
 const SLOTS = 4;
 // Below this size hashing on the request's thread is cheaper than handing blocks to the worker.
 const WORKER_THRESHOLD = 16 * 1024 * 1024;
-const COLLECT_EVERY = 64 * 1024 * 1024;
+const COLLECT_EVERY = 16 * 1024 * 1024;
 let collectAfter = COLLECT_EVERY;
 
 export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;

@@ -1,0 +1,124 @@
+// WAL checkpoints on a second thread while the server runs. A checkpoint copies the WAL into the
+// database file and fsyncs both; SQLite's default runs it inside whichever commit crosses 1,000
+// pages, stalling that request and every request queued behind it on the one JS thread. Here the
+// server's connection never checkpoints, and a worker with its own connection does, in PASSIVE
+// mode (writers go on meanwhile), every CHECKPOINT_EVERY_MS. If the worker fails or hangs, the
+// server's connection takes checkpoints back, so the WAL never grows without bound.
+import type { Db } from "./connection";
+
+const CHECKPOINT_EVERY_MS = 1000;
+/** A checkpoint that has not answered by then is taken as a hung worker. */
+const HUNG_AFTER_MS = 60_000;
+const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
+/** WAL length (pages) past which a checkpoint makes the log start again (~32 MB of 4 KiB pages). */
+const RESTART_AFTER_FRAMES = 8192;
+
+// Runs from a Blob URL, so the single executable needs no extra entry point.
+const WORKER_SOURCE = `
+const { Database } = require("bun:sqlite");
+let db = null;
+self.onmessage = (event) => {
+  const m = event.data;
+  if (m.op === "open") {
+    db = new Database(m.path);
+    db.exec("PRAGMA busy_timeout = 2000");
+    return;
+  }
+  let result = null, error = null;
+  try {
+    result = db.query("PRAGMA wal_checkpoint(PASSIVE)").values()[0];
+    // Under steady writes a passive checkpoint never catches the last frames, and the WAL starts
+    // again from its beginning only after a complete one: once it is long, a RESTART finishes the
+    // few frames left (writers wait for it, briefly) so the next commit rewinds the log.
+    if (result[1] >= m.restartAfterFrames) result = db.query("PRAGMA wal_checkpoint(RESTART)").values()[0];
+  } catch (err) {
+    error = String(err && err.message || err);
+  }
+  postMessage({ seq: m.seq, result, error });
+};`;
+
+export interface Checkpointer {
+  /** Checkpoints taken by the worker and the frames they copied (tests, diagnostics). */
+  stats(): { checkpoints: number; framesCopied: number; walFrames: number; fallenBack: boolean };
+  /** Waits for the next checkpoint to finish (tests). */
+  checkpointNow(): Promise<void>;
+  stop(): void;
+}
+
+export function startCheckpointer(db: Db, path: string, log: (message: string) => void): Checkpointer {
+  const worker = new Worker(URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/javascript" })));
+  worker.unref();
+  db.$client.exec("PRAGMA wal_autocheckpoint = 0");
+  // When the log starts again, its file is cut back to this size (it keeps its longest length otherwise).
+  db.$client.exec(`PRAGMA journal_size_limit = ${64 * 1024 * 1024}`);
+  let seq = 0;
+  let pending: { seq: number; since: number; done: Array<() => void> } | null = null;
+  let fallenBack = false;
+  let checkpoints = 0;
+  let framesCopied = 0;
+  let walFrames = 0;
+
+  function fallBack(reason: string) {
+    if (fallenBack) return;
+    fallenBack = true;
+    clearInterval(timer);
+    worker.terminate();
+    db.$client.exec(`PRAGMA wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+    log(`database: background checkpoints stopped (${reason}); the server's connection checkpoints again`);
+    for (const done of pending?.done ?? []) done();
+    pending = null;
+  }
+
+  worker.onmessage = (event: MessageEvent) => {
+    const m = event.data as { seq: number; result: number[] | null; error: string | null };
+    if (!pending || m.seq !== pending.seq) return;
+    const done = pending.done;
+    pending = null;
+    // A busy database (another process's long transaction) is retried on the next tick.
+    if (m.error && !/busy|locked/i.test(m.error)) return fallBack(m.error);
+    if (m.result) {
+      checkpoints++;
+      framesCopied += Math.max(0, m.result[2] ?? 0);
+      walFrames = m.result[1] ?? 0;
+    }
+    for (const d of done) d();
+    // Heavy writing: the next checkpoint follows at once rather than a second later.
+    if (walFrames >= RESTART_AFTER_FRAMES / 4) setTimeout(tick, 0).unref?.();
+  };
+  worker.onerror = (event: ErrorEvent) => fallBack(event.message || "worker error");
+
+  function tick() {
+    if (fallenBack) return;
+    if (pending) {
+      if (performance.now() - pending.since > HUNG_AFTER_MS) fallBack("a checkpoint did not answer");
+      return;
+    }
+    pending = { seq: ++seq, since: performance.now(), done: [] };
+    worker.postMessage({ op: "checkpoint", seq: pending.seq, restartAfterFrames: RESTART_AFTER_FRAMES });
+  }
+
+  worker.postMessage({ op: "open", path });
+  const timer = setInterval(tick, CHECKPOINT_EVERY_MS);
+  timer.unref?.();
+
+  return {
+    stats: () => ({ checkpoints, framesCopied, walFrames, fallenBack }),
+    checkpointNow() {
+      if (fallenBack) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        if (!pending) tick();
+        if (pending) pending.done.push(resolve);
+        else resolve();
+      });
+    },
+    stop() {
+      if (fallenBack) return;
+      fallenBack = true; // no more ticks; the closing connection checkpoints what is left
+      clearInterval(timer);
+      worker.terminate();
+      for (const done of pending?.done ?? []) done();
+      pending = null;
+      db.$client.exec(`PRAGMA wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// src/db/checkpointer: WAL checkpoints on a worker thread keep the log short while the writer never
+// checkpoints itself; a worker that fails hands checkpoints back to the writer's connection.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startCheckpointer } from "../../src/db/checkpointer";
+import { openDatabase } from "../../src/db/connection";
+
+const dir = mkdtempSync(join(tmpdir(), "cairn-checkpointer-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const autocheckpoint = (db: ReturnType<typeof openDatabase>) => (db.$client.query("PRAGMA wal_autocheckpoint").values() as number[][])[0]![0];
+
+function writeRows(db: ReturnType<typeof openDatabase>, count: number) {
+  const insert = db.$client.query("INSERT INTO t (a) VALUES (?)");
+  for (let i = 0; i < count; i++) db.$client.transaction(() => insert.run("x".repeat(3000)))();
+}
+
+describe("background checkpoints", () => {
+  test("the worker copies the log into the database and the log starts again", async () => {
+    const path = join(dir, "a.db");
+    const db = openDatabase(path);
+    db.$client.exec("CREATE TABLE t (a TEXT)");
+    const checkpointer = startCheckpointer(db, path, () => {});
+    expect(autocheckpoint(db)).toBe(0); // the writer no longer checkpoints inside its commits
+    writeRows(db, 3000); // ~3,000 pages: without a checkpoint the log only grows
+    const grown = statSync(`${path}-wal`).size;
+    await checkpointer.checkpointNow();
+    const first = checkpointer.stats();
+    expect(first.checkpoints).toBeGreaterThanOrEqual(1);
+    expect(first.framesCopied).toBeGreaterThanOrEqual(3000);
+    expect(first.fallenBack).toBe(false);
+    // A complete checkpoint lets the next commits write from the start of the log again.
+    writeRows(db, 100);
+    expect(statSync(`${path}-wal`).size).toBeLessThanOrEqual(grown);
+    await checkpointer.checkpointNow();
+    expect(checkpointer.stats().walFrames).toBeLessThan(500);
+    expect((db.$client.query("SELECT count(*) FROM t").values() as number[][])[0]![0]).toBe(3100);
+    checkpointer.stop();
+    expect(autocheckpoint(db)).toBe(1000);
+    db.$client.close();
+  });
+
+  test("a worker that cannot open the database hands checkpoints back", async () => {
+    const path = join(dir, "b.db");
+    const db = openDatabase(path);
+    const logged: string[] = [];
+    const checkpointer = startCheckpointer(db, join(dir, "missing", "nowhere.db"), (m) => logged.push(m));
+    await checkpointer.checkpointNow();
+    for (let i = 0; i < 50 && !checkpointer.stats().fallenBack; i++) await Bun.sleep(20);
+    expect(checkpointer.stats().fallenBack).toBe(true);
+    expect(autocheckpoint(db)).toBe(1000);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toStartWith("database: background checkpoints stopped (");
+    checkpointer.stop();
+    db.$client.close();
+  });
+});
