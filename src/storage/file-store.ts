@@ -33,7 +33,7 @@ const BLOCK = 1024 * 1024;
 const SLOTS = 4;
 // Below this size hashing on the request's thread is cheaper than handing blocks to the worker.
 const WORKER_THRESHOLD = 16 * 1024 * 1024;
-const COLLECT_EVERY = 16 * 1024 * 1024;
+const COLLECT_EVERY = 128 * 1024 * 1024;
 let collectAfter = COLLECT_EVERY;
 
 export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
@@ -110,11 +110,15 @@ function createMd5(expectedBytes: number | null) {
   };
 }
 
-/** Each network chunk is a new buffer: without a nudge, garbage from a few parallel uploads piles up before the collector runs. */
+/**
+ * Each network chunk is a new buffer: without a nudge, garbage from a few parallel uploads piles up
+ * before the collector runs. A full collection every 128 MB received keeps a 1 GiB upload under
+ * ~180 MB resident at the same speed; an asynchronous one every 16 MB peaked above 200 MB.
+ */
 function collectGarbage(bytes: number) {
   if ((collectAfter -= bytes) > 0) return;
   collectAfter = COLLECT_EVERY;
-  Bun.gc(false);
+  Bun.gc(true);
 }
 
 export function createFileStore(root: string) {
