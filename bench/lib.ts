@@ -37,9 +37,9 @@ export async function measure(base: string, urls: string[]) {
 }
 
 /** Runs `cairn serve --http` on the data directory until `stop()`; resolves once it answers. */
-export async function startServer(data: string) {
+export async function startServer(data: string, env: Record<string, string> = {}) {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const server = Bun.spawn([process.execPath, MAIN, "serve", "--http", "--port", String(port), "--data", data], { stdout: "pipe", stderr: "pipe" });
+  const server = Bun.spawn([process.execPath, MAIN, "serve", "--http", "--port", String(port), "--data", data], { stdout: "ignore", stderr: "inherit", env: { ...process.env, ...env } });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
     try {
@@ -49,11 +49,20 @@ export async function startServer(data: string) {
   }
   return {
     base,
+    pid: server.pid,
     async stop() {
       server.kill("SIGTERM");
       await server.exited;
     },
   };
+}
+
+/** `cairn reindex` of the data directory; its duration in seconds. */
+export function reindexData(data: string): number {
+  const started = performance.now();
+  const reindex = Bun.spawnSync([process.execPath, MAIN, "reindex", "--data", data]);
+  if (reindex.exitCode !== 0) throw new Error(reindex.stderr.toString());
+  return (performance.now() - started) / 1000;
 }
 
 /**

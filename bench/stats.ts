@@ -12,7 +12,7 @@ import { createServices } from "../src/app";
 import { loadConfig } from "../src/config";
 import { recordIdFromNumber } from "../src/records/ids";
 import { visitorKey } from "../src/stats/store";
-import { bulkInsertRecords, createRandom, MAIN } from "./lib";
+import { bulkInsertRecords, createRandom, reindexData, startServer } from "./lib";
 
 const { values } = parseArgs({
   options: { records: { type: "string" }, events: { type: "string" }, seconds: { type: "string" }, rounds: { type: "string" }, concurrency: { type: "string" }, "skip-aggregate": { type: "boolean" }, "skip-http": { type: "boolean" }, dir: { type: "string" } },
@@ -44,22 +44,7 @@ function prepare(data: string) {
   const config = loadConfig({ flags: { DATA_DIR: data, HTTP: true }, env: {} });
   createServices({ config }).close(); // migrate and load fixtures
   bulkInsertRecords(data, RECORDS, document, () => Date.now());
-  const reindex = Bun.spawnSync([process.execPath, MAIN, "reindex", "--data", data]);
-  if (reindex.exitCode !== 0) throw new Error(reindex.stderr.toString());
-}
-
-async function serve(data: string, statsEnabled: boolean) {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const env = { ...process.env, CAIRN_STATS_ENABLED: String(statsEnabled) };
-  const server = Bun.spawn([process.execPath, MAIN, "serve", "--http", "--port", String(port), "--data", data], { stdout: "ignore", stderr: "pipe", env });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/ping`)).ok) break;
-    } catch {}
-    await Bun.sleep(50);
-  }
-  return { base, pid: server.pid, stop: async () => (server.kill("SIGTERM"), await server.exited) };
+  reindexData(data);
 }
 
 const AGENTS = Array.from({ length: 500 }, (_, i) => `Mozilla/5.0 (X11; Linux x86_64; rv:${100 + (i % 40)}.0) Gecko/20100101 Firefox/${100 + i}.0`);
@@ -95,7 +80,7 @@ async function benchHttp() {
   prepare(on);
   const off = join(dir, "off");
   cpSync(on, off, { recursive: true });
-  const servers = { on: await serve(on, true), off: await serve(off, false) };
+  const servers = { on: await startServer(on, { CAIRN_STATS_ENABLED: "true" }), off: await startServer(off, { CAIRN_STATS_ENABLED: "false" }) };
   const rates: { on: number[]; off: number[] } = { on: [], off: [] };
   const cpu: { on: number[]; off: number[] } = { on: [], off: [] };
   try {
