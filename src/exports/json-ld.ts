@@ -1,4 +1,5 @@
 // Schema.org JSON-LD export (dataset search engines), after InvenioRDM's schemaorg/schema.py.
+import { compact } from "../core/compact";
 import { citeAsUrl, edtfParts, filesOf, landingPage, list, nonBlank, personOf, plainDescription, recordDoi, stripHtml, titleOf, vocabProps, type Person } from "./record-fields";
 import type { ExportContext, ExportFormat, ExportRecord } from "./types";
 
@@ -106,14 +107,3 @@ function asUrl(id: Json): string | undefined {
   return make && nonBlank(id.identifier) ? make(id.identifier) : undefined;
 }
 
-/** Drops undefined members and empty lists, recursively (schema.org consumers dislike empty values). */
-function compact(value: any): any {
-  if (Array.isArray(value)) return value.map(compact);
-  if (!value || typeof value !== "object") return value;
-  const out: Json = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (v === undefined || (Array.isArray(v) && v.length === 0)) continue;
-    out[k] = compact(v);
-  }
-  return out;
-}

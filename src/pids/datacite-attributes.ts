@@ -1,5 +1,6 @@
 // Record JSON -> DataCite JSON attributes (kernel 4.5), following InvenioRDM's DataCite serializer.
 // Pure: vocabulary props come from the record itself or from the lookup the caller passes.
+import { compact } from "../core/compact";
 
 type Json = Record<string, any>;
 
@@ -279,14 +280,3 @@ export function stripHtml(html: string): string {
 const list = (value: unknown): any[] => (Array.isArray(value) ? value : []);
 const nonBlank = (value: unknown): string | undefined => (typeof value === "string" && value.trim() ? value : undefined);
 
-/** Drops undefined members and empty lists (InvenioRDM's `missing`), recursively. */
-function compact(value: any): any {
-  if (Array.isArray(value)) return value.map(compact);
-  if (!value || typeof value !== "object") return value;
-  const out: Json = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (v === undefined || (Array.isArray(v) && v.length === 0)) continue;
-    out[k] = compact(v);
-  }
-  return out;
-}
