@@ -9,6 +9,8 @@ import type { Db } from "./connection";
 const CHECKPOINT_EVERY_MS = 1000;
 /** A checkpoint that has not answered by then is taken as a hung worker. */
 const HUNG_AFTER_MS = 60_000;
+/** How long a stop waits for the worker to finish its checkpoint and close its connection. */
+const CLOSE_WAIT_MS = 5000;
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 /** WAL length (pages) past which a checkpoint makes the log start again (~32 MB of 4 KiB pages). */
 const RESTART_AFTER_FRAMES = 8192;
@@ -22,6 +24,12 @@ self.onmessage = (event) => {
   if (m.op === "open") {
     db = new Database(m.path);
     db.exec("PRAGMA busy_timeout = 2000");
+    return;
+  }
+  if (m.op === "close") {
+    db?.close();
+    db = null;
+    postMessage({ closed: true });
     return;
   }
   let result = null, error = null;
@@ -42,7 +50,8 @@ export interface Checkpointer {
   stats(): { checkpoints: number; framesCopied: number; walFrames: number; fallenBack: boolean };
   /** Waits for the next checkpoint to finish (tests). */
   checkpointNow(): Promise<void>;
-  stop(): void;
+  /** Lets a running checkpoint finish and the worker close its connection; the writer checkpoints again. */
+  stop(): Promise<void>;
 }
 
 export function startCheckpointer(db: Db, path: string, log: (message: string) => void): Checkpointer {
@@ -69,8 +78,10 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
     pending = null;
   }
 
+  let onClosed: (() => void) | null = null;
   worker.onmessage = (event: MessageEvent) => {
-    const m = event.data as { seq: number; result: number[] | null; error: string | null };
+    const m = event.data as { seq: number; result: number[] | null; error: string | null; closed?: boolean };
+    if (m.closed) return onClosed?.();
     if (!pending || m.seq !== pending.seq) return;
     const done = pending.done;
     pending = null;
@@ -111,10 +122,18 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
         else resolve();
       });
     },
-    stop() {
+    async stop() {
       if (fallenBack) return;
       fallenBack = true; // no more ticks; the closing connection checkpoints what is left
       clearInterval(timer);
+      // Messages are handled in order: the close follows any checkpoint under way, so the worker
+      // never dies holding a checkpoint lock.
+      const closed = new Promise<void>((resolve) => {
+        onClosed = resolve;
+        setTimeout(resolve, CLOSE_WAIT_MS).unref?.();
+      });
+      worker.postMessage({ op: "close" });
+      await closed;
       worker.terminate();
       for (const done of pending?.done ?? []) done();
       pending = null;

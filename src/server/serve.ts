@@ -73,7 +73,7 @@ export async function startServer(config: Config, say: (line: string) => void = 
         (stopped ??= (async () => {
           await app.stop(false); // finish in-flight requests, refuse new ones
           await services.worker.stop();
-          checkpointer.stop();
+          await checkpointer.stop();
           services.close();
           releaseLock();
         })()),
