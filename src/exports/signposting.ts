@@ -8,7 +8,7 @@ export function signpostingLinks(record: ExportRecord, ctx: ExportContext, descr
   const metadata = record.metadata ?? {};
   const api = ctx.links.api(`/records/${record.id}`);
   const links: string[] = [link(citeAsUrl(record, ctx), "cite-as")];
-  for (const format of describedBy) links.push(link(api, "describedby", format.mediaTypes[0]));
+  if (describedBy.length) links.push(describedByLinks(describedBy).join(safeTarget(api)));
   const schemaType = nonBlank(vocabProps(ctx, "resourcetypes", metadata.resource_type)["schema.org"]);
   if (schemaType) links.push(link(schemaType, "type"));
   // Every landing page is an AboutPage of the item it describes.
@@ -25,8 +25,23 @@ export function signpostingLinks(record: ExportRecord, ctx: ExportContext, descr
   return links.join(", ");
 }
 
+// The describedby links differ from record to record only in the record's URL (on every record
+// read): kept as the text around it, once per list of formats.
+const describedByParts = new WeakMap<readonly ExportFormat[], string[]>();
+function describedByLinks(formats: readonly ExportFormat[]): string[] {
+  let parts = describedByParts.get(formats);
+  if (!parts) {
+    const after = formats.map((f) => `>; rel="describedby"; type="${f.mediaTypes[0]}"`);
+    parts = ["<", ...after.map((text, i) => (i < after.length - 1 ? `${text}, <` : text))];
+    describedByParts.set(formats, parts);
+  }
+  return parts;
+}
+
 // RFC 8288: the target in angle brackets (no raw `>` or spaces inside), quoted parameters.
+const UNSAFE = /[\s<>"]/;
+const safeTarget = (target: string) => (UNSAFE.test(target) ? target.replace(/[\s<>"]/g, (c) => encodeURIComponent(c)) : target);
+
 function link(target: string, rel: string, type?: string): string {
-  const safe = target.replace(/[\s<>"]/g, (c) => encodeURIComponent(c));
-  return `<${safe}>; rel="${rel}"${type ? `; type="${type}"` : ""}`;
+  return `<${safeTarget(target)}>; rel="${rel}"${type ? `; type="${type}"` : ""}`;
 }
