@@ -2,6 +2,7 @@
 // (trusted hosts only, redirects checked, transferred by a background job) against a local server.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
+import { rmSync } from "node:fs";
 import { createApp } from "../../src/app";
 import { fetchRefusal, isPrivateAddress } from "../../src/files/policy";
 import { createTestApp, type TestApp } from "../helpers/app";
@@ -93,6 +94,7 @@ describe("multipart transfers", () => {
     const committed = await (await call("POST", `${path}/resume.bin/commit`)).json();
     expect(committed).toMatchObject({ status: "completed", size: 10, checksum: `md5:${md5(content)}` });
     restarted.services.close();
+    rmSync(t.dataDir, { recursive: true, force: true });
     // The rest of this file uses a fresh app.
     t = await createTestApp({ RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS: ["127.0.0.1"] });
   });

@@ -1,6 +1,6 @@
 // Database: embedded migrations applied once, in order, with the schema version recorded.
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrate, openDatabase, schemaVersion } from "../../src/db/connection";
@@ -29,12 +29,14 @@ describe("migrations", () => {
   });
 
   test("the connection turns on WAL, foreign keys and a busy timeout", () => {
-    const db = openDatabase(join(tmpdir(), `cairn-db-${crypto.randomUUID()}.db`));
+    const path = join(tmpdir(), `cairn-db-${crypto.randomUUID()}.db`);
+    const db = openDatabase(path);
     const pragma = (name: string) => Object.values(db.$client.query(`PRAGMA ${name}`).get() as object)[0];
     expect(pragma("journal_mode")).toBe("wal");
     expect(pragma("foreign_keys")).toBe(1);
     expect(pragma("busy_timeout")).toBe(5000);
     db.$client.close();
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
   });
 });
 
