@@ -66,6 +66,7 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
   let checkpoints = 0;
   let framesCopied = 0;
   let walFrames = 0;
+  let walCopied = 0;
 
   function fallBack(reason: string) {
     if (fallenBack) return;
@@ -87,14 +88,21 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
     pending = null;
     // A busy database (another process's long transaction) is retried on the next tick.
     if (m.error && !/busy|locked/i.test(m.error)) return fallBack(m.error);
+    let progressed = false;
     if (m.result) {
+      // [busy, frames in the log, frames of it in the database]; the log may have rewound since.
+      const [, log = 0, copied = 0] = m.result;
+      const rewound = log < walFrames;
+      const gained = rewound ? copied : copied - walCopied;
+      progressed = gained > 0;
       checkpoints++;
-      framesCopied += Math.max(0, m.result[2] ?? 0);
-      walFrames = m.result[1] ?? 0;
+      framesCopied += Math.max(0, gained);
+      [walFrames, walCopied] = [log, copied];
     }
     for (const d of done) d();
-    // Heavy writing: the next checkpoint follows at once rather than a second later.
-    if (walFrames >= RESTART_AFTER_FRAMES / 4) setTimeout(tick, 0).unref?.();
+    // Heavy writing: the next checkpoint follows at once rather than a second later, as long as
+    // checkpoints get somewhere (a reader that pins the log would otherwise make this a busy loop).
+    if (progressed && walFrames >= RESTART_AFTER_FRAMES / 4) setTimeout(tick, 0).unref?.();
   };
   worker.onerror = (event: ErrorEvent) => fallBack(event.message || "worker error");
 

@@ -1,6 +1,7 @@
 // src/db/checkpointer: WAL checkpoints on a worker thread keep the log short while the writer never
 // checkpoints itself; a worker that fails hands checkpoints back to the writer's connection.
 import { afterAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,6 +43,32 @@ describe("background checkpoints", () => {
     // The worker closed its connection: nothing else holds the log, so it can be emptied at once.
     expect(db.$client.query("PRAGMA wal_checkpoint(TRUNCATE)").values()[0]).toEqual([0, 0, 0]);
     expect(statSync(`${path}-wal`).size).toBe(0);
+    db.$client.close();
+  });
+
+  test("a reader that pins the log does not turn checkpoints into a busy loop", async () => {
+    const path = join(dir, "c.db");
+    const db = openDatabase(path);
+    db.$client.exec("CREATE TABLE t (a TEXT)");
+    const checkpointer = startCheckpointer(db, path, () => {});
+    const reader = new Database(path);
+    reader.exec("BEGIN");
+    reader.query("SELECT count(*) FROM t").get(); // a snapshot from before the writes below
+    writeRows(db, 1000); // ~3,000 frames: a long log, yet short of a RESTART
+    await checkpointer.checkpointNow();
+    await Bun.sleep(300);
+    // Only the frames from before the reader's snapshot could be copied; once a checkpoint gets
+    // nowhere, the next one waits for the regular tick (a busy loop would have run hundreds).
+    const pinned = checkpointer.stats();
+    expect(pinned.walFrames).toBeGreaterThanOrEqual(2048);
+    expect(pinned.framesCopied).toBeLessThan(10);
+    expect(pinned.checkpoints).toBeGreaterThanOrEqual(1);
+    expect(pinned.checkpoints).toBeLessThanOrEqual(3);
+    reader.exec("COMMIT");
+    reader.close();
+    await checkpointer.checkpointNow();
+    expect(checkpointer.stats().framesCopied).toBeGreaterThanOrEqual(2048);
+    await checkpointer.stop();
     db.$client.close();
   });
 
