@@ -14,6 +14,8 @@ const CLOSE_WAIT_MS = 5000;
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 /** WAL length (pages) past which a checkpoint makes the log start again (~32 MB of 4 KiB pages). */
 const RESTART_AFTER_FRAMES = 8192;
+/** A RESTART is tried only when a passive checkpoint left at most this many frames behind. */
+const RESTART_WITHIN_FRAMES = 2048;
 
 // Runs from a Blob URL, so the single executable needs no extra entry point.
 const WORKER_SOURCE = `
@@ -23,7 +25,7 @@ self.onmessage = (event) => {
   const m = event.data;
   if (m.op === "open") {
     db = new Database(m.path);
-    db.exec("PRAGMA busy_timeout = 2000");
+    db.exec("PRAGMA busy_timeout = 250"); // the longest a RESTART holds writers back
     return;
   }
   if (m.op === "close") {
@@ -32,22 +34,26 @@ self.onmessage = (event) => {
     postMessage({ closed: true });
     return;
   }
-  let result = null, error = null;
+  let result = null, error = null, restarted = false;
   try {
     result = db.query("PRAGMA wal_checkpoint(PASSIVE)").values()[0];
     // Under steady writes a passive checkpoint never catches the last frames, and the WAL starts
     // again from its beginning only after a complete one: once it is long, a RESTART finishes the
-    // few frames left (writers wait for it, briefly) so the next commit rewinds the log.
-    if (result[1] >= m.restartAfterFrames) result = db.query("PRAGMA wal_checkpoint(RESTART)").values()[0];
+    // few frames left so the next commit rewinds the log. Writers wait while it runs, so only when
+    // little is left (a reader pinning an old snapshot leaves much more) and never for long.
+    if (result[1] >= m.restartAfterFrames && result[1] - result[2] <= m.restartWithinFrames) {
+      result = db.query("PRAGMA wal_checkpoint(RESTART)").values()[0];
+      restarted = result[0] === 0;
+    }
   } catch (err) {
     error = String(err && err.message || err);
   }
-  postMessage({ seq: m.seq, result, error });
+  postMessage({ seq: m.seq, result, error, restarted });
 };`;
 
 export interface Checkpointer {
   /** Checkpoints taken by the worker and the frames they copied (tests, diagnostics). */
-  stats(): { checkpoints: number; framesCopied: number; walFrames: number; fallenBack: boolean };
+  stats(): { checkpoints: number; restarts: number; framesCopied: number; walFrames: number; fallenBack: boolean };
   /** Waits for the next checkpoint to finish (tests). */
   checkpointNow(): Promise<void>;
   /** Lets a running checkpoint finish and the worker close its connection; the writer checkpoints again. */
@@ -64,6 +70,7 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
   let pending: { seq: number; since: number; done: Array<() => void> } | null = null;
   let fallenBack = false;
   let checkpoints = 0;
+  let restarts = 0;
   let framesCopied = 0;
   let walFrames = 0;
   let walCopied = 0;
@@ -81,7 +88,7 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
 
   let onClosed: (() => void) | null = null;
   worker.onmessage = (event: MessageEvent) => {
-    const m = event.data as { seq: number; result: number[] | null; error: string | null; closed?: boolean };
+    const m = event.data as { seq: number; result: number[] | null; error: string | null; restarted?: boolean; closed?: boolean };
     if (m.closed) return onClosed?.();
     if (!pending || m.seq !== pending.seq) return;
     const done = pending.done;
@@ -96,6 +103,7 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
       const gained = rewound ? copied : copied - walCopied;
       progressed = gained > 0;
       checkpoints++;
+      if (m.restarted) restarts++;
       framesCopied += Math.max(0, gained);
       [walFrames, walCopied] = [log, copied];
     }
@@ -113,7 +121,7 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
       return;
     }
     pending = { seq: ++seq, since: performance.now(), done: [] };
-    worker.postMessage({ op: "checkpoint", seq: pending.seq, restartAfterFrames: RESTART_AFTER_FRAMES });
+    worker.postMessage({ op: "checkpoint", seq: pending.seq, restartAfterFrames: RESTART_AFTER_FRAMES, restartWithinFrames: RESTART_WITHIN_FRAMES });
   }
 
   worker.postMessage({ op: "open", path });
@@ -121,7 +129,7 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
   timer.unref?.();
 
   return {
-    stats: () => ({ checkpoints, framesCopied, walFrames, fallenBack }),
+    stats: () => ({ checkpoints, restarts, framesCopied, walFrames, fallenBack }),
     checkpointNow() {
       if (fallenBack) return Promise.resolve();
       return new Promise<void>((resolve) => {

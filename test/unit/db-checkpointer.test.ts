@@ -72,6 +72,31 @@ describe("background checkpoints", () => {
     db.$client.close();
   });
 
+  test("a long log behind a pinning reader is not restarted (writers would wait for it)", async () => {
+    const path = join(dir, "d.db");
+    const db = openDatabase(path);
+    db.$client.exec("CREATE TABLE t (a TEXT)");
+    const checkpointer = startCheckpointer(db, path, () => {});
+    const reader = new Database(path);
+    reader.exec("BEGIN");
+    reader.query("SELECT count(*) FROM t").get();
+    writeRows(db, 3000); // past the restart length
+    await checkpointer.checkpointNow();
+    expect(checkpointer.stats().walFrames).toBeGreaterThanOrEqual(8192);
+    expect(checkpointer.stats().restarts).toBe(0);
+    writeRows(db, 10); // the writer goes on
+    reader.exec("COMMIT");
+    reader.close();
+    await checkpointer.checkpointNow();
+    // Once nothing pins the log, the checkpoint completes and rewinds it.
+    expect(checkpointer.stats().restarts).toBe(1);
+    writeRows(db, 10);
+    await checkpointer.checkpointNow();
+    expect(checkpointer.stats().walFrames).toBeLessThan(100);
+    await checkpointer.stop();
+    db.$client.close();
+  });
+
   test("a worker that cannot open the database hands checkpoints back", async () => {
     const path = join(dir, "b.db");
     const db = openDatabase(path);
