@@ -5,6 +5,9 @@ export interface Clock {
   now(): number;
 }
 
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
+
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** A clock tests move by hand, so nothing waits for time to pass. */

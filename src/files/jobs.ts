@@ -3,6 +3,7 @@
 import type { Config } from "../config";
 import type { JobRegistry } from "../jobs/registry";
 import { FETCH_JOB, type FilesService } from "./service";
+import { HOUR_MS } from "../core/time";
 
 export const VERIFY_JOB = "files-verify";
 
@@ -17,7 +18,7 @@ export function defineFileJobs(registry: JobRegistry, deps: { files: FilesServic
   registry.define({
     name: VERIFY_JOB,
     description: "Re-hashes stored files not checked recently and reports any whose checksum no longer matches.",
-    schedule: { everyMs: 3_600_000 },
+    schedule: { everyMs: HOUR_MS },
     run: async () => {
       const report = await deps.files.verifyFiles({ olderThanDays: deps.config.FILES_VERIFY_INTERVAL_DAYS, limit: 1000 });
       for (const bad of report.failures) deps.log(`files: integrity check failed for object ${bad.id}: ${bad.error}`);

@@ -1,13 +1,13 @@
 // Integrity: re-hash stored objects and compare with the checksum recorded when they arrived.
 import type { FilesContext } from "./context";
 import * as store from "./store";
+import { DAY_MS } from "../core/time";
 
 export interface VerifyReport {
   checked: number;
   failures: { id: string; error: string; entries: { recordId: string; isDraft: boolean; key: string }[] }[];
 }
 
-const DAY_MS = 86_400_000;
 
 async function md5Of(path: string): Promise<string | null> {
   const file = Bun.file(path);

@@ -1,5 +1,5 @@
 // Housekeeping jobs every install runs: pruning finished jobs and keeping SQLite tidy.
-import type { Clock } from "../core/time";
+import { DAY_MS, type Clock } from "../core/time";
 import type { Db } from "../db/connection";
 import type { JobRegistry } from "./registry";
 import * as store from "./store";
@@ -9,7 +9,7 @@ export function defineMaintenanceJobs(registry: JobRegistry, deps: { db: Db; clo
     name: "jobs-prune",
     description: "Deletes finished jobs older than JOBS_RETENTION_DAYS.",
     schedule: { dailyAt: "03:10" },
-    run: () => ({ deleted: store.deleteFinishedJobsBefore(deps.db, deps.clock.now() - deps.retentionDays * 86_400_000) }),
+    run: () => ({ deleted: store.deleteFinishedJobsBefore(deps.db, deps.clock.now() - deps.retentionDays * DAY_MS) }),
   });
   registry.define({
     name: "db-optimize",

@@ -1,4 +1,5 @@
 // Job kinds: what each named job does, how often it retries, and when scheduled ones run.
+import { DAY_MS, HOUR_MS } from "../core/time";
 
 export interface JobContext {
   jobId: number;
@@ -40,8 +41,6 @@ export function createJobRegistry() {
   };
 }
 
-const DAY_MS = 86_400_000;
-
 /** The first time strictly after `now` that a schedule fires (UTC). */
 export function nextRun(schedule: Schedule, now: number): number {
   if ("everyMs" in schedule) return now + schedule.everyMs;
@@ -58,4 +57,4 @@ export function describeSchedule(schedule: Schedule | undefined): string {
 }
 
 /** Delay before retry number `attempt` (1-based), doubling from the base, at most an hour. */
-export const backoffDelay = (baseMs: number, attempt: number) => Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 3_600_000);
+export const backoffDelay = (baseMs: number, attempt: number) => Math.min(baseMs * 2 ** Math.max(0, attempt - 1), HOUR_MS);

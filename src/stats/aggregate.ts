@@ -4,13 +4,11 @@
 // half way resumes where its last batch ended, two runs never count an event twice, and re-running
 // adds nothing. A unique view or download is the first of its visitor-session (visitor + clock
 // hour) for the record, or for the parent across its versions.
-import { formatDate } from "../core/time";
+import { DAY_MS, formatDate, HOUR_MS } from "../core/time";
 import type { Db } from "../db/connection";
 import { VIEW, type DayTotals, type EventRow } from "./model";
 import * as store from "./store";
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 const WATERMARK = "aggregation_watermark";
 export const DEFAULT_CHUNK = 50_000;
 /** A batch is written once it holds this many distinct (item, day) totals or events (memory bound, ~300 MB). */

@@ -3,8 +3,7 @@
 // (on a short timer, when the batch is full, and on shutdown) so a request never waits for a write.
 import { createHash, randomBytes } from "node:crypto";
 import type { Actor } from "../core/actor";
-import type { Clock } from "../core/time";
-import { formatDate } from "../core/time";
+import { DAY_MS, formatDate, type Clock } from "../core/time";
 import type { Db } from "../db/connection";
 import { VIEW, type NewEvent } from "./model";
 import { classifyAgent } from "./robots";
@@ -17,7 +16,6 @@ const FLUSH_INTERVAL_MS = 1000;
 const BATCH_SIZE = 5000;
 /** Events kept when writes fail (database busy or closing); beyond it the oldest are dropped. */
 const MAX_BUFFERED = 100_000;
-const DAY_MS = 86_400_000;
 /** Visitors hashed today, by address and user agent (memory only): a returning visitor is not hashed again. */
 const VISITOR_CACHE = 10_000;
 
