@@ -57,6 +57,15 @@ export async function startServer(data: string, env: Record<string, string> = {}
   };
 }
 
+/** Fills the data directory with `generate`, indexes it and starts a server on it; both durations in seconds. */
+export async function seedAndServe(data: string, generate: () => void) {
+  const started = performance.now();
+  generate();
+  const genSeconds = (performance.now() - started) / 1000;
+  const reindexSeconds = reindexData(data);
+  return { genSeconds, reindexSeconds, server: await startServer(data) };
+}
+
 /** `cairn reindex` of the data directory; its duration in seconds. */
 export function reindexData(data: string): number {
   const started = performance.now();

@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { createServices } from "../src/app";
 import { loadConfig } from "../src/config";
 import { recordIdFromNumber } from "../src/records/ids";
-import { bulkInsertRecords, createRandom, percentile, reindexData, startServer } from "./lib";
+import { bulkInsertRecords, createRandom, percentile, seedAndServe } from "./lib";
 
 const { values } = parseArgs({ options: { count: { type: "string" }, keep: { type: "boolean" } } });
 const COUNT = Number(values.count ?? 100_000);
@@ -88,11 +88,7 @@ async function harvestAll(base: string) {
 }
 
 try {
-  const t = performance.now();
-  generate();
-  const genSeconds = (performance.now() - t) / 1000;
-  const reindexSeconds = reindexData(data);
-  const server = await startServer(data);
+  const { genSeconds, reindexSeconds, server } = await seedAndServe(data, generate);
   try {
     await (await fetch(`${server.base}/oai2d?verb=Identify`)).text(); // warm up
     const run = await harvestAll(server.base);

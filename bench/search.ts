@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createServices } from "../src/app";
 import { loadConfig } from "../src/config";
-import { bulkInsertRecords, measure, reindexData, startServer } from "./lib";
+import { bulkInsertRecords, measure, seedAndServe } from "./lib";
 import { createRecordsData } from "./records-data";
 
 const { values } = parseArgs({ options: { count: { type: "string" }, queries: { type: "string" }, keep: { type: "boolean" } } });
@@ -27,11 +27,7 @@ function generate() {
 }
 
 try {
-  const t = performance.now();
-  generate();
-  const genSeconds = (performance.now() - t) / 1000;
-  const reindexSeconds = reindexData(data);
-  const server = await startServer(data);
+  const { genSeconds, reindexSeconds, server } = await seedAndServe(data, generate);
   const base = server.base;
   try {
     const urls = records.queryMix(QUERIES);
