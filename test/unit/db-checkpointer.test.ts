@@ -18,12 +18,25 @@ function writeRows(db: ReturnType<typeof openDatabase>, count: number) {
   for (let i = 0; i < count; i++) db.$client.transaction(() => insert.run("x".repeat(3000)))();
 }
 
+/** A database with one table and the checkpointer running on it. */
+function started(name: string) {
+  const path = join(dir, name);
+  const db = openDatabase(path);
+  db.$client.exec("CREATE TABLE t (a TEXT)");
+  return { path, db, checkpointer: startCheckpointer(db, path, () => {}) };
+}
+
+/** Another connection in a read transaction: its snapshot keeps the log from being copied past it. */
+function pinningReader(path: string) {
+  const reader = new Database(path);
+  reader.exec("BEGIN");
+  reader.query("SELECT count(*) FROM t").get();
+  return reader;
+}
+
 describe("background checkpoints", () => {
   test("the worker copies the log into the database and the log starts again", async () => {
-    const path = join(dir, "a.db");
-    const db = openDatabase(path);
-    db.$client.exec("CREATE TABLE t (a TEXT)");
-    const checkpointer = startCheckpointer(db, path, () => {});
+    const { path, db, checkpointer } = started("a.db");
     expect(autocheckpoint(db)).toBe(0); // the writer no longer checkpoints inside its commits
     writeRows(db, 3000); // ~3,000 pages: without a checkpoint the log only grows
     const grown = statSync(`${path}-wal`).size;
@@ -47,13 +60,8 @@ describe("background checkpoints", () => {
   });
 
   test("a reader that pins the log does not turn checkpoints into a busy loop", async () => {
-    const path = join(dir, "c.db");
-    const db = openDatabase(path);
-    db.$client.exec("CREATE TABLE t (a TEXT)");
-    const checkpointer = startCheckpointer(db, path, () => {});
-    const reader = new Database(path);
-    reader.exec("BEGIN");
-    reader.query("SELECT count(*) FROM t").get(); // a snapshot from before the writes below
+    const { path, db, checkpointer } = started("c.db");
+    const reader = pinningReader(path); // a snapshot from before the writes below
     writeRows(db, 1000); // ~3,000 frames: a long log, yet short of a RESTART
     await checkpointer.checkpointNow();
     await Bun.sleep(300);
@@ -73,13 +81,8 @@ describe("background checkpoints", () => {
   });
 
   test("a long log behind a pinning reader is not restarted (writers would wait for it)", async () => {
-    const path = join(dir, "d.db");
-    const db = openDatabase(path);
-    db.$client.exec("CREATE TABLE t (a TEXT)");
-    const checkpointer = startCheckpointer(db, path, () => {});
-    const reader = new Database(path);
-    reader.exec("BEGIN");
-    reader.query("SELECT count(*) FROM t").get();
+    const { path, db, checkpointer } = started("d.db");
+    const reader = pinningReader(path);
     writeRows(db, 3000); // past the restart length
     await checkpointer.checkpointNow();
     expect(checkpointer.stats().walFrames).toBeGreaterThanOrEqual(8192);
