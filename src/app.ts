@@ -99,7 +99,7 @@ export function createServices(options: AppOptions) {
     doiUrl: (doi) => doiResolverUrl(doi, config.DATACITE_TEST_MODE),
   });
   const users = createUsersService(deps);
-  const adminEmails = () => users.listUsers(systemActor).filter((u) => u.isAdmin && u.active).map((u) => u.email);
+  const adminEmails = () => users.adminEmails(systemActor);
   oai = createOaiService({ ...deps, records, exportContext: exportsService.context(), adminEmails });
   return {
     deps,

@@ -1,6 +1,8 @@
 // Keeps the records search index (record_index, record_terms, record_fts) in step with the
 // published records: called inside the transactions that write records.
 import type { Db } from "../db/connection";
+import { shapeRow } from "../db/rows";
+import { recordsTable } from "../db/tables";
 import { accessStatus, type Access } from "./access";
 import { markIndexChanged } from "./facet-cache";
 import type { RecordRow } from "./store";
@@ -219,19 +221,4 @@ function rebuildAll(db: Db, total: number, onProgress: ((done: number, total: nu
 }
 
 /** A raw `records` row as the typed row drizzle would give. */
-export function rowOf(raw: Record<string, any>): RecordRow {
-  return {
-    id: raw.id,
-    parentId: raw.parent_id,
-    ownerId: raw.owner_id,
-    isPublished: raw.is_published === 1,
-    isLatest: raw.is_latest === 1,
-    versionIndex: raw.version_index,
-    accessRecord: raw.access_record,
-    embargoUntil: raw.embargo_until,
-    document: JSON.parse(raw.document),
-    created: raw.created,
-    updated: raw.updated,
-    revisionId: raw.revision_id,
-  };
-}
+export const rowOf = (raw: Record<string, unknown>): RecordRow => shapeRow(recordsTable, raw);

@@ -62,7 +62,7 @@ export async function startServer(config: Config, say: (line: string) => void = 
     });
     services.worker.start();
     // Checkpoints off the request thread: only the long-running server needs them (see db/checkpointer).
-    const checkpointer = startCheckpointer(services.deps.db, join(config.DATA_DIR, "cairn.db"), (m) => console.error(m));
+    const checkpointer = startCheckpointer(services.deps.db, services.deps.db.$client.filename, services.log);
     const port = app.server!.port!;
     say(`Cairn serving ${config.BASE_URL} (listening on ${tls ? "https" : "http"}://${config.HOST}:${port}, data in ${config.DATA_DIR}) after ${Math.round(performance.now() - startedAt)} ms`);
     let stopped: Promise<void> | null = null;

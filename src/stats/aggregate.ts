@@ -10,7 +10,7 @@ import { VIEW, type DayTotals, type EventRow } from "./model";
 import * as store from "./store";
 
 const WATERMARK = "aggregation_watermark";
-export const DEFAULT_CHUNK = 50_000;
+const DEFAULT_CHUNK = 50_000;
 /** A batch is written once it holds this many distinct (item, day) totals or events (memory bound, ~300 MB). */
 const MAX_PENDING = 800_000;
 const MAX_BATCH_EVENTS = 2_000_000;
@@ -336,5 +336,3 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
     },
   };
 }
-
-export type Aggregator = ReturnType<typeof createAggregator>;

@@ -1,5 +1,6 @@
 // The COUNTER Code of Practice for Research Data "Dataset Report" (DSR, SUSHI JSON as Make Data
 // Count exchanges it): one report-datasets item per record, usage by month and access method.
+import { formatDate } from "../core/time";
 import type { RecordDay } from "./store";
 
 export interface ReportRecord {
@@ -25,10 +26,10 @@ function months(from: string, to: string): { begin: string; end: string }[] {
   let begin = from;
   while (begin <= to) {
     const [y, m] = begin.split("-").map(Number) as [number, number];
-    const last = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+    const last = formatDate(Date.UTC(y, m, 0));
     const end = last < to ? last : to;
     out.push({ begin, end });
-    begin = new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
+    begin = formatDate(Date.UTC(y, m, 1));
   }
   return out;
 }
@@ -88,7 +89,7 @@ export function buildDatasetReport(input: ReportInput) {
       "report-name": "dataset report",
       "report-id": "DSR",
       release: "rd1",
-      created: new Date(input.created).toISOString().slice(0, 10),
+      created: formatDate(input.created),
       "created-by": `Cairn ${input.baseUrl}`,
       "reporting-period": { "begin-date": input.from, "end-date": input.to },
       "report-filters": [],

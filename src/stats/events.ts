@@ -10,7 +10,7 @@ import { classifyAgent } from "./robots";
 import * as store from "./store";
 
 /** COUNTER's double-click window: repeated requests for the same item by the same visitor count once. */
-export const DOUBLE_CLICK_MS = 30_000;
+const DOUBLE_CLICK_MS = 30_000;
 const FLUSH_INTERVAL_MS = 1000;
 // Each write is a commit (and now and then a WAL checkpoint): a few large ones cost less than many.
 const BATCH_SIZE = 5000;
@@ -149,5 +149,3 @@ export function createRecorder(deps: RecorderDeps) {
     },
   };
 }
-
-export type Recorder = ReturnType<typeof createRecorder>;

@@ -1,7 +1,7 @@
 // Counts -> the API's JSON: the `stats` member of records and the results of POST /api/stats.
 import { STAT_QUERIES, type Counts, type StatQuery } from "./model";
 
-export const presentCounts = (c: Counts) => ({
+const presentCounts = (c: Counts) => ({
   views: c.views,
   unique_views: c.uniqueViews,
   downloads: c.downloads,

@@ -82,7 +82,6 @@ export function createStatsService(deps: StatsDeps) {
   }
 
   return {
-    enabled,
     /** How the client address of a request is found (the server knows it; in-process requests have none). */
     setAddressResolver: recorder.setAddressResolver,
 

@@ -66,9 +66,9 @@ export function insertStateIfMissing(db: Db, key: string, value: string): string
   return readState(db, key)!;
 }
 
+/** Deletes the state rows whose key starts with `prefix`, except those named in `keep`. */
 export function deleteStatesLike(db: Db, prefix: string, keep: string[]) {
-  const rows = db.$client.query<{ key: string }, [string]>("SELECT key FROM stats_state WHERE key LIKE ? || '%'").all(prefix);
-  for (const { key } of rows) if (!keep.includes(key)) db.$client.query("DELETE FROM stats_state WHERE key = ?").run(key);
+  db.$client.prepare(`DELETE FROM stats_state WHERE key LIKE ? || '%' AND key NOT IN (${keep.map(() => "?").join(", ") || "NULL"})`).run(prefix, ...keep);
 }
 
 // Events written before migration 0013 have no keys: their strings are read and coded here.

@@ -76,6 +76,12 @@ export function createUsersService(deps: Deps) {
       return store.listUsers(db);
     },
 
+    /** The active administrators' e-mails (who to contact about this repository). */
+    adminEmails(actor: Actor) {
+      requireAdmin(actor);
+      return store.listAdminEmails(db);
+    },
+
     /** For the CLI and services that address people by e-mail. */
     findUserByEmail(actor: Actor, email: string) {
       requireAdmin(actor);

@@ -23,6 +23,10 @@ export const insertUser = (db: Db, row: NewUserRow) => db.insert(usersTable).val
 
 export const listUsers = (db: Db) => db.select().from(usersTable).orderBy(asc(usersTable.id)).all();
 
+/** E-mails of the active administrators, oldest account first (OAI-PMH Identify's adminEmail). */
+export const listAdminEmails = (db: Db) =>
+  db.select({ email: usersTable.email }).from(usersTable).where(and(eq(usersTable.isAdmin, true), eq(usersTable.active, true))).orderBy(asc(usersTable.id)).all().map((u) => u.email);
+
 export const countAdmins = (db: Db) =>
   db.select({ n: sql<number>`count(*)` }).from(usersTable).where(eq(usersTable.isAdmin, true)).get()?.n ?? 0;
 
