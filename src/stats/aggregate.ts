@@ -204,7 +204,7 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
     let hour = -1;
     let sessions = new Set<number>();
     let visitors = interner<number>();
-    for (const [id, kind, ts, recordKey, visitorKey, , bytes, machine] of rows) {
+    for (const [id, kind, ts, recordKey, visitorKey, bytes, machine] of rows) {
       const h = Math.floor(ts / HOUR_MS);
       if (h !== hour) {
         hour = h;

@@ -16,8 +16,8 @@ export interface NewEvent {
   isMachine: boolean;
 }
 
-/** A stored event as the aggregation reads it: [id, kind, ts, record key, visitor key, bytes, is_machine, (strings of events written without keys)]. */
-export type EventRow = [number, number, number, number, number, string | null, number, number];
+/** A stored event as the aggregation reads it: [id, kind, ts, record key, visitor key, bytes, is_machine]. */
+export type EventRow = [number, number, number, number, number, number, number];
 
 export interface Counts {
   views: number;

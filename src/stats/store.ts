@@ -71,31 +71,16 @@ export function deleteStatesLike(db: Db, prefix: string, keep: string[]) {
   db.$client.prepare(`DELETE FROM stats_state WHERE key LIKE ? || '%' AND key NOT IN (${keep.map(() => "?").join(", ") || "NULL"})`).run(prefix, ...keep);
 }
 
-// Events written before migration 0013 have no keys: their strings are read and coded here.
-const KEYS = "record_key, visitor_key, CASE WHEN record_key IS NULL OR visitor_key IS NULL THEN record_id || char(0) || visitor END";
-
-/** Fills in the keys of events written without them; `at` is where the keys are in the rows. */
-function withKeys<T extends unknown[]>(db: Db, rows: T[], at: number): T[] {
-  for (const row of rows) {
-    const legacy = row[at + 2] as string | null;
-    if (legacy === null) continue;
-    const [recordId = "", visitor = ""] = legacy.split("\u0000");
-    row[at] = recordKeyOf(db, recordId);
-    row[at + 1] = visitorKey(visitor);
-  }
-  return rows;
-}
-
-/** Events after the watermark, oldest first, as arrays: [id, kind, ts, record key, visitor key, bytes, is_machine, -] (parents: findEventParent). */
+/** Events after the watermark, oldest first, as arrays: [id, kind, ts, record key, visitor key, bytes, is_machine] (parents: findEventParent). */
 export const listEventsAfter = (db: Db, afterId: number, limit: number) =>
-  withKeys(db, db.$client.query(`SELECT id, kind, ts, ${KEYS}, bytes, is_machine FROM stats_events WHERE id > ? ORDER BY id LIMIT ?`).values(afterId, limit) as unknown as EventRow[], 3);
+  db.$client.query(`SELECT id, kind, ts, record_key, visitor_key, bytes, is_machine FROM stats_events WHERE id > ? ORDER BY id LIMIT ?`).values(afterId, limit) as unknown as EventRow[];
 
 /** The parent of an event's record. */
 export const findEventParent = (db: Db, id: number) => (db.$client.query("SELECT parent_id FROM stats_events WHERE id = ?").values(id) as string[][])[0]![0]!;
 
-/** Already aggregated events of one hour: [id, kind, record key, visitor key, -]. */
+/** Already aggregated events of one hour: [id, kind, record key, visitor key]. */
 export const listAggregatedInHour = (db: Db, from: number, to: number, maxId: number) =>
-  withKeys(db, db.$client.query(`SELECT id, kind, ${KEYS} FROM stats_events WHERE ts >= ? AND ts < ? AND id <= ?`).values(from, to, maxId) as unknown as [number, number, number, number, string | null][], 2);
+  db.$client.query(`SELECT id, kind, record_key, visitor_key FROM stats_events WHERE ts >= ? AND ts < ? AND id <= ?`).values(from, to, maxId) as unknown as [number, number, number, number][];
 
 const COUNT_COLUMNS = "views, unique_views, downloads, unique_downloads, volume";
 const ADD_COUNTS = "views = views + excluded.views, unique_views = unique_views + excluded.unique_views, downloads = downloads + excluded.downloads, unique_downloads = unique_downloads + excluded.unique_downloads, volume = volume + excluded.volume";
