@@ -2,7 +2,7 @@
 // matches most records counts its facets and picks its page without touching a row per match
 // (SQLite needs ~1 µs per matching row; 100,000 matches made every search ~100 ms).
 // The copy is rebuilt from the table when it is stale; until then searches take the SQL path.
-import { splitList } from "./facets";
+import { splitList, type FacetGroup } from "./facets";
 import type { Db } from "../db/connection";
 
 export interface Columns {
@@ -14,10 +14,8 @@ export interface Columns {
   draft: Uint8Array;
   isPublic: Uint8Array;
   owner: Int32Array;
-  access: Uint8Array;
-  parent: Int32Array;
-  type: Int32Array;
-  langs: Int32Array;
+  /** The row's facet combination (access status, resource type, languages, file types), a code into `groups`. */
+  group: Int32Array;
   created: Float64Array;
   updated: Float64Array;
   version: Int32Array;
@@ -26,11 +24,8 @@ export interface Columns {
   /** publication_date as a code into `dates` (few distinct values, so a dictionary keeps it small). */
   pubDate: Int32Array;
   dates: (string | null)[];
-  /** Code -> value for access, parent/type (one dictionary) and language combinations. */
-  accessNames: string[];
-  typeNames: (string | null)[];
-  /** Code -> the languages and file types of a row (one dictionary of both, as the SQL path groups them). */
-  langCombos: { languages: string[]; fileTypes: string[] }[];
+  /** Code -> facet combination, as the SQL path groups them: only combinations that occur get a code. */
+  groups: Omit<FacetGroup, "n">[];
   /** Rows matching recent full-text conditions (least recently used first); dropped with the copy. */
   matches: Map<string, CachedMatch>;
 }
@@ -70,9 +65,8 @@ function load(db: Db): Columns {
   const n = rows.length;
   let maxKey = 0;
   for (const r of rows) if (r[0] > maxKey) maxKey = r[0];
-  const access = dictionary<string>();
-  const types = dictionary<string | null>();
-  const combos = dictionary<string>();
+  const groups = dictionary<string>();
+  const rowOfGroup: Row[] = [];
   const dates = dictionary<string | null>();
   const c: Columns = {
     n,
@@ -82,10 +76,7 @@ function load(db: Db): Columns {
     draft: new Uint8Array(n),
     isPublic: new Uint8Array(n),
     owner: new Int32Array(n),
-    access: new Uint8Array(n),
-    parent: new Int32Array(n),
-    type: new Int32Array(n),
-    langs: new Int32Array(n),
+    group: new Int32Array(n),
     created: new Float64Array(n),
     updated: new Float64Array(n),
     version: new Int32Array(n),
@@ -93,9 +84,7 @@ function load(db: Db): Columns {
     downloads: new Float64Array(n),
     pubDate: new Int32Array(n),
     dates: dates.names,
-    accessNames: access.names,
-    typeNames: types.names,
-    langCombos: [],
+    groups: [],
     matches: new Map(),
   };
   rows.forEach((r, i) => {
@@ -106,20 +95,16 @@ function load(db: Db): Columns {
     c.draft[i] = r[3];
     c.isPublic[i] = r[4] === "public" ? 1 : 0;
     c.owner[i] = r[5] ?? -1;
-    c.access[i] = access.code(r[6]);
-    c.parent[i] = types.code(r[7]);
-    c.type[i] = types.code(r[8]);
-    c.langs[i] = combos.code(`${r[9]}|${r[15]}`);
+    const group = groups.code(`${r[6]}\u0000${r[7]}\u0000${r[8]}\u0000${r[9]}\u0000${r[15]}`);
+    if (group === rowOfGroup.length) rowOfGroup.push(r);
+    c.group[i] = group;
     c.created[i] = r[10];
     c.updated[i] = r[11];
     c.version[i] = r[12];
     c.views[i] = r[13];
     c.downloads[i] = r[14];
   });
-  c.langCombos = combos.names.map((both) => {
-    const [languages = "", fileTypes = ""] = both.split("|");
-    return { languages: splitList(languages), fileTypes: splitList(fileTypes) };
-  });
+  c.groups = rowOfGroup.map((r) => ({ draft: false, access: r[6], parent: r[7], type: r[8], languages: splitList(r[9]), fileTypes: splitList(r[15]) }));
   return c;
 }
 

@@ -156,15 +156,7 @@ function readMatchingRows(db: Db, c: Columns, match: string): Int32Array {
 }
 
 /** The facet combination behind a code, as the SQL path groups it. */
-function groupOf(c: Columns, code: number, types: number, combos: number, n: number): FacetGroup {
-  const langs = code % combos;
-  const rest = (code - langs) / combos;
-  const type = rest % types;
-  const rest2 = (rest - type) / types;
-  const parent = rest2 % types;
-  const access = (rest2 - parent) / types;
-  return { draft: false, access: c.accessNames[access]!, parent: c.typeNames[parent]!, type: c.typeNames[type]!, languages: c.langCombos[langs]!.languages, fileTypes: c.langCombos[langs]!.fileTypes, n };
-}
+const groupOf = (c: Columns, code: number, n: number): FacetGroup => ({ ...c.groups[code]!, n });
 
 export interface FastResult {
   groups: FacetGroup[];
@@ -197,10 +189,8 @@ export function fastSearch(
   const count = rows ? rows.length : c.n;
   const admin = isAdmin(actor);
   const userId = actor.kind === "user" ? actor.userId : -2;
-  const combos = c.langCombos.length;
-  const types = c.typeNames.length;
-  // Counts by facet combination in a flat array, and whether each combination passes the selection.
-  const counts = new Int32Array(c.accessNames.length * types * types * combos);
+  // Counts by facet combination, and whether each combination passes the selection.
+  const counts = new Int32Array(c.groups.length);
   const verdict = new Int8Array(counts.length); // 0 unknown, 1 passes, -1 filtered out
   const selectedRows = new Int32Array(count);
   const dateOk = input.dateRanges.length ? allowedDates(c, input.dateRanges) : null;
@@ -210,14 +200,14 @@ export function fastSearch(
     if (c.draft[i] || (!input.allversions && !c.latest[i])) continue;
     if (!admin && !c.isPublic[i] && c.owner[i] !== userId) continue;
     if (dateOk && !dateOk[c.pubDate[i]!]) continue;
-    const code = ((c.access[i]! * types + c.parent[i]!) * types + c.type[i]!) * combos + c.langs[i]!;
+    const code = c.group[i]!;
     counts[code]!++;
-    if (verdict[code] === 0) verdict[code] = passes(groupOf(c, code, types, combos, 0), input.selected) ? 1 : -1;
+    if (verdict[code] === 0) verdict[code] = passes(groupOf(c, code, 0), input.selected) ? 1 : -1;
     if (verdict[code] === 1) selectedRows[picked++] = i;
   }
   const groups: FacetGroup[] = [];
   counts.forEach((n, code) => {
-    if (n > 0) groups.push(groupOf(c, code, types, combos, n));
+    if (n > 0) groups.push(groupOf(c, code, n));
   });
   if (input.rankInSql(picked)) return { groups, page: null };
   const page = topK(selectedRows.subarray(0, picked), input.offset + input.size, orderOf(c, input.sort), NEWEST_FIRST.has(input.sort)).slice(input.offset);
