@@ -111,9 +111,10 @@ export function createRecordsContext(deps: RecordsDeps) {
       const draft = store.findDraft(db, id);
       if (!draft) return unindexRecord(db, id, true);
       const doc = draft.document as Record<string, any>;
-      const isLatest = draft.versionIndex >= store.maxVersionIndex(db, draft.parentId);
+      const found = store.findParentWithVersions(db, draft.parentId);
+      const isLatest = draft.versionIndex >= (found?.maxVersionIndex ?? 0);
       const fileTypes = deps.files.fileTypes(id, true);
-      indexRecord(db, { ...draft, isDraft: true, isLatest, accessRecord: doc.access?.record ?? "public", fileTypes }, store.findParent(db, draft.parentId)?.pids ?? {});
+      indexRecord(db, { ...draft, isDraft: true, isLatest, accessRecord: doc.access?.record ?? "public", fileTypes }, found?.parent.pids ?? {});
     },
 
     /** Re-indexes a published record; call inside the write's transaction. */
