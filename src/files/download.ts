@@ -2,6 +2,7 @@
 // requests (206, one range or several as multipart/byteranges; 416 when none is satisfiable).
 import { HttpError } from "../core/errors";
 import { isHeadRequest } from "../core/http";
+import { matchesIfNoneMatch } from "../core/etag";
 
 export interface Download {
   path: string;
@@ -52,7 +53,7 @@ const contentMd5 = (checksum: string) => Buffer.from(checksum.replace(/^md5:/, "
 
 function notModified(request: Request, etag: string, lastModified: number) {
   const inm = request.headers.get("if-none-match");
-  if (inm !== null) return inm.split(",").some((t) => t.trim() === "*" || t.trim().replace(/^W\//, "") === etag);
+  if (inm !== null) return matchesIfNoneMatch(inm, etag);
   const ims = request.headers.get("if-modified-since");
   if (ims) {
     const since = Date.parse(ims);

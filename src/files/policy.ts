@@ -67,11 +67,3 @@ async function defaultResolve(host: string): Promise<string[]> {
     return [];
   }
 }
-
-/** Quick check at upload start (no DNS): the host must at least match the list. */
-export function checkFetchHost(url: string, allowed: string[]) {
-  const host = URL.canParse(url) ? new URL(url).hostname : "";
-  if (!matchAllowedDomain(host, allowed)) {
-    throw new HttpError(400, `Fetching files from '${host}' is not allowed: the host is not in the trusted domains (RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS).`);
-  }
-}

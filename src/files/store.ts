@@ -1,7 +1,7 @@
 // Queries on file_entries, file_objects and file_parts.
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/connection";
-import { insertRow } from "../db/rows";
+import { insertRow, shapeRow } from "../db/rows";
 import { fileEntriesTable, fileObjectsTable, filePartsTable } from "../db/tables";
 
 export type EntryRow = typeof fileEntriesTable.$inferSelect;
@@ -12,11 +12,7 @@ export type EntryWithObject = EntryRow & { size: number | null; checksum: string
 
 const side = (recordId: string, isDraft: boolean) => and(eq(fileEntriesTable.recordId, recordId), eq(fileEntriesTable.isDraft, isDraft));
 
-const withObject = { ...getColumns(), size: fileObjectsTable.size, checksum: fileObjectsTable.checksum };
-function getColumns() {
-  const { id, recordId, isDraft, key, objectId, status, storageClass, uri, metadata, mimetype, declaredSize, declaredChecksum, transfer, versionId, created, updated } = fileEntriesTable;
-  return { id, recordId, isDraft, key, objectId, status, storageClass, uri, metadata, mimetype, declaredSize, declaredChecksum, transfer, versionId, created, updated };
-}
+const withObject = { ...getTableColumns(fileEntriesTable), size: fileObjectsTable.size, checksum: fileObjectsTable.checksum };
 
 /** A draft's or record's entries, oldest first (InvenioRDM lists in upload order). */
 export function listEntries(db: Db, recordId: string, isDraft: boolean): EntryWithObject[] {
@@ -31,26 +27,7 @@ export function listEntries(db: Db, recordId: string, isDraft: boolean): EntryWi
     .all(recordId, isDraft ? 1 : 0);
   // Sorted here: ORDER BY would build a temporary B-tree for every call (the index is by key).
   rows.sort((a, b) => a.id - b.id);
-  return rows.map((r) => ({
-    id: r.id,
-    recordId: r.record_id,
-    isDraft: r.is_draft === 1,
-    key: r.key,
-    objectId: r.object_id,
-    status: r.status,
-    storageClass: r.storage_class,
-    uri: r.uri,
-    metadata: r.metadata === null ? null : JSON.parse(r.metadata),
-    mimetype: r.mimetype,
-    declaredSize: r.declared_size,
-    declaredChecksum: r.declared_checksum,
-    transfer: JSON.parse(r.transfer),
-    versionId: r.version_id,
-    created: r.created,
-    updated: r.updated,
-    size: r.object_size,
-    checksum: r.object_checksum,
-  }));
+  return rows.map((r) => ({ ...shapeRow(fileEntriesTable, r), size: r.object_size, checksum: r.object_checksum }));
 }
 
 export const findEntry = (db: Db, recordId: string, isDraft: boolean, key: string): EntryWithObject | null =>
@@ -84,7 +61,6 @@ export function copyEntries(db: Db, from: { recordId: string; isDraft: boolean }
 }
 
 export const insertObject = (db: Db, row: typeof fileObjectsTable.$inferInsert) => db.insert(fileObjectsTable).values(row).run();
-export const findObject = (db: Db, id: string) => db.select().from(fileObjectsTable).where(eq(fileObjectsTable.id, id)).get() ?? null;
 
 /** Of these objects, those no entry points at any more (their rows are deleted here; the caller removes the bytes after commit). */
 export function deleteUnreferencedObjects(db: Db, ids: (string | null)[]): string[] {
@@ -125,10 +101,6 @@ export const listObjectsToVerify = (db: Db, before: number, limit: number) =>
 
 export const markVerified = (db: Db, id: string, at: number, error: string | null) =>
   db.update(fileObjectsTable).set({ verifiedAt: at, verifyError: error }).where(eq(fileObjectsTable.id, id)).run();
-
-/** Fetched entries still waiting for their transfer (resumed after a restart). */
-export const listPendingFetches = (db: Db) =>
-  db.select().from(fileEntriesTable).where(and(eq(fileEntriesTable.storageClass, "F"), eq(fileEntriesTable.status, "pending"))).all();
 
 /** Which draft and record files use an object (for integrity reports). */
 export const listEntriesOfObject = (db: Db, objectId: string) =>

@@ -8,15 +8,6 @@ export interface VerifyReport {
   failures: { id: string; error: string; entries: { recordId: string; isDraft: boolean; key: string }[] }[];
 }
 
-
-async function md5Of(path: string): Promise<string | null> {
-  const file = Bun.file(path);
-  if (!(await file.exists())) return null;
-  const hasher = new Bun.CryptoHasher("md5");
-  for await (const chunk of file.stream() as unknown as AsyncIterable<Uint8Array>) hasher.update(chunk);
-  return `md5:${hasher.digest("hex")}`;
-}
-
 export function createVerifier(ctx: FilesContext) {
   const { db, clock, files } = ctx.deps;
   /** Checks objects last verified more than `olderThanDays` ago (0: all), at most `limit` of them. */
@@ -25,7 +16,8 @@ export function createVerifier(ctx: FilesContext) {
     const batch = store.listObjectsToVerify(db, options.olderThanDays === 0 ? Number.MAX_SAFE_INTEGER : now - options.olderThanDays * DAY_MS, options.limit);
     const report: VerifyReport = { checked: 0, failures: [] };
     for (const object of batch) {
-      const actual = await md5Of(files.objectPath(object.id));
+      const path = files.objectPath(object.id);
+      const actual = (await Bun.file(path).exists()) ? `md5:${(await files.hashFile(path)).md5}` : null;
       const error = actual === null ? "the stored file is missing" : actual !== object.checksum ? `checksum is ${actual}, expected ${object.checksum}` : null;
       store.markVerified(db, object.id, clock.now(), error);
       report.checked++;

@@ -1,7 +1,6 @@
 // The records module's answers to the files module: whether the actor may work on a draft's files
 // or read a record's files, the draft's files settings, and where a new version imports files from.
 import type { Actor } from "../core/actor";
-import { notFound } from "../core/errors";
 import type { RecordsContext } from "./context";
 import { requireManage, requireReadFiles } from "./policy";
 import * as store from "./store";
@@ -25,8 +24,7 @@ export function createFileAccess(ctx: RecordsContext) {
 
     /** A published record whose files the actor may read: restricted files and embargoes apply. */
     recordTarget(actor: Actor, id: string) {
-      const record = store.findRecord(db, id);
-      if (!record) throw notFound("The persistent identifier does not exist.");
+      const record = ctx.loadRecord(id);
       requireReadFiles(actor, record);
       return { settings: settingsOf(record.document), locked: true, parentId: record.parentId, updated: record.updated };
     },

@@ -185,7 +185,6 @@ export function createFileStore(root: string) {
   }
 
   return {
-    root,
     objectPath,
     receive,
     adopt,
