@@ -361,7 +361,7 @@ describe("integrity", () => {
     const id = await draftWithFiles();
     const entry = await upload(id, "kept.txt", "original");
     await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" });
-    const clean = cairn(["files", "verify", "--data", t.dataDir]);
+    const clean = cairn(["files", "verify", "--data", t.dataDir], {}, { clock: t.clock });
     expect(clean.stdout).toContain("all intact");
     expect(clean.code).toBe(0);
 
@@ -373,11 +373,11 @@ describe("integrity", () => {
     expect(job?.result).toMatchObject({ failures: 1 });
     expect(t.logs.some((l) => l.includes(entry.file_id) && l.includes("checksum is md5:"))).toBe(true);
 
-    const damaged = cairn(["files", "verify", "--data", t.dataDir]);
+    const damaged = cairn(["files", "verify", "--data", t.dataDir], {}, { clock: t.clock });
     expect(damaged.code).toBe(1);
     expect(damaged.stdout).toContain(`DAMAGED ${entry.file_id}: checksum is md5:${md5("originaltampered")}, expected md5:${md5("original")}`);
     expect(damaged.stdout).toContain(`${id}: kept.txt`);
-    expect(cairn(["files", "check", "--data", t.dataDir]).code).toBe(2);
+    expect(cairn(["files", "check", "--data", t.dataDir], {}, { clock: t.clock }).code).toBe(2);
   });
 });
 

@@ -1,5 +1,6 @@
 // Runs the cairn CLI from source in a child process, as a person would.
 import { join } from "node:path";
+import type { Clock } from "../../src/core/time";
 
 export const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 
@@ -9,8 +10,16 @@ export interface CliResult {
   stderr: string;
 }
 
-export function cairn(args: string[], env: Record<string, string> = {}): CliResult {
-  const proc = Bun.spawnSync([process.execPath, MAIN, ...args], { env: { ...cleanEnv(), ...env }, stdout: "pipe", stderr: "pipe" });
+const FAKE_NOW = join(import.meta.dir, "fake-now.ts");
+
+/**
+ * Runs `cairn ARGS`. With `clock` (a test app's), the child's clock starts at that clock's now:
+ * a command run on a test app's data directory must not stamp rows with the real date.
+ */
+export function cairn(args: string[], env: Record<string, string> = {}, options: { clock?: Clock } = {}): CliResult {
+  const preload = options.clock ? ["--preload", FAKE_NOW] : [];
+  const clockEnv = options.clock ? { FAKE_NOW_MS: String(options.clock.now()) } : {};
+  const proc = Bun.spawnSync([process.execPath, ...preload, MAIN, ...args], { env: { ...cleanEnv(), ...clockEnv, ...env }, stdout: "pipe", stderr: "pipe" });
   return { code: proc.exitCode ?? -1, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
 }
 

@@ -32,7 +32,7 @@ afterAll(() => ctx.close());
 
 test("the command writes a DSR report of the range, per month and access method", () => {
   const output = join(ctx.dataDir, "dsr.json");
-  const res = cairn(["stats", "export", "--data", ctx.dataDir, "--from", "2026-11-01", "--to", "2026-12-31", "--output", output]);
+  const res = cairn(["stats", "export", "--data", ctx.dataDir, "--from", "2026-11-01", "--to", "2026-12-31", "--output", output], {}, { clock: ctx.clock });
   expect(res.stderr).toContain("wrote 1 dataset(s)");
   expect(res.code).toBe(0);
   const report = JSON.parse(readFileSync(output, "utf8"));
@@ -66,9 +66,9 @@ test("the command writes a DSR report of the range, per month and access method"
 
 test("a range without usage has no datasets; bad dates are usage errors", () => {
   expect(ctx.services.stats.exportReport(systemActor, "2025-01-01", "2025-01-31")["report-datasets"]).toEqual([]);
-  const bad = cairn(["stats", "export", "--data", ctx.dataDir, "--from", "2026-13-01", "--to", "2026-12-31"]);
+  const bad = cairn(["stats", "export", "--data", ctx.dataDir, "--from", "2026-13-01", "--to", "2026-12-31"], {}, { clock: ctx.clock });
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain("--from must be a date");
-  expect(cairn(["stats", "export", "--data", ctx.dataDir, "--from", "2026-12-01", "--to", "2026-11-01"]).code).toBe(2);
-  expect(cairn(["stats", "export", "--data", ctx.dataDir, "--to", "2026-11-01"]).stderr).toContain("--from is required");
+  expect(cairn(["stats", "export", "--data", ctx.dataDir, "--from", "2026-12-01", "--to", "2026-11-01"], {}, { clock: ctx.clock }).code).toBe(2);
+  expect(cairn(["stats", "export", "--data", ctx.dataDir, "--to", "2026-11-01"], {}, { clock: ctx.clock }).stderr).toContain("--from is required");
 });
