@@ -7,10 +7,9 @@ import { formatDate } from "../core/time";
 import { doiResolverUrl } from "../pids/doi";
 import type { VocabularyLookup } from "./metadata/check";
 import { systemActor, type Actor } from "../core/actor";
-import { canReadFiles } from "./policy";
+import { canReadFiles, isPublicRecord } from "./policy";
 import { presentDraft, presentListedRecord, presentRecord, type PresentContext } from "./present";
-import { indexedAccess } from "./harvest";
-import { indexedRecord, indexRecord, unindexRecord } from "./search-index";
+import { createRecordSearch, indexedRecord } from "./search";
 import * as store from "./store";
 
 export interface RecordsDeps extends Deps {
@@ -67,8 +66,12 @@ export function createRecordsContext(deps: RecordsDeps) {
     };
   }
 
+  const search = createRecordSearch(db, deps.lookup);
+
   return {
     deps,
+    /** Record search: the index, its writes and the harvest queries. */
+    search,
     /** DOIs are minted only once a prefix is configured, so a fresh install never shows unresolvable DOIs. */
     doisEnabled: () => Boolean(config.DATACITE_PREFIX),
     today: () => formatDate(clock.now()),
@@ -109,20 +112,21 @@ export function createRecordsContext(deps: RecordsDeps) {
     /** Re-indexes a draft (or drops it from the index when it is gone); call inside the write's transaction. */
     reindexDraft(id: string) {
       const draft = store.findDraft(db, id);
-      if (!draft) return unindexRecord(db, id, true);
+      if (!draft) return search.unindexRecord(id, true);
       const doc = draft.document as Record<string, any>;
       const found = store.findParentWithVersions(db, draft.parentId);
       const isLatest = draft.versionIndex >= (found?.maxVersionIndex ?? 0);
       const fileTypes = deps.files.fileTypes(id, true);
-      indexRecord(db, { ...draft, isDraft: true, isLatest, accessRecord: doc.access?.record ?? "public", fileTypes }, found?.parent.pids ?? {});
+      search.indexRecord({ ...draft, isDraft: true, isLatest, accessRecord: doc.access?.record ?? "public", fileTypes }, found?.parent.pids ?? {});
     },
 
     /** Re-indexes a published record; call inside the write's transaction. */
     reindexRecord(id: string) {
       const record = store.findRecord(db, id)!;
-      const wasPublic = indexedAccess(db, id) === "public";
-      indexRecord(db, { ...indexedRecord(record), fileTypes: deps.files.fileTypes(id, false) }, store.findParent(db, record.parentId)?.pids ?? {});
-      deps.onVisibilityChange?.({ recordId: id, wasPublic, isPublic: record.accessRecord === "public", at: record.updated });
+      const indexed = search.indexedAccess(id);
+      const wasPublic = indexed !== null && isPublicRecord({ accessRecord: indexed });
+      search.indexRecord({ ...indexedRecord(record), fileTypes: deps.files.fileTypes(id, false) }, store.findParent(db, record.parentId)?.pids ?? {});
+      deps.onVisibilityChange?.({ recordId: id, wasPublic, isPublic: isPublicRecord(record), at: record.updated });
     },
 
     /** Drafts are shown only to who manages them, so their files are always listed. */

@@ -6,7 +6,6 @@ import { checkEmbargoInFuture, type Access } from "./access";
 import { buildDocument } from "./document";
 import { newRecordId } from "./ids";
 import { requireManage } from "./policy";
-import { indexLatestFlags } from "./search-index";
 import type { RecordsContext } from "./context";
 import * as store from "./store";
 
@@ -56,7 +55,7 @@ export function createPublishOperations(ctx: RecordsContext) {
         store.deleteDraft(db, id);
         ctx.reindexDraft(id);
         ctx.reindexRecord(id);
-        indexLatestFlags(db, draft.parentId, store.findParent(db, draft.parentId)!.latestId!);
+        ctx.search.indexLatestFlags(draft.parentId, store.findParent(db, draft.parentId)!.latestId!);
         return dropped;
       }).immediate();
       ctx.deps.files.removeObjects(orphans);

@@ -8,14 +8,11 @@ import { parsePage, searchEnvelope } from "../core/paging";
 import { recordsTable } from "../db/tables";
 import { liftedAccess, type Access } from "./access";
 import { createRecordsContext, type RecordsDeps } from "./context";
-import { createFacetCache } from "./facet-cache";
 import { createDraftOperations } from "./drafts";
-import { countHarvestable, earliestHarvestable, findPublicRecords, listHarvestable, selectedRecordIds, type HarvestFilter, type HarvestKey } from "./harvest";
-import { requireRead } from "./policy";
+import { isPublicRecord, recordScope, requireRead } from "./policy";
 import { createFileAccess } from "./files-access";
 import { createPublishOperations } from "./publish";
-import { searchRecordIndex } from "./search";
-import { rebuildIndex, setPopularity } from "./search-index";
+import type { HarvestFilter, HarvestKey } from "./search";
 import * as store from "./store";
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
@@ -32,13 +29,14 @@ export function createRecordsService(deps: RecordsDeps) {
   const { db, config, links, clock } = deps;
   const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
   const truthy = (v: unknown) => v === "true" || v === "1";
-  const facetCache = createFacetCache(db);
+  const index = ctx.search;
 
-  function search(actor: Actor, query: Record<string, unknown>, scope: { url: (q: QueryValues) => string; defaultSort: string; parentId?: string; ownerId?: number; hideAllVersions?: boolean }) {
+  function search(actor: Actor, query: Record<string, unknown>, scope: { url: (q: QueryValues) => string; defaultSort: string; parentId?: string; listing?: "own"; hideAllVersions?: boolean }) {
     const page = parsePage(query, limits);
     const str = (v: unknown) => (typeof v === "string" ? v : undefined);
     const allversions = truthy(query.allversions);
-    const found = searchRecordIndex(db, actor, { sortOptions: config.RDM_SEARCH_SORT_OPTIONS, q: str(query.q), sort: str(query.sort), allversions, parentId: scope.parentId, ownerId: scope.ownerId, defaultSort: scope.defaultSort, query }, page, deps.lookup, facetCache);
+    const input = { sortOptions: config.RDM_SEARCH_SORT_OPTIONS, q: str(query.q), sort: str(query.sort), allversions, parentId: scope.parentId, defaultSort: scope.defaultSort, query };
+    const found = index.search(recordScope(actor, scope.listing), input, page);
     return searchEnvelope({
       items: found.hits.map((hit) => (hit.isDraft ? ctx.draftJson(ctx.loadDraft(hit.id)) : ctx.listedRecordJson(ctx.loadRecord(hit.id), actor))),
       total: found.total,
@@ -91,8 +89,7 @@ export function createRecordsService(deps: RecordsDeps) {
     /** The caller's drafts and published records (a record with an open draft shows as the draft), searchable. */
     listUserRecords(actor: Actor, query: Record<string, unknown>) {
       requireUser(actor);
-      const ownerId = actor.kind === "user" ? actor.userId : -1;
-      return search(actor, query, { url: (q) => links.api("/user/records", q), defaultSort: "updated-desc", ownerId });
+      return search(actor, query, { url: (q) => links.api("/user/records", q), defaultSort: "updated-desc", listing: "own" });
     },
 
     /** The daily job: embargoes that ended become inactive and the records and files public. Idempotent. */
@@ -128,22 +125,22 @@ export function createRecordsService(deps: RecordsDeps) {
     },
 
     // OAI-PMH harvesting: public published records (every version) in (updated, id) order.
-    listHarvestable: (filter: HarvestFilter, after: HarvestKey | null, limit: number) => listHarvestable(db, filter, after, limit),
-    countHarvestable: (filter: HarvestFilter) => countHarvestable(db, filter),
+    listHarvestable: (filter: HarvestFilter, after: HarvestKey | null, limit: number) => index.listHarvestable(filter, after, limit),
+    countHarvestable: (filter: HarvestFilter) => index.countHarvestable(filter),
     /** Which of these published records (public or not) the query strings select: OAI set membership. */
-    selectedRecordIds: (ids: string[], patterns: string[]) => selectedRecordIds(db, ids, patterns),
-    earliestHarvestable: () => earliestHarvestable(db),
+    selectedRecordIds: (ids: string[], patterns: string[]) => index.selectedRecordIds(ids, patterns),
+    earliestHarvestable: () => index.earliestHarvestable(),
 
     /** A published record's datestamp and visibility (public or not), for OAI headers; null when there is none. */
     findHarvestHeader(id: string) {
       const record = store.findRecord(db, id);
-      return record ? { id: record.id, updated: record.updated, isPublic: record.accessRecord === "public" } : null;
+      return record ? { id: record.id, updated: record.updated, isPublic: isPublicRecord(record) } : null;
     },
 
     /** Public records as an anonymous caller sees them, in the order asked; others are left out. */
     readPublicRecords(ids: string[]) {
       // As an anonymous caller sees them: restricted or embargoed files are not listed.
-      return findPublicRecords(db, ids).map((record) => ctx.recordJson(record, anonymous));
+      return index.findPublicRecords(ids).map((record) => ctx.recordJson(record, anonymous));
     },
 
     /** Statistics: false for an unknown record or parent; 401/403 when the actor may not read it (a parent through its latest version). */
@@ -158,14 +155,14 @@ export function createRecordsService(deps: RecordsDeps) {
     /** Statistics: parents' all-version unique views/downloads into the index columns the popularity sorts use. */
     updatePopularity(rows: { parentId: string; views: number; downloads: number }[]) {
       db.$client.transaction(() => {
-        for (const row of rows) setPopularity(db, row.parentId, row.views, row.downloads, facetCache.patch);
+        for (const row of rows) index.setPopularity(row.parentId, row.views, row.downloads);
       }).immediate();
     },
 
     /** Rebuilds the search index from the stored records (`cairn reindex`). */
     reindex(actor: Actor, onProgress?: (done: number, total: number) => void) {
       requireAdmin(actor);
-      return rebuildIndex(db, onProgress, deps.files.fileTypes);
+      return index.rebuild(onProgress, deps.files.fileTypes);
     },
 
     /** The published record as stored, for background jobs (DataCite registration). */

@@ -158,6 +158,10 @@ const orBlock = (parts: string[]) => (parts.length === 1 ? parts[0]! : `(${parts
  * The node as one FTS5 expression when it is purely full-text; null when it is full-text but has
  * nothing searchable (dropped); undefined when part of it needs SQL.
  */
+export function ftsExpression(s: SearchSchema, node: QueryNode): string | null | undefined {
+  return ftsExpr(s, flatten(node));
+}
+
 function ftsExpr(s: SearchSchema, node: QueryNode): string | null | undefined {
   switch (node.kind) {
     case "term": {
@@ -247,7 +251,7 @@ function compileNode(s: SearchSchema, node: QueryNode): Sql | null {
 }
 
 /** Nested groups of the same operator flattened (`a (b c)` is `a b c`), so their full text merges. */
-function flatten(node: QueryNode): QueryNode {
+export function flatten(node: QueryNode): QueryNode {
   if (node.kind === "not") return { kind: "not", item: flatten(node.item) };
   if (node.kind !== "and" && node.kind !== "or") return node;
   const items = node.items.map(flatten).flatMap((n) => (n.kind === node.kind ? n.items : [n]));

@@ -1,9 +1,11 @@
-// An in-process copy of record_index's facet and sort columns as typed arrays, so a query that
-// matches most records counts its facets and picks its page without touching a row per match
-// (SQLite needs ~1 µs per matching row; 100,000 matches made every search ~100 ms).
-// The copy is rebuilt from the table when it is stale; until then searches take the SQL path.
+// A column copy of the records index: record_index's visibility, facet and sort columns as typed
+// arrays, plus a cache of the rows recent full-text conditions matched. A query that matches most
+// records counts its facets and picks its page without touching a row per match (SQLite needs
+// ~1 µs per matching row; 100,000 matches made every search ~100 ms). The copy is rebuilt from
+// the table when it is stale; until then searches take the SQL path.
+import type { Db } from "../../db/connection";
+import { isPublicRecord } from "../policy";
 import { splitList, type FacetGroup } from "./facets";
-import type { Db } from "../db/connection";
 
 export interface Columns {
   n: number;
@@ -32,10 +34,6 @@ export interface Columns {
 
 /** Rows matching a full-text condition: a list when few, a bitset over the rows when many (32 times smaller). */
 export type CachedMatch = { rows: Int32Array; bytes: number } | { bits: Uint32Array; count: number; bytes: number };
-
-/** Index writes made by this process, per database: a cheap staleness check beside data_version. */
-const writes = new WeakMap<Db, number>();
-export const markIndexChanged = (db: Db) => writes.set(db, (writes.get(db) ?? 0) + 1);
 
 /** Time between rebuilds: under a stream of writes, searches use SQL rather than rebuild per write. */
 const REBUILD_INTERVAL_MS = 5000;
@@ -93,7 +91,7 @@ function load(db: Db): Columns {
     c.pubDate[i] = dates.code(r[1]);
     c.latest[i] = r[2];
     c.draft[i] = r[3];
-    c.isPublic[i] = r[4] === "public" ? 1 : 0;
+    c.isPublic[i] = isPublicRecord({ accessRecord: r[4] }) ? 1 : 0;
     c.owner[i] = r[5] ?? -1;
     const group = groups.code(`${r[6]}\u0000${r[7]}\u0000${r[8]}\u0000${r[9]}\u0000${r[15]}`);
     if (group === rowOfGroup.length) rowOfGroup.push(r);
@@ -108,7 +106,11 @@ function load(db: Db): Columns {
   return c;
 }
 
-export function createFacetCache(db: Db) {
+/**
+ * The copy of `db`'s index. `writes()` is the search module's count of index writes made through
+ * it (this process); `PRAGMA data_version` catches commits by other processes (the CLI).
+ */
+export function createColumnCopy(db: Db, writes: () => number) {
   let columns: Columns | null = null;
   let seenWrites = -1;
   let seenDataVersion = -1;
@@ -119,16 +121,17 @@ export function createFacetCache(db: Db) {
   return {
     /** The columns when current (rebuilding them if allowed now), else null: use SQL. */
     current(): Columns | null {
-      const w = writes.get(db) ?? 0;
-      const v = dataVersion();
-      if (columns && w === seenWrites && v === seenDataVersion) return columns;
+      if (columns && writes() === seenWrites && dataVersion() === seenDataVersion) return columns;
       if (performance.now() - builtAt < REBUILD_INTERVAL_MS) return null;
       this.refresh();
       return columns;
     },
 
-    /** Statistics moved a row's popularity: the copy follows in place (a rebuild per aggregation would cost more than the sort). */
-    patch(key: number, views: number, downloads: number) {
+    /**
+     * Statistics moved a row's popularity: the copy follows in place, and stays current (a rebuild
+     * per aggregation would cost more than the sort). Call right after the matching index update.
+     */
+    setPopularity(key: number, views: number, downloads: number) {
       const row = columns && key < columns.pos.length ? columns.pos[key]! : -1;
       if (row < 0 || !columns) return;
       columns.views[row] = views;
@@ -137,7 +140,7 @@ export function createFacetCache(db: Db) {
 
     /** Rebuilds now (tests, and the rebuild the interval allows). */
     refresh() {
-      seenWrites = writes.get(db) ?? 0;
+      seenWrites = writes();
       seenDataVersion = dataVersion();
       columns = load(db);
       builtAt = performance.now();
@@ -145,4 +148,4 @@ export function createFacetCache(db: Db) {
   };
 }
 
-export type FacetCache = ReturnType<typeof createFacetCache>;
+export type ColumnCopy = ReturnType<typeof createColumnCopy>;

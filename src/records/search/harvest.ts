@@ -1,11 +1,12 @@
 // Published records for OAI-PMH harvesting: public versions in a stable (updated, id) order, so a
 // harvest paged by keyset returns each exactly once; selected by set query strings.
-import type { Db } from "../db/connection";
-import { compileQuery } from "../search/compile";
-import { parseQueryString, type QueryNode } from "../search/query-string";
-import { rowOf } from "./search-index";
-import { RECORD_SEARCH_SCHEMA } from "./search-schema";
-import type { RecordRow } from "./store";
+import type { Db } from "../../db/connection";
+import { compileQuery } from "../../search/compile";
+import { parseQueryString, type QueryNode } from "../../search/query-string";
+import { publicScope, scopeSql } from "../policy";
+import type { RecordRow } from "../store";
+import { rowOf } from "./indexer";
+import { RECORD_SEARCH_SCHEMA } from "./schema";
 
 export interface HarvestFilter {
   /** Query strings OR-ed together (a set and its sub-sets); undefined: every public record. */
@@ -40,11 +41,14 @@ function patternsSql(patterns: string[] | undefined): Sql {
   return { where: compiled.where, params: compiled.params };
 }
 
+// Harvesters see what an anonymous caller sees.
+const harvestable = scopeSql(publicScope);
+
 function filterSql(filter: HarvestFilter): Sql {
   const pattern = patternsSql(filter.patterns);
   return {
-    where: `r.is_draft = 0 AND r.access_record = 'public' AND r.updated >= ? AND r.updated < ? AND (${pattern.where})`,
-    params: [filter.fromMs ?? 0, filter.untilMs ?? Number.MAX_SAFE_INTEGER, ...pattern.params],
+    where: `${harvestable.where} AND r.updated >= ? AND r.updated < ? AND (${pattern.where})`,
+    params: [...harvestable.params, filter.fromMs ?? 0, filter.untilMs ?? Number.MAX_SAFE_INTEGER, ...pattern.params],
   };
 }
 
@@ -75,7 +79,7 @@ export function selectedRecordIds(db: Db, ids: string[], patterns: string[]): Se
 
 /** The oldest datestamp among public records, or null when there is none. */
 export function earliestHarvestable(db: Db): number | null {
-  return db.$client.query<{ t: number | null }, []>("SELECT min(updated) AS t FROM record_index WHERE is_draft = 0 AND access_record = 'public'").get()?.t ?? null;
+  return db.$client.query<{ t: number | null }, (string | number)[]>(`SELECT min(r.updated) AS t FROM record_index r WHERE ${harvestable.where}`).get(...harvestable.params)?.t ?? null;
 }
 
 /** The access (`public`/`restricted`) the index holds for a published record, before it is re-indexed. */
@@ -87,8 +91,10 @@ export function indexedAccess(db: Db, id: string): string | null {
 export function findPublicRecords(db: Db, ids: string[]): RecordRow[] {
   if (ids.length === 0) return [];
   const rows = db.$client
-    .query<Record<string, any>, string[]>(`SELECT * FROM records WHERE access_record = 'public' AND id IN (${ids.map(() => "?").join(", ")})`)
-    .all(...ids);
+    .query<Record<string, any>, (string | number)[]>(
+      `SELECT rec.* FROM records rec JOIN record_index r ON r.record_id = rec.id AND r.is_draft = 0 WHERE ${harvestable.where} AND rec.id IN (${ids.map(() => "?").join(", ")})`,
+    )
+    .all(...harvestable.params, ...ids);
   const byId = new Map(rows.map((raw) => [raw.id as string, rowOf(raw)]));
   return ids.map((id) => byId.get(id)).filter((row): row is RecordRow => row !== undefined);
 }

@@ -1,36 +1,13 @@
-// Public record search from the in-process columns (facet-cache.ts): for queries that are empty
-// or one full-text condition, the matching keys come straight from FTS5 and everything else
-// (visibility, facets, totals, the page) is counted in memory. Same rules as the SQL path in
-// search.ts: the differential tests compare the two.
-import { isAdmin, type Actor } from "../core/actor";
-import type { Db } from "../db/connection";
-import type { Bound } from "../search/compile";
-import type { CachedMatch, Columns } from "./facet-cache";
+// The in-memory search path over the column copy (column-copy.ts): the matching keys come from
+// FTS5 (or the copy's match cache) and everything else (visibility, facets, totals, the page) is
+// counted in memory. Same rules as the SQL path (sql-path.ts): the differential tests compare them.
+import type { Db } from "../../db/connection";
+import type { Bound } from "../../search/compile";
+import type { CachedMatch, Columns } from "./column-copy";
 import { passes, type FacetGroup } from "./facets";
+import { sortOf, type RowOrder } from "./sorts";
 
-type Order = (a: number, b: number) => number;
-
-/** Orders by column values, ties by key as the SQL sorts do; negative means `a` comes first. */
-function orderOf(c: Columns, sort: string): Order {
-  const desc = (col: Float64Array | Int32Array) => (a: number, b: number) => col[b]! - col[a]! || c.key[b]! - c.key[a]!;
-  const asc = (col: Float64Array | Int32Array) => (a: number, b: number) => col[a]! - col[b]! || c.key[a]! - c.key[b]!;
-  switch (sort) {
-    case "oldest":
-      return asc(c.created);
-    case "updated-desc":
-      return desc(c.updated);
-    case "updated-asc":
-      return asc(c.updated);
-    case "version":
-      return desc(c.version);
-    case "mostviewed":
-      return (a, b) => c.views[b]! - c.views[a]! || c.created[b]! - c.created[a]!;
-    case "mostdownloaded":
-      return (a, b) => c.downloads[b]! - c.downloads[a]! || c.created[b]! - c.created[a]!;
-    default:
-      return desc(c.created);
-  }
-}
+type Order = RowOrder;
 
 /**
  * The first `k` rows of `rows` by `order`, with a bounded max-heap: no sort of every match.
@@ -66,9 +43,6 @@ function topK(rows: ArrayLike<number>, k: number, order: Order, fromEnd: boolean
   }
   return heap.sort(order);
 }
-
-/** Sorts whose best rows are usually the most recently inserted. */
-const NEWEST_FIRST = new Set(["newest", "updated-desc", "version", "mostviewed", "mostdownloaded", "bestmatch"]);
 
 /** Memory the match cache may hold, all entries together. */
 const MATCH_CACHE_BYTES = 32 * 1024 * 1024;
@@ -120,7 +94,7 @@ function matchingRows(db: Db, c: Columns, match: string): Int32Array {
   return rows;
 }
 
-/** A full-text condition: one FTS5 expression, or an AND / OR of such (see search.ts matchPlan). */
+/** A full-text condition: one FTS5 expression, or an AND / OR of such (see plan.ts). */
 export type MatchPlan = { match: string } | { op: "and" | "or"; parts: MatchPlan[] };
 
 /** Rows of a plan, ascending: leaves from the cache or FTS5, combined by marking rows. */
@@ -179,16 +153,23 @@ function allowedDates(c: Columns, ranges: Bound[][]): Uint8Array {
   return ok;
 }
 
-export function fastSearch(
-  db: Db,
-  c: Columns,
-  actor: Actor,
-  input: { match: MatchPlan | null; dateRanges: Bound[][]; allversions: boolean; selected: Record<string, string[]>; sort: string; offset: number; size: number; rankInSql: (total: number) => boolean },
-): FastResult {
+export interface MemorySearch {
+  match: MatchPlan | null;
+  dateRanges: Bound[][];
+  allversions: boolean;
+  /** The caller's scope over the columns (records/policy.ts scopePredicate). */
+  visible: (row: number) => boolean;
+  selected: Record<string, string[]>;
+  sort: string;
+  offset: number;
+  size: number;
+  rankInSql: (total: number) => boolean;
+}
+
+export function memorySearch(db: Db, c: Columns, input: MemorySearch): FastResult {
   const rows = input.match !== null ? planRows(db, c, input.match) : null;
   const count = rows ? rows.length : c.n;
-  const admin = isAdmin(actor);
-  const userId = actor.kind === "user" ? actor.userId : -2;
+  const visible = input.visible;
   // Counts by facet combination, and whether each combination passes the selection.
   const counts = new Int32Array(c.groups.length);
   const verdict = new Int8Array(counts.length); // 0 unknown, 1 passes, -1 filtered out
@@ -197,8 +178,8 @@ export function fastSearch(
   let picked = 0;
   for (let j = 0; j < count; j++) {
     const i = rows ? rows[j]! : j;
-    if (c.draft[i] || (!input.allversions && !c.latest[i])) continue;
-    if (!admin && !c.isPublic[i] && c.owner[i] !== userId) continue;
+    if (!input.allversions && !c.latest[i]) continue;
+    if (!visible(i)) continue;
     if (dateOk && !dateOk[c.pubDate[i]!]) continue;
     const code = c.group[i]!;
     counts[code]!++;
@@ -210,6 +191,7 @@ export function fastSearch(
     if (n > 0) groups.push(groupOf(c, code, n));
   });
   if (input.rankInSql(picked)) return { groups, page: null };
-  const page = topK(selectedRows.subarray(0, picked), input.offset + input.size, orderOf(c, input.sort), NEWEST_FIRST.has(input.sort)).slice(input.offset);
+  const sort = sortOf(input.sort);
+  const page = topK(selectedRows.subarray(0, picked), input.offset + input.size, sort.order(c), sort.newestFirst).slice(input.offset);
   return { groups, page: page.map((i) => c.key[i]!) };
 }

@@ -1,6 +1,6 @@
 // How record queries map onto the index: full-text fields (record_fts columns), exact keyword
 // fields (record_terms), range columns (record_index), and the short names clients use.
-import type { SearchSchema } from "../search/compile";
+import type { SearchSchema } from "../../search/compile";
 
 export const RECORD_SEARCH_SCHEMA: SearchSchema = {
   key: "r.key",

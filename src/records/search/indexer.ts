@@ -1,11 +1,10 @@
-// Keeps the records search index (record_index, record_terms, record_fts) in step with the
-// published records: called inside the transactions that write records.
-import type { Db } from "../db/connection";
-import { shapeRow } from "../db/rows";
-import { recordsTable } from "../db/tables";
-import { accessStatus, type Access } from "./access";
-import { markIndexChanged } from "./facet-cache";
-import type { RecordRow } from "./store";
+// Writes the records search index (record_index, record_terms, record_fts) from records and
+// drafts: called (through the search module, index.ts) inside the transactions that write records.
+import type { Db } from "../../db/connection";
+import { shapeRow } from "../../db/rows";
+import { recordsTable } from "../../db/tables";
+import { accessStatus, type Access } from "../access";
+import type { RecordRow } from "../store";
 
 type Doc = Record<string, any>;
 
@@ -100,7 +99,6 @@ export const indexedRecord = (row: RecordRow): IndexedRow => ({ ...row, isDraft:
 
 /** Removes the index rows of a record (or of its draft). */
 export function unindexRecord(db: Db, recordId: string, isDraft: boolean) {
-  markIndexChanged(db);
   const existing = db.$client.query<{ key: number }, [string, number]>("SELECT key FROM record_index WHERE record_id = ? AND is_draft = ?").get(recordId, isDraft ? 1 : 0);
   if (!existing) return;
   removeKey(db, existing.key);
@@ -117,7 +115,6 @@ export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, 
   // (A rebuild starts from an empty index: the counts are put back after it, see cli/reindex.ts.)
   const popularity = fresh ? null : db.$client.query<{ views: number | null; downloads: number | null }, [string]>("SELECT max(views) AS views, max(downloads) AS downloads FROM record_index WHERE parent_id = ?").get(row.parentId);
   if (!fresh) unindexRecord(db, row.id, row.isDraft);
-  markIndexChanged(db);
   const values = {
     record_id: row.id,
     is_draft: row.isDraft ? 1 : 0,
@@ -150,15 +147,16 @@ export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, 
   for (const ext of row.fileTypes ?? []) insertTerm.run(key, "files.types", ext);
 }
 
-/** Sets a parent's popularity (all versions' unique views/downloads) on its index rows; `patch` updates in-memory copies by key. */
-export function setPopularity(db: Db, parentId: string, views: number, downloads: number, patch?: (key: number, views: number, downloads: number) => void) {
-  const keys = db.$client.query<{ key: number }, [number, number, string]>("UPDATE record_index SET views = ?, downloads = ? WHERE parent_id = ? RETURNING key").all(views, downloads, parentId);
-  for (const { key } of keys) patch?.(key, views, downloads);
+/** Sets a parent's popularity (all versions' unique views/downloads) on its index rows; returns their keys. */
+export function setPopularity(db: Db, parentId: string, views: number, downloads: number): number[] {
+  return db.$client
+    .query<{ key: number }, [number, number, string]>("UPDATE record_index SET views = ?, downloads = ? WHERE parent_id = ? RETURNING key")
+    .all(views, downloads, parentId)
+    .map((r) => r.key);
 }
 
 /** Mirrors records.is_latest for the parent's published versions. */
 export function indexLatestFlags(db: Db, parentId: string, latestId: string) {
-  markIndexChanged(db);
   db.$client.query("UPDATE record_index SET is_latest = (record_id = ?) WHERE parent_id = ? AND is_draft = 0").run(latestId, parentId);
 }
 

@@ -1,0 +1,143 @@
+// Record facets, one entry each: its query parameter, its SQL filter, the same filter over a facet
+// group, and its buckets. Values of one facet are OR-ed, facets AND-ed. Counts are over the query
+// without the facet filters, as InvenioRDM's post_filter does, so every option stays visible.
+import type { VocabularyLookup } from "../metadata/check";
+
+type Sql = { where: string; params: (string | number)[] };
+type Bucket = { key: string; doc_count: number; label: string; is_selected: boolean; inner?: { buckets: Bucket[] } };
+
+/** Matching records counted by every facet dimension at once: one pass over the matches. */
+export interface FacetGroup {
+  draft: boolean;
+  access: string;
+  parent: string | null;
+  type: string | null;
+  languages: string[];
+  fileTypes: string[];
+  n: number;
+}
+
+/** A comma-joined index column (languages, file types) as its values. */
+export const splitList = (joined: string): string[] => (joined ? joined.split(",") : []);
+
+interface Facet {
+  /** The query parameter, also the aggregation's name. */
+  param: string;
+  label: string;
+  /** Only in the owner's listing (`/api/user/records`). */
+  ownListingOnly?: boolean;
+  /** The selected values as a condition on record_index `r`. */
+  sql(values: string[]): Sql;
+  /** The same rule over a facet group. */
+  passes(g: FacetGroup, values: string[]): boolean;
+  /** The buckets, from the grouped counts; `tally` counts groups by the keys a function gives. */
+  buckets(tally: Tally, isSelected: (key: string) => boolean, lookup: VocabularyLookup): Bucket[];
+}
+
+type Tally = (keyOf: (g: FacetGroup) => (string | null)[]) => [string, number][];
+
+const inList = (values: unknown[]) => values.map(() => "?").join(", ");
+const titleOf = (lookup: VocabularyLookup, type: string, id: string) => (lookup(type, id)?.title?.en as string | undefined) ?? id;
+const ACCESS_LABELS: Record<string, string> = { open: "Open", embargoed: "Embargoed", restricted: "Restricted", "metadata-only": "Metadata-only" };
+
+/** A facet over a multi-valued keyword field of record_terms (values stored lower-cased). */
+function listFacet(param: string, label: string, field: string, valuesOf: (g: FacetGroup) => string[], labelOf: (key: string, lookup: VocabularyLookup) => string): Facet {
+  return {
+    param,
+    label,
+    sql: (values) => ({ where: `r.key IN (SELECT key FROM record_terms WHERE field = ? AND value IN (${inList(values)}))`, params: [field, ...values.map((v) => v.toLowerCase())] }),
+    passes: (g, values) => values.some((v) => valuesOf(g).includes(v.toLowerCase())),
+    buckets: (tally, isSelected, lookup) =>
+      tally(valuesOf)
+        .slice(0, 10)
+        .map(([key, n]) => ({ key, doc_count: n, label: labelOf(key, lookup), is_selected: isSelected(key) })),
+  };
+}
+
+export const RECORD_FACETS: Facet[] = [
+  {
+    param: "access_status",
+    label: "Access status",
+    sql: (values) => ({ where: `r.access_status IN (${inList(values)})`, params: values }),
+    passes: (g, values) => values.includes(g.access),
+    buckets: (tally, isSelected) => tally((g) => [g.access]).map(([key, n]) => ({ key, doc_count: n, label: ACCESS_LABELS[key] ?? key, is_selected: isSelected(key) })),
+  },
+  {
+    // `image` selects the whole type, `image::image-photo` one subtype.
+    param: "resource_type",
+    label: "Resource types",
+    sql: (values) => ({
+      where: `(${values.map((v) => (v.includes("::") ? "r.resource_type = ?" : "r.resource_type_parent = ?")).join(" OR ")})`,
+      params: values.map((v) => v.split("::").pop()!),
+    }),
+    passes: (g, values) => values.some((v) => (v.includes("::") ? v.split("::").pop() === g.type : v === g.parent)),
+    buckets: (tally, isSelected, lookup) =>
+      tally((g) => [g.parent ?? g.type]).map(([key, n]) => ({
+        key,
+        doc_count: n,
+        label: titleOf(lookup, "resourcetypes", key),
+        is_selected: isSelected(key),
+        inner: {
+          buckets: tally((g) => ((g.parent ?? g.type) === key && g.type !== key ? [g.type] : [])).map(([sub, m]) => ({
+            key: `${key}::${sub}`,
+            doc_count: m,
+            label: titleOf(lookup, "resourcetypes", sub),
+            is_selected: isSelected(`${key}::${sub}`),
+          })),
+        },
+      })),
+  },
+  listFacet("language", "Languages", "metadata.languages.id", (g) => g.languages, (key, lookup) => titleOf(lookup, "languages", key)),
+  listFacet("file_type", "File type", "files.types", (g) => g.fileTypes, (key) => key.toUpperCase()),
+  {
+    param: "is_published",
+    label: "Status",
+    ownListingOnly: true,
+    sql: (values) => {
+      const wanted = [...new Set(values.map((v) => (v === "true" ? 0 : 1)))];
+      return { where: `r.is_draft IN (${inList(wanted)})`, params: wanted };
+    },
+    passes: (g, values) => values.includes(g.draft ? "false" : "true"),
+    buckets: (tally, isSelected) =>
+      tally((g) => [g.draft ? "false" : "true"]).map(([key, n]) => ({ key, doc_count: n, label: key === "true" ? "Published" : "Unpublished", is_selected: isSelected(key) })),
+  },
+];
+
+/** Selected values per facet, from repeated or comma-separated parameters. */
+export function selectedFacets(query: Record<string, unknown>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const { param } of RECORD_FACETS) {
+    const raw = query[param];
+    const values = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((v) => String(v).split(",")).map((v) => v.trim()).filter(Boolean);
+    if (values.length) out[param] = values;
+  }
+  return out;
+}
+
+/** SQL for the selected facet values; `r` is record_index. */
+export function facetFilter(selected: Record<string, string[]>): Sql {
+  const parts = RECORD_FACETS.filter((f) => selected[f.param]).map((f) => f.sql(selected[f.param]!));
+  return { where: parts.length ? parts.map((p) => p.where).join(" AND ") : "1 = 1", params: parts.flatMap((p) => p.params) };
+}
+
+/** Whether a group passes the selected facet values (the same rule as facetFilter's SQL). */
+export const passes = (g: FacetGroup, selected: Record<string, string[]>): boolean => RECORD_FACETS.every((f) => !selected[f.param] || f.passes(g, selected[f.param]!));
+
+/** Hits after the facet filters, from the grouped counts (no second pass). */
+export const totalOf = (groups: FacetGroup[], selected: Record<string, string[]>) => groups.filter((g) => passes(g, selected)).reduce((sum, g) => sum + g.n, 0);
+
+/** The aggregations: counts over the query without the facet filters (InvenioRDM's post_filter). */
+export function aggregationsOf(groups: FacetGroup[], selected: Record<string, string[]>, lookup: VocabularyLookup, ownListing = false) {
+  const tally: Tally = (keyOf) => {
+    const counts = new Map<string, number>();
+    for (const g of groups) for (const k of keyOf(g)) if (k) counts.set(k, (counts.get(k) ?? 0) + g.n);
+    return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  };
+  const shown = RECORD_FACETS.filter((f) => ownListing || !f.ownListingOnly);
+  return Object.fromEntries(
+    shown.map((f) => [
+      f.param,
+      { label: f.label, buckets: f.buckets(tally, (key) => (selected[f.param] ?? []).includes(key), lookup), doc_count_error_upper_bound: 0, sum_other_doc_count: 0 },
+    ]),
+  );
+}

@@ -1,0 +1,58 @@
+// Record search in one home: searching, writing the index, and the harvest queries, behind one
+// object per database. It owns the column copy and its staleness: every index write made through
+// it moves a version counter the copy checks.
+import type { Page } from "../../core/paging";
+import type { Db } from "../../db/connection";
+import type { VocabularyLookup } from "../metadata/check";
+import type { RecordScope } from "../policy";
+import { createColumnCopy } from "./column-copy";
+import * as harvest from "./harvest";
+import * as indexer from "./indexer";
+import { searchRecordIndex, type RecordSearchInput } from "./search";
+
+export type { HarvestFilter, HarvestHit, HarvestKey } from "./harvest";
+export type { IndexedRow } from "./indexer";
+export type { RecordSearchInput } from "./search";
+export { indexedRecord, rowOf } from "./indexer";
+
+export function createRecordSearch(db: Db, lookup: VocabularyLookup) {
+  let version = 0;
+  const copy = createColumnCopy(db, () => version);
+  /** Runs an index write and marks the copy stale. */
+  const write = <T>(work: () => T): T => {
+    version++;
+    return work();
+  };
+
+  return {
+    /** The column copy (tests refresh it by hand). */
+    copy,
+
+    /** Records as `scope` sees them; `memory: false` forces the SQL path (the differential tests). */
+    search: (scope: RecordScope, input: RecordSearchInput, page: Page, options: { memory?: boolean } = {}) =>
+      searchRecordIndex(db, scope, input, page, lookup, options.memory === false ? undefined : copy),
+
+    indexRecord: (row: indexer.IndexedRow, parentPids: Record<string, unknown>) => write(() => indexer.indexRecord(db, row, parentPids)),
+    unindexRecord: (recordId: string, isDraft: boolean) => write(() => indexer.unindexRecord(db, recordId, isDraft)),
+    indexLatestFlags: (parentId: string, latestId: string) => write(() => indexer.indexLatestFlags(db, parentId, latestId)),
+    /** Rebuilds the whole index from the records (`cairn reindex`). */
+    rebuild: (onProgress?: (done: number, total: number) => void, fileTypes?: (id: string, isDraft: boolean) => string[]) =>
+      write(() => indexer.rebuildIndex(db, onProgress, fileTypes)),
+
+    /** A parent's popularity on its index rows and in the copy, which stays current (see column-copy.ts). */
+    setPopularity(parentId: string, views: number, downloads: number) {
+      for (const key of indexer.setPopularity(db, parentId, views, downloads)) copy.setPopularity(key, views, downloads);
+    },
+
+    // OAI-PMH harvesting: public published records (every version) in (updated, id) order.
+    listHarvestable: (filter: harvest.HarvestFilter, after: harvest.HarvestKey | null, limit: number) => harvest.listHarvestable(db, filter, after, limit),
+    countHarvestable: (filter: harvest.HarvestFilter) => harvest.countHarvestable(db, filter),
+    selectedRecordIds: (ids: string[], patterns: string[]) => harvest.selectedRecordIds(db, ids, patterns),
+    earliestHarvestable: () => harvest.earliestHarvestable(db),
+    findPublicRecords: (ids: string[]) => harvest.findPublicRecords(db, ids),
+    /** The access the index holds for a published record, before it is re-indexed. */
+    indexedAccess: (id: string) => harvest.indexedAccess(db, id),
+  };
+}
+
+export type RecordSearch = ReturnType<typeof createRecordSearch>;
