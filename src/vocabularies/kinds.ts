@@ -1,5 +1,6 @@
 // Per-type search settings: which FTS5 table and columns hold an entry's text, the field names
 // clients query by, the columns search-as-you-type looks at, and the sorts.
+import type { SearchSchema } from "../search/compile";
 import { GENERIC_TYPES, SPECIFIC_TYPES, type VocabularyType } from "./model";
 
 type Entry = Record<string, any>;
@@ -94,3 +95,12 @@ export const isSpecificType = (type: string) => (SPECIFIC_TYPES as readonly stri
 
 /** Sort options a type offers; the first is the default without q. */
 export const sortOptions = (kind: Kind) => [kind.nameSort, "bestmatch", "newest", "oldest"];
+
+/** How queries map onto a type's full-text index (record search's compiler, full text only). */
+export const searchSchemaOf = (kind: Kind): SearchSchema => ({
+  key: "e.pk",
+  fts: { table: kind.fts, columns: kind.fields, defaultColumns: null },
+  keywords: { table: "", fields: {} },
+  columns: {},
+  aliases: {},
+});

@@ -3,11 +3,13 @@
 import { requireAdmin, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { checkRevision } from "../core/etag";
-import { HttpError, notFound, validationError } from "../core/errors";
+import { notFound, validationError } from "../core/errors";
 import { parsePage, searchEnvelope } from "../core/paging";
-import { phraseCount, toFtsMatch, toFtsSuggest } from "../search/fts";
+import { compileQuery } from "../search/compile";
+import { phraseCount, toFtsSuggest } from "../search/fts";
 import { parseQueryString } from "../search/query-string";
-import { KINDS, isVocabularyType, sortOptions } from "./kinds";
+import { chooseSort } from "../search/sorts";
+import { KINDS, isVocabularyType, searchSchemaOf, sortOptions } from "./kinds";
 import type { ImportItem, VocabularyType } from "./model";
 import { presentEntry } from "./present";
 import * as store from "./store";
@@ -70,18 +72,19 @@ export function createVocabulariesService(deps: Deps) {
       const type = typeOf(rawType);
       const kind = KINDS[type];
       const page = parsePage(query, limits);
-      const options = sortOptions(kind);
       const hasQuery = Boolean(query.q?.trim() || query.suggest?.trim());
-      if (query.sort !== undefined && !options.includes(query.sort)) {
-        throw new HttpError(400, "Invalid querystring parameters.", [{ field: "sort", messages: [`Must be one of: ${options.join(", ")}.`] }]);
-      }
       // bestmatch needs a query; without one the type's default applies, as the spec says.
-      const sort = query.sort && (query.sort !== "bestmatch" || hasQuery) ? query.sort : hasQuery ? "bestmatch" : kind.nameSort;
-      const parts = [toFtsMatch(parseQueryString(query.q ?? ""), kind.fields), toFtsSuggest(query.suggest ?? "", kind.suggestColumns)].filter((p): p is string => p !== null);
+      const sort = chooseSort({ options: sortOptions(kind), requested: query.sort, hasQuery, defaultSort: kind.nameSort });
+      // The same query compiler as record search: a query that is one full-text condition is a
+      // MATCH the store can rank; anything else (e.g. `-word`) is a condition beside it.
+      const compiled = compileQuery(parseQueryString(query.q ?? ""), searchSchemaOf(kind));
+      const condition = compiled.ftsOnly === null && compiled.where !== "1 = 1" ? { sql: compiled.where, params: compiled.params } : null;
+      const parts = [compiled.ftsOnly, toFtsSuggest(query.suggest ?? "", kind.suggestColumns)].filter((p): p is string => p !== null);
       const tags = (Array.isArray(query.tags) ? query.tags : query.tags ? [query.tags] : []).flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean);
       const match = parts.length ? parts.join(" AND ") : null;
       const { rows, total } = store.searchEntries(db, type, {
         match,
+        condition,
         phrases: phraseCount(match),
         tags,
         order: sort === kind.nameSort ? "name" : (sort as store.Order),

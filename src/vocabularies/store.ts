@@ -90,6 +90,8 @@ export function deleteEntry(db: Db, type: VocabularyType, id: string): boolean {
 
 export interface SearchOptions {
   match: string | null;
+  /** A compiled query condition over the entries `e` (when the query is more than one MATCH). */
+  condition: { sql: string; params: (string | number)[] } | null;
   /** How many phrases (terms) the match has: ranking costs depend on it. */
   phrases: number;
   tags: string[];
@@ -112,15 +114,19 @@ export function searchEntries(db: Db, type: VocabularyType, options: SearchOptio
     params.push(options.match);
   }
   params.push(type);
+  if (options.condition) {
+    where.push(`(${options.condition.sql})`);
+    params.push(...options.condition.params);
+  }
   if (options.tags.length) {
     where.push(`EXISTS (SELECT 1 FROM json_each(e.data, '$.tags') t WHERE t.value IN (${options.tags.map(() => "?").join(", ")}))`);
     params.push(...options.tags);
   }
   const sqlWhere = where.join(" AND ");
   const total =
-    options.match === null && options.tags.length === 0
+    options.match === null && options.tags.length === 0 && !options.condition
       ? storedCount(db, type)
-      : options.match !== null && ownIndex && options.tags.length === 0
+      : options.match !== null && ownIndex && options.tags.length === 0 && !options.condition
         ? db.$client.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM ${kind.fts} WHERE ${kind.fts} MATCH ?`).get(options.match)!.n
         : db.$client.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM ${from} WHERE ${sqlWhere}`).get(...params)!.n;
   const orderBy = {

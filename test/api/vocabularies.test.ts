@@ -60,6 +60,8 @@ describe("names", () => {
     ["q on an identifier", "q=identifiers.identifier:%220000-0002-1825-0097%22", ["0000-0002-1825-0097"]],
     ["q with OR", "q=babbage%20OR%20lovell&sort=name", ["n-babbage", "n-lovell"]],
     ["q with NOT", "q=lov*%20NOT%20ada&sort=name", ["n-lovell"]],
+    ["q of a negation alone excludes it, as in record search", "q=-babbage&sort=name", ["0000-0002-1825-0097", "n-lovell", "n-noether"]],
+    ["q of a negated field", "q=-family_name:lovell%20-family_name:babbage&sort=name", ["0000-0002-1825-0097", "n-noether"]],
     ["q with a trailing wildcard", "q=lovel*&sort=name", ["0000-0002-1825-0097", "n-lovell"]],
     ["q that does not parse is searched as words", "q=%22babbage", ["n-babbage"]],
     ["q of punctuation only lists everything", "q=((&sort=name", ["n-babbage", "0000-0002-1825-0097", "n-lovell", "n-noether"]],
