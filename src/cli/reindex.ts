@@ -9,13 +9,15 @@ export const reindexCommand: Command = {
   summary: "Rebuild the records search index from the stored records.",
   usage: `cairn reindex
     Rebuilds the full-text and keyword index of every published record, in batched transactions,
-    with a progress bar on a terminal. Searches see the index grow while it runs.`,
+    with a progress bar on a terminal. The new index is built beside the old one and swapped in
+    at the end in one transaction: searches see the old index until then, and a rebuild that is
+    stopped or killed leaves it as it was.`,
   async run(argv) {
     const { values } = parse(argv, {});
     const bar = progressBar("reindexing");
     const started = performance.now();
     const count = await withServices(values, (s) => {
-      const n = s.records.reindex(systemActor, (done, total) => bar.update(done, total, `${done} records`));
+      const n = s.records.reindex(systemActor, { onProgress: (done, total) => bar.update(done, total, `${done} records`) });
       s.stats.refreshPopularity(); // the rebuilt rows start without their view/download counts
       return n;
     });

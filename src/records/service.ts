@@ -6,13 +6,14 @@ import { HttpError, notFound } from "../core/errors";
 import type { QueryValues } from "../core/links";
 import { parsePage, searchEnvelope } from "../core/paging";
 import { recordsTable } from "../db/tables";
+import { writeTransaction } from "../db/connection";
 import { liftedAccess, type Access } from "./access";
 import { createRecordsContext, type RecordsDeps } from "./context";
 import { createDraftOperations } from "./drafts";
 import { isPublicRecord, recordScope, requireRead } from "./policy";
 import { createFileAccess } from "./files-access";
 import { createPublishOperations } from "./publish";
-import type { HarvestFilter, HarvestKey } from "./search";
+import type { HarvestFilter, HarvestKey, RebuildHooks } from "./search";
 import * as store from "./store";
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
@@ -100,7 +101,7 @@ export function createRecordsService(deps: RecordsDeps) {
         const doc = record.document as Record<string, any>;
         const access = liftedAccess(doc.access as Access);
         const now = clock.now();
-        db.$client.transaction(() => {
+        writeTransaction(db, () => {
           store.updateRecord(db, record.id, { document: { ...doc, access }, accessRecord: access.record, embargoUntil: null }, now);
           ctx.reindexRecord(record.id);
           // An edit draft that still carries the same embargo is lifted with the record.
@@ -110,7 +111,7 @@ export function createRecordsService(deps: RecordsDeps) {
             store.updateDraftDocument(db, draft.id, draft.revisionId, { ...(draft.document as object), access }, now);
             ctx.reindexDraft(draft.id);
           }
-        }).immediate();
+        });
         lifted++;
       }
       return { lifted, date: today };
@@ -160,10 +161,13 @@ export function createRecordsService(deps: RecordsDeps) {
     },
 
     /** Rebuilds the search index from the stored records (`cairn reindex`). */
-    reindex(actor: Actor, onProgress?: (done: number, total: number) => void) {
+    reindex(actor: Actor, hooks: RebuildHooks = {}) {
       requireAdmin(actor);
-      return index.rebuild(onProgress, deps.files.fileTypes);
+      return index.rebuild(clock.now(), deps.files.fileTypes, hooks);
     },
+
+    /** Whether the index holds every record and draft (a rebuild killed before this design, or a lost write, shows here). */
+    checkIndex: () => index.check(),
 
     /** The published record as stored, for background jobs (DataCite registration). */
     loadRecordJson(id: string) {

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../app";
+import { REINDEX_JOB } from "../records/jobs";
 import { ConfigError, type Config } from "../config";
 import { startCheckpointer } from "../db/checkpointer";
 import { ensureAdministrator } from "./bootstrap";
@@ -61,6 +62,13 @@ export async function startServer(config: Config, say: (line: string) => void = 
       maxRequestBodySize: Math.max(config.MAX_CONTENT_LENGTH, config.RDM_FILES_DEFAULT_MAX_FILE_SIZE) + 1024 * 1024,
     });
     services.worker.start();
+    // An index that does not hold every record (a crash or an old interrupted reindex) searches and
+    // harvests silently short: say so and rebuild it in the background.
+    const index = services.records.checkIndex();
+    if (!index.complete) {
+      say(`WARNING: the search index holds ${index.indexedRecords} of ${index.records} records and ${index.indexedDrafts} of ${index.drafts} drafts: rebuilding it in the background (searches and OAI-PMH are incomplete until then).`);
+      services.jobs.enqueue(REINDEX_JOB);
+    }
     // Checkpoints off the request thread: only the long-running server needs them (see db/checkpointer).
     const checkpointer = startCheckpointer(services.deps.db, services.deps.db.$client.filename, services.log);
     const port = app.server!.port!;

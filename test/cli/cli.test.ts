@@ -92,7 +92,7 @@ describe("wrong arguments: one line, exit 2, nothing written", () => {
     ["extra argument", ["users", "list", "extra"], "cairn: unexpected argument 'extra'\n"],
     ["duplicate group", ["groups", "create", "LAB-members"], "cairn: name: A group named 'LAB-members' exists already.\n"],
     ["member of unknown group", ["groups", "add-member", "nolab", "--email", "ada@example.org"], "cairn: No group named 'nolab'.\n"],
-    ["unknown job", ["jobs", "run", "nope"], "cairn: no job named 'nope' (known: jobs-prune, db-optimize, stats-aggregate, stats-prune-events, files-fetch, files-verify, embargo-lift)\n"],
+    ["unknown job", ["jobs", "run", "nope"], "cairn: no job named 'nope' (known: jobs-prune, db-optimize, stats-aggregate, stats-prune-events, files-fetch, files-verify, embargo-lift, records-reindex)\n"],
     ["bad limit", ["jobs", "list", "--limit", "0"], "cairn: --limit must be a whole number of 1 or more\n"],
   ];
   test.each(cases)("%s", (_name, args, stderr) => {

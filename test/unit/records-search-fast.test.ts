@@ -114,7 +114,7 @@ describe("the in-memory path agrees with SQL", () => {
     const search = createRecordSearch(ctx.services.deps.db, ctx.services.vocabularies.lookup);
     search.copy.refresh();
     expect(search.copy.current()).not.toBeNull();
-    search.rebuild();
+    search.rebuild(ctx.clock.now());
     expect(search.copy.current()).toBeNull();
     search.copy.refresh();
     expect(search.copy.current()).not.toBeNull();

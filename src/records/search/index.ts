@@ -8,10 +8,12 @@ import type { RecordScope } from "../policy";
 import { createColumnCopy } from "./column-copy";
 import * as harvest from "./harvest";
 import * as indexer from "./indexer";
+import { checkIndex, rebuildIndex, type RebuildHooks } from "./rebuild";
 import { searchRecordIndex, type RecordSearchInput } from "./search";
 
 export type { HarvestFilter, HarvestHit, HarvestKey } from "./harvest";
 export type { IndexedRow } from "./indexer";
+export type { RebuildHooks } from "./rebuild";
 export type { RecordSearchInput } from "./search";
 export { indexedRecord, rowOf } from "./indexer";
 
@@ -35,9 +37,14 @@ export function createRecordSearch(db: Db, lookup: VocabularyLookup) {
     indexRecord: (row: indexer.IndexedRow, parentPids: Record<string, unknown>) => write(() => indexer.indexRecord(db, row, parentPids)),
     unindexRecord: (recordId: string, isDraft: boolean) => write(() => indexer.unindexRecord(db, recordId, isDraft)),
     indexLatestFlags: (parentId: string, latestId: string) => write(() => indexer.indexLatestFlags(db, parentId, latestId)),
-    /** Rebuilds the whole index from the records (`cairn reindex`). */
-    rebuild: (onProgress?: (done: number, total: number) => void, fileTypes?: (id: string, isDraft: boolean) => string[]) =>
-      write(() => indexer.rebuildIndex(db, onProgress, fileTypes)),
+    /**
+     * Rebuilds the whole index from the records into shadow tables and swaps them in at the end
+     * (`cairn reindex`, and the server when it finds the index incomplete); `since` is when it
+     * started: writes made after it by another process are caught up at the swap.
+     */
+    rebuild: (since: number, fileTypes?: (id: string, isDraft: boolean) => string[], hooks?: RebuildHooks) => write(() => rebuildIndex(db, since, fileTypes, hooks)),
+    /** Counts of records and drafts against the index rows that stand for them. */
+    check: () => checkIndex(db),
 
     /** A parent's popularity on its index rows and in the copy, which stays current (see column-copy.ts). */
     setPopularity(parentId: string, views: number, downloads: number) {

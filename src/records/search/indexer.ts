@@ -105,14 +105,26 @@ export function unindexRecord(db: Db, recordId: string, isDraft: boolean) {
   db.$client.query("DELETE FROM record_index WHERE key = ?").run(existing.key);
 }
 
-/** Writes (or rewrites) the index rows of a record or draft; `fresh` skips removing old ones (a rebuild). */
-export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, unknown>, fresh = false) {
+/** The three tables of the index: the live ones, or a rebuild's shadow copies (rebuild.ts). */
+export interface IndexTables {
+  index: string;
+  terms: string;
+  fts: string;
+}
+export const LIVE_TABLES: IndexTables = { index: "record_index", terms: "record_terms", fts: "record_fts" };
+
+/**
+ * Writes (or rewrites) the index rows of a record or draft. With `fresh` tables (a rebuild's
+ * shadow copies) it only inserts: nothing is there to remove, and popularity is put back after.
+ */
+export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, unknown>, fresh?: IndexTables) {
+  const t = fresh ?? LIVE_TABLES;
   const doc = row.document as Doc;
   const access = doc.access as Access;
   const m: Doc = doc.metadata ?? {};
   const resourceType: string | null = m.resource_type?.id ?? null;
   // Popularity belongs to the parent (all versions): a rewritten or new version keeps it.
-  // (A rebuild starts from an empty index: the counts are put back after it, see cli/reindex.ts.)
+  // (A rebuild starts from empty tables: the counts are put back after it, see cli/reindex.ts.)
   const popularity = fresh ? null : db.$client.query<{ views: number | null; downloads: number | null }, [string]>("SELECT max(views) AS views, max(downloads) AS downloads FROM record_index WHERE parent_id = ?").get(row.parentId);
   if (!fresh) unindexRecord(db, row.id, row.isDraft);
   const values = {
@@ -138,11 +150,11 @@ export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, 
   };
   const columns = Object.keys(values);
   const key = db.$client
-    .query<{ key: number }, (string | number | null)[]>(`INSERT INTO record_index (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) RETURNING key`)
+    .query<{ key: number }, (string | number | null)[]>(`INSERT INTO ${t.index} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) RETURNING key`)
     .get(...(Object.values(values) as (string | number | null)[]))!.key;
   const text = fullText(doc);
-  db.$client.query("INSERT INTO record_fts (rowid, title, description, creators, subjects, other) VALUES (?, ?, ?, ?, ?, ?)").run(key, text.title, text.description, text.creators, text.subjects, text.other);
-  const insertTerm = db.$client.query("INSERT INTO record_terms (key, field, value) VALUES (?, ?, ?)");
+  db.$client.query(`INSERT INTO ${t.fts} (rowid, title, description, creators, subjects, other) VALUES (?, ?, ?, ?, ?, ?)`).run(key, text.title, text.description, text.creators, text.subjects, text.other);
+  const insertTerm = db.$client.query(`INSERT INTO ${t.terms} (key, field, value) VALUES (?, ?, ?)`);
   for (const [field, value] of terms(row, doc, parentPids)) insertTerm.run(key, field, value);
   for (const ext of row.fileTypes ?? []) insertTerm.run(key, "files.types", ext);
 }
@@ -158,64 +170,6 @@ export function setPopularity(db: Db, parentId: string, views: number, downloads
 /** Mirrors records.is_latest for the parent's published versions. */
 export function indexLatestFlags(db: Db, parentId: string, latestId: string) {
   db.$client.query("UPDATE record_index SET is_latest = (record_id = ?) WHERE parent_id = ? AND is_draft = 0").run(latestId, parentId);
-}
-
-/** Rebuilds the whole index from the records, in batches; returns how many were indexed. */
-export function rebuildIndex(db: Db, onProgress?: (done: number, total: number) => void, fileTypes: (id: string, isDraft: boolean) => string[] = () => []): number {
-  const total = db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM records").get()!.n;
-  // A bigger page cache for the bulk load: the index B-trees of a million rows outgrow the default 2 MB.
-  const cacheSize = db.$client.query<{ cache_size: number }, []>("PRAGMA cache_size").get()!.cache_size;
-  db.$client.exec("PRAGMA cache_size = -131072");
-  try {
-    return rebuildAll(db, total, onProgress, fileTypes);
-  } finally {
-    db.$client.exec(`PRAGMA cache_size = ${cacheSize}`);
-  }
-}
-
-function rebuildAll(db: Db, total: number, onProgress: ((done: number, total: number) => void) | undefined, fileTypes: (id: string, isDraft: boolean) => string[]): number {
-  db.$client.transaction(() => {
-    db.$client.exec("DELETE FROM record_terms; DELETE FROM record_index; DELETE FROM record_fts;");
-  }).immediate();
-  const BATCH = 2000;
-  let done = 0;
-  let after = "";
-  for (;;) {
-    // Keyset paging with each record's parent pids in the same read: no per-record lookups.
-    const rows = db.$client
-      .query<Record<string, any>, [string, number]>(
-        `SELECT r.*, p.pids AS parent_pids FROM records r LEFT JOIN record_parents p ON p.id = r.parent_id WHERE r.id > ? ORDER BY r.id LIMIT ?`,
-      )
-      .all(after, BATCH);
-    if (rows.length === 0) break;
-    db.$client.transaction(() => {
-      for (const raw of rows) {
-        const row = indexedRecord(rowOf(raw));
-        // Metadata-only records have no files to look up.
-        const types = (row.document as Doc).files?.enabled === false ? [] : fileTypes(raw.id, false);
-        indexRecord(db, { ...row, fileTypes: types }, raw.parent_pids ? JSON.parse(raw.parent_pids) : {}, true);
-        done++;
-      }
-    }).immediate();
-    after = rows[rows.length - 1]!.id;
-    onProgress?.(done, total);
-  }
-  // Drafts too: the owners' own listings search them.
-  const drafts = db.$client
-    .query<Record<string, any>, []>(
-      `SELECT d.*, p.pids AS parent_pids,
-         d.version_index >= (SELECT max(v) FROM (SELECT max(version_index) AS v FROM records WHERE parent_id = d.parent_id UNION ALL SELECT max(version_index) FROM drafts WHERE parent_id = d.parent_id)) AS is_latest
-       FROM drafts d LEFT JOIN record_parents p ON p.id = d.parent_id`,
-    )
-    .all();
-  db.$client.transaction(() => {
-    for (const raw of drafts) {
-      const document = JSON.parse(raw.document) as Doc;
-      const row = { id: raw.id, parentId: raw.parent_id, ownerId: raw.owner_id, isLatest: raw.is_latest === 1, isDraft: true, accessRecord: document.access?.record ?? "public", versionIndex: raw.version_index, document, created: raw.created, updated: raw.updated, fileTypes: fileTypes(raw.id, true) };
-      indexRecord(db, row, raw.parent_pids ? JSON.parse(raw.parent_pids) : {}, true);
-    }
-  }).immediate();
-  return done;
 }
 
 /** A raw `records` row as the typed row drizzle would give. */

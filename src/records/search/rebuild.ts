@@ -1,0 +1,173 @@
+// Rebuilding the records index without ever showing an empty or partial one: the new rows go into
+// shadow tables, batch by batch, and one transaction swaps them in. A rebuild killed at any point
+// leaves the live index as it was (the next rebuild drops the leftover shadow tables).
+import type { Db } from "../../db/connection";
+import { indexedRecord, indexRecord, LIVE_TABLES, rowOf, type IndexTables } from "./indexer";
+
+const SHADOW: IndexTables = { index: "record_index_rebuild", terms: "record_terms_rebuild", fts: "record_fts_rebuild" };
+const BATCH = 2000;
+
+type FileTypes = (id: string, isDraft: boolean) => string[];
+type Raw = Record<string, any>;
+
+/** The live tables' and indexes' CREATE statements, as SQLite keeps them (ALTERed columns included). */
+function liveSchema(db: Db) {
+  const tables = Object.values(LIVE_TABLES);
+  return db.$client
+    .query<{ type: string; name: string; sql: string }, string[]>(
+      `SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND ((type = 'table' AND name IN (?, ?, ?)) OR (type = 'index' AND tbl_name IN (?, ?, ?)))`,
+    )
+    .all(...tables, ...tables);
+}
+
+/** A live table's name in its CREATE statement replaced by its shadow's. */
+function shadowSql(sql: string): string {
+  const pairs = Object.entries(LIVE_TABLES).map(([role, live]) => [live, SHADOW[role as keyof IndexTables]] as const);
+  return sql.replace(/^(CREATE (?:VIRTUAL )?TABLE )[`"]?(\w+)[`"]?/, (_, head: string, name: string) => head + (pairs.find(([live]) => live === name)?.[1] ?? name));
+}
+
+export function dropShadow(db: Db) {
+  for (const table of Object.values(SHADOW)) db.$client.exec(`DROP TABLE IF EXISTS ${table}`);
+}
+
+/** Shadow tables like the live ones, without their indexes: a bulk load is faster without, and the swap makes them. */
+function createShadow(db: Db) {
+  dropShadow(db);
+  for (const object of liveSchema(db)) if (object.type === "table") db.$client.exec(shadowSql(object.sql));
+}
+
+function parentPids(raw: Raw) {
+  return raw.parent_pids ? JSON.parse(raw.parent_pids) : {};
+}
+
+function indexPublished(db: Db, raw: Raw, fileTypes: FileTypes) {
+  const row = indexedRecord(rowOf(raw));
+  // Metadata-only records have no files to look up.
+  const types = (row.document as { files?: { enabled?: boolean } }).files?.enabled === false ? [] : fileTypes(raw.id, false);
+  indexRecord(db, { ...row, fileTypes: types }, parentPids(raw), SHADOW);
+}
+
+const DRAFTS_SQL = `SELECT d.*, p.pids AS parent_pids,
+    d.version_index >= (SELECT max(v) FROM (SELECT max(version_index) AS v FROM records WHERE parent_id = d.parent_id UNION ALL SELECT max(version_index) FROM drafts WHERE parent_id = d.parent_id)) AS is_latest
+  FROM drafts d LEFT JOIN record_parents p ON p.id = d.parent_id`;
+
+function indexDraft(db: Db, raw: Raw, fileTypes: FileTypes) {
+  const document = JSON.parse(raw.document);
+  const row = {
+    id: raw.id,
+    parentId: raw.parent_id,
+    ownerId: raw.owner_id,
+    isLatest: raw.is_latest === 1,
+    isDraft: true,
+    accessRecord: document.access?.record ?? "public",
+    versionIndex: raw.version_index,
+    document,
+    created: raw.created,
+    updated: raw.updated,
+    fileTypes: fileTypes(raw.id, true),
+  };
+  indexRecord(db, row, parentPids(raw), SHADOW);
+}
+
+/** Removes shadow rows of these parents (or, with null, of records and drafts that no longer exist). */
+function removeShadowRows(db: Db, parents: string[] | null) {
+  const where = parents
+    ? `parent_id IN (${parents.map(() => "?").join(", ")})`
+    : "(is_draft = 0 AND record_id NOT IN (SELECT id FROM records)) OR (is_draft = 1 AND record_id NOT IN (SELECT id FROM drafts))";
+  const keys = db.$client.query<{ key: number }, string[]>(`DELETE FROM ${SHADOW.index} WHERE ${where} RETURNING key`).all(...(parents ?? []));
+  for (const { key } of keys) {
+    db.$client.query(`DELETE FROM ${SHADOW.fts} WHERE rowid = ?`).run(key);
+    db.$client.query(`DELETE FROM ${SHADOW.terms} WHERE key = ?`).run(key);
+  }
+}
+
+/**
+ * Writes made while the rebuild ran (a server beside `cairn reindex`) went to the live index only:
+ * the records and drafts of every parent touched since `since` are indexed into the shadow again.
+ */
+function catchUp(db: Db, since: number, fileTypes: FileTypes) {
+  removeShadowRows(db, null);
+  const parents = db.$client
+    .query<{ p: string }, [number, number]>("SELECT parent_id AS p FROM records WHERE updated >= ? UNION SELECT parent_id FROM drafts WHERE updated >= ?")
+    .all(since, since)
+    .map((r) => r.p);
+  for (let i = 0; i < parents.length; i += 500) {
+    const some = parents.slice(i, i + 500);
+    const marks = some.map(() => "?").join(", ");
+    removeShadowRows(db, some);
+    const records = db.$client.query<Raw, string[]>(`SELECT r.*, p.pids AS parent_pids FROM records r LEFT JOIN record_parents p ON p.id = r.parent_id WHERE r.parent_id IN (${marks})`).all(...some);
+    for (const raw of records) indexPublished(db, raw, fileTypes);
+    for (const raw of db.$client.query<Raw, string[]>(`SELECT * FROM (${DRAFTS_SQL}) WHERE parent_id IN (${marks})`).all(...some)) indexDraft(db, raw, fileTypes);
+  }
+}
+
+/** One transaction: popularity carried over, the live tables replaced by the shadow ones, their indexes made. */
+function swap(db: Db, since: number, fileTypes: FileTypes, beforeSwap?: () => void) {
+  db.$client
+    .transaction(() => {
+      catchUp(db, since, fileTypes);
+      beforeSwap?.();
+      // Views and downloads belong to the parent and are counted by statistics, not by the rebuild.
+      db.$client.exec(
+        `UPDATE ${SHADOW.index} AS s SET views = l.views, downloads = l.downloads FROM (SELECT parent_id, max(views) AS views, max(downloads) AS downloads FROM record_index GROUP BY parent_id) AS l WHERE l.parent_id = s.parent_id`,
+      );
+      const schema = liveSchema(db);
+      for (const live of Object.values(LIVE_TABLES)) db.$client.exec(`DROP TABLE ${live}`);
+      for (const [role, live] of Object.entries(LIVE_TABLES)) db.$client.exec(`ALTER TABLE ${SHADOW[role as keyof IndexTables]} RENAME TO ${live}`);
+      for (const object of schema) if (object.type === "index") db.$client.exec(object.sql);
+    })
+    .immediate();
+}
+
+export interface RebuildHooks {
+  onProgress?: (done: number, total: number) => void;
+  /** Records per batch transaction (default 2,000). */
+  batchSize?: number;
+  /** Called once the shadow tables exist, before the first batch (tests stop a rebuild there). */
+  onShadowReady?: () => void;
+  /** Called inside the swap's transaction, just before the tables change (tests stop a rebuild there). */
+  beforeSwap?: () => void;
+}
+
+/** Rebuilds the whole index from the records and drafts; returns how many published records it holds. */
+export function rebuildIndex(db: Db, since: number, fileTypes: FileTypes = () => [], hooks: RebuildHooks = {}): number {
+  const total = db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM records").get()!.n;
+  // A bigger page cache for the bulk load: the index B-trees of a million rows outgrow the default 2 MB.
+  const cacheSize = db.$client.query<{ cache_size: number }, []>("PRAGMA cache_size").get()!.cache_size;
+  db.$client.exec("PRAGMA cache_size = -131072");
+  try {
+    db.$client.transaction(() => createShadow(db)).immediate();
+    hooks.onShadowReady?.();
+    const batch = hooks.batchSize ?? BATCH;
+    let done = 0;
+    let after = "";
+    for (;;) {
+      // Keyset paging with each record's parent pids in the same read: no per-record lookups.
+      const rows = db.$client
+        .query<Raw, [string, number]>(`SELECT r.*, p.pids AS parent_pids FROM records r LEFT JOIN record_parents p ON p.id = r.parent_id WHERE r.id > ? ORDER BY r.id LIMIT ?`)
+        .all(after, batch);
+      if (rows.length === 0) break;
+      db.$client.transaction(() => rows.forEach((raw) => indexPublished(db, raw, fileTypes))).immediate();
+      done += rows.length;
+      after = rows[rows.length - 1]!.id;
+      hooks.onProgress?.(done, total);
+    }
+    // Drafts too: the owners' own listings search them.
+    const drafts = db.$client.query<Raw, []>(DRAFTS_SQL).all();
+    db.$client.transaction(() => drafts.forEach((raw) => indexDraft(db, raw, fileTypes))).immediate();
+    swap(db, since, fileTypes, hooks.beforeSwap);
+    return db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM record_index WHERE is_draft = 0").get()!.n;
+  } finally {
+    db.$client.exec(`PRAGMA cache_size = ${cacheSize}`);
+  }
+}
+
+/** How the live index compares with the records and drafts it should hold (a killed or failed write shows here). */
+export function checkIndex(db: Db) {
+  const count = (sql: string) => db.$client.query<{ n: number }, []>(sql).get()!.n;
+  const records = count("SELECT count(*) AS n FROM records");
+  const drafts = count("SELECT count(*) AS n FROM drafts");
+  const indexedRecords = count("SELECT count(*) AS n FROM record_index WHERE is_draft = 0");
+  const indexedDrafts = count("SELECT count(*) AS n FROM record_index WHERE is_draft = 1");
+  return { records, drafts, indexedRecords, indexedDrafts, complete: records === indexedRecords && drafts === indexedDrafts };
+}
