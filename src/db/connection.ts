@@ -23,6 +23,15 @@ export function openDatabase(path: string): Db {
   return drizzle({ client: sqlite, schema: tables }) as Db;
 }
 
+/**
+ * Runs `work` in one write transaction and returns its result; a throw rolls everything back.
+ * IMMEDIATE takes the write lock up front: a deferred transaction that reads first and writes
+ * later fails with SQLITE_BUSY when another connection wrote in between, instead of waiting.
+ */
+export function writeTransaction<T>(db: Db, work: () => T): T {
+  return db.$client.transaction(work).immediate();
+}
+
 /** Applies the embedded migrations that are missing, in one transaction; returns the ids applied. */
 export function migrate(db: Db, now: number = Date.now()): string[] {
   const sqlite = db.$client;
@@ -30,7 +39,7 @@ export function migrate(db: Db, now: number = Date.now()): string[] {
   const done = new Set(sqlite.query<{ id: string }, []>("SELECT id FROM schema_migrations").all().map((r) => r.id));
   const missing = migrations.filter((m) => !done.has(m.id));
   if (missing.length === 0) return [];
-  sqlite.transaction(() => {
+  writeTransaction(db, () => {
     for (const m of missing) {
       for (const statement of m.sql.split("--> statement-breakpoint")) {
         if (statement.trim()) sqlite.exec(statement);
@@ -39,13 +48,19 @@ export function migrate(db: Db, now: number = Date.now()): string[] {
     }
     // The schema version, readable by any SQLite tool.
     sqlite.exec(`PRAGMA user_version = ${done.size + missing.length}`);
-  }).immediate();
+  });
   return missing.map((m) => m.id);
 }
 
 /** Number of migrations applied (PRAGMA user_version). */
 export function schemaVersion(db: Db): number {
   return db.$client.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version ?? 0;
+}
+
+/** Refreshes the query planner's statistics and truncates the write-ahead log; returns the checkpoint's counts. */
+export function optimizeDatabase(db: Db): Record<string, number> | null {
+  db.$client.exec("PRAGMA optimize");
+  return db.$client.query<Record<string, number>, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
 }
 
 /** Rows changed by a drizzle `.run()` (bun:sqlite reports them; drizzle's type says void). */
