@@ -93,6 +93,20 @@ export interface EntryByType {
   awards: AwardEntry;
 }
 
+/** A stored entry of any type as read back for records and exports: its `title`, `props`, `name`... */
+export interface VocabularyEntry {
+  title?: Record<string, string>;
+  props?: Record<string, string>;
+  [member: string]: any;
+}
+
+/**
+ * The vocabularies service's `lookup`: an entry (`resourcetypes`, `licenses`, `funders`...) by id;
+ * null (or undefined) when the id does not exist. Records validate against it, exports and DOIs
+ * read titles and props from it.
+ */
+export type VocabularyLookup = (type: string, id: string) => VocabularyEntry | null | undefined;
+
 /** What an importer yields for each source item: an entry to write, or why it was skipped. */
 export type ImportItem<E> = { entry: E } | { skip: string };
 
