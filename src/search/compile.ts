@@ -1,5 +1,6 @@
 // Compiles a parsed query string into one SQL condition over a search index: full-text fields
 // through an FTS5 table, exact keyword fields through a terms table, ranges over plain columns.
+import { HttpError } from "../core/errors";
 import { ftsPhrase } from "./fts";
 import type { QueryNode } from "./query-string";
 
@@ -250,12 +251,37 @@ function compileNode(s: SearchSchema, node: QueryNode): Sql | null {
   }
 }
 
-/** Nested groups of the same operator flattened (`a (b c)` is `a b c`), so their full text merges. */
+/**
+ * Nested groups of the same operator flattened (`a (b c)` is `a b c`), so their full text merges,
+ * and repeated items dropped (`a a` is `a`): a query of one word repeated 400 times costs what
+ * the word costs, not 400 times its doclist in every ranking and set operation.
+ */
 export function flatten(node: QueryNode): QueryNode {
   if (node.kind === "not") return { kind: "not", item: flatten(node.item) };
   if (node.kind !== "and" && node.kind !== "or") return node;
-  const items = node.items.map(flatten).flatMap((n) => (n.kind === node.kind ? n.items : [n]));
+  const seen = new Set<string>();
+  const items = node.items
+    .map(flatten)
+    .flatMap((n) => (n.kind === node.kind ? n.items : [n]))
+    .filter((n) => {
+      const key = JSON.stringify(n);
+      return !seen.has(key) && Boolean(seen.add(key));
+    });
   return items.length === 1 ? items[0]! : { kind: node.kind, items };
+}
+
+/** OpenSearch's default `indices.query.bool.max_clause_count`: more distinct clauses is a 400. */
+export const MAX_CLAUSE_COUNT = 1024;
+
+const clauseCount = (node: QueryNode): number =>
+  node.kind === "and" || node.kind === "or" ? node.items.reduce((n, item) => n + clauseCount(item), 0) : node.kind === "not" ? clauseCount(node.item) : 1;
+
+/** 400 for a query with more distinct clauses (terms, ranges, `_exists_`) than MAX_CLAUSE_COUNT. */
+function checkClauses(node: QueryNode) {
+  const n = clauseCount(node);
+  if (n > MAX_CLAUSE_COUNT) {
+    throw new HttpError(400, "Invalid querystring parameters.", [{ field: "q", messages: [`The query has ${n} clauses; at most ${MAX_CLAUSE_COUNT} are allowed (max_clause_count).`] }]);
+  }
 }
 
 /**
@@ -263,7 +289,9 @@ export function flatten(node: QueryNode): QueryNode {
  * parameter. An empty query, or one with nothing searchable, matches everything.
  */
 export function compileQuery(node: QueryNode | null, schema: SearchSchema): CompiledQuery {
-  const compiled = node && compileNode(schema, flatten(node));
+  const flat = node && flatten(node);
+  if (flat) checkClauses(flat);
+  const compiled = flat && compileNode(schema, flat);
   if (!compiled) return { where: "1 = 1", params: [], rankMatch: null, ftsOnly: null };
   // The whole condition is one full-text lookup: callers may then read the matching keys straight from FTS5.
   const single = compiled.params.length === 1 && compiled.sql === ftsIn(schema, "").sql;

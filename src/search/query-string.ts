@@ -161,10 +161,17 @@ function termOf(field: string | null, token: Token): QueryNode {
   return { kind: "term", field, value, phrase: false, prefix: false };
 }
 
+/** Deepest nesting of groups and negations: deeper is not a query a person writes (and would overflow the stack). */
+const MAX_NESTING = 64;
+
 function parseTokens(tokens: Token[]): QueryNode {
   let pos = 0;
+  let nesting = 0;
   const peek = () => tokens[pos];
   const isOp = (v: string) => peek()?.t === "op" && (peek() as { v: string }).v === v;
+  const nest = () => {
+    if (++nesting > MAX_NESTING) throw new ParseError(`nested more than ${MAX_NESTING} levels deep`);
+  };
 
   function or(): QueryNode {
     const items = [and()];
@@ -189,15 +196,20 @@ function parseTokens(tokens: Token[]): QueryNode {
   function unary(): QueryNode {
     if (isOp("NOT") || isOp("-")) {
       pos++;
-      return { kind: "not", item: unary() };
+      nest();
+      const item = unary();
+      nesting--;
+      return { kind: "not", item };
     }
     if (isOp("+")) pos++;
     return primary();
   }
   function group(): QueryNode {
+    nest();
     const inner = or();
     if (!isOp(")")) throw new ParseError("missing )");
     pos++;
+    nesting--;
     return inner;
   }
   function primary(): QueryNode {

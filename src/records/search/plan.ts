@@ -5,6 +5,8 @@ import { columnRange, flatten, ftsExpression, type Bound, type SearchSchema } fr
 import type { QueryNode } from "../../search/query-string";
 import type { MatchPlan } from "./memory-path";
 
+const MAX_SET_PARTS = 16;
+
 export interface MemoryPlan {
   /** The full-text condition, or null when the query constrains no text. */
   match: MatchPlan | null;
@@ -18,7 +20,9 @@ export interface MemoryPlan {
  * when the node has nothing searchable; null when part of it is not full text.
  */
 function matchPlan(schema: SearchSchema, node: QueryNode): MatchPlan | "everything" | null {
-  if (node.kind === "and" || node.kind === "or") {
+  // A set operation per part pays off for a few parts (each reads its cached rows); for many, one
+  // FTS5 expression is cheaper than marking every part's rows.
+  if ((node.kind === "and" || node.kind === "or") && node.items.length <= MAX_SET_PARTS) {
     const parts = node.items.map((item) => matchPlan(schema, item));
     if (parts.every((p): p is MatchPlan => p !== null && p !== "everything")) return { op: node.kind, parts };
   }
