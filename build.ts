@@ -6,7 +6,10 @@ const outfile = process.argv[2] ?? "dist/cairn";
 mkdirSync("dist", { recursive: true });
 const started = performance.now();
 const result = await Bun.build({
-  entrypoints: ["./src/main.ts"],
+  // Each worker's entry is bundled beside the main one (Bun resolves `new Worker(new URL(...))` to it).
+  entrypoints: ["./src/main.ts", "./src/records/search/reader-worker.ts"],
+  // Paths inside the executable are relative to src/ (records/search/readers.ts names its worker so).
+  root: "./src",
   compile: { outfile },
   minify: true,
   sourcemap: "none",

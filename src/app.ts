@@ -7,6 +7,7 @@ import type { Config } from "./config";
 import type { Deps } from "./core/deps";
 import { systemActor } from "./core/actor";
 import { actorContext, httpHooks } from "./core/http";
+import { httpPolicy } from "./core/http-policy";
 import { newUuid } from "./core/ids";
 import { createLinks } from "./core/links";
 import { systemClock, type Clock } from "./core/time";
@@ -20,6 +21,7 @@ import { createJobsService } from "./jobs/service";
 import { createWorker } from "./jobs/worker";
 import { filesRoutes, FILE_CONTENT_ROUTES } from "./files/routes";
 import { defineFileJobs } from "./files/jobs";
+import { createLifecycleHooks } from "./files/lifecycle";
 import { createFilesService } from "./files/service";
 import { createFileStore } from "./storage/file-store";
 import { exportsRoutes } from "./exports/routes";
@@ -27,16 +29,17 @@ import { createExportsService } from "./exports/service";
 import { doiResolverUrl } from "./pids/doi";
 import { recordsRoutes } from "./records/routes";
 import { defineRecordJobs } from "./records/jobs";
-import { createRecordsService, type RecordsService } from "./records/service";
+import { createRecordsService } from "./records/service";
 import { defineStatsJobs } from "./stats/jobs";
 import { statsRoutes } from "./stats/routes";
-import { createStatsService, type StatsService } from "./stats/service";
+import { createStatsService } from "./stats/service";
+import { createStatsTotals } from "./stats/totals";
 import { createTokensService } from "./tokens/service";
 import { usersRoutes } from "./users/routes";
 import { createUsersService } from "./users/service";
 import { oaiHarvestRoutes, oaiSetsRoutes, OAI_FORM_ROUTES } from "./oai/routes";
-import { createOaiService, type OaiService } from "./oai/service";
-import type { VisibilityChange } from "./records/context";
+import { createOaiService } from "./oai/service";
+import { createTombstoneWriter } from "./oai/tombstones";
 import { VERSION } from "./version";
 import { fixturesVersion, shippedVocabularies } from "./vocabularies/fixtures";
 import { vocabulariesRoutes } from "./vocabularies/routes";
@@ -63,31 +66,33 @@ export function createServices(options: AppOptions) {
   const enqueue = (name: string, payload: unknown) => {
     if (registry.get(name)) jobs.enqueue(name, payload);
   };
-  // Files and records ask each other questions: the records service is bound once it exists.
-  let records: RecordsService | undefined;
-  let stats: StatsService | undefined;
-  const owners = () => records!.fileOwners;
-  const files = createFilesService({
+  // Built in dependency order, each from what is built before it. Files, records, statistics and
+  // OAI-PMH answer one another through small pieces built first: the file hooks records move
+  // files with, the counts records show, the tombstones records report visibility changes to.
+  const fileStore = createFileStore(join(config.DATA_DIR, "files"));
+  const fileHooks = createLifecycleHooks({ db, clock, files: fileStore, log });
+  const statsTotals = createStatsTotals(db);
+  const tombstones = createTombstoneWriter(db);
+  const records = createRecordsService({
     ...deps,
-    files: createFileStore(join(config.DATA_DIR, "files")),
-    owners: {
-      draftTarget: (actor, id) => owners().draftTarget(actor, id),
-      recordTarget: (actor, id) => owners().recordTarget(actor, id),
-      importSource: (id) => owners().importSource(id),
-    },
+    lookup: vocabularies.lookup,
     enqueue,
-    // Every content response that sends bytes counts as a download (statistics are bound below).
-    onDownload: (e) => stats?.recordDownload({ recordId: e.recordId, parentId: e.parentId, fileKey: e.key, bytes: e.bytes, actor: e.actor, request: e.request }),
+    files: fileHooks,
+    onVisibilityChange: tombstones.noteVisibilityChange,
+    recordStats: config.STATS_ENABLED ? statsTotals.recordStats : undefined,
     log,
   });
-  // OAI-PMH keeps tombstones of records that stop being public: records report each re-index to it.
-  let oai: OaiService | undefined;
-  const onVisibilityChange = (change: VisibilityChange) => oai?.noteVisibilityChange(change);
-  // Statistics ask records who may see a record's counts and feed the popularity sorts; records show the counts.
-  const recordStats = config.STATS_ENABLED ? (id: string, parentId: string) => stats!.recordStats(id, parentId) : undefined;
-  records = createRecordsService({ ...deps, lookup: vocabularies.lookup, enqueue, files: files.hooks, onVisibilityChange, recordStats });
-  const recordsService = records;
-  stats = createStatsService({ ...deps, records, onPopularity: (rows) => recordsService.updatePopularity(rows), log });
+  const stats = createStatsService({ ...deps, records, totals: statsTotals, onPopularity: records.updatePopularity, log });
+  const files = createFilesService({
+    ...deps,
+    files: fileStore,
+    hooks: fileHooks,
+    owners: records.fileOwners,
+    enqueue,
+    // Every content response that sends bytes of a published record counts as a download.
+    onDownload: stats.recordDownload,
+    log,
+  });
   defineStatsJobs(registry, stats);
   defineFileJobs(registry, { files, config, log });
   defineRecordJobs(registry, { records, config, lookup: vocabularies.lookup, log });
@@ -100,7 +105,7 @@ export function createServices(options: AppOptions) {
   });
   const users = createUsersService(deps);
   const adminEmails = () => users.adminEmails(systemActor);
-  oai = createOaiService({ ...deps, records, exportContext: exportsService.context(), adminEmails });
+  const oai = createOaiService({ ...deps, records, exportContext: exportsService.context(), adminEmails });
   return {
     deps,
     log,
@@ -117,6 +122,7 @@ export function createServices(options: AppOptions) {
     stats,
     close: () => {
       stats.close(); // buffered view/download events are written first
+      records.close(); // the search reader workers
       db.$client.close();
     },
   };
@@ -138,6 +144,7 @@ export function createApp(options: AppOptions) {
           authenticate: services.tokens.authenticate,
           streamedBodyRoutes: new Set<string>(FILE_CONTENT_ROUTES),
           formBodyRoutes: new Set<string>(OAI_FORM_ROUTES),
+          policy: httpPolicy(config, services.deps.clock),
         },
         () => app.routes,
         () => (request) => app.handle(request),
@@ -146,17 +153,14 @@ export function createApp(options: AppOptions) {
     .get("/ping", () => new Response("OK", { headers: { "Content-Type": "text/plain; charset=utf-8" } }), { detail: { hide: true } })
     .use(docsRoutes(VERSION))
     .use(vocabulariesRoutes(http, services.vocabularies))
-    // Before the records routes: it serves GET /api/records/{id} in every representation.
-    .use(exportsRoutes(http, services.exports, (view) => services.stats.recordView(view)))
-    .use(recordsRoutes(http, services.records))
+    .use(recordsRoutes(http, services.records, services.exports, services.stats.recordView))
+    .use(exportsRoutes(http, services.exports))
     .use(filesRoutes(http, services.files))
     .use(groupsRoutes(http, services.groups))
     .use(usersRoutes(http, services.users))
     .use(statsRoutes(http, services.stats))
     .use(oaiSetsRoutes(http, services.oai))
     .use(oaiHarvestRoutes(services.oai)) as unknown as Elysia;
-  // Visitors are told apart by address: only the server that received a request knows it.
-  services.stats.setAddressResolver((request) => app.server?.requestIP(request)?.address ?? null);
   return { app, services };
 }
 

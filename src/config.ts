@@ -3,6 +3,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
+import { checkTrustedProxies } from "./core/client-address";
+import { parseRateLimits } from "./core/rate-limit";
 
 type Kind = "string" | "integer" | "boolean" | "list" | "bytes";
 
@@ -30,6 +32,19 @@ export const CONFIG_KEYS = {
     default: [],
     description: "Host names accepted in the Host header. Default: the host of BASE_URL (and the other loopback names when it is one). Others get 400.",
   },
+  APP_TRUSTED_PROXIES: {
+    kind: "list",
+    default: [],
+    description: "Addresses or CIDR ranges (10.0.0.0/8) of reverse proxies whose X-Forwarded-For is believed: the client is the last address they did not add. Empty: the socket's peer is the client (InvenioRDM counts proxies with WSGI_PROXIES; a list cannot be fooled by a client that reaches the server directly).",
+  },
+  CORS_ORIGINS: {
+    kind: "list",
+    default: ["*"],
+    description: "Origins whose browser scripts may call the API (https://app.example.org), * for any (safe: tokens travel in the Authorization header, not in cookies). Empty: no CORS headers.",
+  },
+  RATELIMIT_ENABLED: { kind: "boolean", default: true, description: "Limit requests per user (with a token) or per client address (without); over the limit a 429 with Retry-After. Clients on the loopback address are not limited unless APP_TRUSTED_PROXIES is set." },
+  RATELIMIT_AUTHENTICATED_USER: { kind: "string", default: "25000 per hour;1000 per minute", description: "Limits for requests with a token, per user (InvenioRDM's default; Flask-Limiter notation, ; between limits)." },
+  RATELIMIT_GUEST_USER: { kind: "string", default: "5000 per hour;500 per minute", description: "Limits for requests without a token, per client address (InvenioRDM's default)." },
   THEME_SITENAME: { kind: "string", default: "Cairn", description: "Name of the repository: the publisher of records that name none, in exports." },
   HTTP: { kind: "boolean", default: false, description: "Serve plain HTTP (behind a TLS-terminating proxy, or in tests)." },
   TLS_CERT: { kind: "string", default: "", description: "PEM certificate file. Default: a self-signed one made on first start in DATA/tls/." },
@@ -37,6 +52,16 @@ export const CONFIG_KEYS = {
   SEARCH_DEFAULT_PAGE_SIZE: { kind: "integer", default: 10, description: "Items per page when a search gives no size." },
   SEARCH_MAX_PAGE_SIZE: { kind: "integer", default: 100, description: "Largest accepted size; larger is a 400." },
   SEARCH_MAX_RESULTS_WINDOW: { kind: "integer", default: 10000, description: "Largest page*size; beyond it a 400." },
+  SEARCH_READERS: {
+    kind: "integer",
+    default: 1,
+    description: "Worker threads that run record searches, each on its own read-only connection, so a costly search never holds up other requests. 0: searches run on the request thread.",
+  },
+  SEARCH_TIMEOUT_MS: {
+    kind: "integer",
+    default: 10000,
+    description: "Time budget of one record search (with SEARCH_READERS of 1 or more): a search still running then is stopped and answered 503.",
+  },
   RDM_SEARCH_SORT_OPTIONS: {
     kind: "list",
     default: ["bestmatch", "newest", "oldest", "updated-desc", "updated-asc", "version", "mostviewed", "mostdownloaded"],
@@ -199,6 +224,16 @@ export function loadConfig(options: LoadOptions = {}): Config {
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1"];
 const RECORD_SORT_NAMES = ["bestmatch", "newest", "oldest", "updated-desc", "updated-asc", "version", "mostviewed", "mostdownloaded"];
 
+/** `https://host[:port]`, nothing more: what a browser sends as Origin. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value.replace(/\/+$/, "").toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
 /** Derived defaults and cross-key checks. */
 function finish(config: Config): Config {
   if (config.PORT < 0 || config.PORT > 65535) throw new ConfigError(`PORT must be 0-65535, got ${config.PORT}`);
@@ -222,13 +257,28 @@ function finish(config: Config): Config {
   }
   config.APP_ALLOWED_HOSTS = config.APP_ALLOWED_HOSTS.map((h) => h.toLowerCase());
   if (Boolean(config.TLS_CERT) !== Boolean(config.TLS_KEY)) throw new ConfigError("TLS_CERT and TLS_KEY go together");
+  for (const key of ["RATELIMIT_AUTHENTICATED_USER", "RATELIMIT_GUEST_USER"] as const) {
+    try {
+      parseRateLimits(config[key]);
+    } catch (err) {
+      throw new ConfigError(`${key}: ${(err as Error).message}`);
+    }
+  }
+  for (const origin of config.CORS_ORIGINS) {
+    if (origin !== "*" && !isOrigin(origin)) throw new ConfigError(`CORS_ORIGINS: '${origin}' is not an origin such as https://app.example.org (or *)`);
+  }
+  try {
+    checkTrustedProxies(config.APP_TRUSTED_PROXIES);
+  } catch (err) {
+    throw new ConfigError(`APP_TRUSTED_PROXIES: ${(err as Error).message}`);
+  }
   const unknownSorts = config.RDM_SEARCH_SORT_OPTIONS.filter((o) => !RECORD_SORT_NAMES.includes(o));
   if (unknownSorts.length) throw new ConfigError(`RDM_SEARCH_SORT_OPTIONS: unknown option(s) ${unknownSorts.join(", ")}; known: ${RECORD_SORT_NAMES.join(", ")}`);
   if (!config.RDM_SEARCH_SORT_OPTIONS.includes("newest")) throw new ConfigError("RDM_SEARCH_SORT_OPTIONS must keep newest, the default sort without a query");
   if (config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "public" && config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "restricted") {
     throw new ConfigError(`ACCOUNTS_DEFAULT_USER_VISIBILITY must be public or restricted, got ${JSON.stringify(config.ACCOUNTS_DEFAULT_USER_VISIBILITY)}`);
   }
-  for (const key of ["SEARCH_DEFAULT_PAGE_SIZE", "SEARCH_MAX_PAGE_SIZE", "SEARCH_MAX_RESULTS_WINDOW", "JOBS_CONCURRENCY", "JOBS_POLL_INTERVAL_MS", "OAISERVER_PAGE_SIZE", "OAISERVER_RESUMPTION_TOKEN_EXPIRE_SECONDS", "STATS_EVENTS_RETENTION_DAYS", "STATS_AGGREGATE_INTERVAL_MS"] as const) {
+  for (const key of ["SEARCH_DEFAULT_PAGE_SIZE", "SEARCH_MAX_PAGE_SIZE", "SEARCH_MAX_RESULTS_WINDOW", "SEARCH_TIMEOUT_MS", "JOBS_CONCURRENCY", "JOBS_POLL_INTERVAL_MS", "OAISERVER_PAGE_SIZE", "OAISERVER_RESUMPTION_TOKEN_EXPIRE_SECONDS", "STATS_EVENTS_RETENTION_DAYS", "STATS_AGGREGATE_INTERVAL_MS"] as const) {
     if (config[key] < 1) throw new ConfigError(`${key} must be at least 1, got ${config[key]}`);
   }
   return config;

@@ -1,10 +1,14 @@
 // Opens the data directory's services for one CLI command and closes them afterwards.
 import { createServices, type Services } from "../app";
 import { systemActor } from "../core/actor";
+import { prepareDataDir } from "../server/data-dir";
 import { configFrom, UsageError } from "./args";
 
 export async function withServices<T>(values: Record<string, unknown>, work: (services: Services) => T | Promise<T>): Promise<T> {
-  const services = createServices({ config: configFrom(values) });
+  const config = configFrom(values);
+  // Whatever the command creates (the database on a first run) is private, as the server's is.
+  prepareDataDir(config.DATA_DIR);
+  const services = createServices({ config });
   try {
     return await work(services);
   } finally {

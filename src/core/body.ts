@@ -1,5 +1,5 @@
 // Reading JSON (and form) request bodies with a size limit, without trusting Content-Length alone.
-import { HttpError, payloadTooLarge } from "./errors";
+import { HttpError, payloadTooLarge, validationError } from "./errors";
 
 export const isJsonContentType = (contentType: string | null): boolean =>
   !!contentType && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType.trim());
@@ -12,15 +12,56 @@ export async function readFormBody(request: Request, limit: number): Promise<URL
   return new URLSearchParams(await readBodyText(request, limit));
 }
 
-/** Reads and parses a JSON body; 413 past `limit` bytes, 400 when it is not JSON. An empty body is `{}`. */
+/**
+ * Deepest nesting of lists and objects in a JSON body. Parsing copes with far deeper, but what
+ * walks the result afterwards (validation, storage, rendering) recurses and would overflow.
+ */
+export const MAX_JSON_DEPTH = 100;
+
+/** Reads and parses a JSON body; 413 past `limit` bytes, 400 when it is not JSON or nests too deep. An empty body is `{}`. */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const text = await readBodyText(request, limit);
   if (text.trim() === "") return {};
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new HttpError(400, `The JSON body nests lists and objects deeper than ${MAX_JSON_DEPTH} levels.`);
   try {
     return JSON.parse(text);
   } catch {
     throw new HttpError(400, "Unable to decode JSON data in request body.");
   }
+}
+
+/** True when brackets outside strings open deeper than `max` (checked on the text, before parsing). */
+function nestsDeeperThan(text: string, max: number): boolean {
+  if (text.length <= max) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // Skip the string: to the next quote not escaped by a backslash.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+const kindOf = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "a list" : typeof value === "string" ? "a string" : `a ${typeof value}`);
+
+/**
+ * A JSON body must be an object; a list too where the route takes one (starting uploads). A
+ * number, string, `true` or `null` is never a resource: 400, rather than a draft made of nothing.
+ */
+export function requireJsonObject(value: unknown, listAllowed: boolean): void {
+  if (typeof value === "object" && value !== null && (listAllowed || !Array.isArray(value))) return;
+  // The field "" is the body as a whole, as the services report a body of the wrong shape.
+  throw validationError([{ field: "", messages: [`The request body must be a JSON object${listAllowed ? " or a list" : ""}, not ${kindOf(value)}.`] }]);
 }
 
 /** The body as UTF-8 text, read in chunks so a lying Content-Length cannot exceed `limit`. */

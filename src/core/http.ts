@@ -2,8 +2,9 @@
 // (negotiation, prettyprint), and one error path rendering {"status", "message"[, "errors"]}.
 import { Elysia, ValidationError } from "elysia";
 import { anonymous, type Actor } from "./actor";
-import { isFormContentType, isJsonContentType, readFormBody, readJsonBody } from "./body";
+import { isFormContentType, isJsonContentType, readFormBody, readJsonBody, requireJsonObject } from "./body";
 import { HttpError, invalidToken, methodNotAllowed, notAcceptable, notFound, unsupportedMediaType, type FieldError } from "./errors";
+import { createRequestPolicy, DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import { JSON_MEDIA_TYPES, negotiate } from "./negotiation";
 import { createRoutesIndex } from "./routes-index";
 
@@ -17,6 +18,15 @@ export interface HttpOptions {
   formBodyRoutes?: ReadonlySet<string>;
   /** Resolves a bearer token to its actor, or null when it is unknown, expired or revoked. */
   authenticate(secret: string): Actor | null;
+  /** Rate limits, CORS origins and HSTS from the configuration (core/http-policy.ts); default: no rate limits, CORS for any origin. */
+  policy?: HttpPolicy;
+}
+
+/** What the hooks read of the app's routes: paths for 405s and OPTIONS, body schemas for the JSON shape. */
+interface RouteInfo {
+  method: string;
+  path: string;
+  hooks?: { body?: unknown };
 }
 
 type HeaderValues = ConstructorParameters<typeof Headers>[0];
@@ -61,13 +71,35 @@ function bearerToken(request: Request): string | null {
   return new URL(url).searchParams.get("access_token");
 }
 
+/** Actors already resolved: the rate limit reads the token before routing, the route again. */
+const resolvedActors = new WeakMap<Request, Actor>();
+
 /** Resolves the actor of a request; 401 for a token that is sent but not valid. */
 export function resolveActor(request: Request, authenticate: HttpOptions["authenticate"]): Actor {
+  const known = resolvedActors.get(request);
+  if (known) return known;
   const secret = bearerToken(request);
   if (secret === null) return anonymous;
   const actor = authenticate(secret);
   if (!actor) throw invalidToken();
+  resolvedActors.set(request, actor);
   return actor;
+}
+
+/** The user a request's token stands for; null for guests and invalid tokens (their routes answer 401). */
+function userOf(request: Request, authenticate: HttpOptions["authenticate"]): number | null {
+  try {
+    const actor = resolveActor(request, authenticate);
+    return actor.kind === "user" ? actor.userId : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when a route's body schema takes a list (`t.Array`, or a union with one). */
+function takesList(schema: unknown): boolean {
+  const s = schema as { type?: string; anyOf?: { type?: string }[] } | undefined;
+  return s?.type === "array" || !!s?.anyOf?.some((member) => member.type === "array");
 }
 
 /** Hooks for the whole app; register before any route. */
@@ -87,18 +119,35 @@ const headRequests = new WeakSet<Request>();
 /** True when the request is the GET that answers a HEAD (no bytes will be sent: no download to count). */
 export const isHeadRequest = (request: Request) => request.method === "HEAD" || headRequests.has(request);
 
-export function httpHooks(options: HttpOptions, routes: () => { method: string; path: string }[], handle: () => (request: Request) => Promise<Response>) {
+export function httpHooks(options: HttpOptions, routes: () => RouteInfo[], handle: () => (request: Request) => Promise<Response>) {
   const index = createRoutesIndex(routes);
   const allowed = new Set(options.allowedHosts);
+  const policy = createRequestPolicy(options.policy ?? DEFAULT_HTTP_POLICY, {
+    userOf: (request) => userOf(request, options.authenticate),
+    allowedMethods: index.allowedMethods,
+    isInternal: (request) => headRequests.has(request),
+  });
+  let listRoutes: Set<string> | null = null;
+  const takesListBody = (key: string) => (listRoutes ??= new Set(routes().filter((r) => takesList(r.hooks?.body)).map((r) => `${r.method.toUpperCase()} ${r.path}`))).has(key);
+  const readJsonObject = async (request: Request, listAllowed: boolean) => {
+    const body = await readJsonBody(request, options.maxContentLength);
+    requireJsonObject(body, listAllowed);
+    return body;
+  };
   return new Elysia({ name: "cairn-http-hooks" })
-    .onRequest(({ request }) => {
+    .onRequest(({ request, set, server }) => {
+      policy.setHeaders(request, set.headers);
       // /ping answers any name, so health checks need not know the public one.
-      if (request.url.endsWith("/ping")) return;
-      const host = hostOf(request);
-      if (!allowed.has(host)) {
-        const error = new HttpError(400, `Host '${host}' is not served here; use ${[...allowed].join(" or ")}.`);
-        return errorResponse(error, request);
+      if (!request.url.endsWith("/ping")) {
+        const host = hostOf(request);
+        if (!allowed.has(host)) {
+          const error = new HttpError(400, `Host '${host}' is not served here; use ${[...allowed].join(" or ")}.`);
+          return errorResponse(error, request);
+        }
       }
+      const early = policy.check(request, set.headers, server);
+      if (early instanceof HttpError) return errorResponse(early, request);
+      if (early) return early;
       if (request.method === "HEAD") return headFromGet(request, handle());
     })
     .onParse({ as: "global" }, async ({ request, contentType, route }) => {
@@ -106,7 +155,7 @@ export function httpHooks(options: HttpOptions, routes: () => { method: string; 
         // File content: left unread for the route to stream to disk. The same routes take JSON
         // for other sub-resources (a file's metadata), parsed as usual.
         if (/^application\/octet-stream\s*(;|$)/i.test(contentType)) return request.body ?? new ReadableStream();
-        if (isJsonContentType(contentType)) return readJsonBody(request, options.maxContentLength);
+        if (isJsonContentType(contentType)) return readJsonObject(request, false);
         throw unsupportedMediaType("application/octet-stream");
       }
       if (options.formBodyRoutes?.has(`${request.method} ${route}`)) {
@@ -114,7 +163,7 @@ export function httpHooks(options: HttpOptions, routes: () => { method: string; 
         if (!request.body || request.headers.get("content-length") === "0") return new URLSearchParams();
         throw unsupportedMediaType("application/x-www-form-urlencoded");
       }
-      if (isJsonContentType(contentType)) return readJsonBody(request, options.maxContentLength);
+      if (isJsonContentType(contentType)) return readJsonObject(request, takesListBody(`${request.method} ${route}`));
       // No body at all (a DELETE, an action without payload) needs no content type.
       if (!request.body || request.headers.get("content-length") === "0") return undefined;
       throw unsupportedMediaType("application/json");

@@ -40,3 +40,6 @@ export function queryParams(url: string): Record<string, string | string[]> {
   }
   return out;
 }
+
+/** A request's query parameters, one value each (a repeated one keeps its last): options such as `style`. */
+export const singleQueryParams = (url: string): Record<string, string> => Object.fromEntries(new URL(url).searchParams);

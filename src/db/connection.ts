@@ -1,5 +1,6 @@
 // Opens the SQLite database with the pragmas Cairn relies on, and applies embedded migrations.
 import { Database } from "bun:sqlite";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrations } from "./migrations/manifest";
 import * as tables from "./tables";
@@ -13,6 +14,8 @@ export type Db = BunSQLiteDatabase<typeof tables> & { $client: Database };
 Database.MAX_QUERY_CACHE_SIZE = 256;
 
 export function openDatabase(path: string): Db {
+  // Created owner-only before SQLite opens it: the -wal and -shm files take the database's mode.
+  if (path !== ":memory:" && !existsSync(path)) closeSync(openSync(path, "a", 0o600));
   const sqlite = new Database(path, { create: true, strict: true });
   // WAL lets readers run beside the writer (and the CLI beside a running server).
   sqlite.exec("PRAGMA journal_mode = WAL");
@@ -65,3 +68,12 @@ export function optimizeDatabase(db: Db): Record<string, number> | null {
 
 /** Rows changed by a drizzle `.run()` (bun:sqlite reports them; drizzle's type says void). */
 export const changesOf = (result: unknown): number => (result as { changes?: number } | undefined)?.changes ?? 0;
+
+/** A read-only connection to a database another connection has opened (a reader worker's). */
+export function openReader(path: string): Db {
+  const sqlite = new Database(path, { readwrite: true, create: false, strict: true });
+  sqlite.exec("PRAGMA query_only = 1");
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec("PRAGMA temp_store = MEMORY");
+  return drizzle({ client: sqlite, schema: tables }) as Db;
+}

@@ -1,10 +1,12 @@
 // BibTeX export, after InvenioRDM's bibtex/schema.py and schema_formats.py: the entry type by
 // resource type (the first whose required fields are all present, else @misc), the citation key,
 // LaTeX escaping, month macros.
-import { citeAsUrl, creatorsOf, edtfParts, list, nonBlank, recordDoi, stripHtml, type Person } from "./record-fields";
-import type { ExportContext, ExportFormat, ExportRecord } from "./types";
+import { stripHtml } from "../core/html";
+import { list, type JsonObject } from "../core/json";
+import type { RecordDocument } from "../core/record-document";
+import { citeAsUrl, creatorsOf, edtfParts, nonBlank, recordDoi, type Person } from "./record-fields";
+import type { ExportContext, ExportFormat } from "./types";
 
-type Json = Record<string, any>;
 
 export const bibtexFormat: ExportFormat = {
   id: "bibtex",
@@ -53,7 +55,7 @@ const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "
 const RAW_FIELDS = new Set(["month", "year"]);
 const VERBATIM_FIELDS = new Set(["url", "doi"]);
 
-export function bibtexEntry(record: ExportRecord, ctx: ExportContext): string {
+export function bibtexEntry(record: RecordDocument, ctx: ExportContext): string {
   const fields = fieldValues(record, ctx);
   const candidates = TYPES_BY_RESOURCE_TYPE[record.metadata?.resource_type?.id ?? ""] ?? [];
   const type = candidates.find((t) => t.required.every((f) => fields[f] !== undefined)) ?? MISC;
@@ -65,11 +67,11 @@ export function bibtexEntry(record: ExportRecord, ctx: ExportContext): string {
   return `@${type.name}{${citationKey(record)},\n${lines.join("\n")}\n}\n`;
 }
 
-function fieldValues(record: ExportRecord, ctx: ExportContext): Record<string, string | undefined> {
-  const metadata: Json = record.metadata ?? {};
-  const custom: Json = record.custom_fields ?? {};
-  const journal: Json = custom["journal:journal"] ?? {};
-  const imprint: Json = custom["imprint:imprint"] ?? {};
+function fieldValues(record: RecordDocument, ctx: ExportContext): Record<string, string | undefined> {
+  const metadata: JsonObject = record.metadata ?? {};
+  const custom: JsonObject = record.custom_fields ?? {};
+  const journal: JsonObject = custom["journal:journal"] ?? {};
+  const imprint: JsonObject = custom["imprint:imprint"] ?? {};
   const [date] = edtfParts(metadata.publication_date);
   const month = date?.[1];
   const creators = creatorsOf(record);
@@ -99,7 +101,7 @@ function fieldValues(record: ExportRecord, ctx: ExportContext): Record<string, s
 const bibtexName = (p: Person) => (p.personal ? escapeLatex(p.name) : `{${escapeLatex(p.name)}}`);
 
 // note: the additional descriptions of type `other`, HTML stripped.
-function otherDescriptions(metadata: Json): string | undefined {
+function otherDescriptions(metadata: JsonObject): string | undefined {
   const notes = list(metadata.additional_descriptions)
     .filter((d) => d?.type?.id === "other")
     .map((d) => stripHtml(String(d.description ?? "")))
@@ -139,7 +141,7 @@ function wrap(text: string): string {
 }
 
 /** `<first creator's family name or name, slugged, at most 40>_<year>_<record id>`. */
-export function citationKey(record: ExportRecord): string {
+export function citationKey(record: RecordDocument): string {
   const first = creatorsOf(record)[0];
   const name = slug(first?.family ?? first?.name ?? "").slice(0, 40).replace(/_+$/, "");
   const year = edtfParts(record.metadata?.publication_date)[0]?.[0];

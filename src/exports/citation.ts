@@ -2,6 +2,7 @@
 // citeproc-js with the embedded styles, as InvenioRDM's StringCitationSerializer does with citeproc-py.
 import type CSLModule from "citeproc";
 import { badRequest } from "../core/errors";
+import type { JsonObject } from "../core/json";
 import { cslItem } from "./csl";
 import { CSL_LOCALES, CSL_STYLES } from "./csl-files";
 import type { ExportFormat } from "./types";
@@ -31,7 +32,7 @@ const SHOWN_NAMES = 20;
  * The CSL item as citeproc needs it: the names a style can show, and no abstract (no shipped
  * style prints it, and citeproc would still parse the longest text of the record).
  */
-export function citedItem(item: Record<string, any>): Record<string, any> {
+export function citedItem(item: JsonObject): JsonObject {
   const { abstract: _abstract, ...cited } = item;
   const authors: unknown[] = item.author ?? [];
   if (authors.length > SHOWN_NAMES + 1) cited.author = [...authors.slice(0, SHOWN_NAMES), authors[authors.length - 1]];

@@ -1,9 +1,10 @@
 // CSL JSON export (CSL-data 1.0 input schema), after InvenioRDM's csl/schema.py; also the item
 // the formatted citations are rendered from.
-import { creatorsOf, edtfParts, landingPage, list, nonBlank, plainDescription, recordDoi, vocabProps, titleOf, type Person } from "./record-fields";
-import type { ExportContext, ExportFormat, ExportRecord } from "./types";
+import { list, type JsonObject } from "../core/json";
+import type { RecordDocument } from "../core/record-document";
+import { creatorsOf, edtfParts, landingPage, nonBlank, plainDescription, recordDoi, vocabProps, titleOf, type Person } from "./record-fields";
+import type { ExportContext, ExportFormat } from "./types";
 
-type Json = Record<string, any>;
 
 export const cslJsonFormat: ExportFormat = {
   id: "csl",
@@ -20,12 +21,12 @@ const CSL_TYPES = new Set(
     "review review-book software song speech standard thesis treaty webpage").split(" "),
 );
 
-export function cslItem(record: ExportRecord, ctx: ExportContext): Json {
-  const metadata: Json = record.metadata ?? {};
+export function cslItem(record: RecordDocument, ctx: ExportContext): JsonObject {
+  const metadata: JsonObject = record.metadata ?? {};
   const csl = vocabProps(ctx, "resourcetypes", metadata.resource_type).csl;
   const issued = edtfParts(metadata.publication_date);
   const doi = recordDoi(record);
-  const item: Json = {
+  const item: JsonObject = {
     id: record.id,
     type: csl && CSL_TYPES.has(csl) ? csl : "article", // InvenioRDM's fallback
     title: nonBlank(metadata.title),
@@ -47,18 +48,18 @@ export function cslItem(record: ExportRecord, ctx: ExportContext): Json {
 }
 
 // author: persons as family/given; organisations by name in `family`, as InvenioRDM does.
-function cslName(person: Person): Json {
+function cslName(person: Person): JsonObject {
   if (!person.personal) return { family: person.name };
-  const name: Json = { family: person.family ?? person.name };
+  const name: JsonObject = { family: person.family ?? person.name };
   if (person.given) name.given = person.given;
   return name;
 }
 
 // note: "Funding by <funder> <SCHEME> <id>." from the first funding entry.
-function fundingNote(metadata: Json, ctx: ExportContext): string | undefined {
+function fundingNote(metadata: JsonObject, ctx: ExportContext): string | undefined {
   const first = list(metadata.funding)[0];
   if (!first?.funder) return undefined;
-  const funder: Json = first.funder.id ? { ...(ctx.lookup("funders", first.funder.id) ?? {}), ...first.funder } : first.funder;
+  const funder: JsonObject = first.funder.id ? { ...(ctx.lookup("funders", first.funder.id) ?? {}), ...first.funder } : first.funder;
   const name = nonBlank(funder.name) ?? titleOf(funder);
   if (!name) return undefined;
   const id = list(funder.identifiers)[0];
@@ -67,14 +68,14 @@ function fundingNote(metadata: Json, ctx: ExportContext): string | undefined {
 
 // ISBN / ISSN from the alternate identifiers (InvenioRDM looks them up with upper-case scheme
 // names and so never finds the stored lower-case ones; we read them as stored).
-const identifier = (metadata: Json, scheme: string): string | undefined =>
+const identifier = (metadata: JsonObject, scheme: string): string | undefined =>
   nonBlank(list(metadata.identifiers).find((i) => i?.scheme === scheme)?.identifier);
 
 // The contrib custom fields a citation needs: journal, book (imprint), thesis and meeting.
-function containerFields(custom: Json): Json {
-  const journal: Json = custom["journal:journal"] ?? {};
-  const imprint: Json = custom["imprint:imprint"] ?? {};
-  const meeting: Json = custom["meeting:meeting"] ?? {};
+function containerFields(custom: JsonObject): JsonObject {
+  const journal: JsonObject = custom["journal:journal"] ?? {};
+  const imprint: JsonObject = custom["imprint:imprint"] ?? {};
+  const meeting: JsonObject = custom["meeting:meeting"] ?? {};
   return {
     "container-title": nonBlank(journal.title) ?? nonBlank(imprint.title),
     volume: nonBlank(journal.volume),

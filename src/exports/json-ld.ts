@@ -1,9 +1,11 @@
 // Schema.org JSON-LD export (dataset search engines), after InvenioRDM's schemaorg/schema.py.
 import { compact } from "../core/compact";
-import { citeAsUrl, edtfParts, filesOf, landingPage, list, nonBlank, personOf, plainDescription, recordDoi, stripHtml, titleOf, vocabProps, type Person } from "./record-fields";
-import type { ExportContext, ExportFormat, ExportRecord } from "./types";
+import { stripHtml } from "../core/html";
+import { list, type JsonObject } from "../core/json";
+import type { RecordDocument } from "../core/record-document";
+import { citeAsUrl, edtfParts, filesOf, landingPage, nonBlank, personOf, plainDescription, recordDoi, titleOf, vocabProps, type Person } from "./record-fields";
+import type { ExportContext, ExportFormat } from "./types";
 
-type Json = Record<string, any>;
 
 export const jsonLdFormat: ExportFormat = {
   id: "json-ld",
@@ -23,11 +25,11 @@ const URL_SCHEMES: Record<string, (id: string) => string> = {
   w3id: (id) => id,
 };
 
-export function schemaOrg(record: ExportRecord, ctx: ExportContext): Json {
-  const metadata: Json = record.metadata ?? {};
+export function schemaOrg(record: RecordDocument, ctx: ExportContext): JsonObject {
+  const metadata: JsonObject = record.metadata ?? {};
   const type = vocabProps(ctx, "resourcetypes", metadata.resource_type)["schema.org"];
   const doi = recordDoi(record);
-  const out: Json = {
+  const out: JsonObject = {
     "@context": "http://schema.org",
     "@id": citeAsUrl(record, ctx),
     "@type": nonBlank(type)?.replace(/^https?:\/\/schema\.org\//, "") ?? "CreativeWork",
@@ -60,7 +62,7 @@ export function schemaOrg(record: ExportRecord, ctx: ExportContext): Json {
 }
 
 // creator/author/editor: Person or Organization with the ORCID (or ROR...) URL as @id.
-function agent(p: Person): Json {
+function agent(p: Person): JsonObject {
   const ror = p.identifiers.find((i) => i.scheme === "ror")?.identifier;
   return {
     "@type": p.personal ? "Person" : "Organization",
@@ -72,18 +74,18 @@ function agent(p: Person): Json {
   };
 }
 
-const datedAs = (metadata: Json, type: string) => nonBlank(list(metadata.dates).find((d) => d?.type?.id === type)?.date);
+const datedAs = (metadata: JsonObject, type: string) => nonBlank(list(metadata.dates).find((d) => d?.type?.id === type)?.date);
 
 // measurementTechnique: the additional descriptions of type `methods`, as text.
-function methods(metadata: Json): string | undefined {
+function methods(metadata: JsonObject): string | undefined {
   const texts = list(metadata.additional_descriptions).filter((d) => d?.type?.id === "methods").map((d) => stripHtml(String(d.description ?? "")));
   return texts.filter(Boolean).join(" ") || undefined;
 }
 
 // funding: a MonetaryGrant per award (or per funder when there is no award).
-function funding(f: Json, ctx: ExportContext): Json {
-  const funder: Json = f.funder?.id ? { ...(ctx.lookup("funders", f.funder.id) ?? {}), ...f.funder } : (f.funder ?? {});
-  const award: Json = f.award?.id ? { ...(ctx.lookup("awards", f.award.id) ?? {}), ...f.award } : (f.award ?? {});
+function funding(f: JsonObject, ctx: ExportContext): JsonObject {
+  const funder: JsonObject = f.funder?.id ? { ...(ctx.lookup("funders", f.funder.id) ?? {}), ...f.funder } : (f.funder ?? {});
+  const award: JsonObject = f.award?.id ? { ...(ctx.lookup("awards", f.award.id) ?? {}), ...f.award } : (f.award ?? {});
   const ror = list(funder.identifiers).find((i) => i?.scheme === "ror")?.identifier;
   return {
     "@type": "MonetaryGrant",
@@ -94,15 +96,15 @@ function funding(f: Json, ctx: ExportContext): Json {
 }
 
 // spatialCoverage: a Place, with GeoCoordinates for a point or a GeoShape box for a polygon.
-function place(feature: Json): Json {
+function place(feature: JsonObject): JsonObject {
   const g = feature?.geometry;
-  const out: Json = { "@type": "Place", name: nonBlank(feature?.place), description: nonBlank(feature?.description) };
+  const out: JsonObject = { "@type": "Place", name: nonBlank(feature?.place), description: nonBlank(feature?.description) };
   if (g?.type === "Point") out.geo = { "@type": "GeoCoordinates", longitude: g.coordinates?.[0], latitude: g.coordinates?.[1] };
   if (g?.type === "Polygon") out.geo = { "@type": "GeoShape", polygon: list(g.coordinates?.[0]).map((c) => `${c[1]},${c[0]}`).join(" ") };
   return out;
 }
 
-function asUrl(id: Json): string | undefined {
+function asUrl(id: JsonObject): string | undefined {
   const make = URL_SCHEMES[id?.scheme];
   return make && nonBlank(id.identifier) ? make(id.identifier) : undefined;
 }

@@ -1,36 +1,33 @@
 // Reading values out of the record JSON that several export formats need: DOI and landing page,
 // EDTF date parts, people, vocabulary props, and the file list with absolute download URLs.
-import { stripHtml } from "../pids/datacite-attributes";
-import type { ExportContext, ExportRecord } from "./types";
+import { stripHtml } from "../core/html";
+import { list, type JsonObject } from "../core/json";
+import type { RecordDocument } from "../core/record-document";
+import type { ExportContext } from "./types";
 
-export { edtfYear, stripHtml } from "../pids/datacite-attributes";
-
-type Json = Record<string, any>;
-
-export const list = (value: unknown): any[] => (Array.isArray(value) ? value : []);
 export const nonBlank = (value: unknown): string | undefined => (typeof value === "string" && value.trim() ? value.trim() : undefined);
 
-export const recordDoi = (record: ExportRecord): string | undefined => nonBlank(record.pids?.doi?.identifier);
+export const recordDoi = (record: RecordDocument): string | undefined => nonBlank(record.pids?.doi?.identifier);
 
 /** The record's page for people (`links.self_html`), absolute. */
-export function landingPage(record: ExportRecord, ctx: ExportContext): string {
+export function landingPage(record: RecordDocument, ctx: ExportContext): string {
   return nonBlank(record.links?.self_html) ?? ctx.links.html(`/records/${record.id}`);
 }
 
 /** What to cite: the DOI's resolver URL, else the landing page. */
-export function citeAsUrl(record: ExportRecord, ctx: ExportContext): string {
+export function citeAsUrl(record: RecordDocument, ctx: ExportContext): string {
   const doi = recordDoi(record);
   return doi ? ctx.doiUrl(doi) : landingPage(record, ctx);
 }
 
 /** Props of a vocabulary-backed value: dumped with it, else from the vocabulary. */
-export function vocabProps(ctx: ExportContext, type: string, ref: Json | undefined): Record<string, string> {
+export function vocabProps(ctx: ExportContext, type: string, ref: JsonObject | undefined): Record<string, string> {
   if (!ref?.id) return {};
   return ref.props ?? ctx.lookup(type, ref.id)?.props ?? {};
 }
 
 /** English (else first) title of a vocabulary entry or of a `{lang: text}` object. */
-export function titleOf(value: Json | undefined): string | undefined {
+export function titleOf(value: JsonObject | undefined): string | undefined {
   if (!value) return undefined;
   const title = value.title ?? value;
   if (typeof title === "string") return nonBlank(title);
@@ -62,8 +59,8 @@ export interface Person {
   affiliations: string[];
 }
 
-export function personOf(entry: Json): Person {
-  const p: Json = entry.person_or_org ?? {};
+export function personOf(entry: JsonObject): Person {
+  const p: JsonObject = entry.person_or_org ?? {};
   const personal = p.type !== "organizational";
   const family = personal ? nonBlank(p.family_name) : undefined;
   const given = personal ? nonBlank(p.given_name) : undefined;
@@ -79,10 +76,10 @@ export function personOf(entry: Json): Person {
   };
 }
 
-export const creatorsOf = (record: ExportRecord): Person[] => list(record.metadata?.creators).map(personOf);
+export const creatorsOf = (record: RecordDocument): Person[] => list(record.metadata?.creators).map(personOf);
 
 /** The description as plain text, or undefined when there is none. */
-export const plainDescription = (record: ExportRecord): string | undefined => nonBlank(stripHtml(record.metadata?.description ?? ""));
+export const plainDescription = (record: RecordDocument): string | undefined => nonBlank(stripHtml(record.metadata?.description ?? ""));
 
 export interface FileItem {
   key: string;
@@ -93,10 +90,10 @@ export interface FileItem {
 }
 
 /** The files the caller may see (the record service already reduced `files.entries`), with absolute content URLs. */
-export function filesOf(record: ExportRecord, ctx: ExportContext): FileItem[] {
+export function filesOf(record: RecordDocument, ctx: ExportContext): FileItem[] {
   const entries = record.files?.entries;
   if (!entries || typeof entries !== "object") return [];
-  return Object.values(entries as Record<string, Json>).map((e) => ({
+  return Object.values(entries as Record<string, JsonObject>).map((e) => ({
     key: String(e.key),
     size: typeof e.size === "number" ? e.size : undefined,
     mimetype: nonBlank(e.mimetype),

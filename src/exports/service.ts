@@ -1,20 +1,27 @@
-// Export operations: read a record through the records service (it decides access and which
-// files are listed), then render it in the negotiated or named format.
+// Export operations: the record in a negotiated or named format, rendered from the record JSON the
+// records service gives (it decides access and which files are listed), and Signposting links.
 import type { Actor } from "../core/actor";
 import { notFound } from "../core/errors";
 import type { Links } from "../core/links";
-import type { VocabularyLookup } from "../pids/datacite-attributes";
+import type { RecordDocument } from "../core/record-document";
+import type { VocabularyLookup } from "../vocabularies/model";
 import { EXPORT_FORMATS, formatById, negotiateFormat } from "./registry";
 import { signpostingLinks } from "./signposting";
-import type { ExportContext, ExportFormat, ExportRecord } from "./types";
+import type { ExportContext, ExportFormat } from "./types";
 
 export interface ExportsDeps {
   /** `records.readRecord`: the published record JSON, or 401/403/404/redirect as usual. */
-  readRecord(actor: Actor, id: string): ExportRecord;
+  readRecord(actor: Actor, id: string): RecordDocument;
   links: Links;
   siteName: string;
   lookup: VocabularyLookup;
   doiUrl(doi: string): string;
+}
+
+/** A record export chosen for `GET /api/records/{id}`, ready to render the record it was chosen for. */
+export interface ChosenExport {
+  contentType: string;
+  render(record: RecordDocument): string;
 }
 
 // Formats a client can fetch from the record API with Accept: every one except the citation,
@@ -22,9 +29,6 @@ export interface ExportsDeps {
 const DESCRIBED_BY = EXPORT_FORMATS.filter((f) => f.id !== "citation");
 
 const contentTypeOf = (format: ExportFormat, mediaType: string) => `${format.contentType ?? mediaType}; charset=utf-8`;
-
-/** A request's query parameters, the first value of each (`style`, `locale`). */
-const firstParams = (url: string): Record<string, string> => Object.fromEntries(new URL(url).searchParams);
 
 export type ExportsService = ReturnType<typeof createExportsService>;
 
@@ -37,30 +41,27 @@ export function createExportsService(deps: ExportsDeps) {
     context,
 
     /**
-     * `GET /api/records/{id}` with any `Accept` (or `?style=`): negotiates before reading (406
-     * first), then the record JSON (`body` null: the API's JSON path renders it) or an export,
-     * with the Signposting `Link` header either way.
+     * The format `GET /api/records/{id}` answers in, from its Accept header and query parameters
+     * (`?style=` prefers the formatted citation): null for the record JSON itself; 406 when
+     * nothing offered is acceptable.
      */
-    readRecord(actor: Actor, id: string, request: Request) {
-      const params = firstParams(request.url);
-      const { format, mediaType } = negotiateFormat(request.headers.get("accept"), { preferCitation: Boolean(params.style) });
-      const record = deps.readRecord(actor, id);
+    chooseFormat(accept: string | null, params: Record<string, string>): ChosenExport | null {
+      const { format, mediaType } = negotiateFormat(accept, { preferCitation: Boolean(params.style) });
+      if (format.id === "json") return null;
       const ctx = context(params);
-      return {
-        record,
-        body: format.id === "json" ? null : format.render(record, ctx),
-        contentType: contentTypeOf(format, mediaType),
-        signposting: signpostingLinks(record, ctx, DESCRIBED_BY),
-      };
+      return { contentType: contentTypeOf(format, mediaType), render: (record) => format.render(record, ctx) };
     },
 
-    /** `GET /records/{id}/export/{format}`: a download named `<id>.<extension>`. */
-    exportRecord(actor: Actor, id: string, formatId: string, request: Request) {
+    /** The Signposting `Link` header of a record, whatever format it is served in. */
+    signposting: (record: RecordDocument) => signpostingLinks(record, context(), DESCRIBED_BY),
+
+    /** `GET /records/{id}/export/{format}`: a download named `<id>.<extension>`; `params` as for chooseFormat. */
+    exportRecord(actor: Actor, id: string, formatId: string, params: Record<string, string>) {
       const format = formatById(formatId);
       if (!format) throw notFound(`Export format '${formatId}' does not exist. Available formats: ${EXPORT_FORMATS.map((f) => f.id).join(", ")}.`);
       const record = deps.readRecord(actor, id);
       return {
-        body: format.render(record, context(firstParams(request.url))),
+        body: format.render(record, context(params)),
         contentType: contentTypeOf(format, format.mediaTypes[0]!),
         filename: `${record.id}.${format.extension}`,
         etag: `"${record.revision_id}-${format.id}"`,

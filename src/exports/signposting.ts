@@ -1,10 +1,12 @@
 // FAIR Signposting (level 1) `Link` header of a record: cite-as, describedby per export format,
 // type, author, license and item, as InvenioRDM's signposting serializer lists them.
-import { citeAsUrl, filesOf, list, nonBlank, personOf, vocabProps } from "./record-fields";
-import type { ExportContext, ExportFormat, ExportRecord } from "./types";
+import { list } from "../core/json";
+import type { RecordDocument } from "../core/record-document";
+import { citeAsUrl, filesOf, nonBlank, personOf, vocabProps } from "./record-fields";
+import type { ExportContext, ExportFormat } from "./types";
 
 /** The value of the `Link` header; `describedBy` are the formats a client can ask the record API for. */
-export function signpostingLinks(record: ExportRecord, ctx: ExportContext, describedBy: readonly ExportFormat[]): string {
+export function signpostingLinks(record: RecordDocument, ctx: ExportContext, describedBy: readonly ExportFormat[]): string {
   const metadata = record.metadata ?? {};
   const api = ctx.links.api(`/records/${record.id}`);
   const links: string[] = [link(citeAsUrl(record, ctx), "cite-as")];

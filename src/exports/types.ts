@@ -1,13 +1,7 @@
 // The shapes every export format shares: the record it renders and what it may look up.
 import type { Links } from "../core/links";
-import type { VocabularyLookup } from "../pids/datacite-attributes";
-
-/**
- * A published record as `GET /api/records/{id}` presents it to the caller (see
- * records/present.ts), with `files.entries` (an object keyed by file name) already reduced to
- * the files the caller may see: renderers never decide visibility themselves.
- */
-export type ExportRecord = Record<string, any>;
+import type { RecordDocument } from "../core/record-document";
+import type { VocabularyLookup } from "../vocabularies/model";
 
 export interface ExportContext {
   links: Links;
@@ -31,5 +25,6 @@ export interface ExportFormat {
   extension: string;
   /** Content-Type sent instead of the negotiated media type (InvenioRDM answers text/x-bibliography as text/plain). */
   contentType?: string;
-  render(record: ExportRecord, ctx: ExportContext): string;
+  /** `record` as `GET /api/records/{id}` presents it to the caller: only the files they may see are listed. */
+  render(record: RecordDocument, ctx: ExportContext): string;
 }

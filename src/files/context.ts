@@ -3,7 +3,9 @@
 import type { Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { notFound } from "../core/errors";
+import type { Visitor } from "../core/visitor";
 import type { FileStore } from "../storage/file-store";
+import type { FileHooks } from "./lifecycle";
 import type { FileTarget } from "./policy";
 import * as store from "./store";
 
@@ -19,19 +21,22 @@ export interface FileOwners {
 
 export interface DownloadEvent {
   actor: Actor;
-  request: Request;
+  visitor: Visitor;
   recordId: string;
   parentId: string;
-  key: string;
+  fileKey: string;
+  /** Bytes sent (the whole file, or the first range). */
   bytes: number;
 }
 
 export interface FilesDeps extends Deps {
   files: FileStore;
+  /** The hooks the records module was built with, on the same store (their removal of bytes is shared). */
+  hooks: FileHooks;
   owners: FileOwners;
   enqueue(name: string, payload: unknown): void;
-  /** Told of every content response that sends bytes (statistics count downloads). */
-  onDownload?(event: DownloadEvent): void;
+  /** Told of every content response that sends bytes of a published record (statistics count downloads). */
+  onDownload(event: DownloadEvent): void;
   log(message: string): void;
 }
 
@@ -44,12 +49,7 @@ export function createFilesContext(deps: FilesDeps) {
       if (!entry) throw notFound(`The file '${key}' does not exist.`);
       return entry;
     },
-    /** Deletes bytes of objects nothing references; call after the transaction that dropped them committed. */
-    removeObjects(ids: string[]) {
-      for (const id of ids) {
-        deps.files.removeObject(id).catch((error) => deps.log(`files: could not remove object ${id}: ${error}`));
-      }
-    },
+    removeObjects: deps.hooks.removeObjects,
   };
 }
 

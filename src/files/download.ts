@@ -1,7 +1,6 @@
 // File content responses: the spec's headers, conditional requests (304), HEAD, and Range
 // requests (206, one range or several as multipart/byteranges; 416 when none is satisfiable).
 import { HttpError } from "../core/errors";
-import { isHeadRequest } from "../core/http";
 import { matchesIfNoneMatch } from "../core/etag";
 
 export interface Download {
@@ -12,6 +11,16 @@ export interface Download {
   checksum: string;
   mimetype: string;
   lastModified: number;
+}
+
+/** What a content request asks, read from its method and headers by the route. */
+export interface ContentRequest {
+  /** HEAD (or the GET that answers one): headers only, no bytes sent. */
+  head: boolean;
+  range: string | null;
+  ifRange: string | null;
+  ifNoneMatch: string | null;
+  ifModifiedSince: string | null;
 }
 
 type ByteRange = { start: number; end: number };
@@ -51,10 +60,9 @@ function contentDisposition(key: string) {
 /** Base64 of the MD5 (Content-MD5 is base64 by RFC 1864). */
 const contentMd5 = (checksum: string) => Buffer.from(checksum.replace(/^md5:/, ""), "hex").toString("base64");
 
-function notModified(request: Request, etag: string, lastModified: number) {
-  const inm = request.headers.get("if-none-match");
-  if (inm !== null) return matchesIfNoneMatch(inm, etag);
-  const ims = request.headers.get("if-modified-since");
+function notModified(request: ContentRequest, etag: string, lastModified: number) {
+  if (request.ifNoneMatch !== null) return matchesIfNoneMatch(request.ifNoneMatch, etag);
+  const ims = request.ifModifiedSince;
   if (ims) {
     const since = Date.parse(ims);
     return !Number.isNaN(since) && Math.floor(lastModified / 1000) <= Math.floor(since / 1000);
@@ -63,8 +71,8 @@ function notModified(request: Request, etag: string, lastModified: number) {
 }
 
 /** A range is honoured unless If-Range names another version of the file. */
-function ifRangeHolds(request: Request, etag: string, lastModified: number) {
-  const ifRange = request.headers.get("if-range");
+function ifRangeHolds(request: ContentRequest, etag: string, lastModified: number) {
+  const ifRange = request.ifRange;
   if (!ifRange) return true;
   if (ifRange.startsWith('"') || ifRange.startsWith("W/")) return ifRange === etag;
   const at = Date.parse(ifRange);
@@ -72,7 +80,7 @@ function ifRangeHolds(request: Request, etag: string, lastModified: number) {
 }
 
 /** The response for GET or HEAD of a file's content; `onBytes` is told how much is sent (statistics). */
-export function downloadResponse(request: Request, file: Download, onBytes?: (bytes: number, firstRange: boolean) => void): Response {
+export function downloadResponse(request: ContentRequest, file: Download, onBytes?: (bytes: number, firstRange: boolean) => void): Response {
   const etag = `"${file.checksum}"`;
   const headers = new Headers({
     "Content-Disposition": contentDisposition(file.key),
@@ -87,9 +95,9 @@ export function downloadResponse(request: Request, file: Download, onBytes?: (by
     "X-Content-Type-Options": "nosniff",
   });
   if (notModified(request, etag, file.lastModified)) return new Response(null, { status: 304, headers });
-  const head = isHeadRequest(request);
+  const head = request.head;
   const blob = Bun.file(file.path);
-  const ranges = ifRangeHolds(request, etag, file.lastModified) ? parseRange(request.headers.get("range"), file.size) : null;
+  const ranges = ifRangeHolds(request, etag, file.lastModified) ? parseRange(request.range, file.size) : null;
   if (ranges === "unsatisfiable") {
     throw new HttpError(416, `The requested range is outside the file's ${file.size} bytes.`, undefined, { "Content-Range": `bytes */${file.size}` });
   }

@@ -10,6 +10,9 @@ import * as store from "./store";
 
 const MAX_REDIRECTS = 5;
 
+/** Tries of one fetch (the job's maxAttempts): after the last, the entry is marked failed. */
+export const FETCH_MAX_ATTEMPTS = 5;
+
 /** A failure that retrying cannot fix (refused host, 4xx, too large): recorded, not retried. */
 export class PermanentFetchError extends Error {}
 
@@ -35,15 +38,21 @@ async function open(url: string, allowed: string[], signal: AbortSignal): Promis
 export function createFetchTransfer(ctx: FilesContext) {
   const { db, clock, config, files } = ctx.deps;
 
-  function recordFailure(entryId: number, attempt: number, message: string) {
+  /**
+   * Shows the failure on the entry. A final one marks the transfer failed: the entry stays, so its
+   * owner sees why, and publishing names it, until the owner deletes or replaces it.
+   */
+  function recordFailure(entryId: number, attempt: number, message: string, final: boolean) {
     const entry = store.findEntryById(db, entryId);
-    if (entry) store.updateEntry(db, entryId, { transfer: { ...entry.transfer, attempts: attempt, error: message }, updated: clock.now() });
+    if (!entry) return;
+    const transfer = { ...entry.transfer, attempts: attempt, error: message, ...(final ? { status: "failed" as const } : {}) };
+    store.updateEntry(db, entryId, { transfer, updated: clock.now() });
   }
 
   /** Runs one attempt; throws to have the job retried. */
   return async function transfer(entryId: number, attempt: number, signal: AbortSignal) {
     const entry = store.findEntryById(db, entryId);
-    if (!entry || entry.storageClass !== "F" || entry.status === "completed" || !entry.uri) return { skipped: true };
+    if (!entry || entry.storageClass !== "F" || entry.status === "completed" || entry.transfer.status === "failed" || !entry.uri) return { skipped: true };
     try {
       const response = await open(entry.uri, config.RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS, signal);
       const announced = response.headers.get("content-length");
@@ -74,8 +83,11 @@ export function createFetchTransfer(ctx: FilesContext) {
       return { entryId, size: received.size };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      recordFailure(entryId, attempt, message);
-      if (error instanceof PermanentFetchError || error instanceof HttpError) return { entryId, failed: message };
+      const permanent = error instanceof PermanentFetchError || error instanceof HttpError;
+      // A stop (the signal) is not a failure: the job is put back and tried again.
+      if (signal.aborted && !permanent) throw error;
+      recordFailure(entryId, attempt, message, permanent || attempt >= FETCH_MAX_ATTEMPTS);
+      if (permanent) return { entryId, failed: message };
       throw error;
     }
   };

@@ -2,6 +2,7 @@
 // stored bytes (each object every FILES_VERIFY_INTERVAL_DAYS days, a batch every hour).
 import type { Config } from "../config";
 import type { JobRegistry } from "../jobs/registry";
+import { FETCH_MAX_ATTEMPTS } from "./fetch";
 import { FETCH_JOB, type FilesService } from "./service";
 import { HOUR_MS } from "../core/time";
 
@@ -11,7 +12,7 @@ export function defineFileJobs(registry: JobRegistry, deps: { files: FilesServic
   registry.define<{ entryId: number }>({
     name: FETCH_JOB,
     description: "Transfers a fetched file (storage class F) from its URI into the store.",
-    maxAttempts: 5,
+    maxAttempts: FETCH_MAX_ATTEMPTS,
     backoffMs: 30_000,
     run: (payload, job) => deps.files.fetchFile(payload.entryId, job.attempt, job.signal),
   });

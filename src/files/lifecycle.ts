@@ -1,16 +1,35 @@
 // What the records module asks of files as drafts and records change: the rules checked before
 // publishing, moving entries at publish / edit / delete (inside the records' transactions), and
-// the `files` field of record JSON. Bytes are shared between entries, never copied.
+// the `files` field of record JSON. Bytes are shared between entries, never copied. Built before
+// the records service from the file store alone; the files service shares its removal of bytes.
 import type { FieldError } from "../core/errors";
 import { newUuid } from "../core/ids";
-import type { FilesContext } from "./context";
+import type { Clock } from "../core/time";
+import type { Db } from "../db/connection";
+import type { FileStore } from "../storage/file-store";
 import { extensionOf, presentFilesField, type FilesSettings } from "./present";
 import * as store from "./store";
 
+export interface FileHooksDeps {
+  db: Db;
+  clock: Clock;
+  files: FileStore;
+  log(message: string): void;
+}
+
 export type FileHooks = ReturnType<typeof createLifecycleHooks>;
 
-export function createLifecycleHooks(ctx: FilesContext) {
-  const { db, clock } = ctx.deps;
+/** Why a file that is not completed blocks publishing, and what its owner can do. */
+function blockingMessage(e: store.EntryWithObject): string {
+  if (e.storageClass !== "F") return `The file '${e.key}' has not been committed.`;
+  if (e.transfer.status === "failed") {
+    return `The file '${e.key}' could not be fetched from ${e.uri}: ${e.transfer.error} Delete it, or delete it and add it again.`;
+  }
+  return `The file '${e.key}' is still being fetched from ${e.uri}${e.transfer.error ? ` (last attempt failed: ${e.transfer.error})` : ""}.`;
+}
+
+export function createLifecycleHooks(deps: FileHooksDeps) {
+  const { db, clock } = deps;
 
   /** Moves `from`'s entries to `to`, replacing what `to` had; returns objects left unreferenced. */
   function replaceSide(id: string, from: boolean, to: boolean, dropFrom: boolean) {
@@ -29,7 +48,7 @@ export function createLifecycleHooks(ctx: FilesContext) {
         .filter((e) => e.status !== "completed")
         .map((e) => ({
           field: "files.entries",
-          messages: [e.storageClass === "F" ? `The file '${e.key}' is still being fetched from ${e.uri}${e.transfer.error ? ` (last attempt failed: ${e.transfer.error})` : ""}.` : `The file '${e.key}' has not been committed.`],
+          messages: [blockingMessage(e)],
         }));
       return { completedKeys: entries.filter((e) => e.status === "completed").map((e) => e.key), blocking };
     },
@@ -43,7 +62,12 @@ export function createLifecycleHooks(ctx: FilesContext) {
       store.deleteEntries(db, id, true);
       return store.deleteUnreferencedObjects(db, dropped);
     },
-    removeObjects: ctx.removeObjects,
+    /** Deletes bytes of objects nothing references; call after the transaction that dropped them committed. */
+    removeObjects(ids: string[]) {
+      for (const id of ids) {
+        deps.files.removeObject(id).catch((error) => deps.log(`files: could not remove object ${id}: ${error}`));
+      }
+    },
     /** The `files` field of a draft or record; entries only for callers who may read the files. */
     filesField(id: string, isDraft: boolean, settings: FilesSettings, visible: boolean) {
       // A metadata-only record has no entries: no query on every read of it.

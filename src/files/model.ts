@@ -1,4 +1,5 @@
 // Wire shapes of the files endpoints: file keys and the body that starts uploads.
+import { t } from "elysia";
 import { HttpError, validationError, type FieldError } from "../core/errors";
 import type { FileTransfer } from "../db/tables";
 
@@ -24,6 +25,12 @@ export function checkKey(key: string) {
   const problem = keyProblem(key);
   if (problem) throw new HttpError(400, problem);
 }
+
+/**
+ * The body of `POST .../draft/files` as a schema: a list of items, or one item alone. Items are
+ * checked by parseFileInits; the schema tells the JSON body reader a list is welcome here.
+ */
+export const fileInitsBody = t.Union([t.Array(t.Unknown()), t.Record(t.String(), t.Unknown())]);
 
 /** One item of `POST .../draft/files`. */
 export interface FileInit {

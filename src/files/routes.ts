@@ -3,8 +3,11 @@
 import { Elysia } from "elysia";
 import type { Actor } from "../core/actor";
 import { HttpError, unsupportedMediaType } from "../core/errors";
-import type { ActorContext } from "../core/http";
+import { isHeadRequest, type ActorContext } from "../core/http";
+import { visitorOf, type ConnectionInfo } from "../core/visitor";
 import type { ByteSource } from "../storage/file-store";
+import type { ContentRequest } from "./download";
+import { fileInitsBody } from "./model";
 import type { FilesService } from "./service";
 import { parseContentLength } from "./uploads";
 
@@ -39,11 +42,20 @@ function byteBody(body: unknown, request: Request): ByteSource {
   throw unsupportedMediaType("application/octet-stream");
 }
 
+/** The conditions and range a content request asks for. */
+const contentRequestOf = (request: Request): ContentRequest => ({
+  head: isHeadRequest(request),
+  range: request.headers.get("range"),
+  ifRange: request.headers.get("if-range"),
+  ifNoneMatch: request.headers.get("if-none-match"),
+  ifModifiedSince: request.headers.get("if-modified-since"),
+});
+
 export const filesRoutes = (http: ActorContext, files: FilesService) => {
-  const read = (actor: Actor, id: string, isDraft: boolean, raw: string, request: Request) => {
+  const read = (actor: Actor, id: string, isDraft: boolean, raw: string, request: Request, server: ConnectionInfo | null) => {
     const { key, sub } = splitTail(raw);
     files.checkKey(key);
-    if (sub === "content") return files.content(actor, id, isDraft, key, request);
+    if (sub === "content") return files.content(actor, id, isDraft, key, contentRequestOf(request), visitorOf(server, request));
     if (sub === "entry") return files.readFile(actor, id, isDraft, key);
     throw notHere();
   };
@@ -53,8 +65,8 @@ export const filesRoutes = (http: ActorContext, files: FilesService) => {
     .post("/api/records/:id/draft/files", ({ actor, params, body, set }) => {
       set.status = 201;
       return files.initFiles(actor, params.id, body);
-    }, { detail: { summary: "Start uploads (local, multipart M, or fetched F)", tags } })
-    .get("/api/records/:id/draft/files/*", ({ actor, params, request }) => read(actor, params.id, true, params["*"], request), { detail: { summary: "A draft file's entry or content", tags } })
+    }, { body: fileInitsBody, detail: { summary: "Start uploads (local, multipart M, or fetched F)", tags } })
+    .get("/api/records/:id/draft/files/*", ({ actor, params, request, server }) => read(actor, params.id, true, params["*"], request, server), { detail: { summary: "A draft file's entry or content", tags } })
     .put("/api/records/:id/draft/files/*", ({ actor, params, body, request }) => {
       const { key, sub, part } = splitTail(params["*"]);
       files.checkKey(key);
@@ -84,6 +96,6 @@ export const filesRoutes = (http: ActorContext, files: FilesService) => {
       return files.importFiles(actor, params.id);
     }, { detail: { summary: "Import the previous version's files into a new version", tags } })
     .get("/api/records/:id/files", ({ actor, params }) => files.listFiles(actor, params.id, false), { detail: { summary: "List a record's files", tags } })
-    .get("/api/records/:id/files/*", ({ actor, params, request }) => read(actor, params.id, false, params["*"], request), { detail: { summary: "A record file's entry or content", tags } })
+    .get("/api/records/:id/files/*", ({ actor, params, request, server }) => read(actor, params.id, false, params["*"], request, server), { detail: { summary: "A record file's entry or content", tags } })
     .get("/api/records/:id/files-archive", ({ actor, params }) => files.archive(actor, params.id, false), { detail: { summary: "All record files as a ZIP", tags } })
 };

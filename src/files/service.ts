@@ -3,12 +3,12 @@
 // Uploading bytes and committing live in uploads.ts; the record lifecycle hooks in lifecycle.ts.
 import type { Actor } from "../core/actor";
 import { HttpError, payloadTooLarge, validationError } from "../core/errors";
-import { isHeadRequest } from "../core/http";
 import { newUuid } from "../core/ids";
+import type { Visitor } from "../core/visitor";
+import { writeTransaction } from "../db/connection";
 import { archiveResponse } from "./archive";
 import { createFilesContext, type FilesDeps } from "./context";
-import { downloadResponse } from "./download";
-import { createLifecycleHooks } from "./lifecycle";
+import { downloadResponse, type ContentRequest } from "./download";
 import { checkKey, parseFileInits } from "./model";
 import { matchAllowedDomain, requireFilesEnabled, requireUnlocked, type FileTarget } from "./policy";
 import { presentEntry, presentListing } from "./present";
@@ -42,19 +42,21 @@ export function createFilesService(deps: FilesDeps) {
     if (errors.length) throw validationError(errors);
   }
 
-  function content(actor: Actor, id: string, isDraft: boolean, key: string, request: Request) {
+  /** A file's bytes (whole, ranges, or 304); sending bytes of a published record counts a download by `visitor`. */
+  function content(actor: Actor, id: string, isDraft: boolean, key: string, request: ContentRequest, visitor: Visitor) {
     const t = target(actor, id, isDraft);
     const entry = ctx.loadEntry(id, isDraft, key);
     if (entry.status !== "completed" || !entry.objectId) throw new HttpError(400, `The file '${key}' has no committed content yet.`);
     const download = { path: files.objectPath(entry.objectId), key, size: entry.size!, checksum: entry.checksum!, mimetype: entry.mimetype ?? "application/octet-stream", lastModified: entry.updated };
     return downloadResponse(request, download, (bytes, firstRange) => {
-      if (firstRange && !isDraft && !isHeadRequest(request)) deps.onDownload?.({ actor, request, recordId: id, parentId: t.parentId, key, bytes });
+      if (firstRange && !isDraft && !request.head) deps.onDownload({ actor, visitor, recordId: id, parentId: t.parentId, fileKey: key, bytes });
     });
   }
 
   return {
     ...createUploadOperations(ctx),
-    hooks: createLifecycleHooks(ctx),
+    /** What the records module was built with (see lifecycle.ts). */
+    hooks: deps.hooks,
 
     listFiles(actor: Actor, id: string, isDraft: boolean) {
       const t = target(actor, id, isDraft);
@@ -74,7 +76,7 @@ export function createFilesService(deps: FilesDeps) {
       requireFilesEnabled(t);
       const inits = parseFileInits(body);
       const now = clock.now();
-      const created = db.$client.transaction(() => {
+      const created = writeTransaction(db, () => {
         checkInits(id, inits);
         return inits.map((f) =>
           store.insertEntry(db, {
@@ -93,7 +95,7 @@ export function createFilesService(deps: FilesDeps) {
             updated: now,
           }),
         );
-      }).immediate();
+      });
       for (const [i, entryId] of created.entries()) if (inits[i]!.storageClass === "F") deps.enqueue(FETCH_JOB, { entryId });
       const entries = created.map((entryId) => store.findEntryById(db, entryId)!);
       return presentListing(id, true, t.settings, entries);
@@ -115,10 +117,10 @@ export function createFilesService(deps: FilesDeps) {
       requireUnlocked(owners.draftTarget(actor, id));
       const entry = ctx.loadEntry(id, true, key);
       const parts = store.listParts(db, entry.id);
-      const orphans = db.$client.transaction(() => {
+      const orphans = writeTransaction(db, () => {
         store.deleteEntry(db, entry.id);
         return store.deleteUnreferencedObjects(db, [entry.objectId]);
-      }).immediate();
+      });
       ctx.removeObjects(orphans);
       for (const path of new Set(parts.map((p) => p.path))) await files.removeFile(path);
     },
@@ -138,12 +140,12 @@ export function createFilesService(deps: FilesDeps) {
       const source = owners.importSource(id);
       if (!source) throw new HttpError(400, "There is no published version to import files from.");
       const now = clock.now();
-      const orphans = db.$client.transaction(() => {
+      const orphans = writeTransaction(db, () => {
         const dropped = store.listEntries(db, id, true).map((e) => e.objectId);
         store.deleteEntries(db, id, true);
         store.copyEntries(db, { recordId: source, isDraft: false }, { recordId: id, isDraft: true }, now, newUuid);
         return store.deleteUnreferencedObjects(db, dropped);
-      }).immediate();
+      });
       ctx.removeObjects(orphans);
       return presentListing(id, true, t.settings, store.listEntries(db, id, true));
     },

@@ -4,6 +4,7 @@ import type { Actor } from "../core/actor";
 import { HttpError, payloadTooLarge } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { ContentLengthMismatchError, ContentTooLargeError, type ByteSource, type Received } from "../storage/file-store";
+import { writeTransaction } from "../db/connection";
 import type { FilesContext } from "./context";
 import { detectMimetype } from "./mimetype";
 import { requireUnlocked } from "./policy";
@@ -57,13 +58,13 @@ export function createUploadOperations(ctx: FilesContext) {
     const objectId = newUuid();
     await files.adopt(received, objectId);
     const now = clock.now();
-    const orphans = db.$client.transaction(() => {
+    const orphans = writeTransaction(db, () => {
       const current = store.findEntryById(db, entryId);
       store.insertObject(db, { id: objectId, size: received.size, checksum: `md5:${received.md5}`, created: now, verifiedAt: now });
       if (!current) return store.deleteUnreferencedObjects(db, [objectId]);
       store.updateEntry(db, entryId, { objectId, updated: now });
       return store.deleteUnreferencedObjects(db, [current.objectId]);
-    }).immediate();
+    });
     ctx.removeObjects(orphans);
     return objectId;
   }
@@ -88,9 +89,9 @@ export function createUploadOperations(ctx: FilesContext) {
       const path = files.partsPath(entry.versionId);
       const received = await receive(() => files.receivePart(body, { maxBytes: expected, expectedBytes: expected, path, position: (part - 1) * partSize }), expected);
       // Recorded only once its bytes are durable; a part sent again overwrites its own range.
-      db.$client.transaction(() => {
+      writeTransaction(db, () => {
         if (store.findEntryById(db, entry.id)) store.upsertPart(db, { entryId: entry.id, part, size: received.size, path, created: clock.now() });
-      }).immediate();
+      });
       return presentEntry(ctx.loadEntry(id, true, key), store.listParts(db, entry.id));
     },
 

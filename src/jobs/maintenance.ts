@@ -1,6 +1,6 @@
 // Housekeeping jobs every install runs: pruning finished jobs and keeping SQLite tidy.
 import { DAY_MS, type Clock } from "../core/time";
-import type { Db } from "../db/connection";
+import { optimizeDatabase, type Db } from "../db/connection";
 import type { JobRegistry } from "./registry";
 import * as store from "./store";
 
@@ -15,10 +15,6 @@ export function defineMaintenanceJobs(registry: JobRegistry, deps: { db: Db; clo
     name: "db-optimize",
     description: "Refreshes SQLite's query planner statistics and truncates the write-ahead log.",
     schedule: { dailyAt: "03:20" },
-    run: () => {
-      deps.db.$client.exec("PRAGMA optimize");
-      const row = deps.db.$client.query("PRAGMA wal_checkpoint(TRUNCATE)").get() as Record<string, number> | null;
-      return { checkpoint: row };
-    },
+    run: () => ({ checkpoint: optimizeDatabase(deps.db) }),
   });
 }

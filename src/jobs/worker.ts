@@ -1,4 +1,5 @@
 // The in-process worker: claims due jobs up to a concurrency, runs them, enqueues scheduled ones.
+import { writeTransaction } from "../db/connection";
 import { LEASE_MS, runClaimedJob, type RunnerDeps } from "./runner";
 import { nextRun } from "./registry";
 import * as store from "./store";
@@ -22,12 +23,12 @@ export function createWorker(deps: RunnerDeps, options: WorkerOptions) {
     let enqueued = 0;
     for (const def of registry.scheduled()) {
       store.insertScheduleIfMissing(db, def.name, nextRun(def.schedule!, now));
-      db.$client.transaction(() => {
+      writeTransaction(db, () => {
         if (!store.advanceSchedule(db, def.name, now, nextRun(def.schedule!, now))) return;
         if (store.hasUnfinishedJob(db, def.name)) return;
         store.insertJob(db, { name: def.name, runAt: now, maxAttempts: def.maxAttempts ?? 5, created: now, updated: now });
         enqueued++;
-      }).immediate();
+      });
     }
     return enqueued;
   }

@@ -1,13 +1,14 @@
 // The metadata formats OAI-PMH disseminates (metadataPrefix, schema, namespace) and the payload
 // element of each, built by the export mappings (src/exports/xml/*) from the record JSON.
-import type { ExportContext, ExportRecord } from "../exports/types";
+import type { RecordDocument } from "../core/record-document";
+import type { ExportContext } from "../exports/types";
 import { dataciteResource } from "../exports/xml/datacite";
 import { dcatRdf } from "../exports/xml/dcat";
 import { XSI_NAMESPACE, type XmlTree } from "../exports/xml/document";
 import { dublinCoreElement } from "../exports/xml/dublin-core";
 import { marcxmlRecord } from "../exports/xml/marcxml";
 
-export type PayloadBuilder = (record: ExportRecord, ctx: ExportContext) => XmlTree;
+export type PayloadBuilder = (record: RecordDocument, ctx: ExportContext) => XmlTree;
 
 export interface MetadataFormat {
   prefix: string;

@@ -1,12 +1,11 @@
 // OAI-PMH: set administration (administrators) and the harvesting endpoint's requests, answered
-// as OAI-PMH XML whatever the outcome; tombstones kept as records stop being public.
+// as OAI-PMH XML whatever the outcome. (Tombstones are written by tombstones.ts.)
 import type { Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { notFound, validationError, type FieldError } from "../core/errors";
 import { newSecret } from "../core/ids";
 import { parsePage, searchEnvelope } from "../core/paging";
 import type { ExportContext } from "../exports/types";
-import type { VisibilityChange } from "../records/context";
 import { queryStringProblem } from "../search/query-string";
 import { parseRequest, SET_SPEC } from "./arguments";
 import { metadataFormats } from "./formats";
@@ -104,12 +103,6 @@ export function createOaiService(deps: OaiDeps) {
         if (error instanceof OaiError) return renderError(envelope, error);
         throw error;
       }
-    },
-
-    /** Keeps tombstones in step with a published record's visibility (called inside the record's transaction). */
-    noteVisibilityChange(change: VisibilityChange) {
-      if (change.isPublic) store.deleteTombstone(db, change.recordId);
-      else if (change.wasPublic) store.upsertTombstone(db, change.recordId, change.at);
     },
 
     listSets(actor: Actor, query: SetListQuery) {

@@ -1,4 +1,5 @@
 // The six OAI-PMH 2.0 verbs (§4): each takes checked arguments and returns the verb's element.
+import type { RecordDocument } from "../core/record-document";
 import type { ExportContext } from "../exports/types";
 import type { XmlTree } from "../exports/xml/document";
 import { dateRange, type OaiRequest } from "./arguments";
@@ -21,7 +22,7 @@ export interface VerbContext {
   /** Every set, by spec. */
   sets: () => SetRow[];
   listing: Listing;
-  readPublicRecords(ids: string[]): Record<string, any>[];
+  readPublicRecords(ids: string[]): RecordDocument[];
   selectedRecordIds(ids: string[], patterns: string[]): Set<string>;
   exportContext: ExportContext;
 }

@@ -1,17 +1,10 @@
 // Record JSON -> DataCite JSON attributes (kernel 4.5), following InvenioRDM's DataCite serializer.
 // Pure: vocabulary props come from the record itself or from the lookup the caller passes.
 import { compact } from "../core/compact";
-
-type Json = Record<string, any>;
-
-export interface VocabularyEntry {
-  title?: Record<string, string>;
-  props?: Record<string, string>;
-  [key: string]: unknown;
-}
-
-/** Reads a vocabulary entry (`resourcetypes`, `relationtypes`, `licenses`...) by id. */
-export type VocabularyLookup = (type: string, id: string) => VocabularyEntry | null | undefined;
+import { stripHtml } from "../core/html";
+import { list, type JsonObject } from "../core/json";
+import type { RecordDocument } from "../core/record-document";
+import type { VocabularyLookup } from "../vocabularies/model";
 
 export interface DataciteAttributeOptions {
   doi: string;
@@ -45,10 +38,10 @@ const NOT_IN_KERNEL_45 = new Set(["Translator", "HasTranslation", "IsTranslation
 const ROR_ID = /^0[a-hj-km-np-tv-z0-9]{6}\d{2}$/;
 
 /** DataCite JSON attributes for PUT /dois/{doi}; also the body of the DataCite JSON export. */
-export function dataciteAttributes(record: Json, options: DataciteAttributeOptions): Json {
-  const metadata: Json = record.metadata ?? {};
+export function dataciteAttributes(record: RecordDocument, options: DataciteAttributeOptions): JsonObject {
+  const metadata: JsonObject = record.metadata ?? {};
   const vocab = vocabularyReader(options.vocabulary);
-  const out: Json = {
+  const out: JsonObject = {
     doi: options.doi,
     url: options.url,
     types: resourceTypes(metadata.resource_type, vocab),
@@ -78,11 +71,11 @@ export function dataciteAttributes(record: Json, options: DataciteAttributeOptio
 function vocabularyReader(lookup: VocabularyLookup | undefined) {
   return {
     /** A vocabulary-backed value: its own dumped props first, then the vocabulary's. */
-    props(type: string, ref: Json | undefined): Record<string, string> {
+    props(type: string, ref: JsonObject | undefined): Record<string, string> {
       if (!ref?.id) return {};
       return ref.props ?? lookup?.(type, ref.id)?.props ?? {};
     },
-    entry(type: string, ref: Json | undefined): Json {
+    entry(type: string, ref: JsonObject | undefined): JsonObject {
       if (!ref?.id) return ref ?? {};
       return { ...(lookup?.(type, ref.id) ?? {}), ...ref };
     },
@@ -90,14 +83,14 @@ function vocabularyReader(lookup: VocabularyLookup | undefined) {
 }
 type Vocab = ReturnType<typeof vocabularyReader>;
 
-function resourceTypes(resourceType: Json | undefined, vocab: Vocab) {
+function resourceTypes(resourceType: JsonObject | undefined, vocab: Vocab) {
   const props = vocab.props("resourcetypes", resourceType);
   return { resourceTypeGeneral: props.datacite_general || "Other", resourceType: props.datacite_type ?? "" };
 }
 
 // creators/contributors: name, nameType, givenName, familyName, nameIdentifiers, affiliation
-function personOrOrg(entry: Json): Json {
-  const p: Json = entry.person_or_org ?? {};
+function personOrOrg(entry: JsonObject): JsonObject {
+  const p: JsonObject = entry.person_or_org ?? {};
   const personal = p.type !== "organizational";
   const name = nonBlank(p.name) ?? (personal ? [p.family_name, p.given_name].filter(Boolean).join(", ") : "");
   return {
@@ -113,8 +106,8 @@ function personOrOrg(entry: Json): Json {
   };
 }
 
-function affiliation(a: Json): Json {
-  const out: Json = { name: a.name ?? a.id };
+function affiliation(a: JsonObject): JsonObject {
+  const out: JsonObject = { name: a.name ?? a.id };
   // Affiliation ids are ROR ids without the URL (behaviour §3.3); DataCite wants the full URI.
   const ror = list(a.identifiers).find((i) => i.scheme === "ror")?.identifier ?? (ROR_ID.test(a.id ?? "") ? a.id : undefined);
   if (ror) {
@@ -125,19 +118,19 @@ function affiliation(a: Json): Json {
   return out;
 }
 
-function contributor(entry: Json, vocab: Vocab): Json {
+function contributor(entry: JsonObject, vocab: Vocab): JsonObject {
   const role = vocab.props("contributorsroles", entry.role).datacite;
   return { ...personOrOrg(entry), contributorType: role && !NOT_IN_KERNEL_45.has(role) ? role : "Other" };
 }
 
 // titles = title + additional titles (titleType from the vocabulary)
-function titles(metadata: Json, vocab: Vocab): Json[] {
+function titles(metadata: JsonObject, vocab: Vocab): JsonObject[] {
   const main = nonBlank(metadata.title) ? [{ title: metadata.title }] : [];
   return [...main, ...list(metadata.additional_titles).map((t) => typedText("title", t, vocab.props("titletypes", t.type)))];
 }
 
 // descriptions = description (Abstract) + additional descriptions, HTML stripped
-function descriptions(metadata: Json, vocab: Vocab): Json[] {
+function descriptions(metadata: JsonObject, vocab: Vocab): JsonObject[] {
   const main = nonBlank(metadata.description) ? [{ description: stripHtml(metadata.description), descriptionType: "Abstract" }] : [];
   const more = list(metadata.additional_descriptions).map((d) => ({
     ...typedText("description", { ...d, description: stripHtml(d.description ?? "") }, vocab.props("descriptiontypes", d.type)),
@@ -145,15 +138,15 @@ function descriptions(metadata: Json, vocab: Vocab): Json[] {
   return [...main, ...more];
 }
 
-function typedText(field: "title" | "description", item: Json, props: Record<string, string>): Json {
+function typedText(field: "title" | "description", item: JsonObject, props: Record<string, string>): JsonObject {
   const fallbackType = field === "description" ? "Other" : undefined;
   return { [field]: item[field], [`${field}Type`]: props.datacite ?? fallbackType, lang: item.lang?.id };
 }
 
 // dates: publication_date as Issued, listed dates, and Updated from the record unless given
-function dates(record: Json, vocab: Vocab): Json[] {
-  const metadata: Json = record.metadata ?? {};
-  const out: Json[] = metadata.publication_date ? [{ date: metadata.publication_date, dateType: "Issued" }] : [];
+function dates(record: RecordDocument, vocab: Vocab): JsonObject[] {
+  const metadata: JsonObject = record.metadata ?? {};
+  const out: JsonObject[] = metadata.publication_date ? [{ date: metadata.publication_date, dateType: "Issued" }] : [];
   for (const d of list(metadata.dates)) {
     out.push({ date: d.date, dateType: vocab.props("datetypes", d.type).datacite || "Other", dateInformation: nonBlank(d.description) });
   }
@@ -163,9 +156,9 @@ function dates(record: Json, vocab: Vocab): Json[] {
 }
 
 // alternateIdentifiers: the landing page, other pids (oai...), the record's alternate identifiers
-function alternateIdentifiers(record: Json, url: string): Json[] {
-  const out: Json[] = [{ alternateIdentifier: url, alternateIdentifierType: "URL" }];
-  for (const [scheme, pid] of Object.entries(record.pids ?? {}) as [string, Json][]) {
+function alternateIdentifiers(record: RecordDocument, url: string): JsonObject[] {
+  const out: JsonObject[] = [{ alternateIdentifier: url, alternateIdentifierType: "URL" }];
+  for (const [scheme, pid] of Object.entries(record.pids ?? {}) as [string, JsonObject][]) {
     if (scheme !== "doi" && pid?.identifier) out.push({ alternateIdentifier: pid.identifier, alternateIdentifierType: IDENTIFIER_TYPES[scheme] ?? scheme });
   }
   for (const id of list(record.metadata?.identifiers)) {
@@ -175,8 +168,8 @@ function alternateIdentifiers(record: Json, url: string): Json[] {
 }
 
 // relatedIdentifiers: listed ones (DataCite schemes only) + version <-> concept DOI links
-function relatedIdentifiers(record: Json, vocab: Vocab, versionDois: string[] | undefined): Json[] {
-  const out: Json[] = [];
+function relatedIdentifiers(record: RecordDocument, vocab: Vocab, versionDois: string[] | undefined): JsonObject[] {
+  const out: JsonObject[] = [];
   for (const r of list(record.metadata?.related_identifiers)) {
     const type = IDENTIFIER_TYPES[r.scheme];
     const relationType = vocab.props("relationtypes", r.relation_type).datacite ?? "";
@@ -199,7 +192,7 @@ function relatedIdentifiers(record: Json, vocab: Vocab, versionDois: string[] | 
 }
 
 // rightsList: rights (English title), rightsUri, rightsIdentifier + scheme for licences
-function rights(right: Json, vocab: Vocab): Json {
+function rights(right: JsonObject, vocab: Vocab): JsonObject {
   const entry = vocab.entry("licenses", right);
   const title = entry.title?.en ?? Object.values(entry.title ?? {})[0];
   return {
@@ -211,7 +204,7 @@ function rights(right: Json, vocab: Vocab): Json {
 }
 
 // subjects: subject, subjectScheme and valueUri (when the vocabulary id is a URI); the 4.5 JSON names are camel-case "Uri"
-function subject(s: Json, vocab: Vocab): Json {
+function subject(s: JsonObject, vocab: Vocab): JsonObject {
   const entry = vocab.entry("subjects", s);
   return {
     subject: entry.subject ?? entry.title?.en,
@@ -221,8 +214,8 @@ function subject(s: Json, vocab: Vocab): Json {
 }
 
 // geoLocations: place, point, box (a rectangular polygon) or polygon; GeoJSON is lon/lat; 4.5 JSON wants numbers
-function geoLocation(feature: Json): Json {
-  const out: Json = { geoLocationPlace: nonBlank(feature.place) };
+function geoLocation(feature: JsonObject): JsonObject {
+  const out: JsonObject = { geoLocationPlace: nonBlank(feature.place) };
   const g = feature.geometry;
   const point = (c: number[]) => ({ pointLongitude: Number(c[0]), pointLatitude: Number(c[1]) });
   if (g?.type === "Point") out.geoLocationPoint = point(g.coordinates);
@@ -240,7 +233,7 @@ function geoLocation(feature: Json): Json {
 }
 
 // fundingReferences: funderName, funderIdentifier (+type by priority), award number/title/URI
-function fundingReference(f: Json, vocab: Vocab): Json {
+function fundingReference(f: JsonObject, vocab: Vocab): JsonObject {
   const funder = vocab.entry("funders", f.funder);
   const ids = list(funder.identifiers);
   const funderId = FUNDER_ID_PRIORITY.map((s) => ids.find((i) => i.scheme === s)).find(Boolean) ?? ids[0];
@@ -263,20 +256,5 @@ export function edtfYear(value: unknown): string | undefined {
   return /^-?\d{4}/.exec(lower ?? "")?.[0] ?? /^-?\d{4}/.exec(upper ?? "")?.[0];
 }
 
-/** Plain text from sanitized HTML: tags dropped, entities decoded (the target is JSON, not HTML). */
-export function stripHtml(html: string): string {
-  const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
-  return html
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, "")
-    .replace(/<[^>]*>/g, "")
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
-      if (code[0] !== "#") return named[code.toLowerCase()] ?? whole;
-      const n = code[1] === "x" || code[1] === "X" ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
-      return n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : whole;
-    })
-    .trim();
-}
-
-const list = (value: unknown): any[] => (Array.isArray(value) ? value : []);
 const nonBlank = (value: unknown): string | undefined => (typeof value === "string" && value.trim() ? value : undefined);
 

@@ -1,5 +1,6 @@
 // A small client for DataCite's REST API (JSON:API over HTTPS, basic auth with the repository account).
 import type { Config } from "../config";
+import type { JsonObject } from "../core/json";
 
 export type DataciteEvent = "publish" | "register" | "hide";
 
@@ -9,7 +10,7 @@ export type DoiState = "draft" | "registered" | "findable";
 export interface DataciteDoi {
   id: string;
   type: string;
-  attributes: Record<string, any> & { doi: string; state?: DoiState };
+  attributes: JsonObject & { doi: string; state?: DoiState };
 }
 
 export interface DataciteErrorItem {

@@ -1,10 +1,11 @@
 // The `datacite-register` job: sends a published record's DOI, and its concept DOI, to DataCite.
 import type { Config } from "../config";
+import type { JsonObject } from "../core/json";
+import type { RecordDocument } from "../core/record-document";
 import type { JobContext, JobRegistry } from "../jobs/registry";
-import { dataciteAttributes, type VocabularyLookup } from "./datacite-attributes";
+import type { VocabularyLookup } from "../vocabularies/model";
+import { dataciteAttributes } from "./datacite-attributes";
 import { createDataciteClient, dataciteApiUrl, type DataciteClient } from "./datacite-client";
-
-type Json = Record<string, any>;
 
 export type DataciteConfig = Pick<
   Config,
@@ -14,7 +15,7 @@ export type DataciteConfig = Pick<
 export interface DataciteJobDeps {
   config: DataciteConfig;
   /** The published record's JSON (InvenioRDM shape), or null when it no longer exists. */
-  loadRecord(id: string): Json | null;
+  loadRecord(id: string): RecordDocument | null;
   /** Landing page of a record; for a parent id, the page that shows its latest version. */
   recordUrl(id: string): string;
   log(message: string): void;
@@ -79,8 +80,8 @@ async function registerRecord(deps: DataciteJobDeps, payload: DataciteRegisterPa
     fetch: deps.fetch,
   });
   const hidden = isHidden(record);
-  const version = await push(deps, client, ctx, record, hidden, { doi, url: deps.recordUrl(record.id) });
-  const result: Json = { doi, state: version };
+  const version = await push(deps, client, ctx, record, hidden, { doi, url: deps.recordUrl(payload.recordId) });
+  const result: JsonObject = { doi, state: version };
 
   // The concept DOI carries the latest version's metadata (as InvenioRDM does); an older
   // version's update must not overwrite it.
@@ -105,7 +106,7 @@ async function push(
   deps: DataciteJobDeps,
   client: DataciteClient,
   ctx: JobContext,
-  record: Json,
+  record: RecordDocument,
   hidden: boolean,
   target: { doi: string; url: string; versionDois?: string[] },
 ): Promise<string> {
@@ -131,12 +132,12 @@ async function push(
   return saved.attributes.state ?? "findable";
 }
 
-function isHidden(record: Json): boolean {
+function isHidden(record: RecordDocument): boolean {
   return record.access?.record === "restricted" || record.deletion_status?.is_deleted === true || Boolean(record.tombstone);
 }
 
-function withParentDoi(record: Json, parentDoi: string): Json {
-  const parent: Json = record.parent ?? {};
+function withParentDoi(record: RecordDocument, parentDoi: string): RecordDocument {
+  const parent: JsonObject = record.parent ?? {};
   if (parent.pids?.doi?.identifier === parentDoi) return record;
   const doi = { identifier: parentDoi, provider: "datacite", client: "datacite" };
   return { ...record, parent: { ...parent, pids: { ...parent.pids, doi } } };

@@ -1,12 +1,13 @@
 // What the record operations share: the deps, presenting rows with their parent and versions,
 // and the rules that depend on configuration (DOIs, files).
+import { systemActor, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import type { FieldError } from "../core/errors";
 import { notFound } from "../core/errors";
+import type { RecordDocument } from "../core/record-document";
 import { formatDate } from "../core/time";
 import { doiResolverUrl } from "../pids/doi";
-import type { VocabularyLookup } from "./metadata/check";
-import { systemActor, type Actor } from "../core/actor";
+import type { VocabularyLookup } from "../vocabularies/model";
 import { canReadFiles, isPublicRecord } from "./policy";
 import { presentDraft, presentListedRecord, presentRecord, type PresentContext } from "./present";
 import { createRecordSearch, indexedRecord } from "./search";
@@ -19,9 +20,10 @@ export interface RecordsDeps extends Deps {
   /** The files module's answers and moves as drafts and records change. */
   files: RecordFiles;
   /** Told, inside the write's transaction, whenever a published record is re-indexed (OAI-PMH tombstones). */
-  onVisibilityChange?(change: VisibilityChange): void;
-  /** The `stats` of a published record (statistics module): this version and all versions. */
+  onVisibilityChange(change: VisibilityChange): void;
+  /** The `stats` of a published record (statistics module): this version and all versions; absent when statistics are off. */
   recordStats?(recordId: string, parentId: string): Record<string, unknown>;
+  log(message: string): void;
 }
 
 /** A published record's visibility before and after a write; `at` is the record's new `updated`. */
@@ -66,7 +68,9 @@ export function createRecordsContext(deps: RecordsDeps) {
     };
   }
 
-  const search = createRecordSearch(db, deps.lookup);
+  const search = createRecordSearch(db, deps.lookup, {
+    readers: { count: config.SEARCH_READERS, timeoutMs: config.SEARCH_TIMEOUT_MS, log: deps.log },
+  });
 
   return {
     deps,
@@ -92,7 +96,7 @@ export function createRecordsContext(deps: RecordsDeps) {
      * Rules about files that need the file list: at least one file unless metadata-only, a real
      * default preview; for publishing also every upload committed and every fetch finished.
      */
-    fileErrors(recordId: string, document: Record<string, any>, forPublish = false): FieldError[] {
+    fileErrors(recordId: string, document: RecordDocument, forPublish = false): FieldError[] {
       const { completedKeys, blocking } = deps.files.draftFiles(recordId);
       const errors: FieldError[] = [];
       const enabled = document.files?.enabled !== false;
@@ -113,7 +117,7 @@ export function createRecordsContext(deps: RecordsDeps) {
     reindexDraft(id: string) {
       const draft = store.findDraft(db, id);
       if (!draft) return search.unindexRecord(id, true);
-      const doc = draft.document as Record<string, any>;
+      const doc = draft.document;
       const found = store.findParentWithVersions(db, draft.parentId);
       const isLatest = draft.versionIndex >= (found?.maxVersionIndex ?? 0);
       const fileTypes = deps.files.fileTypes(id, true);
@@ -126,7 +130,7 @@ export function createRecordsContext(deps: RecordsDeps) {
       const indexed = search.indexedAccess(id);
       const wasPublic = indexed !== null && isPublicRecord({ accessRecord: indexed });
       search.indexRecord({ ...indexedRecord(record), fileTypes: deps.files.fileTypes(id, false) }, store.findParent(db, record.parentId)?.pids ?? {});
-      deps.onVisibilityChange?.({ recordId: id, wasPublic, isPublic: isPublicRecord(record), at: record.updated });
+      deps.onVisibilityChange({ recordId: id, wasPublic, isPublic: isPublicRecord(record), at: record.updated });
     },
 
     /** Drafts are shown only to who manages them, so their files are always listed. */

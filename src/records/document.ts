@@ -2,15 +2,17 @@
 // custom fields and pids, normalised, with every problem found (drafts save with errors).
 import type { Config } from "../config";
 import type { FieldError } from "../core/errors";
+import type { JsonObject } from "../core/json";
+import type { RecordDocument } from "../core/record-document";
 import { hasPrefix, normalizeDoi } from "../pids/doi";
+import type { VocabularyLookup } from "../vocabularies/model";
 import { normalizeAccess } from "./access";
-import { checkMetadata, type VocabularyLookup } from "./metadata/check";
+import { checkMetadata } from "./metadata/check";
 
-type Doc = Record<string, any>;
-const isObject = (v: unknown): v is Doc => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export interface BuiltDocument {
-  document: Doc;
+  document: RecordDocument;
   errors: FieldError[];
   /** Unknown vocabulary ids: refused at once, even on a draft. */
   unknownIds: FieldError[];
@@ -46,8 +48,8 @@ function normalizeFiles(input: unknown, errors: FieldError[], config: Config) {
  * prefix); a DOI this repository manages is kept from the previous document whatever the client
  * sends, so a GET-modify-PUT round trip cannot forge or drop it.
  */
-function normalizePids(input: unknown, previous: Doc | undefined, errors: FieldError[], config: Config) {
-  const pids: Doc = {};
+function normalizePids(input: unknown, previous: JsonObject | undefined, errors: FieldError[], config: Config) {
+  const pids: JsonObject = {};
   const managed = previous?.doi && previous.doi.provider !== "external" ? previous.doi : null;
   if (managed) pids.doi = managed;
   if (!isObject(input) || !isObject(input.doi)) return pids;
@@ -65,7 +67,7 @@ function normalizePids(input: unknown, previous: Doc | undefined, errors: FieldE
   return pids;
 }
 
-export function buildDocument(input: unknown, options: { previous?: Doc; config: Config; lookup: VocabularyLookup; publisherRequired: boolean }): BuiltDocument {
+export function buildDocument(input: unknown, options: { previous?: RecordDocument; config: Config; lookup: VocabularyLookup; publisherRequired: boolean }): BuiltDocument {
   const body = isObject(input) ? input : {};
   const errors: FieldError[] = [];
   if (!isObject(input) && input !== undefined && input !== null) errors.push({ field: "", messages: ["The body must be a JSON object."] });

@@ -2,6 +2,8 @@
 import { requireUser, type Actor } from "../core/actor";
 import { checkRevision } from "../core/etag";
 import { preconditionFailed, validationError } from "../core/errors";
+import type { RecordDocument } from "../core/record-document";
+import { writeTransaction } from "../db/connection";
 import { newRecordId } from "./ids";
 import { buildDocument } from "./document";
 import { requireManage } from "./policy";
@@ -12,7 +14,7 @@ export function createDraftOperations(ctx: RecordsContext) {
   const { db, clock, config, lookup } = ctx.deps;
 
   /** Validates leniently: the draft is saved with its errors; unknown vocabulary ids are a 400 now. */
-  function build(recordId: string, body: unknown, previous?: Record<string, any>) {
+  function build(recordId: string, body: unknown, previous?: RecordDocument) {
     const built = buildDocument(body, { previous, config, lookup, publisherRequired: ctx.doisEnabled() });
     if (built.unknownIds.length) throw validationError(built.unknownIds);
     return { document: built.document, errors: [...built.errors, ...ctx.fileErrors(recordId, built.document)] };
@@ -26,11 +28,11 @@ export function createDraftOperations(ctx: RecordsContext) {
       const parentId = newRecordId();
       const { document, errors } = build(id, body);
       const now = clock.now();
-      db.$client.transaction(() => {
+      writeTransaction(db, () => {
         store.insertParent(db, { id: parentId, ownerId, created: now, updated: now });
         store.insertDraft(db, { id, parentId, ownerId, versionIndex: 1, document, created: now, updated: now });
         ctx.reindexDraft(id);
-      }).immediate();
+      });
       return ctx.draftJson(ctx.loadDraft(id), errors);
     },
 
@@ -46,10 +48,10 @@ export function createDraftOperations(ctx: RecordsContext) {
       requireManage(actor, draft.ownerId);
       checkRevision(ifMatch, draft.revisionId);
       const { document, errors } = build(id, body, draft.document);
-      db.$client.transaction(() => {
+      writeTransaction(db, () => {
         if (!store.updateDraftDocument(db, id, draft.revisionId, document, clock.now())) throw preconditionFailed();
         ctx.reindexDraft(id);
-      }).immediate();
+      });
       return ctx.draftJson(ctx.loadDraft(id), errors);
     },
 
@@ -58,14 +60,14 @@ export function createDraftOperations(ctx: RecordsContext) {
       const draft = ctx.loadDraft(id);
       requireManage(actor, draft.ownerId);
       checkRevision(ifMatch, draft.revisionId);
-      const orphans = db.$client.transaction(() => {
+      const orphans = writeTransaction(db, () => {
         const dropped = ctx.deps.files.discardDraft(id);
         store.deleteDraft(db, id);
         ctx.reindexDraft(id);
         const parent = store.findParent(db, draft.parentId);
         if (parent && !parent.latestId && !store.findNewVersionDraft(db, draft.parentId)) store.deleteParent(db, draft.parentId);
         return dropped;
-      }).immediate();
+      });
       ctx.deps.files.removeObjects(orphans);
     },
 
@@ -76,11 +78,11 @@ export function createDraftOperations(ctx: RecordsContext) {
       const existing = store.findDraft(db, id);
       if (existing) return ctx.draftJson(existing);
       const now = clock.now();
-      db.$client.transaction(() => {
+      writeTransaction(db, () => {
         store.insertDraft(db, { id, parentId: record.parentId, ownerId: record.ownerId, versionIndex: record.versionIndex, document: record.document, created: now, updated: now });
         ctx.deps.files.edit(id);
         ctx.reindexDraft(id);
-      }).immediate();
+      });
       return ctx.draftJson(ctx.loadDraft(id));
     },
   };

@@ -1,14 +1,13 @@
 // The records module's answers to the files module: whether the actor may work on a draft's files
 // or read a record's files, the draft's files settings, and where a new version imports files from.
 import type { Actor } from "../core/actor";
+import type { RecordDocument } from "../core/record-document";
 import type { RecordsContext } from "./context";
 import { requireManage, requireReadFiles } from "./policy";
 import * as store from "./store";
 
-type Doc = Record<string, any>;
-
-const settingsOf = (document: unknown) => {
-  const files = ((document as Doc).files ?? {}) as Doc;
+const settingsOf = (document: RecordDocument) => {
+  const files = document.files ?? {};
   return { enabled: files.enabled !== false, default_preview: (files.default_preview as string | null) ?? null, order: (files.order as string[]) ?? [] };
 };
 

@@ -1,7 +1,9 @@
 // Drafts and records -> the API's JSON: stored document plus ids, timestamps, parent, versions,
 // computed access.status, and the absolute links clients follow.
 import type { FieldError } from "../core/errors";
+import type { JsonObject } from "../core/json";
 import type { Links } from "../core/links";
+import type { RecordDocument } from "../core/record-document";
 import { formatRecordTime } from "../core/time";
 import { accessStatus, type Access } from "./access";
 import type { DraftRow, ParentRow, RecordRow } from "./store";
@@ -18,8 +20,6 @@ export interface PresentContext {
   recordStats?(): Record<string, unknown> | null;
 }
 
-type Doc = Record<string, any>;
-
 function parentOf(parent: ParentRow) {
   return {
     id: parent.id,
@@ -30,9 +30,9 @@ function parentOf(parent: ParentRow) {
 }
 
 function common(row: DraftRow | RecordRow, ctx: PresentContext) {
-  const doc = row.document as Doc;
+  const doc = row.document;
   const access = doc.access as Access;
-  const files = (doc.files ?? { enabled: true, default_preview: null, order: [] }) as Doc;
+  const files: JsonObject = doc.files ?? { enabled: true, default_preview: null, order: [] };
   return {
     id: row.id,
     created: formatRecordTime(row.created),
@@ -49,9 +49,9 @@ function common(row: DraftRow | RecordRow, ctx: PresentContext) {
   };
 }
 
-function doiLinks(doc: Doc, ctx: PresentContext): { doi?: string; parent_doi?: string } {
+function doiLinks(doc: RecordDocument, ctx: PresentContext): { doi?: string; parent_doi?: string } {
   const doi = doc.pids?.doi?.identifier;
-  const parentDoi = (ctx.parent.pids as Doc)?.doi?.identifier;
+  const parentDoi = (ctx.parent.pids as JsonObject)?.doi?.identifier;
   return { ...(doi ? { doi: ctx.doiUrl(doi) } : {}), ...(parentDoi ? { parent_doi: ctx.doiUrl(parentDoi) } : {}) };
 }
 
@@ -86,7 +86,7 @@ export function presentDraft(row: DraftRow, ctx: PresentContext, published: bool
       record_html: links.html(`/records/${row.id}`),
       parent: links.api(`/records/${ctx.parent.id}`),
       parent_html: links.html(`/records/${ctx.parent.id}`),
-      ...doiLinks(row.document as Doc, ctx),
+      ...doiLinks(row.document, ctx),
     },
     ...(errors.length ? { errors } : {}),
   };
@@ -129,7 +129,7 @@ export function presentRecord(row: RecordRow, ctx: PresentContext) {
       requests: api("/requests"),
       parent: links.api(`/records/${ctx.parent.id}`),
       parent_html: links.html(`/records/${ctx.parent.id}`),
-      ...doiLinks(row.document as Doc, ctx),
+      ...doiLinks(row.document, ctx),
     },
   };
 }

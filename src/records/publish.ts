@@ -1,7 +1,10 @@
 // Publishing a draft, starting a new version, and the draft's DOI (reserve, discard).
 import type { Actor } from "../core/actor";
 import { HttpError, notFound, validationError } from "../core/errors";
+import type { JsonObject } from "../core/json";
+import type { RecordDocument } from "../core/record-document";
 import { mintDoi } from "../pids/doi";
+import { writeTransaction } from "../db/connection";
 import { checkEmbargoInFuture, type Access } from "./access";
 import { buildDocument } from "./document";
 import { newRecordId } from "./ids";
@@ -9,15 +12,13 @@ import { requireManage } from "./policy";
 import type { RecordsContext } from "./context";
 import * as store from "./store";
 
-type Doc = Record<string, any>;
-
 export function createPublishOperations(ctx: RecordsContext) {
   const { db, clock, config, lookup } = ctx.deps;
 
   const managedDoi = (id: string) => ({ identifier: mintDoi(config.DATACITE_FORMAT, config.DATACITE_PREFIX, id), provider: "datacite", client: "datacite" });
 
   /** Strict validation of a draft about to be published; 400 with every problem. */
-  function validateForPublish(draft: store.DraftRow): Doc {
+  function validateForPublish(draft: store.DraftRow): RecordDocument {
     const built = buildDocument(draft.document, { previous: draft.document, config, lookup, publisherRequired: ctx.doisEnabled() });
     const errors = [...built.unknownIds, ...built.errors, ...ctx.fileErrors(draft.id, built.document, true)];
     checkEmbargoInFuture(built.document.access as Access, ctx.today(), errors);
@@ -34,7 +35,7 @@ export function createPublishOperations(ctx: RecordsContext) {
       if (ctx.doisEnabled() && !document.pids.doi) document.pids = { ...document.pids, doi: managedDoi(id) };
       const access = document.access as Access;
       const now = clock.now();
-      const orphans = db.$client.transaction(() => {
+      const orphans = writeTransaction(db, () => {
         const fields = {
           document,
           accessRecord: access.record,
@@ -47,7 +48,7 @@ export function createPublishOperations(ctx: RecordsContext) {
         const latest = parent.latestId ? store.findRecord(db, parent.latestId) : null;
         if (!latest || latest.versionIndex <= draft.versionIndex) store.setLatestVersion(db, draft.parentId, id, now);
         // A concept DOI for the parent, once its versions get DOIs from this repository.
-        if (document.pids.doi?.provider === "datacite" && !(parent.pids as Doc).doi) {
+        if (document.pids.doi?.provider === "datacite" && !(parent.pids as JsonObject).doi) {
           store.updateParentPids(db, parent.id, { ...parent.pids, doi: managedDoi(parent.id) }, now);
         }
         // The record's files become the draft's (shared bytes); those it no longer has go after commit.
@@ -57,7 +58,7 @@ export function createPublishOperations(ctx: RecordsContext) {
         ctx.reindexRecord(id);
         ctx.search.indexLatestFlags(draft.parentId, store.findParent(db, draft.parentId)!.latestId!);
         return dropped;
-      }).immediate();
+      });
       ctx.deps.files.removeObjects(orphans);
       if (document.pids.doi?.provider === "datacite") ctx.deps.enqueue("datacite-register", { recordId: id });
       return ctx.recordJson(ctx.loadRecord(id));
@@ -71,7 +72,7 @@ export function createPublishOperations(ctx: RecordsContext) {
       if (open) return ctx.draftJson(open);
       const parent = store.findParent(db, record.parentId)!;
       const latest = parent.latestId ? ctx.loadRecord(parent.latestId) : record;
-      const source = latest.document as Doc;
+      const source = latest.document;
       // InvenioRDM copies the metadata but not what belongs to one version: its date, version
       // label, DOI and files.
       const { publication_date: _date, version: _version, ...metadata } = source.metadata ?? {};
@@ -95,13 +96,13 @@ export function createPublishOperations(ctx: RecordsContext) {
       const draft = ctx.loadDraft(id);
       requireManage(actor, draft.ownerId);
       if (!ctx.doisEnabled()) throw new HttpError(400, "DOIs are not configured on this repository: set DATACITE_PREFIX to mint them.");
-      const doc = draft.document as Doc;
+      const doc = draft.document;
       if (doc.pids?.doi) throw validationError([{ field: "pids.doi", messages: ["A PID of type doi already exists for this record."] }]);
       const document = { ...doc, pids: { ...doc.pids, doi: managedDoi(id) } };
-      db.$client.transaction(() => {
+      writeTransaction(db, () => {
         store.updateDraftDocument(db, id, draft.revisionId, document, clock.now());
         ctx.reindexDraft(id);
-      }).immediate();
+      });
       return ctx.draftJson(ctx.loadDraft(id));
     },
 
@@ -109,7 +110,7 @@ export function createPublishOperations(ctx: RecordsContext) {
     discardDoi(actor: Actor, id: string) {
       const draft = ctx.loadDraft(id);
       requireManage(actor, draft.ownerId);
-      const doc = draft.document as Doc;
+      const doc = draft.document;
       const doi = doc.pids?.doi;
       if (!doi) throw notFound("The persistent identifier does not exist.");
       if (doi.provider === "external") {
@@ -119,10 +120,10 @@ export function createPublishOperations(ctx: RecordsContext) {
         throw validationError([{ field: "pids.doi", messages: ["The DOI of a published record cannot be discarded."] }]);
       }
       const { doi: _removed, ...pids } = doc.pids;
-      db.$client.transaction(() => {
+      writeTransaction(db, () => {
         store.updateDraftDocument(db, id, draft.revisionId, { ...doc, pids }, clock.now());
         ctx.reindexDraft(id);
-      }).immediate();
+      });
     },
   };
 }

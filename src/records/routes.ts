@@ -1,10 +1,25 @@
-// HTTP routes of records and drafts.
+// HTTP routes of records and drafts. `GET /api/records/{id}` serves the record JSON or, chosen by
+// Accept or `?style=`, an export format rendered by the exports module, with Signposting links.
 import { Elysia } from "elysia";
+import type { Actor } from "../core/actor";
 import { revisionEtag } from "../core/etag";
 import type { ActorContext } from "../core/http";
-import { queryParams } from "../core/links";
+import { queryParams, singleQueryParams } from "../core/links";
+import type { RecordDocument } from "../core/record-document";
+import { visitorOf, type Visitor } from "../core/visitor";
 import { recordSearchQuery } from "./model";
 import type { RecordsService } from "./service";
+
+/** What the record route needs of the exports module (see exports/service.ts). */
+export interface RecordFormats {
+  /** The export an Accept header (or `?style=`) asks for; null for the record JSON; 406 when nothing offered is acceptable. */
+  chooseFormat(accept: string | null, params: Record<string, string>): { contentType: string; render(record: RecordDocument): string } | null;
+  /** The Signposting `Link` header of a record. */
+  signposting(record: RecordDocument): string;
+}
+
+/** Told of each record read through `GET /api/records/{id}`, in any format (statistics decide what counts). */
+export type RecordViewHook = (view: { recordId: string; parentId: string; actor: Actor; visitor: Visitor; accept: string | null }) => void;
 
 const tags = ["Records"];
 const draftTags = ["Drafts"];
@@ -15,7 +30,7 @@ const withEtag = <T extends { revision_id: number }>(set: { headers: Record<stri
   return body;
 };
 
-export const recordsRoutes = (http: ActorContext, records: RecordsService) =>
+export const recordsRoutes = (http: ActorContext, records: RecordsService, formats: RecordFormats, onView: RecordViewHook) =>
   new Elysia()
     .use(http)
     .get("/api/records", ({ actor, request }) => records.searchRecords(actor, queryParams(request.url)), { query: recordSearchQuery, detail: { summary: "Search published records", tags } })
@@ -23,7 +38,19 @@ export const recordsRoutes = (http: ActorContext, records: RecordsService) =>
       set.status = 201;
       return withEtag(set, records.createDraft(actor, body));
     }, { detail: { summary: "Create a draft", tags: draftTags } })
-    // GET /api/records/:id (the record JSON, or an export format by Accept) is in exports/routes.ts.
+    .get("/api/records/:id", ({ actor, params, request, server, set }) => {
+      const accept = request.headers.get("accept");
+      // Negotiated before the read: an unacceptable Accept is a 406 whether or not the record exists.
+      const format = formats.chooseFormat(accept, singleQueryParams(request.url));
+      const record = records.readRecord(actor, params.id);
+      const body = format ? format.render(record) : null;
+      const headers = { link: formats.signposting(record), vary: "Accept" };
+      onView({ recordId: record.id, parentId: record.parent.id, actor, visitor: visitorOf(server, request), accept });
+      if (format) return new Response(body, { headers: { ...headers, "content-type": format.contentType } });
+      // The record JSON goes through the API's JSON path (vendor types, prettyprint) with its ETag.
+      Object.assign(set.headers, headers, { etag: revisionEtag(record.revision_id) });
+      return record;
+    }, { detail: { summary: "Read a published record (JSON, or an export format chosen by Accept or ?style=)", tags } })
     .get("/api/records/:id/versions", ({ actor, params, request }) => records.listVersions(actor, params.id, queryParams(request.url)), { query: recordSearchQuery, detail: { summary: "List a record's versions", tags } })
     .post("/api/records/:id/versions", ({ actor, params, set }) => {
       set.status = 201;

@@ -1,11 +1,9 @@
 // Record operations: search and read published records, versions, the caller's own records,
 // lifting embargoes; drafts and publishing come from drafts.ts and publish.ts.
-import { eq } from "drizzle-orm";
 import { anonymous, requireAdmin, requireUser, type Actor } from "../core/actor";
 import { HttpError, notFound } from "../core/errors";
 import type { QueryValues } from "../core/links";
 import { parsePage, searchEnvelope } from "../core/paging";
-import { recordsTable } from "../db/tables";
 import { writeTransaction } from "../db/connection";
 import { liftedAccess, type Access } from "./access";
 import { createRecordsContext, type RecordsDeps } from "./context";
@@ -32,14 +30,20 @@ export function createRecordsService(deps: RecordsDeps) {
   const truthy = (v: unknown) => v === "true" || v === "1";
   const index = ctx.search;
 
-  function search(actor: Actor, query: Record<string, unknown>, scope: { url: (q: QueryValues) => string; defaultSort: string; parentId?: string; listing?: "own"; hideAllVersions?: boolean }) {
+  async function search(actor: Actor, query: Record<string, unknown>, scope: { url: (q: QueryValues) => string; defaultSort: string; parentId?: string; listing?: "own"; hideAllVersions?: boolean }) {
     const page = parsePage(query, limits);
     const str = (v: unknown) => (typeof v === "string" ? v : undefined);
     const allversions = truthy(query.allversions);
     const input = { sortOptions: config.RDM_SEARCH_SORT_OPTIONS, q: str(query.q), sort: str(query.sort), allversions, parentId: scope.parentId, defaultSort: scope.defaultSort, query };
-    const found = index.search(recordScope(actor, scope.listing), input, page);
+    const found = await index.search(recordScope(actor, scope.listing), input, page);
+    // A reader worker searched a snapshot: a draft discarded since then is left out, not a 404.
+    const items = found.hits.flatMap((hit) => {
+      const row = hit.isDraft ? store.findDraft(db, hit.id) : store.findRecord(db, hit.id);
+      if (!row) return [];
+      return [hit.isDraft ? ctx.draftJson(row as store.DraftRow) : ctx.listedRecordJson(row as store.RecordRow, actor)];
+    });
     return searchEnvelope({
-      items: found.hits.map((hit) => (hit.isDraft ? ctx.draftJson(ctx.loadDraft(hit.id)) : ctx.listedRecordJson(ctx.loadRecord(hit.id), actor))),
+      items,
       total: found.total,
       page,
       url: scope.url,
@@ -98,7 +102,7 @@ export function createRecordsService(deps: RecordsDeps) {
       const today = ctx.today();
       let lifted = 0;
       for (const record of store.listDueEmbargoes(db, today)) {
-        const doc = record.document as Record<string, any>;
+        const doc = record.document;
         const access = liftedAccess(doc.access as Access);
         const now = clock.now();
         writeTransaction(db, () => {
@@ -106,9 +110,9 @@ export function createRecordsService(deps: RecordsDeps) {
           ctx.reindexRecord(record.id);
           // An edit draft that still carries the same embargo is lifted with the record.
           const draft = store.findDraft(db, record.id);
-          const draftAccess = (draft?.document as Record<string, any> | undefined)?.access as Access | undefined;
+          const draftAccess = draft?.document.access as Access | undefined;
           if (draft && draftAccess?.embargo.active && draftAccess.embargo.until === (doc.access as Access).embargo.until) {
-            store.updateDraftDocument(db, draft.id, draft.revisionId, { ...(draft.document as object), access }, now);
+            store.updateDraftDocument(db, draft.id, draft.revisionId, { ...draft.document, access }, now);
             ctx.reindexDraft(draft.id);
           }
         });
@@ -120,8 +124,8 @@ export function createRecordsService(deps: RecordsDeps) {
     /** DOIs of a parent's published versions, oldest first: the concept DOI's HasVersion links. */
     listVersionDois(parentId: string): string[] {
       return store
-        .listRecordRows(db, eq(recordsTable.parentId, parentId), store.versionsAscendingOrder, 0, 10_000)
-        .rows.map((r) => (r.document as Record<string, any>).pids?.doi?.identifier)
+        .listParentVersions(db, parentId)
+        .map((r) => r.document.pids?.doi?.identifier)
         .filter((doi): doi is string => typeof doi === "string");
     },
 
@@ -155,9 +159,9 @@ export function createRecordsService(deps: RecordsDeps) {
 
     /** Statistics: parents' all-version unique views/downloads into the index columns the popularity sorts use. */
     updatePopularity(rows: { parentId: string; views: number; downloads: number }[]) {
-      db.$client.transaction(() => {
+      writeTransaction(db, () => {
         for (const row of rows) index.setPopularity(row.parentId, row.views, row.downloads);
-      }).immediate();
+      });
     },
 
     /** Rebuilds the search index from the stored records (`cairn reindex`). */
@@ -168,6 +172,9 @@ export function createRecordsService(deps: RecordsDeps) {
 
     /** Whether the index holds every record and draft (a rebuild killed before this design, or a lost write, shows here). */
     checkIndex: () => index.check(),
+
+    /** Ends the search reader workers (the services are closing). */
+    close: () => index.close(),
 
     /** The published record as stored, for background jobs (DataCite registration). */
     loadRecordJson(id: string) {

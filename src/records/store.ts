@@ -1,5 +1,6 @@
 // Queries on records, drafts and record_parents.
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { RecordDocument } from "../core/record-document";
 import { changesOf, type Db } from "../db/connection";
 import { findRow, insertRow, shapeRow } from "../db/rows";
 import { draftsTable, recordParentsTable, recordsTable } from "../db/tables";
@@ -17,7 +18,7 @@ export const insertParent = (db: Db, row: typeof recordParentsTable.$inferInsert
 export const insertDraft = (db: Db, row: typeof draftsTable.$inferInsert) => insertRow(db, draftsTable, row);
 
 /** Replaces a draft's document if its revision is still `revision`; false when someone was first. */
-export const updateDraftDocument = (db: Db, id: string, revision: number, document: Record<string, unknown>, now: number) =>
+export const updateDraftDocument = (db: Db, id: string, revision: number, document: RecordDocument, now: number) =>
   changesOf(
     db
       .update(draftsTable)
@@ -71,13 +72,9 @@ export const findNewVersionDraft = (db: Db, parentId: string) =>
     .where(and(eq(draftsTable.parentId, parentId), sql`NOT EXISTS (SELECT 1 FROM records r WHERE r.id = ${draftsTable.id})`))
     .get() ?? null;
 
-export function listRecordRows(db: Db, where: SQL, order: SQL[], offset: number, limit: number) {
-  const total = db.select({ n: sql<number>`count(*)` }).from(recordsTable).where(where).get()?.n ?? 0;
-  const rows = db.select().from(recordsTable).where(where).orderBy(...order).limit(limit).offset(offset).all();
-  return { rows, total };
-}
-
-export const versionsAscendingOrder = [asc(recordsTable.versionIndex)];
+/** A parent's published versions, oldest first (the first 10,000). */
+export const listParentVersions = (db: Db, parentId: string) =>
+  db.select().from(recordsTable).where(eq(recordsTable.parentId, parentId)).orderBy(asc(recordsTable.versionIndex)).limit(10_000).all();
 
 /** Published records whose active embargo ends on or before `date` (YYYY-MM-DD). */
 export const listDueEmbargoes = (db: Db, date: string) =>

@@ -1,12 +1,24 @@
 // `cairn serve`: the HTTP(S) server, the job worker, and a graceful shutdown of both.
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import { join } from "node:path";
+import type { Server } from "bun";
 import { createApp } from "../app";
 import { REINDEX_JOB } from "../records/jobs";
 import { ConfigError, type Config } from "../config";
 import { startCheckpointer } from "../db/checkpointer";
 import { ensureAdministrator } from "./bootstrap";
+import { secureDataDir } from "./data-dir";
+import { rawTargetRoutes } from "./raw-target";
 import { ensureSelfSignedCertificate } from "./tls";
+
+/**
+ * Bun answers a request whose header block passes its limit with a bare 431 (no body, no type),
+ * before any code of ours runs. Its limit is raised past the URL limit the app answers in JSON
+ * (core/request-target.ts); only a header block larger than this still gets Bun's bare answer.
+ * Bun.serve reads the limit from node:http's process-wide maxHeaderSize.
+ */
+const MAX_HEADER_BYTES = 64 * 1024;
 
 export interface RunningServer {
   url: string;
@@ -34,14 +46,27 @@ function takePidLock(dataDir: string) {
     }
     if (alive) throw new ConfigError(`another cairn server (pid ${pid}) is serving ${dataDir}`);
   }
-  writeFileSync(path, String(process.pid));
+  writeFileSync(path, String(process.pid), { mode: 0o600 });
   return () => {
     if (existsSync(path) && readFileSync(path, "utf8").trim() === String(process.pid)) unlinkSync(path);
   };
 }
 
-export async function startServer(config: Config, say: (line: string) => void = console.log): Promise<RunningServer> {
+/** Bun.serve, with a port already taken said in one line (app.listen shared it silently: reusePort). */
+function listen(options: Parameters<typeof Bun.serve>[0]) {
+  try {
+    return Bun.serve(options);
+  } catch (err) {
+    if ((err as { code?: string }).code === "EADDRINUSE") throw new ConfigError(`${options.hostname}:${options.port} is in use by another program`);
+    throw err;
+  }
+}
+
+export async function startServer(config: Config, say: (line: string) => void = console.log, warn: (line: string) => void = console.error): Promise<RunningServer> {
   const startedAt = performance.now();
+  // Given back at stop, for callers that run a server in their own process (tests).
+  const umask = process.umask();
+  secureDataDir(config.DATA_DIR, warn);
   const { app, services } = createApp({ config });
   const releaseLock = takePidLock(config.DATA_DIR);
   try {
@@ -53,14 +78,23 @@ export async function startServer(config: Config, say: (line: string) => void = 
     if (!config.HTTP) {
       tls = config.TLS_CERT ? readTls(config) : await ensureSelfSignedCertificate(config.DATA_DIR, config.APP_ALLOWED_HOSTS);
     }
-    app.listen({
+    (http as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
+    // Bun.serve rather than app.listen: every request goes through a route matched on the raw
+    // target (server/raw-target.ts), where dot segments can still be seen; Elysia routes after.
+    const server = listen({
       hostname: config.HOST,
       port: config.PORT,
       tls,
       // JSON bodies are limited by MAX_CONTENT_LENGTH as they are read; file uploads stream, so
       // Bun's own limit only has to let the largest allowed file through.
       maxRequestBodySize: Math.max(config.MAX_CONTENT_LENGTH, config.RDM_FILES_DEFAULT_MAX_FILE_SIZE) + 1024 * 1024,
+      idleTimeout: 30,
+      development: false,
+      routes: rawTargetRoutes(app.fetch),
+      fetch: app.fetch,
     });
+    // What app.listen would do: routes read `server` (client addresses), app.stop() stops it.
+    (app as { server: Server<undefined> | null }).server = server;
     services.worker.start();
     // An index that does not hold every record (a crash or an old interrupted reindex) searches and
     // harvests silently short: say so and rebuild it in the background.
@@ -84,11 +118,13 @@ export async function startServer(config: Config, say: (line: string) => void = 
           await checkpointer.stop();
           services.close();
           releaseLock();
+          process.umask(umask);
         })()),
     };
   } catch (err) {
     services.close();
     releaseLock();
+    process.umask(umask);
     throw err;
   }
 }

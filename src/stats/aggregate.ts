@@ -5,7 +5,7 @@
 // adds nothing. A unique view or download is the first of its visitor-session (visitor + clock
 // hour) for the record, or for the parent across its versions.
 import { DAY_MS, formatDate, HOUR_MS } from "../core/time";
-import type { Db } from "../db/connection";
+import { writeTransaction, type Db } from "../db/connection";
 import { VIEW, type DayTotals, type EventRow } from "./model";
 import * as store from "./store";
 
@@ -14,6 +14,8 @@ const DEFAULT_CHUNK = 50_000;
 /** A batch is written once it holds this many distinct (item, day) totals or events (memory bound, ~300 MB). */
 const MAX_PENDING = 800_000;
 const MAX_BATCH_EVENTS = 2_000_000;
+/** SQLite page cache while a big batch is written (128 MiB). */
+const BIG_BATCH_CACHE_KIB = 131_072;
 // Session keys are numbers: (visitor * 8 + scope * 2 + kind) * ITEMS + item, below 2^53 (visitors
 // are coded per hour, so far fewer than 2^28).
 const ITEMS = 2 ** 22;
@@ -247,24 +249,19 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
   /** Writes a batch if the watermark is still `from`; false when another run got there first. */
   function commit(from: number, to: number, batch: { records: Totals; parents: Totals }): boolean {
     // Big batches update rows all over the daily tables: a larger page cache for the write saves
-    // re-reading pages from the OS (SQLite's default is 2 MB); restored afterwards.
-    const cache = (db.$client.query("PRAGMA cache_size").get() as { cache_size: number }).cache_size;
-    if (batch.records.size > 10_000) db.$client.exec("PRAGMA cache_size = -131072");
-    try {
-      return write(from, to, batch);
-    } finally {
-      db.$client.exec(`PRAGMA cache_size = ${cache}`);
-    }
+    // re-reading pages from the OS (SQLite's default is 2 MB).
+    if (batch.records.size > 10_000) return store.withPageCache(db, BIG_BATCH_CACHE_KIB, () => write(from, to, batch));
+    return write(from, to, batch);
   }
 
   function write(from: number, to: number, batch: { records: Totals; parents: Totals }): boolean {
-    return db.$client.transaction(() => {
+    return writeTransaction(db, () => {
       if (Number(store.readState(db, WATERMARK) ?? 0) !== from) return false;
       const order = (totals: Totals) => inKeyOrder(totals, items.value, items.code);
       store.addDeltas(db, order(batch.records), order(batch.parents));
       store.writeState(db, WATERMARK, String(to));
       return true;
-    }).immediate();
+    });
   }
 
   async function runBatches(options: RunOptions): Promise<AggregateResult> {

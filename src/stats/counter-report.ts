@@ -1,12 +1,14 @@
 // The COUNTER Code of Practice for Research Data "Dataset Report" (DSR, SUSHI JSON as Make Data
 // Count exchanges it): one report-datasets item per record, usage by month and access method.
+import type { JsonObject } from "../core/json";
+import type { RecordDocument } from "../core/record-document";
 import { formatDate } from "../core/time";
 import type { RecordDay } from "./store";
 
 export interface ReportRecord {
   id: string;
   /** The record's JSON as the API shows it; null when the record is gone. */
-  json: Record<string, any> | null;
+  json: RecordDocument | null;
   days: RecordDay[];
 }
 
@@ -55,7 +57,7 @@ function instances(days: RecordDay[]): Instance[] {
   return all.filter((i) => i.count > 0);
 }
 
-function creatorName(c: Record<string, any>): string | null {
+function creatorName(c: JsonObject): string | null {
   const p = c?.person_or_org ?? {};
   if (p.family_name) return p.given_name ? `${p.family_name}, ${p.given_name}` : p.family_name;
   return typeof p.name === "string" ? p.name : null;

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Actor } from "../core/actor";
 import { DAY_MS, formatDate, type Clock } from "../core/time";
 import type { Db } from "../db/connection";
-import { VIEW, type NewEvent } from "./model";
+import { VIEW, type NewEvent, type RecordUse } from "./model";
 import { classifyAgent } from "./robots";
 import * as store from "./store";
 
@@ -27,12 +27,8 @@ export interface RecorderDeps {
   log(message: string): void;
 }
 
-export interface RecordInput {
+export interface RecordInput extends RecordUse {
   kind: NewEvent["kind"];
-  recordId: string;
-  parentId: string;
-  actor: Actor;
-  request: Request;
   fileKey: string | null;
   bytes: number;
 }
@@ -49,8 +45,6 @@ export function createRecorder(deps: RecorderDeps) {
   let hashed = { day: -1, visitors: new Map<string, string>() };
   let timer: ReturnType<typeof setTimeout> | null = null;
   let salt: { day: number; value: string } | null = null;
-  // The client address is known only to the server that received the request (set by createApp).
-  let addressOf: (request: Request) => string | null = () => null;
 
   /** The day's salt, shared by processes through stats_state; older days' salts are deleted so old hashes cannot be redone. */
   function saltOf(day: number): string {
@@ -62,11 +56,11 @@ export function createRecorder(deps: RecorderDeps) {
     return value;
   }
 
-  function visitorOf(actor: Actor, request: Request, agent: string, ts: number): string {
+  function pseudonymOf(actor: Actor, address: string | null, agent: string, ts: number): string {
     if (actor.kind === "user") return `u:${actor.userId}`;
     if (actor.kind === "system") return "system";
     // In-process requests (tests, tools) have no address: they share one constant.
-    const address = addressOf(request) ?? "local";
+    address ??= "local";
     const day = Math.floor(ts / DAY_MS);
     if (hashed.day !== day || hashed.visitors.size >= VISITOR_CACHE) hashed = { day, visitors: new Map() };
     const key = `${address}\n${agent}`;
@@ -116,17 +110,13 @@ export function createRecorder(deps: RecorderDeps) {
   }
 
   return {
-    setAddressResolver(resolve: (request: Request) => string | null) {
-      addressOf = resolve;
-    },
-
     /** Buffers one event; false when it is not counted (robot, machine view, double click). */
     record(input: RecordInput): boolean {
-      const userAgent = input.request.headers.get("user-agent") ?? "";
+      const { address, userAgent } = input.visitor;
       const agent = classifyAgent(userAgent);
       if (agent === "robot" || (agent === "machine" && input.kind === VIEW)) return false;
       const ts = clock.now();
-      const visitor = visitorOf(input.actor, input.request, userAgent, ts);
+      const visitor = pseudonymOf(input.actor, address, userAgent, ts);
       if (isDoubleClick(`${input.kind}\u0000${input.recordId}\u0000${input.fileKey ?? ""}\u0000${visitor}`, ts)) return false;
       buffer.push({ kind: input.kind, ts, recordId: input.recordId, parentId: input.parentId, visitor, fileKey: input.fileKey, bytes: input.bytes, isMachine: agent === "machine" });
       if (buffer.length >= BATCH_SIZE) {

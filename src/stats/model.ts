@@ -1,5 +1,6 @@
 // Shapes of statistics: events as recorded, counts, and the queries of POST /api/stats.
 import type { Actor } from "../core/actor";
+import type { Visitor } from "../core/visitor";
 
 export const VIEW = 0;
 export const DOWNLOAD = 1;
@@ -38,16 +39,22 @@ export interface DayTotals extends Counts {
   machineVolume: number;
 }
 
-/** What the records module hands over when it served a record (GET /api/records/{id}). */
-export interface RecordViewInput {
+/** Who used which published record: what every counted event starts from. */
+export interface RecordUse {
   recordId: string;
   parentId: string;
   actor: Actor;
-  request: Request;
+  visitor: Visitor;
+}
+
+/** What the record route hands over when it served a record (GET /api/records/{id}). */
+export interface RecordViewInput extends RecordUse {
+  /** The Accept header: only reads of the record JSON are views. */
+  accept: string | null;
 }
 
 /** What the files module hands over for each file content response that sends bytes. */
-export interface RecordDownloadInput extends RecordViewInput {
+export interface RecordDownloadInput extends RecordUse {
   fileKey: string;
   /** Bytes sent (the whole file, or the first range). */
   bytes: number;

@@ -1,19 +1,24 @@
 // Statistics operations: recording views and downloads (cheap, buffered), aggregating them on a
-// short timer, answering POST /api/stats, the `stats` of records, and the COUNTER export.
+// short timer, answering POST /api/stats, and the COUNTER export. The `stats` records show come
+// from totals.ts, which this service refreshes.
 import type { Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { JSON_MEDIA_TYPES, negotiate } from "../core/negotiation";
+import type { RecordDocument } from "../core/record-document";
 import { createAggregator, type Popularity, type RunOptions } from "./aggregate";
 import { buildDatasetReport, type ReportRecord } from "./counter-report";
 import { createRecorder } from "./events";
-import { DOWNLOAD, STAT_QUERIES, VIEW, type Counts, type RecordDownloadInput, type RecordViewInput } from "./model";
+import { DOWNLOAD, STAT_QUERIES, VIEW, type RecordDownloadInput, type RecordViewInput } from "./model";
 import { requireExport, requireStatsRead, type RecordAccess } from "./policy";
-import { presentQueryResult, presentRecordStats } from "./present";
+import { presentQueryResult } from "./present";
 import { parseDay, parseStatsRequest } from "./query";
 import * as store from "./store";
+import type { StatsTotals } from "./totals";
 
 export interface StatsDeps extends Deps {
-  records: RecordAccess & { loadRecordJson(id: string): Record<string, any> | null };
+  records: RecordAccess & { loadRecordJson(id: string): RecordDocument | null };
+  /** The all-time counts records show; forgotten after each aggregation. */
+  totals: StatsTotals;
   /** Receives parents' new all-version unique views/downloads (the popularity sorts' columns). */
   onPopularity(rows: Popularity[]): void;
   log(message: string): void;
@@ -30,26 +35,13 @@ export function createStatsService(deps: StatsDeps) {
   // Popularity (the search sorts) follows within a minute; counts on records within seconds.
   const POPULARITY_EVERY_MS = 60_000;
   let popularityAt = 0;
-  // All-time totals change only when this process aggregates: records read them from memory meanwhile.
-  // One map per scope, keyed by the id itself: a built `scope:id` key cost more than the lookup.
-  const totals = { record: new Map<string, Counts>(), parent: new Map<string, Counts>() };
-  const cachedTotals = (scope: "record" | "parent", id: string) => {
-    const known = totals[scope];
-    let found = known.get(id);
-    if (!found) {
-      if (known.size >= 25_000) known.clear();
-      known.set(id, (found = store.findTotals(db, scope, id)));
-    }
-    return found;
-  };
 
   async function aggregate(options: RunOptions = {}) {
     recorder.flush();
     try {
       return await aggregator.run(options);
     } finally {
-      totals.record.clear();
-      totals.parent.clear();
+      deps.totals.clear();
     }
   }
 
@@ -82,24 +74,16 @@ export function createStatsService(deps: StatsDeps) {
   }
 
   return {
-    /** How the client address of a request is found (the server knows it; in-process requests have none). */
-    setAddressResolver: recorder.setAddressResolver,
-
     /** A published record was served as JSON: count a view unless it came from a robot or a machine. */
     recordView(input: RecordViewInput) {
-      if (!enabled || !acceptsJson(input.request.headers.get("accept"))) return false;
-      return recorder.record({ kind: VIEW, recordId: input.recordId, parentId: input.parentId, actor: input.actor, request: input.request, fileKey: null, bytes: 0 });
+      if (!enabled || !acceptsJson(input.accept)) return false;
+      return recorder.record({ kind: VIEW, recordId: input.recordId, parentId: input.parentId, actor: input.actor, visitor: input.visitor, fileKey: null, bytes: 0 });
     },
 
     /** A file content response sent bytes (whole file or first range): count a download; machines are flagged. */
     recordDownload(input: RecordDownloadInput) {
       if (!enabled) return false;
-      return recorder.record({ kind: DOWNLOAD, recordId: input.recordId, parentId: input.parentId, actor: input.actor, request: input.request, fileKey: input.fileKey, bytes: Math.max(0, input.bytes) });
-    },
-
-    /** `stats` of a published record: this version and all versions, all time. */
-    recordStats(recordId: string, parentId: string) {
-      return presentRecordStats(cachedTotals("record", recordId), cachedTotals("parent", parentId));
+      return recorder.record({ kind: DOWNLOAD, recordId: input.recordId, parentId: input.parentId, actor: input.actor, visitor: input.visitor, fileKey: input.fileKey, bytes: Math.max(0, input.bytes) });
     },
 
     /** POST /api/stats: each named query's counts; restricted records only for who may read them. */

@@ -1,6 +1,6 @@
 // SQL of the statistics tables (stats_events, stats_record_daily, stats_parent_daily, stats_totals,
 // stats_state). Raw prepared statements: these run per event batch and per aggregated chunk.
-import type { Db } from "../db/connection";
+import { writeTransaction, type Db } from "../db/connection";
 import type { Counts, DayTotals, EventRow, NewEvent } from "./model";
 
 /** Rows per INSERT statement: one statement for many events is several times cheaper than one each. */
@@ -37,7 +37,7 @@ export const findRecordOfKey = (db: Db, key: number) => (db.$client.query("SELEC
 
 export function insertEvents(db: Db, events: NewEvent[]) {
   const values: (string | number | null)[] = [];
-  db.$client.transaction(() => {
+  writeTransaction(db, () => {
     for (let start = 0; start < events.length; start += INSERT_ROWS) {
       const rows = Math.min(INSERT_ROWS, events.length - start);
       values.length = 0;
@@ -49,7 +49,7 @@ export function insertEvents(db: Db, events: NewEvent[]) {
       if (rows === INSERT_ROWS) db.$client.query(FULL_INSERT).run(...values);
       else db.$client.prepare(insertSql(rows)).run(...values);
     }
-  }).immediate();
+  });
 }
 
 export function readState(db: Db, key: string): string | null {
@@ -191,4 +191,15 @@ export const listRecordDays = (db: Db, from: string, to: string) =>
 /** Deletes aggregated events older than `before`; returns how many. */
 export function deleteEventsBefore(db: Db, before: number, maxId: number): number {
   return db.$client.query("DELETE FROM stats_events WHERE ts < ? AND id <= ?").run(before, maxId).changes;
+}
+
+/** Runs `work` with SQLite's page cache at `kib` KiB, restored afterwards (it is per connection). */
+export function withPageCache<T>(db: Db, kib: number, work: () => T): T {
+  const previous = db.$client.query<{ cache_size: number }, []>("PRAGMA cache_size").get()!.cache_size;
+  db.$client.exec(`PRAGMA cache_size = -${kib}`);
+  try {
+    return work();
+  } finally {
+    db.$client.exec(`PRAGMA cache_size = ${previous}`);
+  }
 }

@@ -125,7 +125,8 @@ export function createFileStore(root: string) {
   const tmpDir = join(root, "tmp");
   const partsDir = join(root, "parts");
   const objectsDir = join(root, "objects");
-  for (const dir of [tmpDir, partsDir, objectsDir]) mkdirSync(dir, { recursive: true });
+  // Owner-only, like the data directory (server/data-dir.ts): uploaded bytes may be restricted.
+  for (const dir of [tmpDir, partsDir, objectsDir]) mkdirSync(dir, { recursive: true, mode: 0o700 });
 
   const objectPath = (id: string) => join(objectsDir, id.slice(0, 2), id);
 
@@ -167,7 +168,7 @@ export function createFileStore(root: string) {
   async function adopt(received: Received, id: string) {
     const target = objectPath(id);
     const dir = join(objectsDir, id.slice(0, 2));
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     await rename(received.path, target);
     const handle = await open(dir, "r");
     await handle.sync().finally(() => handle.close());

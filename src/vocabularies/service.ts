@@ -9,8 +9,9 @@ import { compileQuery } from "../search/compile";
 import { phraseCount, toFtsSuggest } from "../search/fts";
 import { parseQueryString } from "../search/query-string";
 import { chooseSort } from "../search/sorts";
+import { writeTransaction } from "../db/connection";
 import { KINDS, isVocabularyType, searchSchemaOf, sortOptions } from "./kinds";
-import type { ImportItem, VocabularyType } from "./model";
+import type { ImportItem, VocabularyEntry, VocabularyType } from "./model";
 import { presentEntry } from "./present";
 import * as store from "./store";
 import { validateEntry } from "./validate";
@@ -102,10 +103,10 @@ export function createVocabulariesService(deps: Deps) {
     },
 
     /** The stored entry (no timestamps or links) or null: for validating records against vocabularies. */
-    lookup(type: string, id: string): Record<string, any> | null {
+    lookup(type: string, id: string): VocabularyEntry | null {
       if (!isVocabularyType(type)) return null;
       const row = store.findEntry(db, type, id);
-      return row ? (JSON.parse(row.data) as Record<string, any>) : null;
+      return row ? (JSON.parse(row.data) as VocabularyEntry) : null;
     },
 
     read(_actor: Actor, rawType: string, id: string) {
@@ -118,7 +119,7 @@ export function createVocabulariesService(deps: Deps) {
       const type = typeOf(rawType);
       const entry = validated(type, body);
       if (store.findEntry(db, type, entry.id)) throw validationError([{ field: "id", messages: [`An entry with id '${entry.id}' exists already.`] }]);
-      db.$client.transaction(() => store.upsertEntry(db, type, entry, clock.now())).immediate();
+      writeTransaction(db, () => store.upsertEntry(db, type, entry, clock.now()));
       return presentEntry(loadRow(type, entry.id), links);
     },
 
@@ -128,7 +129,7 @@ export function createVocabulariesService(deps: Deps) {
       const current = loadRow(type, id);
       checkRevision(ifMatch, current.revision_id);
       const entry = validated(type, { ...(body as object), id });
-      db.$client.transaction(() => store.upsertEntry(db, type, entry, clock.now())).immediate();
+      writeTransaction(db, () => store.upsertEntry(db, type, entry, clock.now()));
       return presentEntry(loadRow(type, id), links);
     },
 
@@ -136,7 +137,7 @@ export function createVocabulariesService(deps: Deps) {
       requireAdmin(actor);
       const type = typeOf(rawType);
       checkRevision(ifMatch, loadRow(type, id).revision_id);
-      db.$client.transaction(() => store.deleteEntry(db, type, id)).immediate();
+      writeTransaction(db, () => store.deleteEntry(db, type, id));
     },
 
     /**
@@ -147,12 +148,12 @@ export function createVocabulariesService(deps: Deps) {
       if (store.findFixtureVersion(db, "vocabularies") === version) return null;
       const summary: ImportSummary = { created: 0, updated: 0, unchanged: 0, skipped: {} };
       const now = clock.now();
-      db.$client.transaction(() => {
+      writeTransaction(db, () => {
         for (const { type, entries } of shipped()) {
           for (const entry of entries) summary[store.upsertEntry(db, type, entry as { id: string }, now)]++;
         }
         store.saveFixtureVersion(db, "vocabularies", version, now);
-      }).immediate();
+      });
       return summary;
     },
 
@@ -163,7 +164,7 @@ export function createVocabulariesService(deps: Deps) {
       let batch: Record<string, unknown>[] = [];
       const flush = () => {
         const now = clock.now();
-        db.$client.transaction(() => {
+        writeTransaction(db, () => {
           for (const body of batch) {
             const { entry, errors } = validateEntry(type, body);
             if (errors.length) {
@@ -174,7 +175,7 @@ export function createVocabulariesService(deps: Deps) {
             if (type === "names") resolveAffiliations(entry);
             summary[store.upsertEntry(db, type, entry, now)]++;
           }
-        }).immediate();
+        });
         batch = [];
         onBatch?.(summary);
       };

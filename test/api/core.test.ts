@@ -231,9 +231,12 @@ describe("API docs", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toStartWith("text/html");
     const refs = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-    expect(refs.sort()).toEqual(["/api/docs/assets/swagger-ui-bundle.js", "/api/docs/assets/swagger-ui.css"]);
-    expect(res.text).toContain('"url":"/api/docs/json"');
-    for (const ref of refs) {
+    expect(refs.sort()).toEqual(["/api/docs/assets/start.js", "/api/docs/assets/swagger-ui-bundle.js", "/api/docs/assets/swagger-ui.css"]);
+    // No inline script: the page's content security policy allows scripts from this server only.
+    expect(res.text).not.toMatch(/<script>/);
+    expect(res.headers.get("content-security-policy")).toContain("script-src 'self';");
+    expect((await ctx.call("GET", "/api/docs/assets/start.js")).text).toContain('url: "/api/docs/json"');
+    for (const ref of refs.filter((r) => !r.endsWith("start.js"))) {
       const asset = await ctx.call("GET", ref);
       expect(asset.status).toBe(200);
       expect(asset.text.length).toBeGreaterThan(100_000);

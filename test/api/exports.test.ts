@@ -6,7 +6,7 @@ import { EXPORT_FORMATS, RECORD_MEDIA_TYPES } from "../../src/exports/registry";
 import { createTestApp, type TestApp, type Who } from "../helpers/app";
 import { DIRECTORY_ENTRIES, RICH_CUSTOM_FIELDS, RICH_METADATA } from "../helpers/export-samples";
 import { cslItemErrors, dataciteJsonErrors, geojsonErrors, parseBibtexStrict } from "../helpers/json-validate";
-import { publishableDraft } from "../helpers/records";
+import { publishableDraft, publishRecord } from "../helpers/records";
 import { expectDcatConforms, expectXsdValid } from "../helpers/xml-validate";
 
 const BASE = "http://127.0.0.1:5000";
@@ -14,31 +14,14 @@ const PREFIX = "10.1234";
 let t: TestApp;
 const ids = { rich: "", minimal: "", restricted: "", closedFiles: "" };
 
-async function upload(id: string, key: string, content: string) {
-  const path = `/api/records/${id}/draft/files`;
-  expect((await t.call("POST", path, { as: "alice", body: [{ key }] })).status).toBe(201);
-  const encoded = key.split("/").map(encodeURIComponent).join("/");
-  expect((await t.call("PUT", `${path}/${encoded}/content`, { as: "alice", rawBody: content, headers: { "content-type": "application/octet-stream" } })).status).toBe(200);
-  expect((await t.call("POST", `${path}/${encoded}/commit`, { as: "alice" })).status).toBe(200);
-}
-
-async function publish(body: Record<string, unknown>, files: [string, string][] = []) {
-  const draft = await t.call("POST", "/api/records", { as: "alice", body });
-  expect(draft.status).toBe(201);
-  for (const [key, content] of files) await upload(draft.json.id, key, content);
-  const published = await t.call("POST", `/api/records/${draft.json.id}/draft/actions/publish`, { as: "alice" });
-  expect(published.status).toBe(202);
-  return draft.json.id as string;
-}
-
 beforeAll(async () => {
   t = await createTestApp({ DATACITE_PREFIX: PREFIX });
   for (const [type, entry] of DIRECTORY_ENTRIES) expect((await t.call("POST", `/api/${type}`, { as: "admin", body: entry })).status).toBe(201);
   const files: [string, string][] = [["data.csv", "a,b\n1,2\n"], ["docs/read me.txt", "hello"]];
-  ids.rich = await publish({ access: { record: "public", files: "public" }, files: { enabled: true }, metadata: RICH_METADATA, custom_fields: RICH_CUSTOM_FIELDS }, files);
-  ids.minimal = await publish(publishableDraft());
-  ids.restricted = await publish(publishableDraft({ access: { record: "restricted", files: "restricted" } }));
-  ids.closedFiles = await publish(publishableDraft({ access: { record: "public", files: "restricted" }, files: { enabled: true } }), [["secret.csv", "x"]]);
+  ids.rich = (await publishRecord(t, { access: { record: "public", files: "public" }, files: { enabled: true }, metadata: RICH_METADATA, custom_fields: RICH_CUSTOM_FIELDS }, { files })).id;
+  ids.minimal = (await publishRecord(t)).id;
+  ids.restricted = (await publishRecord(t, publishableDraft({ access: { record: "restricted", files: "restricted" } }))).id;
+  ids.closedFiles = (await publishRecord(t, publishableDraft({ access: { record: "public", files: "restricted" }, files: { enabled: true } }), { files: [["secret.csv", "x"]] })).id;
 });
 afterAll(() => t.close());
 

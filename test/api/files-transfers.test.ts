@@ -1,15 +1,12 @@
 // Multipart uploads (parts in any order, re-sent, resumed after a restart) and fetched files
 // (trusted hosts only, redirects checked, transferred by a background job) against a local server.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { createApp } from "../../src/app";
 import { fetchRefusal, isPrivateAddress } from "../../src/files/policy";
 import { createTestApp, type TestApp } from "../helpers/app";
-import { publishableDraft } from "../helpers/records";
-
-const md5 = (data: string) => createHash("md5").update(data).digest("hex");
-const octet = { "content-type": "application/octet-stream" };
+import { md5, octet } from "../helpers/files";
+import { draftWithFiles } from "../helpers/records";
 
 let t: TestApp;
 let origin: Bun.Server<undefined>;
@@ -24,6 +21,7 @@ beforeAll(async () => {
       if (path === "/data.bin") return new Response(served);
       if (path === "/hop") return Response.redirect(`http://127.0.0.1:${origin.port}/data.bin`, 302);
       if (path === "/away") return Response.redirect(`http://localhost:${origin.port}/data.bin`, 302);
+      if (path === "/down") return new Response("down for maintenance", { status: 503 });
       return new Response("nope", { status: 404 });
     },
   });
@@ -34,16 +32,11 @@ afterAll(() => {
   origin.stop(true);
 });
 
-async function draft() {
-  const created = await t.call("POST", "/api/records", { as: "alice", body: publishableDraft({ files: { enabled: true } }) });
-  return created.json.id as string;
-}
-
 describe("multipart transfers", () => {
   const content = "0123456789"; // 3 parts of 4 bytes: 4 + 4 + 2
 
   test("parts in any order and in parallel, a re-sent part replaces itself, commit assembles and checks", async () => {
-    const id = await draft();
+    const id = await draftWithFiles(t);
     const path = `/api/records/${id}/draft/files`;
     const started = await t.call("POST", path, { as: "alice", body: [{ key: "big.bin", size: 10, checksum: `md5:${md5(content)}`, transfer: { type: "M", parts: 3, part_size: 4 } }] });
     expect(started.status).toBe(201);
@@ -76,7 +69,7 @@ describe("multipart transfers", () => {
   });
 
   test("a multipart transfer resumes after a server restart", async () => {
-    const id = await draft();
+    const id = await draftWithFiles(t);
     const path = `/api/records/${id}/draft/files`;
     await t.call("POST", path, { as: "alice", body: [{ key: "resume.bin", size: 10, transfer: { type: "M", parts: 3, part_size: 4 } }] });
     await t.call("PUT", `${path}/resume.bin/content/1`, { as: "alice", rawBody: "0123", headers: octet });
@@ -100,7 +93,7 @@ describe("multipart transfers", () => {
   });
 
   test("a layout that does not cover the size is refused", async () => {
-    const id = await draft();
+    const id = await draftWithFiles(t);
     const r = await t.call("POST", `/api/records/${id}/draft/files`, { as: "alice", body: [{ key: "x", size: 20, transfer: { type: "M", parts: 2, part_size: 4 } }] });
     expect(r.status).toBe(400);
     expect(r.json.errors[0].field).toBe("0.transfer.parts");
@@ -111,7 +104,7 @@ describe("fetched files", () => {
   const fetchBody = (uri: string, key = "f.bin") => [{ key, uri, storage_class: "F" }];
 
   test("from a trusted host: queued, content and commit refused meanwhile, publish waits, then completed as L", async () => {
-    const id = await draft();
+    const id = await draftWithFiles(t);
     const path = `/api/records/${id}/draft/files`;
     const uri = `http://127.0.0.1:${origin.port}/data.bin`;
     const started = await t.call("POST", path, { as: "alice", body: fetchBody(uri) });
@@ -133,14 +126,14 @@ describe("fetched files", () => {
   });
 
   test("a redirect on the trusted host is followed", async () => {
-    const id = await draft();
+    const id = await draftWithFiles(t);
     await t.call("POST", `/api/records/${id}/draft/files`, { as: "alice", body: fetchBody(`http://127.0.0.1:${origin.port}/hop`) });
     await t.services.worker.drain();
     expect((await t.call("GET", `/api/records/${id}/draft/files/f.bin`, { as: "alice" })).json.status).toBe("completed");
   });
 
   test("an untrusted host is refused at once", async () => {
-    const id = await draft();
+    const id = await draftWithFiles(t);
     const r = await t.call("POST", `/api/records/${id}/draft/files`, { as: "alice", body: fetchBody("https://example.org/data.bin") });
     expect(r.status).toBe(400);
     expect(r.json.errors).toEqual([{ field: "0.uri", messages: [expect.stringContaining("not in the trusted domains")] }]);
@@ -148,7 +141,7 @@ describe("fetched files", () => {
   });
 
   test("a redirect to an untrusted host fails the transfer, visibly on the entry", async () => {
-    const id = await draft();
+    const id = await draftWithFiles(t);
     await t.call("POST", `/api/records/${id}/draft/files`, { as: "alice", body: fetchBody(`http://127.0.0.1:${origin.port}/away`) });
     await t.services.worker.drain();
     const entry = (await t.call("GET", `/api/records/${id}/draft/files/f.bin`, { as: "alice" })).json;
@@ -158,11 +151,60 @@ describe("fetched files", () => {
   });
 
   test("a missing source (404) is recorded without endless retries", async () => {
-    const id = await draft();
+    const id = await draftWithFiles(t);
     await t.call("POST", `/api/records/${id}/draft/files`, { as: "alice", body: fetchBody(`http://127.0.0.1:${origin.port}/missing`) });
     await t.services.worker.drain();
     const entry = (await t.call("GET", `/api/records/${id}/draft/files/f.bin`, { as: "alice" })).json;
     expect(entry.transfer).toMatchObject({ type: "F", attempts: 1, error: "The server answered 404 Not Found." });
+  });
+});
+
+describe("fetches that fail for good", () => {
+  const fetchBody = (uri: string, key = "f.bin") => [{ key, uri, storage_class: "F" }];
+  const entryOf = async (id: string) => (await t.call("GET", `/api/records/${id}/draft/files/f.bin`, { as: "alice" })).json;
+
+  test("a refused fetch (404) is marked failed; publishing names the file and why; deleting and adding it again recovers", async () => {
+    const id = await draftWithFiles(t);
+    const path = `/api/records/${id}/draft/files`;
+    const missing = `http://127.0.0.1:${origin.port}/missing`;
+    await t.call("POST", path, { as: "alice", body: fetchBody(missing) });
+    await t.services.worker.drain();
+    const entry = await entryOf(id);
+    expect(entry).toMatchObject({ key: "f.bin", status: "pending", storage_class: "F", uri: missing });
+    expect(entry.transfer).toEqual({ type: "F", attempts: 1, error: "The server answered 404 Not Found.", status: "failed" });
+
+    const publish = await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" });
+    expect(publish.status).toBe(400);
+    expect(publish.json.errors).toContainEqual({
+      field: "files.entries",
+      messages: [`The file 'f.bin' could not be fetched from ${missing}: The server answered 404 Not Found. Delete it, or delete it and add it again.`],
+    });
+
+    // Not tried again, even much later.
+    t.clock.advance(2 * 3_600_000);
+    await t.services.worker.drain();
+    expect((await entryOf(id)).transfer.attempts).toBe(1);
+
+    expect((await t.call("DELETE", `${path}/f.bin`, { as: "alice" })).status).toBe(204);
+    expect((await t.call("POST", path, { as: "alice", body: fetchBody(`http://127.0.0.1:${origin.port}/data.bin`) })).status).toBe(201);
+    await t.services.worker.drain();
+    expect(await entryOf(id)).toMatchObject({ status: "completed", transfer: { type: "L" } });
+    expect((await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" })).status).toBe(202);
+  });
+
+  test("a source that stays down is retried with backoff, and marked failed after the last attempt", async () => {
+    const id = await draftWithFiles(t);
+    await t.call("POST", `/api/records/${id}/draft/files`, { as: "alice", body: fetchBody(`http://127.0.0.1:${origin.port}/down`) });
+    const seen = [];
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await t.services.worker.drain();
+      seen.push((await entryOf(id)).transfer);
+      t.clock.advance(3_600_000); // past the longest backoff
+    }
+    const error = "The server answered 503 Service Unavailable.";
+    expect(seen).toEqual([1, 2, 3, 4].map((attempts) => ({ type: "F", attempts, error })).concat([{ type: "F", attempts: 5, error, status: "failed" } as never]));
+    const publish = await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" });
+    expect(publish.json.errors).toContainEqual({ field: "files.entries", messages: [expect.stringContaining(`The file 'f.bin' could not be fetched from http://127.0.0.1:${origin.port}/down: ${error}`)] });
   });
 });
 

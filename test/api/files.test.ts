@@ -6,7 +6,8 @@ import { appendFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { cairn } from "../helpers/cli";
-import { publishableDraft } from "../helpers/records";
+import { md5, octet, uploadFile } from "../helpers/files";
+import { draftWithFiles, publishableDraft, publishRecord } from "../helpers/records";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,31 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const md5 = (data: string | Uint8Array) => createHash("md5").update(data).digest("hex");
-const octet = { "content-type": "application/octet-stream" };
-
-async function draftWithFiles() {
-  const created = await t.call("POST", "/api/records", { as: "alice", body: publishableDraft({ files: { enabled: true } }) });
-  expect(created.status).toBe(201);
-  return created.json.id as string;
-}
-
-/** Start, upload and commit one file; returns the committed entry. */
-async function upload(id: string, key: string, content: string) {
-  const path = `/api/records/${id}/draft/files`;
-  const started = await t.call("POST", path, { as: "alice", body: [{ key }] });
-  expect(started.status).toBe(201);
-  const encoded = key.split("/").map(encodeURIComponent).join("/");
-  const put = await t.call("PUT", `${path}/${encoded}/content`, { as: "alice", rawBody: content, headers: octet });
-  expect(put.status).toBe(200);
-  const committed = await t.call("POST", `${path}/${encoded}/commit`, { as: "alice" });
-  expect(committed.status).toBe(200);
-  return committed.json;
-}
-
 describe("upload sequence", () => {
   test("create, start, upload, commit, publish; the record lists and serves the file", async () => {
-    const id = await draftWithFiles();
+    const id = await draftWithFiles(t);
     const path = `/api/records/${id}/draft/files`;
     const started = await t.call("POST", path, { as: "alice", body: [{ key: "data.csv" }] });
     expect(started.json.entries).toHaveLength(1);
@@ -79,8 +58,8 @@ describe("upload sequence", () => {
   });
 
   test("keys with folders and unicode work; path tricks are refused with 400", async () => {
-    const id = await draftWithFiles();
-    const entry = await upload(id, "raw/données 1.txt", "héllo");
+    const id = await draftWithFiles(t);
+    const entry = await uploadFile(t, id, "raw/données 1.txt", "héllo");
     expect(entry.key).toBe("raw/données 1.txt");
     expect(entry.links.content).toBe(`/api/records/${id}/draft/files/raw/donn%C3%A9es%201.txt/content`);
     const got = await t.call("GET", `/api/records/${id}/draft/files/raw/donn%C3%A9es%201.txt/content`, { as: "alice" });
@@ -95,7 +74,7 @@ describe("upload sequence", () => {
 
 describe("rules", () => {
   test("content needs application/octet-stream", async () => {
-    const id = await draftWithFiles();
+    const id = await draftWithFiles(t);
     await t.call("POST", `/api/records/${id}/draft/files`, { as: "alice", body: [{ key: "a.txt" }] });
     const r = await t.call("PUT", `/api/records/${id}/draft/files/a.txt/content`, { as: "alice", rawBody: "x", headers: { "content-type": "text/plain" } });
     expect(r.status).toBe(415);
@@ -103,7 +82,7 @@ describe("rules", () => {
   });
 
   test("file count limit, duplicate keys, size limit (413), commit without content", async () => {
-    const id = await draftWithFiles();
+    const id = await draftWithFiles(t);
     const path = `/api/records/${id}/draft/files`;
     const dup = await t.call("POST", path, { as: "alice", body: [{ key: "a" }, { key: "a" }] });
     expect(dup.status).toBe(400);
@@ -124,7 +103,7 @@ describe("rules", () => {
   });
 
   test("declared size and checksum are verified at commit", async () => {
-    const id = await draftWithFiles();
+    const id = await draftWithFiles(t);
     const path = `/api/records/${id}/draft/files`;
     await t.call("POST", path, { as: "alice", body: [{ key: "s.bin", size: 3, checksum: `md5:${md5("abc")}` }] });
     const wrongLength = await t.call("PUT", `${path}/s.bin/content`, { as: "alice", rawBody: "abcd", headers: octet });
@@ -140,11 +119,11 @@ describe("rules", () => {
   });
 
   test("publishing needs files unless metadata-only; pending files block; default_preview must be a file", async () => {
-    const id = await draftWithFiles();
+    const id = await draftWithFiles(t);
     const none = await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" });
     expect(none.status).toBe(400);
     expect(none.json.errors.map((e: any) => e.field)).toContain("files.enabled");
-    await upload(id, "ok.txt", "fine");
+    await uploadFile(t, id, "ok.txt", "fine");
     await t.call("POST", `/api/records/${id}/draft/files`, { as: "alice", body: [{ key: "late.txt" }] });
     const pending = await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" });
     expect(pending.status).toBe(400);
@@ -167,8 +146,8 @@ describe("rules", () => {
   });
 
   test("others may not touch a draft's files; writes on published records are refused", async () => {
-    const id = await draftWithFiles();
-    await upload(id, "a.txt", "A");
+    const id = await draftWithFiles(t);
+    await uploadFile(t, id, "a.txt", "A");
     expect((await t.call("GET", `/api/records/${id}/draft/files`, { as: "bob" })).status).toBe(403);
     expect((await t.call("GET", `/api/records/${id}/draft/files`)).status).toBe(401);
     expect((await t.call("GET", `/api/records/${id}/draft/files/a.txt/content`, { as: "bob" })).status).toBe(403);
@@ -186,8 +165,8 @@ describe("rules", () => {
   });
 
   test("a file's metadata is updated with PUT", async () => {
-    const id = await draftWithFiles();
-    await upload(id, "img.png", "not really a png");
+    const id = await draftWithFiles(t);
+    await uploadFile(t, id, "img.png", "not really a png");
     const r = await t.call("PUT", `/api/records/${id}/draft/files/img.png`, { as: "alice", body: { metadata: { width: 10, height: 20 } } });
     expect(r.status).toBe(200);
     expect(r.json.metadata).toEqual({ width: 10, height: 20 });
@@ -199,7 +178,7 @@ describe("restricted files and embargoes", () => {
   test("restricted files of a public record: metadata visible, entries and bytes not", async () => {
     const created = await t.call("POST", "/api/records", { as: "alice", body: publishableDraft({ files: { enabled: true }, access: { record: "public", files: "restricted" } }) });
     const id = created.json.id;
-    await upload(id, "secret.txt", "s3cret");
+    await uploadFile(t, id, "secret.txt", "s3cret");
     await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" });
     const anon = await t.call("GET", `/api/records/${id}`);
     expect(anon.status).toBe(200);
@@ -221,7 +200,7 @@ describe("embargoed files", () => {
       body: publishableDraft({ files: { enabled: true }, access: { record: "public", files: "restricted", embargo: { active: true, until, reason: "Paper in review" } } }),
     });
     const id = created.json.id;
-    await upload(id, "embargoed.txt", "later");
+    await uploadFile(t, id, "embargoed.txt", "later");
     expect((await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" })).status).toBe(202);
     expect((await t.call("GET", `/api/records/${id}/files/embargoed.txt/content`, { as: "bob" })).status).toBe(403);
     expect((await t.call("GET", `/api/records/${id}/files/embargoed.txt/content`, { as: "alice" })).text).toBe("later");
@@ -234,8 +213,8 @@ describe("embargoed files", () => {
   });
 
   test("a draft with files cannot be marked metadata-only", async () => {
-    const id = await draftWithFiles();
-    await upload(id, "a.txt", "A");
+    const id = await draftWithFiles(t);
+    await uploadFile(t, id, "a.txt", "A");
     const draft = (await t.call("GET", `/api/records/${id}/draft`, { as: "alice" })).json;
     const r = await t.call("PUT", `/api/records/${id}/draft`, { as: "alice", body: { ...draft, files: { enabled: false } } });
     expect(r.json.errors).toContainEqual({ field: "files.enabled", messages: ["This draft has files: delete them before marking the record as metadata-only."] });
@@ -246,9 +225,9 @@ describe("downloads", () => {
   let id: string;
   const body = "0123456789abcdefghij";
   beforeAll(async () => {
-    id = await draftWithFiles();
-    await upload(id, "r.txt", body);
-    await upload(id, "second.bin", "zz");
+    id = await draftWithFiles(t);
+    await uploadFile(t, id, "r.txt", body);
+    await uploadFile(t, id, "second.bin", "zz");
     await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" });
   });
   const url = () => `/api/records/${id}/files/r.txt/content`;
@@ -310,7 +289,7 @@ describe("storage", () => {
   };
 
   test("an upload cut off half way leaves the file pending and no bytes behind", async () => {
-    const id = await draftWithFiles();
+    const id = await draftWithFiles(t);
     await t.call("POST", `/api/records/${id}/draft/files`, { as: "alice", body: [{ key: "cut.bin" }] });
     const before = objects();
     const stream = new ReadableStream<Uint8Array>({
@@ -327,8 +306,8 @@ describe("storage", () => {
   });
 
   test("new versions share bytes through files-import; bytes go when nothing refers to them", async () => {
-    const id = await draftWithFiles();
-    await upload(id, "shared.txt", "same bytes");
+    const id = await draftWithFiles(t);
+    await uploadFile(t, id, "shared.txt", "same bytes");
     await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" });
     const before = objects();
     const v2 = await t.call("POST", `/api/records/${id}/versions`, { as: "alice" });
@@ -337,7 +316,7 @@ describe("storage", () => {
     expect(imported.json.entries.map((e: any) => [e.key, e.checksum])).toEqual([["shared.txt", `md5:${md5("same bytes")}`]]);
     expect(objects()).toBe(before);
     // A new upload in the draft, then discarding the draft: its own bytes go, the shared ones stay.
-    await upload(v2.json.id, "extra.txt", "only in v2");
+    await uploadFile(t, v2.json.id, "extra.txt", "only in v2");
     expect(objects()).toBe(before + 1);
     expect((await t.call("DELETE", `/api/records/${v2.json.id}/draft`, { as: "alice" })).status).toBe(204);
     await Bun.sleep(10); // removal runs right after the commit
@@ -346,8 +325,8 @@ describe("storage", () => {
   });
 
   test("deleting an unpublished draft removes its files' bytes", async () => {
-    const id = await draftWithFiles();
-    const entry = await upload(id, "gone.txt", "bye");
+    const id = await draftWithFiles(t);
+    const entry = await uploadFile(t, id, "gone.txt", "bye");
     const path = t.services.files.hooks ? join(t.dataDir, "files", "objects", entry.file_id.slice(0, 2), entry.file_id) : "";
     expect(existsSync(path)).toBe(true);
     await t.call("DELETE", `/api/records/${id}/draft`, { as: "alice" });
@@ -358,8 +337,8 @@ describe("storage", () => {
 
 describe("integrity", () => {
   test("the scheduled check and `cairn files verify` report bytes that changed on disk", async () => {
-    const id = await draftWithFiles();
-    const entry = await upload(id, "kept.txt", "original");
+    const id = await draftWithFiles(t);
+    const entry = await uploadFile(t, id, "kept.txt", "original");
     await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" });
     const clean = cairn(["files", "verify", "--data", t.dataDir], {}, { clock: t.clock });
     expect(clean.stdout).toContain("all intact");
@@ -383,12 +362,8 @@ describe("integrity", () => {
 
 describe("search by file type", () => {
   test("the file_type facet counts extensions and filters by them", async () => {
-    const publishWith = async (title: string, key: string) => {
-      const created = await t.call("POST", "/api/records", { as: "alice", body: publishableDraft({ files: { enabled: true }, metadata: { ...publishableDraft().metadata, title } }) });
-      await upload(created.json.id, key, "x");
-      await t.call("POST", `/api/records/${created.json.id}/draft/actions/publish`, { as: "alice" });
-      return created.json.id as string;
-    };
+    const publishWith = async (title: string, key: string) =>
+      (await publishRecord(t, publishableDraft({ files: { enabled: true }, metadata: { ...publishableDraft().metadata, title } }), { files: [[key, "x"]] })).id as string;
     const csv = await publishWith("Zanzibar tide gauges", "tides.CSV");
     const pdf = await publishWith("Zanzibar tide report", "report.pdf");
     const all = await t.call("GET", "/api/records?q=zanzibar");
@@ -406,8 +381,8 @@ describe("search by file type", () => {
 
 describe("download statistics", () => {
   test("a content response that sends bytes counts one download; HEAD, later ranges and draft reads do not", async () => {
-    const id = await draftWithFiles();
-    await upload(id, "counted.txt", "0123456789");
+    const id = await draftWithFiles(t);
+    await uploadFile(t, id, "counted.txt", "0123456789");
     await t.call("GET", `/api/records/${id}/draft/files/counted.txt/content`, { as: "alice" });
     await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" });
     const url = `/api/records/${id}/files/counted.txt/content`;

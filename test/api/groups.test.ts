@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemActor } from "../../src/core/actor";
 import { renderAvatar } from "../../src/core/avatar";
 import { BASE_URL, createTestApp, type TestApp } from "../helpers/app";
-import { scenarios } from "../helpers/scenarios";
+import { exactlyDenied, scenarios } from "../helpers/scenarios";
+import { hitIds } from "../helpers/search";
 
 let ctx: TestApp;
 const app = () => ctx;
@@ -24,12 +25,9 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const hitIds = (body: any) => body.hits.hits.map((h: { id: string }) => h.id);
 /** The body's hits are exactly these groups, in this order. */
 const hitsAre = (...names: string[]) => (body: any) => expect(hitIds(body)).toEqual(names.map((n) => ids[n]));
 const teams = (...numbers: number[]) => numbers.map((n) => `Team ${String(n).padStart(2, "0")}`);
-const denied = { status: 403, message: "Permission denied." };
-const exactlyDenied = (body: any) => expect(body).toEqual(denied);
 
 describe("search needs a signed-in caller", () => {
   scenarios(app, [

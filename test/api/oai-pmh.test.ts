@@ -6,7 +6,7 @@ import { XMLParser } from "fast-xml-parser";
 import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { BASE_URL, createTestApp, type TestApp, type Who } from "../helpers/app";
-import { publishableDraft } from "../helpers/records";
+import { publishableDraft, publishDraft, publishRecord } from "../helpers/records";
 import { expectDcatConforms, expectXsdValid, validateXsd } from "../helpers/xml-validate";
 
 const PREFIX = "cairn.example";
@@ -46,11 +46,7 @@ const publishedAt: Record<string, number> = {};
 async function publish(name: string, metadata: Record<string, unknown> = {}, access = { record: "public", files: "public" }, as: Who = "alice") {
   ctx.clock.advance(60_000);
   const base = publishableDraft();
-  const draft = await ctx.call("POST", "/api/records", { as, body: { ...base, access, metadata: { ...base.metadata, title: `Record ${name}`, ...metadata } } });
-  expect(draft.status).toBe(201);
-  const res = await ctx.call("POST", `/api/records/${draft.json.id}/draft/actions/publish`, { as });
-  expect(res.status).toBe(202);
-  rec[name] = draft.json.id;
+  rec[name] = (await publishRecord(ctx, { ...base, access, metadata: { ...base.metadata, title: `Record ${name}`, ...metadata } }, { as })).id;
   publishedAt[name] = ctx.clock.now();
 }
 
@@ -62,7 +58,7 @@ async function setAccess(name: string, record: "public" | "restricted") {
   expect(draft.status).toBe(201);
   const put = await ctx.call("PUT", `/api/records/${id}/draft`, { as: "alice", body: { ...draft.json, access: { record, files: record } } });
   expect(put.status).toBe(200);
-  expect((await ctx.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" })).status).toBe(202);
+  await publishDraft(ctx, id);
   publishedAt[name] = ctx.clock.now();
 }
 

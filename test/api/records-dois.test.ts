@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemActor } from "../../src/core/actor";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { startFakeDatacite } from "../helpers/fake-datacite";
-import { publishableDraft } from "../helpers/records";
+import { createDraft, publishableDraft } from "../helpers/records";
 
 const PREFIX = "10.1234";
 let off: TestApp;
@@ -19,11 +19,9 @@ afterAll(() => {
   on.close();
 });
 
-const draftIn = async (app: TestApp, body: unknown = publishableDraft()) => (await app.call("POST", "/api/records", { as: "alice", body })).json;
-
 describe("without a prefix", () => {
   test("reserving a DOI is a clear 400 and publishing mints none", async () => {
-    const draft = await draftIn(off);
+    const draft = await createDraft(off);
     const res = await off.call("POST", `/api/records/${draft.id}/draft/pids/doi`, { as: "alice" });
     expect(res.json).toEqual({ status: 400, message: "DOIs are not configured on this repository: set DATACITE_PREFIX to mint them." });
     const record = (await off.call("POST", `/api/records/${draft.id}/draft/actions/publish`, { as: "alice" })).json;
@@ -34,7 +32,7 @@ describe("without a prefix", () => {
 
 describe("with a prefix", () => {
   test("reserve, reserve again (400), discard, discard again (404)", async () => {
-    const draft = await draftIn(on);
+    const draft = await createDraft(on);
     const reserved = await on.call("POST", `/api/records/${draft.id}/draft/pids/doi`, { as: "alice" });
     expect(reserved.status).toBe(201);
     expect(reserved.json.pids.doi).toEqual({ identifier: `${PREFIX}/${draft.id}`, provider: "datacite", client: "datacite" });
@@ -51,18 +49,18 @@ describe("with a prefix", () => {
   });
 
   test("a round trip of the draft keeps the reserved DOI", async () => {
-    const draft = await draftIn(on);
+    const draft = await createDraft(on);
     const reserved = (await on.call("POST", `/api/records/${draft.id}/draft/pids/doi`, { as: "alice" })).json;
     const put = await on.call("PUT", `/api/records/${draft.id}/draft`, { as: "alice", body: { ...publishableDraft(), pids: {} } });
     expect(put.json.pids.doi).toEqual(reserved.pids.doi);
   });
 
   test("publishing mints the DOI and the parent's concept DOI; publisher is then required", async () => {
-    const noPublisher = await draftIn(on, { ...publishableDraft(), metadata: { ...publishableDraft().metadata, publisher: undefined } });
+    const noPublisher = await createDraft(on, { ...publishableDraft(), metadata: { ...publishableDraft().metadata, publisher: undefined } });
     const refused = await on.call("POST", `/api/records/${noPublisher.id}/draft/actions/publish`, { as: "alice" });
     expect(refused.status).toBe(400);
     expect(refused.json.errors).toContainEqual({ field: "metadata.publisher", messages: ["Missing publisher field required for DOI registration."] });
-    const draft = await draftIn(on);
+    const draft = await createDraft(on);
     const record = (await on.call("POST", `/api/records/${draft.id}/draft/actions/publish`, { as: "alice" })).json;
     expect(record.pids.doi).toEqual({ identifier: `${PREFIX}/${draft.id}`, provider: "datacite", client: "datacite" });
     expect(record.parent.pids.doi).toEqual({ identifier: `${PREFIX}/${draft.parent.id}`, provider: "datacite", client: "datacite" });
@@ -71,12 +69,12 @@ describe("with a prefix", () => {
   });
 
   test("external DOIs: validated, normalised, never under our prefix, removed by updating the draft", async () => {
-    const own = await draftIn(on, publishableDraft({ pids: { doi: { identifier: `${PREFIX}/mine`, provider: "external" } } }));
+    const own = await createDraft(on, publishableDraft({ pids: { doi: { identifier: `${PREFIX}/mine`, provider: "external" } } }));
     expect(own.errors).toContainEqual(expect.objectContaining({ field: "pids.doi.identifier" }));
     expect(own.pids).toEqual({});
-    const bad = await draftIn(on, publishableDraft({ pids: { doi: { identifier: "not a doi", provider: "external" } } }));
+    const bad = await createDraft(on, publishableDraft({ pids: { doi: { identifier: "not a doi", provider: "external" } } }));
     expect(bad.errors).toContainEqual({ field: "pids.doi.identifier", messages: ["Not a valid DOI."] });
-    const ext = await draftIn(on, publishableDraft({ pids: { doi: { identifier: "https://doi.org/10.5555/ABC.123", provider: "external" } } }));
+    const ext = await createDraft(on, publishableDraft({ pids: { doi: { identifier: "https://doi.org/10.5555/ABC.123", provider: "external" } } }));
     expect(ext.pids.doi).toEqual({ identifier: "10.5555/abc.123", provider: "external" });
     const discard = await on.call("DELETE", `/api/records/${ext.id}/draft/pids/doi`, { as: "alice" });
     expect(discard.status).toBe(400);

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { isRecordId } from "../../src/records/ids";
 import { createTestApp, type TestApp } from "../helpers/app";
-import { publishableDraft } from "../helpers/records";
+import { createDraft, publishableDraft, publishDraft, publishRecord } from "../helpers/records";
 
 let ctx: TestApp;
 const BASE = "http://127.0.0.1:5000";
@@ -11,18 +11,6 @@ beforeAll(async () => {
   ctx = await createTestApp();
 });
 afterAll(() => ctx.close());
-
-async function createDraft(body: unknown = publishableDraft(), as: "alice" | "bob" = "alice") {
-  const res = await ctx.call("POST", "/api/records", { as, body });
-  expect(res.status).toBe(201);
-  return res.json;
-}
-
-async function publish(id: string, as: "alice" | "admin" = "alice") {
-  const res = await ctx.call("POST", `/api/records/${id}/draft/actions/publish`, { as });
-  expect({ status: res.status, body: res.json }).toMatchObject({ status: 202 });
-  return res.json;
-}
 
 describe("creating drafts", () => {
   test("anonymous callers get 401", async () => {
@@ -63,7 +51,7 @@ describe("creating drafts", () => {
   });
 
   test("the draft links are absolute and point at draft endpoints", async () => {
-    const draft = await createDraft();
+    const draft = await createDraft(ctx);
     const id = draft.id;
     expect(draft.links).toMatchObject({
       self: `${BASE}/api/records/${id}/draft`,
@@ -100,7 +88,7 @@ describe("reading, updating and deleting drafts", () => {
     ["bob", 403],
     ["anonymous", 401],
   ] as const)("GET draft as %s -> %d", async (who, status) => {
-    const draft = await createDraft();
+    const draft = await createDraft(ctx);
     expect((await ctx.call("GET", `/api/records/${draft.id}/draft`, { as: who })).status).toBe(status);
   });
 
@@ -109,7 +97,7 @@ describe("reading, updating and deleting drafts", () => {
   });
 
   test("PUT replaces the draft and honours If-Match", async () => {
-    const draft = await createDraft();
+    const draft = await createDraft(ctx);
     const body = publishableDraft({ metadata: { ...publishableDraft().metadata, title: "Renamed dataset" } });
     const stale = await ctx.call("PUT", `/api/records/${draft.id}/draft`, { as: "alice", body, headers: { "if-match": "7" } });
     expect(stale.status).toBe(412);
@@ -121,7 +109,7 @@ describe("reading, updating and deleting drafts", () => {
   });
 
   test("deleting the draft of an unpublished record removes it", async () => {
-    const draft = await createDraft();
+    const draft = await createDraft(ctx);
     expect((await ctx.call("DELETE", `/api/records/${draft.id}/draft`, { as: "bob" })).status).toBe(403);
     const res = await ctx.call("DELETE", `/api/records/${draft.id}/draft`, { as: "alice" });
     expect(res.status).toBe(204);
@@ -133,7 +121,7 @@ describe("reading, updating and deleting drafts", () => {
 
 describe("publishing", () => {
   test("an incomplete draft is refused with every problem", async () => {
-    const draft = await createDraft({ files: { enabled: false }, metadata: { title: "ab" } });
+    const draft = await createDraft(ctx, { files: { enabled: false }, metadata: { title: "ab" } });
     const res = await ctx.call("POST", `/api/records/${draft.id}/draft/actions/publish`, { as: "alice" });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe("A validation error occurred.");
@@ -143,21 +131,21 @@ describe("publishing", () => {
   });
 
   test("files enabled without files cannot be published", async () => {
-    const draft = await createDraft(publishableDraft({ files: { enabled: true } }));
+    const draft = await createDraft(ctx, publishableDraft({ files: { enabled: true } }));
     const res = await ctx.call("POST", `/api/records/${draft.id}/draft/actions/publish`, { as: "alice" });
     expect(res.status).toBe(400);
     expect(res.json.errors).toContainEqual({ field: "files.enabled", messages: ["Missing uploaded files. To disable files for this record please mark it as metadata-only."] });
   });
 
   test("only who manages the draft may publish it", async () => {
-    const draft = await createDraft();
+    const draft = await createDraft(ctx);
     expect((await ctx.call("POST", `/api/records/${draft.id}/draft/actions/publish`, { as: "bob" })).status).toBe(403);
     expect((await ctx.call("POST", `/api/records/${draft.id}/draft/actions/publish`)).status).toBe(401);
   });
 
   test("publishing answers 202 with the record; the draft is gone; links point at the record", async () => {
-    const draft = await createDraft();
-    const record = await publish(draft.id);
+    const draft = await createDraft(ctx);
+    const record = await publishDraft(ctx, draft.id);
     expect(record).toMatchObject({
       id: draft.id,
       is_published: true,
@@ -186,14 +174,14 @@ describe("publishing", () => {
   });
 
   test("a draft id is not a record until published", async () => {
-    const draft = await createDraft();
+    const draft = await createDraft(ctx);
     expect((await ctx.call("GET", `/api/records/${draft.id}`, { as: "alice" })).json).toEqual({ status: 404, message: "The persistent identifier is not registered." });
   });
 });
 
 describe("editing a published record", () => {
   test("POST draft makes an edit draft (the same one twice); publishing it updates the record", async () => {
-    const record = await publish((await createDraft()).id);
+    const record = await publishRecord(ctx);
     expect((await ctx.call("POST", `/api/records/${record.id}/draft`, { as: "bob" })).status).toBe(403);
     const edit = await ctx.call("POST", `/api/records/${record.id}/draft`, { as: "alice" });
     expect(edit.status).toBe(201);
@@ -203,13 +191,13 @@ describe("editing a published record", () => {
     const body = publishableDraft({ metadata: { ...publishableDraft().metadata, title: "Corrected title" } });
     expect((await ctx.call("PUT", `/api/records/${record.id}/draft`, { as: "alice", body })).status).toBe(200);
     expect((await ctx.call("GET", `/api/records/${record.id}`)).json.metadata.title).toBe(record.metadata.title);
-    const republished = await publish(record.id);
+    const republished = await publishDraft(ctx, record.id);
     expect(republished).toMatchObject({ id: record.id, metadata: { title: "Corrected title" }, versions: { index: 1, is_latest: true } });
     expect(republished.revision_id).toBe(record.revision_id + 1);
   });
 
   test("deleting the draft of a published record leaves the record as it was", async () => {
-    const record = await publish((await createDraft()).id);
+    const record = await publishRecord(ctx);
     await ctx.call("POST", `/api/records/${record.id}/draft`, { as: "alice" });
     const res = await ctx.call("DELETE", `/api/records/${record.id}/draft`, { as: "alice" });
     expect(res.status).toBe(204);

@@ -2,11 +2,12 @@
 // expected ids rather than counts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../helpers/app";
-import { MINIMAL_METADATA } from "../helpers/records";
+import { MINIMAL_METADATA, publishRecord } from "../helpers/records";
+import { hitNames } from "../helpers/search";
 
 let ctx: TestApp;
 const ids: Record<string, string> = {};
-const hitIds = (body: any) => body.hits.hits.map((h: { id: string }) => Object.keys(ids).find((k) => ids[k] === h.id) ?? h.id);
+const hitIds = hitNames(ids);
 
 interface Spec {
   name: string;
@@ -49,11 +50,7 @@ async function publishSpec(spec: Spec) {
     metadata,
     ...(spec.doi ? { pids: { doi: { identifier: spec.doi, provider: "external" } } } : {}),
   };
-  const as = spec.as ?? "alice";
-  const draft = (await ctx.call("POST", "/api/records", { as, body })).json;
-  const res = await ctx.call("POST", `/api/records/${draft.id}/draft/actions/publish`, { as });
-  expect(res.status).toBe(202);
-  ids[spec.name] = draft.id;
+  ids[spec.name] = (await publishRecord(ctx, body, { as: spec.as })).id;
   ctx.clock.advance(60_000);
 }
 
@@ -231,5 +228,34 @@ describe("ranking cost rules", () => {
     const phrase = await ctx.call("GET", '/api/records?q="deep sea"');
     expect(phrase.json.sortBy).toBe("bestmatch");
     expect(hitIds(phrase.json)).toEqual(["deepLater", "deepTitle"]);
+  });
+});
+
+describe("queries that must not cost more than they say", () => {
+  test("a word repeated 400 times is that word once: same hits, same ranking", async () => {
+    const once = await ctx.call("GET", "/api/records?q=temperature");
+    const repeated = await ctx.call("GET", `/api/records?q=${Array(400).fill("temperature").join("%20")}`);
+    expect(repeated.status).toBe(200);
+    expect(hitIds(repeated.json)).toEqual(hitIds(once.json));
+    expect(repeated.json.hits.total).toBe(once.json.hits.total);
+    const ored = await ctx.call("GET", `/api/records?q=${Array(300).fill("ocean").join("%20OR%20")}`);
+    expect(hitIds(ored.json)).toEqual(hitIds((await ctx.call("GET", "/api/records?q=ocean")).json));
+  });
+
+  test("more than 1,024 distinct clauses is a 400 naming the limit", async () => {
+    const words = Array.from({ length: 1100 }, (_, i) => `w${i}`).join("%20");
+    const res = await ctx.call("GET", `/api/records?q=${words}`);
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual({ status: 400, message: "Invalid querystring parameters.", errors: [{ field: "q", messages: ["The query has 1100 clauses; at most 1024 are allowed (max_clause_count)."] }] });
+    const user = await ctx.call("GET", `/api/user/records?q=${words}`, { as: "alice" });
+    expect(user.status).toBe(400);
+  });
+
+  test("nesting thousands of groups deep is searched as its words, not a crash", async () => {
+    const res = await ctx.call("GET", `/api/records?q=${"(".repeat(5000)}ocean${")".repeat(5000)}`);
+    expect(res.status).toBe(200);
+    expect(hitIds(res.json)).toEqual(hitIds((await ctx.call("GET", "/api/records?q=ocean")).json));
+    const negations = await ctx.call("GET", `/api/records?q=${"NOT%20".repeat(1500)}ocean`);
+    expect(negations.status).toBe(200);
   });
 });

@@ -2,7 +2,7 @@
 // and the deposit sequence of the InvenioRDM documentation followed through links.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../helpers/app";
-import { publishableDraft } from "../helpers/records";
+import { publishableDraft, publishRecord } from "../helpers/records";
 
 let ctx: TestApp;
 const BASE = "http://127.0.0.1:5000";
@@ -13,16 +13,9 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function published(body: unknown = publishableDraft(), as: "alice" | "bob" = "alice") {
-  const draft = (await ctx.call("POST", "/api/records", { as, body })).json;
-  const res = await ctx.call("POST", `/api/records/${draft.id}/draft/actions/publish`, { as });
-  expect(res.status).toBe(202);
-  return res.json;
-}
-
 describe("versions", () => {
   test("a new version copies the metadata but not the date or version label; one open at a time", async () => {
-    const v1 = await published(publishableDraft({ metadata: { ...publishableDraft().metadata, version: "v1.0" } }));
+    const v1 = await publishRecord(ctx, publishableDraft({ metadata: { ...publishableDraft().metadata, version: "v1.0" } }));
     expect((await ctx.call("POST", `/api/records/${v1.id}/versions`, { as: "bob" })).status).toBe(403);
     const res = await ctx.call("POST", `/api/records/${v1.id}/versions`, { as: "alice" });
     expect(res.status).toBe(201);
@@ -69,7 +62,7 @@ describe("versions", () => {
 
 describe("restricted records", () => {
   test("are readable only by who manages them, and never listed for others", async () => {
-    const record = await published(publishableDraft({ access: { record: "restricted", files: "restricted" } }));
+    const record = await publishRecord(ctx, publishableDraft({ access: { record: "restricted", files: "restricted" } }));
     expect(record.access.status).toBe("restricted");
     expect((await ctx.call("GET", `/api/records/${record.id}`)).status).toBe(401);
     expect((await ctx.call("GET", `/api/records/${record.id}`, { as: "bob" })).json).toEqual({ status: 403, message: "Permission denied." });
@@ -84,7 +77,7 @@ describe("restricted records", () => {
 
   test("an embargo is lifted by the daily job once it ends, and only then", async () => {
     const until = "2026-11-25";
-    const record = await published(publishableDraft({ access: { record: "public", files: "restricted", embargo: { active: true, until, reason: "Patent pending" } } }));
+    const record = await publishRecord(ctx, publishableDraft({ access: { record: "public", files: "restricted", embargo: { active: true, until, reason: "Patent pending" } } }));
     expect(record.access).toMatchObject({ files: "restricted", embargo: { active: true, until }, status: "embargoed" });
     expect(ctx.services.records.liftExpiredEmbargoes().lifted).toBe(0);
     ctx.clock.set("2026-11-25T00:02:00Z");
@@ -106,7 +99,7 @@ describe("the caller's records", () => {
   test("GET /api/user/records lists own drafts and records only", async () => {
     const draft = (await ctx.call("POST", "/api/records", { as: "bob", body: publishableDraft() })).json;
     ctx.clock.advance(1000);
-    const record = await published(publishableDraft(), "bob");
+    const record = await publishRecord(ctx, publishableDraft(), { as: "bob" });
     const res = await ctx.call("GET", "/api/user/records", { as: "bob" });
     expect(res.status).toBe(200);
     expect(res.json.hits.hits.map((h: { id: string }) => h.id)).toEqual([record.id, draft.id]);

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { recordParentsTable, recordsTable } from "../../src/db/tables";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { hitIds } from "../helpers/search";
 
 let ctx: TestApp;
 
@@ -33,8 +34,6 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const ids = (body: any) => body.hits.hits.map((h: { id: string }) => h.id);
-
 describe("GET /api/records", () => {
   test.each([
     ["anonymous", ["aaaaa-aaa05", "aaaaa-aaa01"]],
@@ -44,26 +43,26 @@ describe("GET /api/records", () => {
   ] as const)("%s sees only what it may read, newest first", async (who, expected) => {
     const res = await ctx.call("GET", "/api/records", { as: who });
     expect(res.status).toBe(200);
-    expect(ids(res.json)).toEqual([...expected]);
+    expect(hitIds(res.json)).toEqual([...expected]);
     expect(res.json.hits.total).toBe(expected.length);
   });
 
   test("allversions includes older versions", async () => {
     const res = await ctx.call("GET", "/api/records?allversions=true");
-    expect(ids(res.json)).toEqual(["aaaaa-aaa05", "aaaaa-aaa04", "aaaaa-aaa01"]);
+    expect(hitIds(res.json)).toEqual(["aaaaa-aaa05", "aaaaa-aaa04", "aaaaa-aaa01"]);
     expect(res.json.links.self).toBe("http://127.0.0.1:5000/api/records?allversions=true&sort=newest&page=1&size=10");
   });
 
   test("pages carry prev and next links with the effective parameters", async () => {
     const first = await ctx.call("GET", "/api/records?size=1", { as: "alice" });
-    expect(ids(first.json)).toEqual(["aaaaa-aaa05"]);
+    expect(hitIds(first.json)).toEqual(["aaaaa-aaa05"]);
     expect(first.json.hits.total).toBe(3);
     expect(first.json.links).toEqual({
       self: "http://127.0.0.1:5000/api/records?sort=newest&page=1&size=1",
       next: "http://127.0.0.1:5000/api/records?sort=newest&page=2&size=1",
     });
     const last = await ctx.call("GET", "/api/records?size=1&page=3", { as: "alice" });
-    expect(ids(last.json)).toEqual(["aaaaa-aaa01"]);
+    expect(hitIds(last.json)).toEqual(["aaaaa-aaa01"]);
     expect(last.json.links.next).toBeUndefined();
     expect(last.json.links.prev).toBe("http://127.0.0.1:5000/api/records?sort=newest&page=2&size=1");
     const past = await ctx.call("GET", "/api/records?size=1&page=9", { as: "alice" });

@@ -3,7 +3,7 @@
 // record's `stats`, restricted records, and the popularity sorts. Time moves by the ManualClock.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp, type Who } from "../helpers/app";
-import { publishableDraft } from "../helpers/records";
+import { publishableDraft, publishDraft, publishRecord } from "../helpers/records";
 import { scenarios } from "../helpers/scenarios";
 import { systemActor } from "../../src/core/actor";
 
@@ -21,18 +21,11 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function publish(overrides: Record<string, unknown> = {}, as: "alice" | "bob" = "alice") {
-  const draft = (await ctx.call("POST", "/api/records", { as, body: publishableDraft(overrides) })).json;
-  const res = await ctx.call("POST", `/api/records/${draft.id}/draft/actions/publish`, { as });
-  expect(res.status).toBe(202);
-  return res.json as { id: string; parent: { id: string } };
-}
-
 async function newVersion(id: string) {
   const draft = (await ctx.call("POST", `/api/records/${id}/versions`, { as: "alice" })).json;
   const body = publishableDraft({ metadata: { ...draft.metadata, publication_date: "2026-11-20" } });
   expect((await ctx.call("PUT", `/api/records/${draft.id}/draft`, { as: "alice", body })).status).toBe(200);
-  return (await ctx.call("POST", `/api/records/${draft.id}/draft/actions/publish`, { as: "alice" })).json as { id: string; parent: { id: string } };
+  return publishDraft(ctx, draft.id);
 }
 
 const view = (id: string, agent = FIREFOX, as?: Who) => ctx.call("GET", `/api/records/${id}`, { as, headers: { "user-agent": agent } });
@@ -43,11 +36,11 @@ const stats = async (body: unknown, as?: Who) => {
   return res.json;
 };
 const download = (record: { id: string; parent: { id: string } }, fileKey: string, bytes: number, agent = FIREFOX) =>
-  ctx.services.stats.recordDownload({ recordId: record.id, parentId: record.parent.id, fileKey, bytes, actor: { kind: "anonymous" }, request: new Request("http://127.0.0.1:5000/x", { headers: { "user-agent": agent } }) });
+  ctx.services.stats.recordDownload({ recordId: record.id, parentId: record.parent.id, fileKey, bytes, actor: { kind: "anonymous" }, visitor: { address: null, userAgent: agent } });
 
 describe("record views", () => {
   test("robots are dropped, machines not counted, double clicks within 30 s count once, unique is per visitor-hour", async () => {
-    const rec = await publish();
+    const rec = await publishRecord(ctx);
     const start = ctx.clock.now();
     expect((await view(rec.id)).status).toBe(200);
     await view(rec.id); // double click: same visitor, same record, same moment
@@ -94,7 +87,7 @@ describe("record views", () => {
   });
 
   test("an export format read through Accept is not a JSON view; unknown records are zeros", async () => {
-    const rec = await publish();
+    const rec = await publishRecord(ctx);
     const res = await ctx.call("GET", `/api/records/${rec.id}`, { headers: { "user-agent": FIREFOX, accept: "application/x-bibtex" } });
     await settle();
     const out = await stats({ a: { stat: "record-view", params: { recid: rec.id } }, b: { stat: "record-download", params: { recid: "nope0-00000" } } });
@@ -107,7 +100,7 @@ describe("record views", () => {
 
 describe("downloads and versions", () => {
   test("downloads count bytes, unique per session; machines counted and robots dropped; all versions add up", async () => {
-    const v1 = await publish();
+    const v1 = await publishRecord(ctx);
     const v2 = await newVersion(v1.id);
     expect(download(v1, "data.csv", 1000)).toBe(true);
     expect(download(v1, "data.csv", 1000)).toBe(false); // double click
@@ -137,7 +130,7 @@ describe("downloads and versions", () => {
   });
 
   test("events are written in batches and on close; a job run forces aggregation", async () => {
-    const rec = await publish();
+    const rec = await publishRecord(ctx);
     await view(rec.id, CHROME);
     expect(ctx.services.stats.pendingEvents()).toBe(1);
     const job = await ctx.services.jobs.runNow(systemActor, "stats-aggregate");
@@ -150,7 +143,7 @@ describe("downloads and versions", () => {
 describe("restricted records", () => {
   let rec: { id: string; parent: { id: string } };
   beforeAll(async () => {
-    rec = await publish({ access: { record: "restricted", files: "restricted" } });
+    rec = await publishRecord(ctx, publishableDraft({ access: { record: "restricted", files: "restricted" } }));
     await view(rec.id, FIREFOX, "alice");
     await settle();
   });
@@ -179,9 +172,9 @@ describe("POST /api/stats errors", () => {
 describe("popularity sorts", () => {
   test("mostviewed and mostdownloaded order by all versions' unique counts, descending", async () => {
     const title = (t: string) => publishableDraft({ metadata: { ...publishableDraft().metadata, title: t } });
-    const a = await publish(title("Popularity zebra alpha"));
-    const b = await publish(title("Popularity zebra beta"));
-    const c = await publish(title("Popularity zebra gamma"));
+    const a = await publishRecord(ctx, title("Popularity zebra alpha"));
+    const b = await publishRecord(ctx, title("Popularity zebra beta"));
+    const c = await publishRecord(ctx, title("Popularity zebra gamma"));
     for (const agent of [FIREFOX, CHROME, "Mozilla/5.0 Safari/605.1.15"]) await view(b.id, agent);
     for (const agent of [FIREFOX, CHROME]) await view(c.id, agent);
     for (const agent of [FIREFOX, CHROME, "Mozilla/5.0 Safari/605.1.15", "Mozilla/5.0 Edg/120"]) download(a, "f.bin", 10, agent);

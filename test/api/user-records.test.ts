@@ -2,20 +2,20 @@
 // is_published facet; drafts never reach public search.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../helpers/app";
-import { MINIMAL_METADATA } from "../helpers/records";
+import { createDraft, MINIMAL_METADATA, publishDraft } from "../helpers/records";
+import { hitNames } from "../helpers/search";
 
 let ctx: TestApp;
 const ids: Record<string, string> = {};
-const names = (body: any) => body.hits.hits.map((h: { id: string }) => Object.keys(ids).find((k) => ids[k] === h.id) ?? h.id);
+const names = hitNames(ids);
 const body = (title: string) => ({ files: { enabled: false }, metadata: { ...MINIMAL_METADATA, title, publisher: "Cairn" } });
 
 async function draft(name: string, title: string, as: "alice" | "bob" = "alice") {
-  const res = await ctx.call("POST", "/api/records", { as, body: body(title) });
-  ids[name] = res.json.id;
+  ids[name] = (await createDraft(ctx, body(title), { as })).id;
   ctx.clock.advance(1000);
 }
 async function publish(name: string, as: "alice" | "bob" = "alice") {
-  expect((await ctx.call("POST", `/api/records/${ids[name]}/draft/actions/publish`, { as })).status).toBe(202);
+  await publishDraft(ctx, ids[name]!, { as });
   ctx.clock.advance(1000);
 }
 

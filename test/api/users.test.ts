@@ -10,7 +10,7 @@ import { systemActor } from "../../src/core/actor";
 import { renderAvatar } from "../../src/core/avatar";
 import { usersTable } from "../../src/db/tables";
 import { BASE_URL, createTestApp, type TestApp } from "../helpers/app";
-import { scenarios } from "../helpers/scenarios";
+import { exactlyDenied, scenarios } from "../helpers/scenarios";
 
 let ctx: TestApp;
 const app = () => ctx;
@@ -43,7 +43,6 @@ afterAll(() => ctx.close());
 
 const hitIds = (body: any) => body.hits.hits.map((h: { id: string }) => Number(h.id));
 const hitsAre = (...ids: number[]) => (body: any) => expect(hitIds(body)).toEqual(ids);
-const exactlyDenied = (body: any) => expect(body).toEqual({ status: 403, message: "Permission denied." });
 const hasNo = (...keys: string[]) => (body: any) => {
   for (const key of keys) expect(Object.keys(body)).not.toContain(key);
 };

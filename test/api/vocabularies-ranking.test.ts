@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemActor } from "../../src/core/actor";
 import { RANK_LIMIT } from "../../src/vocabularies/store";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { hitIds } from "../helpers/search";
 
 let ctx: TestApp;
-const ids = (body: any) => body.hits.hits.map((h: { id: string }) => h.id);
 const BROAD = RANK_LIMIT + 1;
 
 async function* broadNames() {
@@ -26,21 +26,21 @@ afterAll(() => ctx.close());
 describe("ordering", () => {
   test("one phrase is ranked by bm25: a match in the name beats one in an affiliation", async () => {
     const res = await ctx.call("GET", "/api/names?q=lovelace");
-    expect(ids(res.json)).toEqual(["short", "long", "affiliated"]);
+    expect(hitIds(res.json)).toEqual(["short", "long", "affiliated"]);
   });
 
   test("several phrases rank shorter entries first", async () => {
     const res = await ctx.call("GET", "/api/names?suggest=ada%20lov");
-    expect(ids(res.json)).toEqual(["short", "long"]);
+    expect(hitIds(res.json)).toEqual(["short", "long"]);
     expect(res.json.sortBy).toBe("bestmatch");
   });
 
   test(`past ${RANK_LIMIT} matches, bestmatch pages through matches in index order`, async () => {
     const first = await ctx.call("GET", "/api/names?suggest=broad");
     expect(first.json.hits.total).toBe(BROAD);
-    expect(ids(first.json)).toEqual(Array.from({ length: 10 }, (_, i) => `broad-${String(i).padStart(5, "0")}`));
+    expect(hitIds(first.json)).toEqual(Array.from({ length: 10 }, (_, i) => `broad-${String(i).padStart(5, "0")}`));
     const third = await ctx.call("GET", "/api/names?suggest=broad&page=3&size=5");
-    expect(ids(third.json)).toEqual(["broad-00010", "broad-00011", "broad-00012", "broad-00013", "broad-00014"]);
+    expect(hitIds(third.json)).toEqual(["broad-00010", "broad-00011", "broad-00012", "broad-00013", "broad-00014"]);
   });
 
   test("an explicit sort still applies to a broad match", async () => {

@@ -4,11 +4,11 @@ import { systemActor } from "../../src/core/actor";
 import { fixturesVersion, shippedVocabularies } from "../../src/vocabularies/fixtures";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { scenarios } from "../helpers/scenarios";
+import { hitIds } from "../helpers/search";
 
 let ctx: TestApp;
 const app = () => ctx;
 const invalid = (field: string) => ({ status: 400, errors: [{ field }] });
-const ids = (body: any) => body.hits.hits.map((h: { id: string }) => h.id);
 
 const NAMES = [
   { id: "0000-0002-1825-0097", given_name: "Ada", family_name: "Lovelace", identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0097" }], affiliations: [{ id: "03yrm5c26", name: "Sent name" }] },
@@ -71,7 +71,7 @@ describe("names", () => {
   ])("%s", async (_name, query, expected) => {
     const res = await ctx.call("GET", `/api/names?${query}`);
     expect(res.status).toBe(200);
-    expect(ids(res.json)).toEqual(expected);
+    expect(hitIds(res.json)).toEqual(expected);
     expect(res.json.hits.total).toBe(expected.length);
   });
 
@@ -93,9 +93,9 @@ describe("names", () => {
 
 describe("funders, affiliations, subjects, awards", () => {
   scenarios(app, [
-    { name: "funder by country", method: "GET", url: "/api/funders?q=country:US", status: 200, check: (b) => expect(ids(b)).toEqual(["021nxhr62"]) },
-    { name: "funder by identifier", method: "GET", url: "/api/funders?q=identifiers.identifier:%2210.13039/100000001%22", status: 200, check: (b) => expect(ids(b)).toEqual(["021nxhr62"]) },
-    { name: "funder suggest on acronym", method: "GET", url: "/api/funders?suggest=ec", status: 200, check: (b) => expect(ids(b)).toEqual(["00k4n6c32"]) },
+    { name: "funder by country", method: "GET", url: "/api/funders?q=country:US", status: 200, check: (b) => expect(hitIds(b)).toEqual(["021nxhr62"]) },
+    { name: "funder by identifier", method: "GET", url: "/api/funders?q=identifiers.identifier:%2210.13039/100000001%22", status: 200, check: (b) => expect(hitIds(b)).toEqual(["021nxhr62"]) },
+    { name: "funder suggest on acronym", method: "GET", url: "/api/funders?suggest=ec", status: 200, check: (b) => expect(hitIds(b)).toEqual(["00k4n6c32"]) },
     {
       name: "funder read",
       method: "GET",
@@ -105,10 +105,10 @@ describe("funders, affiliations, subjects, awards", () => {
     },
     { name: "affiliation country is upper-cased", method: "GET", url: "/api/affiliations/03yrm5c26", status: 200, json: { country: "US", acronym: "CDL" } },
     { name: "subject id with slashes", method: "GET", url: `/api/subjects/${encodeURIComponent("https://id.nlm.nih.gov/mesh/D000001")}`, status: 200, json: { subject: "Calcimycin", scheme: "MeSH" } },
-    { name: "subjects suggest", method: "GET", url: "/api/subjects?suggest=calci", status: 200, check: (b) => expect(ids(b)).toEqual(["https://id.nlm.nih.gov/mesh/D000001"]) },
+    { name: "subjects suggest", method: "GET", url: "/api/subjects?suggest=calci", status: 200, check: (b) => expect(hitIds(b)).toEqual(["https://id.nlm.nih.gov/mesh/D000001"]) },
     { name: "award id from funder and number", method: "GET", url: "/api/awards/00k4n6c32::101000001", status: 200, json: { number: "101000001", acronym: "OCEAN", funder: { id: "00k4n6c32" } } },
-    { name: "awards by number", method: "GET", url: "/api/awards?q=number:101000001", status: 200, check: (b) => expect(ids(b)).toEqual(["00k4n6c32::101000001"]) },
-    { name: "the same type under /api/vocabularies", method: "GET", url: "/api/vocabularies/funders?q=nsf", status: 200, check: (b) => expect(ids(b)).toEqual(["021nxhr62"]) },
+    { name: "awards by number", method: "GET", url: "/api/awards?q=number:101000001", status: 200, check: (b) => expect(hitIds(b)).toEqual(["00k4n6c32::101000001"]) },
+    { name: "the same type under /api/vocabularies", method: "GET", url: "/api/vocabularies/funders?q=nsf", status: 200, check: (b) => expect(hitIds(b)).toEqual(["021nxhr62"]) },
   ]);
 });
 
@@ -133,14 +133,14 @@ describe("controlled vocabularies (shipped)", () => {
       status: 200,
       check: (b) => {
         const expected = shipped("licenses").filter((e) => e.tags?.includes("recommended")).sort((x, y) => x.title.en!.toLowerCase().localeCompare(y.title.en!.toLowerCase()));
-        expect(ids(b)).toEqual(expected.map((e) => e.id));
+        expect(hitIds(b)).toEqual(expected.map((e) => e.id));
         expect(expected.map((e) => e.id)).toContain("cc-by-4.0");
       },
     },
-    { name: "default sort is title", method: "GET", url: "/api/vocabularies/communitytypes", status: 200, check: (b) => { expect(ids(b)).toEqual(["event", "organization", "project", "topic"]); expect(b.sortBy).toBe("title"); } },
-    { name: "suggest on title", method: "GET", url: "/api/vocabularies/resourcetypes?suggest=pho", status: 200, check: (b) => expect(ids(b)).toEqual(["image-photo"]) },
-    { name: "languages by code", method: "GET", url: "/api/vocabularies/languages?q=id:eng", status: 200, check: (b) => expect(ids(b)).toEqual(["eng"]) },
-    { name: "languages suggest", method: "GET", url: "/api/vocabularies/languages?suggest=engli", status: 200, check: (b) => expect(ids(b)).toContain("eng") },
+    { name: "default sort is title", method: "GET", url: "/api/vocabularies/communitytypes", status: 200, check: (b) => { expect(hitIds(b)).toEqual(["event", "organization", "project", "topic"]); expect(b.sortBy).toBe("title"); } },
+    { name: "suggest on title", method: "GET", url: "/api/vocabularies/resourcetypes?suggest=pho", status: 200, check: (b) => expect(hitIds(b)).toEqual(["image-photo"]) },
+    { name: "languages by code", method: "GET", url: "/api/vocabularies/languages?q=id:eng", status: 200, check: (b) => expect(hitIds(b)).toEqual(["eng"]) },
+    { name: "languages suggest", method: "GET", url: "/api/vocabularies/languages?suggest=engli", status: 200, check: (b) => expect(hitIds(b)).toContain("eng") },
     { name: "licenses total", method: "GET", url: "/api/vocabularies/licenses?size=1", status: 200, check: (b) => expect(b.hits.total).toBe(shipped("licenses").length) },
   ]);
 
@@ -204,8 +204,8 @@ describe("writes", () => {
     expect(updated.status).toBe(200);
     expect(updated.json).toMatchObject({ id: "local-1.0", title: { en: "Renamed" }, revision_id: 2 });
     expect(updated.json.updated).not.toBe(updated.json.created);
-    expect(ids((await ctx.call("GET", "/api/vocabularies/licenses?q=renamed")).json)).toEqual(["local-1.0"]);
-    expect(ids((await ctx.call("GET", "/api/vocabularies/licenses?q=local")).json)).toEqual(["local-1.0"]);
+    expect(hitIds((await ctx.call("GET", "/api/vocabularies/licenses?q=renamed")).json)).toEqual(["local-1.0"]);
+    expect(hitIds((await ctx.call("GET", "/api/vocabularies/licenses?q=local")).json)).toEqual(["local-1.0"]);
     const removed = await ctx.call("DELETE", "/api/vocabularies/licenses/local-1.0", { as: "admin" });
     expect(removed.status).toBe(204);
     expect(removed.text).toBe("");

@@ -1,4 +1,5 @@
 // A Cairn app on a fresh temporary data directory, with ready users and tokens, called in-process.
+import { expect } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -72,3 +73,8 @@ export async function createTestApp(overrides: Partial<Record<ConfigKey, unknown
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/** Expects `res` (an answer of TestApp.call) to have `status`, with the body beside it so that a failure shows the API's message. */
+export function expectStatus(res: { status: number; json: unknown }, status: number) {
+  expect({ status: res.status, body: res.json }).toMatchObject({ status });
+}

@@ -1,9 +1,8 @@
 // Records for the XML export tests, in the API's record shape: a minimal one and a full one (every
 // field the XML mappings read), the directory entries they refer to, and the export context.
-// NOTE (exports-json): this file was overwritten by mistake by exports-json at 07:46 and rebuilt
-// from the assertions of test/unit/exports-xml.test.ts; exports-xml, please check it against yours.
 import { createLinks } from "../../src/core/links";
-import type { ExportContext, ExportRecord } from "../../src/exports/types";
+import type { RecordDocument as ExportRecord } from "../../src/core/record-document";
+import type { ExportContext } from "../../src/exports/types";
 import { doiResolverUrl } from "../../src/pids/doi";
 import { shippedVocabularies } from "../../src/vocabularies/fixtures";
 import { BASE_URL } from "./app";

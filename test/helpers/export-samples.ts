@@ -2,7 +2,8 @@
 // the four custom fields, the directory entries it refers to, and a record JSON built by hand in
 // the API's shape (any number of creators and files) for unit tests without an app.
 import { createLinks } from "../../src/core/links";
-import type { ExportContext, ExportRecord } from "../../src/exports/types";
+import type { RecordDocument as ExportRecord } from "../../src/core/record-document";
+import type { ExportContext } from "../../src/exports/types";
 import { shippedVocabularies } from "../../src/vocabularies/fixtures";
 
 /** Directory entries (not shipped) the rich metadata refers to; POST them as admin first. */

@@ -30,3 +30,6 @@ export function scenarios(app: () => TestApp, rows: Scenario[]) {
     });
   }
 }
+
+/** A scenario `check`: the body is exactly the standard 403 refusal. */
+export const exactlyDenied = (body: any) => expect(body).toEqual({ status: 403, message: "Permission denied." });

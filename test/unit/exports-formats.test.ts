@@ -11,7 +11,7 @@ import { dataciteJsonFormat } from "../../src/exports/datacite-json";
 import { geojsonFormat } from "../../src/exports/geojson";
 import { jsonFormat } from "../../src/exports/json";
 import { jsonLdFormat } from "../../src/exports/json-ld";
-import type { ExportRecord } from "../../src/exports/types";
+import type { RecordDocument as ExportRecord } from "../../src/core/record-document";
 import { minimalRecord, sampleRecord, testContext } from "../helpers/export-samples";
 import { cslItemErrors, dataciteJsonErrors, geojsonErrors, parseBibtexStrict } from "../helpers/json-validate";
 

@@ -8,7 +8,10 @@ import { createRecordSearch, type RecordSearchInput } from "../../src/records/se
 import { memoryPlan } from "../../src/records/search/plan";
 import { RECORD_SEARCH_SCHEMA } from "../../src/records/search/schema";
 import { parseQueryString } from "../../src/search/query-string";
+import { createRandom } from "../../bench/lib";
 import { createTestApp, type TestApp } from "../helpers/app";
+
+type Random = ReturnType<typeof createRandom>;
 import { MINIMAL_METADATA } from "../helpers/records";
 
 let ctx: TestApp;
@@ -95,10 +98,10 @@ function expectPathsAgree(actor: Actor, query: Record<string, unknown>) {
   search.copy.refresh();
   const scope = recordScope(actor);
   const { input, page } = searchInput(query);
-  const viaSql = search.search(scope, input, page, { memory: false });
-  expect(search.search(scope, input, page)).toEqual(viaSql);
+  const viaSql = search.searchNow(scope, input, page, { memory: false });
+  expect(search.searchNow(scope, input, page)).toEqual(viaSql);
   // Again, now from the cached rows of the same full-text condition.
-  expect(search.search(scope, input, page)).toEqual(viaSql);
+  expect(search.searchNow(scope, input, page)).toEqual(viaSql);
   expect(search.copy.current()).not.toBeNull();
   return viaSql;
 }
@@ -121,43 +124,30 @@ describe("the in-memory path agrees with SQL", () => {
   });
 });
 
-/** A small seeded generator (mulberry32): the same random cases on every run. */
-function random(seed: number) {
-  let a = seed;
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-  return { next, pick };
-}
-
 const TERMS = [...WORDS, "study", "second", "version", "oce*", "gla*", '"second version"', '"ocean study"', "title:coral", "description:river", "nothingmatches", "Cairn"];
 const NON_TEXT = ["publication_date:[2012 TO 2018]", "publication_date:{2014 TO *]", "publication_date:<2016-05", "_exists_:metadata.publication_date", "resource_type:dataset", "resource_type.id:software", "language:eng", "access.record:restricted", "versions.index:2", "created:[2026-11-22 TO 2026-11-23]"];
 
-function randomQuery(r: ReturnType<typeof random>, depth = 0): string {
-  const roll = r.next();
+function randomQuery(r: Random, depth = 0): string {
+  const roll = r.rand();
   if (depth < 2 && roll < 0.3) {
-    const items = Array.from({ length: 2 + Math.floor(r.next() * 2) }, () => randomQuery(r, depth + 1));
+    const items = Array.from({ length: 2 + Math.floor(r.rand() * 2) }, () => randomQuery(r, depth + 1));
     return `(${items.join(r.pick([" AND ", " OR ", " "]))})`;
   }
   if (roll < 0.4) return `-${randomQuery(r, depth + 1)}`;
-  return r.next() < 0.75 ? r.pick(TERMS) : r.pick(NON_TEXT);
+  return r.rand() < 0.75 ? r.pick(TERMS) : r.pick(NON_TEXT);
 }
 
-function randomSearch(r: ReturnType<typeof random>): Record<string, unknown> {
+function randomSearch(r: Random): Record<string, unknown> {
   const query: Record<string, unknown> = {};
-  if (r.next() < 0.85) query.q = randomQuery(r);
-  if (r.next() < 0.3) query.resource_type = r.pick(["image", "dataset", "image::image-photo", ["software", "publication"]]);
-  if (r.next() < 0.25) query.language = r.pick(["eng", "fra", "deu,eng"]);
-  if (r.next() < 0.2) query.access_status = r.pick(["open", "restricted", "metadata-only"]);
-  if (r.next() < 0.5) query.sort = r.pick(["bestmatch", "newest", "oldest", "updated-desc", "updated-asc", "version", "mostviewed", "mostdownloaded"]);
-  if (r.next() < 0.3) query.allversions = "true";
-  if (r.next() < 0.3) {
-    query.size = String(1 + Math.floor(r.next() * 8));
-    query.page = String(1 + Math.floor(r.next() * 3));
+  if (r.rand() < 0.85) query.q = randomQuery(r);
+  if (r.rand() < 0.3) query.resource_type = r.pick(["image", "dataset", "image::image-photo", ["software", "publication"]]);
+  if (r.rand() < 0.25) query.language = r.pick(["eng", "fra", "deu,eng"]);
+  if (r.rand() < 0.2) query.access_status = r.pick(["open", "restricted", "metadata-only"]);
+  if (r.rand() < 0.5) query.sort = r.pick(["bestmatch", "newest", "oldest", "updated-desc", "updated-asc", "version", "mostviewed", "mostdownloaded"]);
+  if (r.rand() < 0.3) query.allversions = "true";
+  if (r.rand() < 0.3) {
+    query.size = String(1 + Math.floor(r.rand() * 8));
+    query.page = String(1 + Math.floor(r.rand() * 3));
   }
   return query;
 }
@@ -170,7 +160,7 @@ describe("random scopes over random queries", () => {
     ["a member of a group", () => ({ kind: "user", userId: ctx.users.alice.user.id, isAdmin: false, groupIds: ["curators", "staff"], scopes: [], tokenId: null })],
   ];
   test("both renderings of every scope give the same hits, totals and facets", () => {
-    const r = random(20261123);
+    const r = createRandom(20261123);
     const totals = new Set<number>();
     let inMemory = 0;
     for (let i = 0; i < 160; i++) {
@@ -192,10 +182,10 @@ describe("the match cache", () => {
     const search = createRecordSearch(ctx.services.deps.db, ctx.services.vocabularies.lookup);
     search.copy.refresh();
     const { input, page } = searchInput({ q: "ocean" });
-    const first = search.search(recordScope({ kind: "system" }), input, page);
+    const first = search.searchNow(recordScope({ kind: "system" }), input, page);
     const columns = search.copy.current()!;
     expect([...columns.matches.keys()]).toHaveLength(1);
-    const again = search.search(recordScope({ kind: "system" }), input, page);
+    const again = search.searchNow(recordScope({ kind: "system" }), input, page);
     expect(again).toEqual(first);
     expect(columns.matches.size).toBe(1);
     search.copy.refresh();

@@ -28,25 +28,24 @@ describe("recorder", () => {
     ctx = await createTestApp();
   });
   afterAll(() => ctx.close());
-  const request = (agent: string) => new Request("http://127.0.0.1:5000/", { headers: { "user-agent": agent } });
+  const visitor = (agent: string) => ({ address: "203.0.113.7", userAgent: agent });
   const rows = () => ctx.services.deps.db.$client.query("SELECT kind, record_id, visitor, is_machine, bytes FROM stats_events ORDER BY id").all() as { kind: number; record_id: string; visitor: string; is_machine: number; bytes: number }[];
 
   test("visitors are hashed with the day's salt; the address is never stored; double clicks slide", () => {
     const written: number[] = [];
     const recorder = createRecorder({ db: ctx.services.deps.db, clock: ctx.clock, log: () => {}, onWritten: (n) => written.push(n) });
-    recorder.setAddressResolver(() => "203.0.113.7");
     const base = { recordId: "r1", parentId: "p1", actor: { kind: "anonymous" } as const, fileKey: null, bytes: 0 };
-    expect(recorder.record({ ...base, kind: VIEW, request: request("Firefox/120") })).toBe(true);
+    expect(recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") })).toBe(true);
     ctx.clock.advance(29_000);
-    expect(recorder.record({ ...base, kind: VIEW, request: request("Firefox/120") })).toBe(false);
+    expect(recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") })).toBe(false);
     ctx.clock.advance(29_000); // 29 s after the previous click: still one visit
-    expect(recorder.record({ ...base, kind: VIEW, request: request("Firefox/120") })).toBe(false);
+    expect(recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") })).toBe(false);
     ctx.clock.advance(31_000);
-    expect(recorder.record({ ...base, kind: VIEW, request: request("Firefox/120") })).toBe(true);
-    expect(recorder.record({ ...base, kind: DOWNLOAD, fileKey: "a", bytes: 5, request: request("curl/8") })).toBe(true);
-    expect(recorder.record({ ...base, kind: VIEW, request: request("curl/8") })).toBe(false); // machines' views are not counted
-    expect(recorder.record({ ...base, kind: VIEW, request: request("Googlebot/2.1") })).toBe(false);
-    expect(recorder.record({ ...base, kind: VIEW, actor: { kind: "user", userId: 7, isAdmin: false, groupIds: [], scopes: [], tokenId: null }, request: request("Firefox/120") })).toBe(true);
+    expect(recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") })).toBe(true);
+    expect(recorder.record({ ...base, kind: DOWNLOAD, fileKey: "a", bytes: 5, visitor: visitor("curl/8") })).toBe(true);
+    expect(recorder.record({ ...base, kind: VIEW, visitor: visitor("curl/8") })).toBe(false); // machines' views are not counted
+    expect(recorder.record({ ...base, kind: VIEW, visitor: visitor("Googlebot/2.1") })).toBe(false);
+    expect(recorder.record({ ...base, kind: VIEW, actor: { kind: "user", userId: 7, isAdmin: false, groupIds: [], scopes: [], tokenId: null }, visitor: visitor("Firefox/120") })).toBe(true);
     expect(recorder.pending()).toBe(4);
     expect(recorder.flush()).toBe(4);
     expect(written).toEqual([4]);
@@ -60,9 +59,9 @@ describe("recorder", () => {
 
     // The next day the same visitor hashes differently, and the salt of two days ago is gone.
     ctx.clock.advance(86_400_000);
-    recorder.record({ ...base, kind: VIEW, request: request("Firefox/120") });
+    recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") });
     ctx.clock.advance(86_400_000);
-    recorder.record({ ...base, kind: VIEW, request: request("Firefox/120") });
+    recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") });
     recorder.close();
     const later = rows();
     expect(later[4]!.visitor).not.toBe(stored[0]!.visitor);

@@ -11,7 +11,7 @@ import { publishableDraft } from "../helpers/records";
 let ctx: TestApp;
 let rec: { id: string; parent: { id: string } };
 const DAY = 86_400_000;
-const request = (agent: string) => new Request("http://127.0.0.1:5000/", { headers: { "user-agent": agent } });
+const visitor = (agent: string) => ({ address: null, userAgent: agent });
 
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -22,8 +22,8 @@ beforeAll(async () => {
   // 2026-11-22: two people view, one downloads; a machine downloads. 2026-12-01: one more view.
   await ctx.call("GET", `/api/records/${rec.id}`, { headers: { "user-agent": "Firefox/120" } });
   await ctx.call("GET", `/api/records/${rec.id}`, { headers: { "user-agent": "Chrome/120" } });
-  stats.recordDownload({ ...base, fileKey: "a.csv", bytes: 10, request: request("Firefox/120") });
-  stats.recordDownload({ ...base, fileKey: "a.csv", bytes: 10, request: request("python-requests/2.31") });
+  stats.recordDownload({ ...base, fileKey: "a.csv", bytes: 10, visitor: visitor("Firefox/120") });
+  stats.recordDownload({ ...base, fileKey: "a.csv", bytes: 10, visitor: visitor("python-requests/2.31") });
   ctx.clock.advance(9 * DAY);
   await ctx.call("GET", `/api/records/${rec.id}`, { headers: { "user-agent": "Firefox/120" } });
   stats.flush();

@@ -23,6 +23,8 @@ export interface FileTransfer {
   /** Fetch: attempts so far and the last failure, shown on the entry. */
   attempts?: number;
   error?: string | null;
+  /** Fetch: "failed" once no attempt is left (refused host, 4xx, last try): `error` says why. */
+  status?: "failed";
 }
 
 export const fileEntriesTable = sqliteTable(

@@ -1,10 +1,8 @@
 // Records: published versions (`records`), drafts (`drafts`, same id as the record they edit),
 // and the parent that ties a record's versions together (`record_parents`).
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { RecordDocument } from "../../core/record-document";
 import { usersTable } from "./users";
-
-/** The stored part of a draft or record: what clients send, normalised, without computed fields. */
-export type RecordDocument = Record<string, unknown>;
 
 export const recordParentsTable = sqliteTable("record_parents", {
   id: text("id").primaryKey(),
@@ -32,7 +30,7 @@ export const recordsTable = sqliteTable(
     accessRecord: text("access_record").notNull().default("public"),
     /** The active embargo's end (`YYYY-MM-DD`), so the daily lifting job finds due records by index. */
     embargoUntil: text("embargo_until"),
-    /** The record document as the API shows it, without computed links. */
+    /** The stored part of the record JSON: what clients send, normalised, without computed fields or links. */
     document: text("document", { mode: "json" }).$type<RecordDocument>().notNull(),
     created: integer("created").notNull(),
     updated: integer("updated").notNull(),

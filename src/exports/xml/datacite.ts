@@ -1,16 +1,17 @@
 // DataCite XML (Metadata Schema kernel 4.5): the DataCite JSON mapping of pids/datacite-attributes.ts written as XML.
+import { list, type JsonObject } from "../../core/json";
+import type { RecordDocument } from "../../core/record-document";
 import { dataciteAttributes } from "../../pids/datacite-attributes";
-import { landingPage, list, recordDoi } from "../record-fields";
-import type { ExportContext, ExportFormat, ExportRecord } from "../types";
+import { landingPage, recordDoi } from "../record-fields";
+import type { ExportContext, ExportFormat } from "../types";
 import { XSI_NAMESPACE, renderXml, type XmlTree } from "./document";
 
-type Json = Record<string, any>;
 
 export const DATACITE_NAMESPACE = "http://datacite.org/schema/kernel-4";
 export const DATACITE_SCHEMA_LOCATION = "http://schema.datacite.org/meta/kernel-4.5/metadata.xsd";
 
 /** `{resource: ...}`: the DataCite `<resource>` element, namespaces and schema location on it. */
-export function dataciteResource(record: ExportRecord, ctx: ExportContext): XmlTree {
+export function dataciteResource(record: RecordDocument, ctx: ExportContext): XmlTree {
   const doi = recordDoi(record);
   const url = landingPage(record, ctx);
   const a = dataciteAttributes(record, { doi: doi ?? "", url, publisherFallback: ctx.siteName, vocabulary: ctx.lookup });
@@ -46,7 +47,7 @@ export function dataciteResource(record: ExportRecord, ctx: ExportContext): XmlT
 }
 
 // creatorName/contributorName (nameType), givenName, familyName, nameIdentifier*, affiliation*, in the schema's sequence
-function creatibutor(c: Json, nameElement: "creatorName" | "contributorName"): XmlTree {
+function creatibutor(c: JsonObject, nameElement: "creatorName" | "contributorName"): XmlTree {
   return {
     [nameElement]: { "@_nameType": c.nameType, "#text": c.name },
     givenName: c.givenName,
@@ -61,16 +62,16 @@ function creatibutor(c: Json, nameElement: "creatorName" | "contributorName"): X
   };
 }
 
-const subject = (s: Json): XmlTree => ({ "@_subjectScheme": s.subjectScheme, "@_schemeURI": s.schemeUri, "@_valueURI": s.valueUri, "#text": s.subject });
+const subject = (s: JsonObject): XmlTree => ({ "@_subjectScheme": s.subjectScheme, "@_schemeURI": s.schemeUri, "@_valueURI": s.valueUri, "#text": s.subject });
 
-const relatedIdentifier = (r: Json): XmlTree => ({
+const relatedIdentifier = (r: JsonObject): XmlTree => ({
   "@_relatedIdentifierType": r.relatedIdentifierType,
   "@_relationType": r.relationType,
   "@_resourceTypeGeneral": r.resourceTypeGeneral,
   "#text": r.relatedIdentifier,
 });
 
-const rights = (r: Json): XmlTree => ({
+const rights = (r: JsonObject): XmlTree => ({
   "@_rightsURI": r.rightsUri,
   "@_rightsIdentifier": r.rightsIdentifier,
   "@_rightsIdentifierScheme": r.rightsIdentifierScheme,
@@ -78,7 +79,7 @@ const rights = (r: Json): XmlTree => ({
 });
 
 // geoLocationPlace, geoLocationPoint, geoLocationBox, geoLocationPolygon (polygonPoint x4+)
-function geoLocation(g: Json): XmlTree {
+function geoLocation(g: JsonObject): XmlTree {
   return {
     geoLocationPlace: g.geoLocationPlace,
     geoLocationPoint: g.geoLocationPoint,
@@ -88,7 +89,7 @@ function geoLocation(g: Json): XmlTree {
 }
 
 // funderName, funderIdentifier (funderIdentifierType), awardNumber (awardURI), awardTitle
-function fundingReference(f: Json): XmlTree {
+function fundingReference(f: JsonObject): XmlTree {
   return {
     funderName: f.funderName,
     funderIdentifier: f.funderIdentifier ? { "@_funderIdentifierType": f.funderIdentifierType, "#text": f.funderIdentifier } : undefined,

@@ -1,10 +1,12 @@
 // DCAT-AP 2.1.1 in RDF/XML: one dcat:Dataset with a dcat:Distribution per file, shaped to conform to the
 // 2.1.1 SHACL shapes (mandatory, ranges, controlled vocabularies), mapped from the record as InvenioRDM's DCAT-AP export.
-import { edtfParts, filesOf, landingPage, list, nonBlank, personOf, recordDoi, stripHtml, titleOf, type FileItem, type Person } from "../record-fields";
-import type { ExportContext, ExportFormat, ExportRecord } from "../types";
+import { stripHtml } from "../../core/html";
+import { list, type JsonObject } from "../../core/json";
+import type { RecordDocument } from "../../core/record-document";
+import { edtfParts, filesOf, landingPage, nonBlank, personOf, recordDoi, titleOf, type FileItem, type Person } from "../record-fields";
+import type { ExportContext, ExportFormat } from "../types";
 import { renderXml, type XmlTree } from "./document";
 
-type Json = Record<string, any>;
 
 const NS = {
   rdf: "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
@@ -33,13 +35,13 @@ const RESOLVERS: Record<string, (id: string) => string> = {
 };
 
 /** `{"rdf:RDF": ...}`: the RDF/XML root holding the dataset. */
-export function dcatRdf(record: ExportRecord, ctx: ExportContext): XmlTree {
+export function dcatRdf(record: RecordDocument, ctx: ExportContext): XmlTree {
   const namespaces = Object.fromEntries(Object.entries(NS).map(([prefix, uri]) => [`@_xmlns:${prefix}`, uri]));
   return { "rdf:RDF": { ...namespaces, "dcat:Dataset": dataset(record, ctx) } };
 }
 
-function dataset(record: ExportRecord, ctx: ExportContext): XmlTree {
-  const m: Json = record.metadata ?? {};
+function dataset(record: RecordDocument, ctx: ExportContext): XmlTree {
+  const m: JsonObject = record.metadata ?? {};
   const doi = recordDoi(record);
   const id = doi ? ctx.doiUrl(doi) : landingPage(record, ctx);
   const description = stripHtml(m.description ?? "");
@@ -105,7 +107,7 @@ interface Licence {
 }
 
 /** Licences with a URL (vocabulary props.url or a free right's link): dct:LicenseDocument needs an IRI. */
-function licences(record: ExportRecord, ctx: ExportContext): Licence[] {
+function licences(record: RecordDocument, ctx: ExportContext): Licence[] {
   return list(record.metadata?.rights)
     .map((r) => (r.id ? { ...(ctx.lookup("licenses", r.id) ?? {}), ...r } : r))
     .flatMap((e): Licence[] => {
@@ -115,14 +117,14 @@ function licences(record: ExportRecord, ctx: ExportContext): Licence[] {
 }
 
 /** Free-text rights without a link: a statement, not a licence document. */
-function freeRights(record: ExportRecord): string[] {
+function freeRights(record: RecordDocument): string[] {
   return list(record.metadata?.rights)
     .filter((r) => !r.id && !nonBlank(r.link))
     .map((r) => titleOf(r))
     .filter((t): t is string => t !== undefined);
 }
 
-function relations(m: Json): XmlTree[] {
+function relations(m: JsonObject): XmlTree[] {
   return list(m.related_identifiers)
     .map((r) => RESOLVERS[r.scheme]?.(String(r.identifier)))
     .filter((iri): iri is string => iri !== undefined && /^https?:\/\/\S+$/.test(iri))
@@ -130,7 +132,7 @@ function relations(m: Json): XmlTree[] {
 }
 
 // dcat:Distribution: accessURL (mandatory: the landing page), downloadURL, title, mediaType, byteSize, checksum, licence
-function distribution(file: FileItem, record: ExportRecord, ctx: ExportContext): XmlTree {
+function distribution(file: FileItem, record: RecordDocument, ctx: ExportContext): XmlTree {
   const mediaType = file.mimetype && /^[\w.+-]+\/[\w.+-]+$/.test(file.mimetype) ? file.mimetype : undefined;
   const licence = licences(record, ctx)[0]; // at most one per distribution
   return {

@@ -1,6 +1,9 @@
 // Dublin Core as oai_dc (the OAI-PMH 2.0 container of unqualified DC), following InvenioRDM's dublincore schema.
-import { landingPage, list, nonBlank, personOf, stripHtml, titleOf, vocabProps } from "../record-fields";
-import type { ExportContext, ExportFormat, ExportRecord } from "../types";
+import { stripHtml } from "../../core/html";
+import { list, type JsonObject } from "../../core/json";
+import type { RecordDocument } from "../../core/record-document";
+import { landingPage, nonBlank, personOf, titleOf, vocabProps } from "../record-fields";
+import type { ExportContext, ExportFormat } from "../types";
 import { XSI_NAMESPACE, renderXml, type XmlTree } from "./document";
 
 export const OAI_DC_NAMESPACE = "http://www.openarchives.org/OAI/2.0/oai_dc/";
@@ -16,13 +19,13 @@ const EU_REPO_ACCESS: Record<string, string> = {
 };
 
 /** `info:eu-repo/semantics/<status>Access` of a record (also used by MARCXML's 542 and DCAT's access rights). */
-export function euRepoAccessRight(record: ExportRecord): string {
+export function euRepoAccessRight(record: RecordDocument): string {
   return `info:eu-repo/semantics/${EU_REPO_ACCESS[record.access?.status] ?? "openAccess"}`;
 }
 
 /** `{"oai_dc:dc": ...}`: the oai_dc root element with the DC elements, namespaces and schema location on it. */
-export function dublinCoreElement(record: ExportRecord, ctx: ExportContext): XmlTree {
-  const m: Record<string, any> = record.metadata ?? {};
+export function dublinCoreElement(record: RecordDocument, ctx: ExportContext): XmlTree {
+  const m: JsonObject = record.metadata ?? {};
   const dc: XmlTree = {
     "@_xmlns:oai_dc": OAI_DC_NAMESPACE,
     "@_xmlns:dc": DC_NAMESPACE,
@@ -48,19 +51,19 @@ export function dublinCoreElement(record: ExportRecord, ctx: ExportContext): Xml
 }
 
 // info:eu-repo/date/embargoEnd/<date> while an embargo is running (OpenAIRE guidelines)
-function embargoEnd(record: ExportRecord): string | undefined {
+function embargoEnd(record: RecordDocument): string | undefined {
   const until = nonBlank(record.access?.embargo?.until);
   return record.access?.embargo?.active && until ? `info:eu-repo/date/embargoEnd/${until}` : undefined;
 }
 
 // every pid value (DOI, OAI id...), the alternate identifiers, and the landing page
-function identifiers(record: ExportRecord, ctx: ExportContext): unknown[] {
+function identifiers(record: RecordDocument, ctx: ExportContext): unknown[] {
   const pids = Object.values(record.pids ?? {}).map((pid: any) => pid?.identifier);
   return [...pids, ...list(record.metadata?.identifiers).map((i) => i.identifier), landingPage(record, ctx)];
 }
 
 // `<scheme>:<identifier>` of related identifiers; a version points at its concept DOI
-function relations(record: ExportRecord): string[] {
+function relations(record: RecordDocument): string[] {
   const out = list(record.metadata?.related_identifiers).map((r) => `${r.scheme}:${r.identifier}`);
   const parentDoi = nonBlank(record.parent?.pids?.doi?.identifier);
   if (parentDoi && parentDoi !== record.pids?.doi?.identifier) out.push(`doi:${parentDoi}`);
@@ -68,7 +71,7 @@ function relations(record: ExportRecord): string[] {
 }
 
 // the access right, then each licence's title and URL
-function rights(record: ExportRecord, ctx: ExportContext): unknown[] {
+function rights(record: RecordDocument, ctx: ExportContext): unknown[] {
   const out: unknown[] = [euRepoAccessRight(record)];
   for (const r of list(record.metadata?.rights)) {
     const entry = r.id ? { ...(ctx.lookup("licenses", r.id) ?? {}), ...r } : r;

@@ -1,10 +1,12 @@
 // MARCXML (MARC 21 slim 1.2, bibliographic), following InvenioRDM's marcxml schema tag by tag.
-import { filesOf, landingPage, list, nonBlank, personOf, recordDoi, stripHtml, titleOf, vocabProps } from "../record-fields";
-import type { ExportContext, ExportFormat, ExportRecord } from "../types";
+import { stripHtml } from "../../core/html";
+import { list, type JsonObject } from "../../core/json";
+import type { RecordDocument } from "../../core/record-document";
+import { filesOf, landingPage, nonBlank, personOf, recordDoi, titleOf, vocabProps } from "../record-fields";
+import type { ExportContext, ExportFormat } from "../types";
 import { XSI_NAMESPACE, renderXml, type XmlTree } from "./document";
 import { euRepoAccessRight } from "./dublin-core";
 
-type Json = Record<string, any>;
 /** [subfield code, value]; blank values are dropped. */
 type Subfield = [string, unknown];
 
@@ -12,8 +14,8 @@ export const MARC_NAMESPACE = "http://www.loc.gov/MARC21/slim";
 export const MARC_SCHEMA_LOCATION = "http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd";
 
 /** `{record: ...}`: the MARC21 slim `<record>`, namespaces and schema location on it. */
-export function marcxmlRecord(record: ExportRecord, ctx: ExportContext): XmlTree {
-  const m: Json = record.metadata ?? {};
+export function marcxmlRecord(record: RecordDocument, ctx: ExportContext): XmlTree {
+  const m: JsonObject = record.metadata ?? {};
   const datafields = [
     ...identifierFields(record), // 024
     field("041", " ", " ", list(m.languages).map((l): Subfield => ["a", l.id])), // 041 $a language code
@@ -57,7 +59,7 @@ export function marcxmlRecord(record: ExportRecord, ctx: ExportContext): XmlTree
  * from the resource type, m(onograph), Unicode (a), 2 indicators, 2-char subfield codes, encoding
  * level z (not applicable), u(nknown) cataloguing form, 4500 entry map.
  */
-function leader(m: Json, ctx: ExportContext): string {
+function leader(m: JsonObject, ctx: ExportContext): string {
   const type = vocabProps(ctx, "resourcetypes", m.resource_type).type ?? String(m.resource_type?.id ?? "").split("-")[0];
   // 06: k two-dimensional nonprojectable graphic, g projected medium, m computer file, a language material
   const typeOfRecord = type === "image" ? "k" : type === "video" ? "g" : type === "dataset" || type === "software" ? "m" : "a";
@@ -71,7 +73,7 @@ function marcTimestamp(updated: string): string {
 }
 
 // 024 7_ $a identifier $2 source: the DOI, then alternate identifiers
-function identifierFields(record: ExportRecord): (XmlTree | undefined)[] {
+function identifierFields(record: RecordDocument): (XmlTree | undefined)[] {
   const doi = recordDoi(record);
   return [
     doi ? field("024", "7", " ", [["a", doi], ["2", "doi"]]) : undefined,
@@ -80,8 +82,8 @@ function identifierFields(record: ExportRecord): (XmlTree | undefined)[] {
 }
 
 // 100/700: $a name, $0 (scheme)identifier, $u affiliation, $4 relator code, $e relator term
-function peopleFields(record: ExportRecord, ctx: ExportContext): (XmlTree | undefined)[] {
-  const m: Json = record.metadata ?? {};
+function peopleFields(record: RecordDocument, ctx: ExportContext): (XmlTree | undefined)[] {
+  const m: JsonObject = record.metadata ?? {};
   const people = [
     ...list(m.creators).map((c) => ({ entry: c, roles: "creatorsroles" })),
     ...list(m.contributors).map((c) => ({ entry: c, roles: "contributorsroles" })),
@@ -99,15 +101,15 @@ function peopleFields(record: ExportRecord, ctx: ExportContext): (XmlTree | unde
 }
 
 // 536 $a funder (and award title), $c award number
-function fundingField(f: Json, ctx: ExportContext): XmlTree | undefined {
+function fundingField(f: JsonObject, ctx: ExportContext): XmlTree | undefined {
   const funder = f.funder?.id ? { ...(ctx.lookup("funders", f.funder.id) ?? {}), ...f.funder } : (f.funder ?? {});
   const awardTitle = titleOf(f.award?.title ? { title: f.award.title } : undefined);
   return field("536", " ", " ", [["a", [funder.name ?? titleOf(funder), awardTitle].filter(Boolean).join(": ")], ["c", f.award?.number]]);
 }
 
 // 540 $a terms / licence title, $u licence URL, $f licence id; 542 $l copyright status (access right), $f statement
-function rightsFields(record: ExportRecord, ctx: ExportContext): (XmlTree | undefined)[] {
-  const m: Json = record.metadata ?? {};
+function rightsFields(record: RecordDocument, ctx: ExportContext): (XmlTree | undefined)[] {
+  const m: JsonObject = record.metadata ?? {};
   const licences = list(m.rights).map((r) => {
     const entry = r.id ? { ...(ctx.lookup("licenses", r.id) ?? {}), ...r } : r;
     return field("540", " ", " ", [["a", titleOf(entry)], ["f", r.id], ["u", entry.props?.url ?? entry.link]]);
@@ -116,14 +118,14 @@ function rightsFields(record: ExportRecord, ctx: ExportContext): (XmlTree | unde
 }
 
 // 650 _7 $a term $0 URI $2 source (controlled subjects); 653 $a uncontrolled keyword
-function subjectFields(m: Json): (XmlTree | undefined)[] {
+function subjectFields(m: JsonObject): (XmlTree | undefined)[] {
   return list(m.subjects).map((s) =>
     s.id ? field("650", " ", "7", [["a", s.subject], ["0", s.id], ["2", s.scheme ?? "local"]]) : field("653", " ", " ", [["a", s.subject]]),
   );
 }
 
 // 773 $a identifier, $i relation, $n scheme (InvenioRDM's use); the concept DOI as isVersionOf
-function relationFields(record: ExportRecord, ctx: ExportContext): (XmlTree | undefined)[] {
+function relationFields(record: RecordDocument, ctx: ExportContext): (XmlTree | undefined)[] {
   const out = list(record.metadata?.related_identifiers).map((r) => {
     const relation = titleOf(r.relation_type) ?? titleOf(ctx.lookup("relationtypes", r.relation_type?.id ?? "") ?? undefined) ?? r.relation_type?.id;
     return field("773", " ", " ", [["a", r.identifier], ["i", relation], ["n", r.scheme]]);
@@ -134,7 +136,7 @@ function relationFields(record: ExportRecord, ctx: ExportContext): (XmlTree | un
 }
 
 // 856 40 electronic location: $u URL, $y link text; files add $s size, $z checksum, $q media type
-function linkFields(record: ExportRecord, ctx: ExportContext): (XmlTree | undefined)[] {
+function linkFields(record: RecordDocument, ctx: ExportContext): (XmlTree | undefined)[] {
   return [
     field("856", "4", "0", [["u", landingPage(record, ctx)], ["y", "Landing page"]]),
     ...filesOf(record, ctx).map((f) => field("856", "4", " ", [["s", f.size], ["z", f.checksum], ["u", f.url], ["q", f.mimetype], ["y", f.key]])),
@@ -142,7 +144,7 @@ function linkFields(record: ExportRecord, ctx: ExportContext): (XmlTree | undefi
 }
 
 // 980 $a resource type, $b subtype (props marc21_type / marc21_subtype)
-function resourceTypeField(m: Json, ctx: ExportContext): XmlTree | undefined {
+function resourceTypeField(m: JsonObject, ctx: ExportContext): XmlTree | undefined {
   const props = vocabProps(ctx, "resourcetypes", m.resource_type);
   return field("980", " ", " ", [["a", props.marc21_type ?? m.resource_type?.id], ["b", props.marc21_subtype]]);
 }

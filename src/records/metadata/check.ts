@@ -5,13 +5,13 @@
 // `unknownIds` are vocabulary ids that do not exist (InvenioRDM's relation check, a 400 even on a
 // draft save). Messages and paths follow InvenioRDM's marshmallow schemas.
 import type { FieldError } from "../../core/errors";
+import type { VocabularyLookup } from "../../vocabularies/model";
 import { checkCustomFields } from "./custom-fields";
 import {
   type Ctx,
   MISSING,
   type Obj,
   UNKNOWN_FIELD,
-  type VocabularyLookup,
   fail,
   isObject,
   minLength,
@@ -34,7 +34,8 @@ import {
   readSubjects,
 } from "./vocabulary-fields";
 
-export type { VocabularyLookup } from "./fields";
+// Callers validate with the vocabularies service's lookup; re-exported for the modules that name it from here.
+export type { VocabularyLookup } from "../../vocabularies/model";
 
 export interface MetadataCheck {
   metadata: Record<string, unknown>;

@@ -1,11 +1,9 @@
 // Shared readers for metadata checks: error context, typed readers with marshmallow's messages, vocabulary ids, identifiers.
 import type { FieldError } from "../../core/errors";
+import type { VocabularyLookup } from "../../vocabularies/model";
 import { detectSchemes, isValidIdentifier, normalizeIdentifier } from "./identifiers";
 
 export type Obj = Record<string, unknown>;
-
-/** The stored vocabulary entry (with title, props, name, ...) or null when the id does not exist. */
-export type VocabularyLookup = (type: string, id: string) => Record<string, any> | null;
 
 export interface Ctx {
   lookup: VocabularyLookup;

@@ -35,6 +35,9 @@ export interface Columns {
 /** Rows matching a full-text condition: a list when few, a bitset over the rows when many (32 times smaller). */
 export type CachedMatch = { rows: Int32Array; bytes: number } | { bits: Uint32Array; count: number; bytes: number };
 
+/** Commits by other connections to this database: the changes `PRAGMA data_version` counts. */
+export const dataVersion = (db: Db) => (db.$client.query("PRAGMA data_version").get() as { data_version: number }).data_version;
+
 /** Time between rebuilds: under a stream of writes, searches use SQL rather than rebuild per write. */
 const REBUILD_INTERVAL_MS = 5000;
 
@@ -107,21 +110,19 @@ function load(db: Db): Columns {
 }
 
 /**
- * The copy of `db`'s index. `writes()` is the search module's count of index writes made through
- * it (this process); `PRAGMA data_version` catches commits by other processes (the CLI).
+ * The copy of `db`'s index. `stamp()` names the state of the index the copy must match: the
+ * search module's count of its own index writes plus `PRAGMA data_version` (commits by other
+ * connections); in a reader worker, the same pair as the server's connection sees it.
  */
-export function createColumnCopy(db: Db, writes: () => number) {
+export function createColumnCopy(db: Db, stamp: () => string) {
   let columns: Columns | null = null;
-  let seenWrites = -1;
-  let seenDataVersion = -1;
+  let seen = "";
   let builtAt = -Infinity;
-
-  const dataVersion = () => (db.$client.query("PRAGMA data_version").get() as { data_version: number }).data_version;
 
   return {
     /** The columns when current (rebuilding them if allowed now), else null: use SQL. */
     current(): Columns | null {
-      if (columns && writes() === seenWrites && dataVersion() === seenDataVersion) return columns;
+      if (columns && stamp() === seen) return columns;
       if (performance.now() - builtAt < REBUILD_INTERVAL_MS) return null;
       this.refresh();
       return columns;
@@ -140,8 +141,7 @@ export function createColumnCopy(db: Db, writes: () => number) {
 
     /** Rebuilds now (tests, and the rebuild the interval allows). */
     refresh() {
-      seenWrites = writes();
-      seenDataVersion = dataVersion();
+      seen = stamp();
       columns = load(db);
       builtAt = performance.now();
     },

@@ -5,11 +5,12 @@ import type { Page } from "../../core/paging";
 import type { Db } from "../../db/connection";
 import type { VocabularyLookup } from "../metadata/check";
 import type { RecordScope } from "../policy";
-import { createColumnCopy } from "./column-copy";
+import { createColumnCopy, dataVersion } from "./column-copy";
 import * as harvest from "./harvest";
 import * as indexer from "./indexer";
+import { createSearchReaders, type ReaderOptions } from "./readers";
 import { checkIndex, rebuildIndex, type RebuildHooks } from "./rebuild";
-import { searchRecordIndex, type RecordSearchInput } from "./search";
+import { findRecords, withAggregations, type RecordSearchInput } from "./search";
 
 export type { HarvestFilter, HarvestHit, HarvestKey } from "./harvest";
 export type { IndexedRow } from "./indexer";
@@ -17,9 +18,17 @@ export type { RebuildHooks } from "./rebuild";
 export type { RecordSearchInput } from "./search";
 export { indexedRecord, rowOf } from "./indexer";
 
-export function createRecordSearch(db: Db, lookup: VocabularyLookup) {
+export interface RecordSearchOptions {
+  /** Reader workers for searches (none: searches run on the calling thread). */
+  readers?: Omit<ReaderOptions, "path">;
+}
+
+export function createRecordSearch(db: Db, lookup: VocabularyLookup, options: RecordSearchOptions = {}) {
   let version = 0;
-  const copy = createColumnCopy(db, () => version);
+  /** The state of the index: writes through this module, and commits by other processes. */
+  const stamp = () => `${version}:${dataVersion(db)}`;
+  const copy = createColumnCopy(db, stamp);
+  const readers = options.readers && options.readers.count > 0 ? createSearchReaders({ ...options.readers, path: db.$client.filename }) : null;
   /** Runs an index write and marks the copy stale. */
   const write = <T>(work: () => T): T => {
     version++;
@@ -30,9 +39,15 @@ export function createRecordSearch(db: Db, lookup: VocabularyLookup) {
     /** The column copy (tests refresh it by hand). */
     copy,
 
-    /** Records as `scope` sees them; `memory: false` forces the SQL path (the differential tests). */
-    search: (scope: RecordScope, input: RecordSearchInput, page: Page, options: { memory?: boolean } = {}) =>
-      searchRecordIndex(db, scope, input, page, lookup, options.memory === false ? undefined : copy),
+    /** Records as `scope` sees them, on this thread; `memory: false` forces the SQL path (the differential tests). */
+    searchNow: (scope: RecordScope, input: RecordSearchInput, page: Page, options: { memory?: boolean } = {}) =>
+      withAggregations(findRecords(db, scope, input, page, options.memory === false ? undefined : copy), lookup),
+
+    /** Records as `scope` sees them: on a reader worker, within the time budget, when there are workers. */
+    async search(scope: RecordScope, input: RecordSearchInput, page: Page) {
+      const found = readers ? await readers.search(stamp(), scope, input, page) : findRecords(db, scope, input, page, copy);
+      return withAggregations(found, lookup);
+    },
 
     indexRecord: (row: indexer.IndexedRow, parentPids: Record<string, unknown>) => write(() => indexer.indexRecord(db, row, parentPids)),
     unindexRecord: (recordId: string, isDraft: boolean) => write(() => indexer.unindexRecord(db, recordId, isDraft)),
@@ -48,8 +63,13 @@ export function createRecordSearch(db: Db, lookup: VocabularyLookup) {
 
     /** A parent's popularity on its index rows and in the copy, which stays current (see column-copy.ts). */
     setPopularity(parentId: string, views: number, downloads: number) {
-      for (const key of indexer.setPopularity(db, parentId, views, downloads)) copy.setPopularity(key, views, downloads);
+      const keys = indexer.setPopularity(db, parentId, views, downloads);
+      for (const key of keys) copy.setPopularity(key, views, downloads);
+      readers?.setPopularity(keys, views, downloads);
     },
+
+    /** Ends the reader workers. */
+    close: () => readers?.close(),
 
     // OAI-PMH harvesting: public published records (every version) in (updated, id) order.
     listHarvestable: (filter: harvest.HarvestFilter, after: harvest.HarvestKey | null, limit: number) => harvest.listHarvestable(db, filter, after, limit),

@@ -1,51 +1,53 @@
 // Writes the records search index (record_index, record_terms, record_fts) from records and
 // drafts: called (through the search module, index.ts) inside the transactions that write records.
+import { stripHtml } from "../../core/html";
+import { objects, type JsonObject } from "../../core/json";
+import type { RecordDocument } from "../../core/record-document";
 import type { Db } from "../../db/connection";
 import { shapeRow } from "../../db/rows";
 import { recordsTable } from "../../db/tables";
 import { accessStatus, type Access } from "../access";
 import type { RecordRow } from "../store";
 
-type Doc = Record<string, any>;
+type Doc = JsonObject;
 
 const words = (...values: unknown[]): string =>
   values
     .flat(3)
     .filter((v) => typeof v === "string" && v)
     .join(" ");
-const list = (v: unknown): Doc[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === "object") : []);
-const stripHtml = (html: unknown) => (typeof html === "string" ? html.replace(/<[^>]*>/g, " ").replace(/&[a-z]+;|&#\d+;/gi, " ") : "");
+const text = (html: unknown) => (typeof html === "string" ? stripHtml(html, { separateWords: true }) : "");
 const titles = (t: unknown) => (t && typeof t === "object" ? Object.values(t as Doc) : []);
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 
 /** The texts of the five full-text columns. */
-function fullText(doc: Doc) {
+function fullText(doc: RecordDocument) {
   const m: Doc = doc.metadata ?? {};
-  const people = [...list(m.creators), ...list(m.contributors)];
+  const people = [...objects(m.creators), ...objects(m.contributors)];
   return {
-    title: words(m.title, list(m.additional_titles).map((t) => t.title)),
-    description: words(stripHtml(m.description), list(m.additional_descriptions).map((d) => stripHtml(d.description))),
+    title: words(m.title, objects(m.additional_titles).map((t) => t.title)),
+    description: words(text(m.description), objects(m.additional_descriptions).map((d) => text(d.description))),
     creators: words(
       people.map((p) => [p.person_or_org?.name, p.person_or_org?.given_name, p.person_or_org?.family_name]),
-      people.flatMap((p) => list(p.affiliations).map((a) => a.name)),
+      people.flatMap((p) => objects(p.affiliations).map((a) => a.name)),
     ),
-    subjects: words(list(m.subjects).map((s) => s.subject)),
+    subjects: words(objects(m.subjects).map((s) => s.subject)),
     other: words(
       m.publisher,
       m.version,
       titles(m.resource_type?.title),
-      list(m.languages).map((l) => titles(l.title)),
-      list(m.funding).map((f) => [f.funder?.name, f.award?.number, titles(f.award?.title)]),
-      list(m.identifiers).map((i) => i.identifier),
-      list(m.related_identifiers).map((i) => i.identifier),
-      list(m.references).map((r) => r.reference),
-      list(m.locations?.features).map((f) => [f.place, f.description]),
+      objects(m.languages).map((l) => titles(l.title)),
+      objects(m.funding).map((f) => [f.funder?.name, f.award?.number, titles(f.award?.title)]),
+      objects(m.identifiers).map((i) => i.identifier),
+      objects(m.related_identifiers).map((i) => i.identifier),
+      objects(m.references).map((r) => r.reference),
+      objects(m.locations?.features).map((f) => [f.place, f.description]),
     ),
   };
 }
 
 /** Exact values by field (lower-cased), for keyword queries and facets. */
-function terms(row: { id: string; parentId: string }, doc: Doc, parentPids: Doc): [string, string][] {
+function terms(row: { id: string; parentId: string }, doc: RecordDocument, parentPids: JsonObject): [string, string][] {
   const m: Doc = doc.metadata ?? {};
   const out: [string, string][] = [];
   const add = (field: string, value: unknown) => {
@@ -58,19 +60,19 @@ function terms(row: { id: string; parentId: string }, doc: Doc, parentPids: Doc)
   add("access.record", doc.access?.record);
   add("access.files", doc.access?.files);
   add("metadata.resource_type.id", m.resource_type?.id);
-  for (const l of list(m.languages)) add("metadata.languages.id", l.id);
-  for (const r of list(m.rights)) add("metadata.rights.id", r.id);
-  for (const s of list(m.subjects)) add("metadata.subjects.id", s.id);
-  for (const p of [...list(m.creators), ...list(m.contributors)]) {
-    for (const i of list(p.person_or_org?.identifiers)) add("metadata.creators.person_or_org.identifiers.identifier", i.identifier);
-    for (const a of list(p.affiliations)) add("metadata.creators.affiliations.id", a.id);
+  for (const l of objects(m.languages)) add("metadata.languages.id", l.id);
+  for (const r of objects(m.rights)) add("metadata.rights.id", r.id);
+  for (const s of objects(m.subjects)) add("metadata.subjects.id", s.id);
+  for (const p of [...objects(m.creators), ...objects(m.contributors)]) {
+    for (const i of objects(p.person_or_org?.identifiers)) add("metadata.creators.person_or_org.identifiers.identifier", i.identifier);
+    for (const a of objects(p.affiliations)) add("metadata.creators.affiliations.id", a.id);
   }
-  for (const f of list(m.funding)) {
+  for (const f of objects(m.funding)) {
     add("metadata.funding.funder.id", f.funder?.id);
     add("metadata.funding.award.id", f.award?.id);
   }
-  for (const i of list(m.identifiers)) add("metadata.identifiers.identifier", i.identifier);
-  for (const i of list(m.related_identifiers)) add("metadata.related_identifiers.identifier", i.identifier);
+  for (const i of objects(m.identifiers)) add("metadata.identifiers.identifier", i.identifier);
+  for (const i of objects(m.related_identifiers)) add("metadata.related_identifiers.identifier", i.identifier);
   return out;
 }
 
@@ -119,7 +121,7 @@ export const LIVE_TABLES: IndexTables = { index: "record_index", terms: "record_
  */
 export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, unknown>, fresh?: IndexTables) {
   const t = fresh ?? LIVE_TABLES;
-  const doc = row.document as Doc;
+  const doc = row.document as RecordDocument;
   const access = doc.access as Access;
   const m: Doc = doc.metadata ?? {};
   const resourceType: string | null = m.resource_type?.id ?? null;
@@ -137,7 +139,7 @@ export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, 
     access_status: accessStatus(access, doc.files?.enabled !== false),
     resource_type: resourceType,
     resource_type_parent: (m.resource_type?.props?.type as string | undefined) ?? resourceType?.split("-")[0] ?? null,
-    languages: [...new Set(list(m.languages).map((l) => String(l.id ?? "").toLowerCase()).filter(Boolean))].sort().join(","),
+    languages: [...new Set(objects(m.languages).map((l) => String(l.id ?? "").toLowerCase()).filter(Boolean))].sort().join(","),
     file_types: [...new Set(row.fileTypes ?? [])].sort().join(","),
     publication_date: typeof m.publication_date === "string" ? m.publication_date.split("/")[0]! : null,
     created: row.created,

@@ -1,7 +1,7 @@
 // Rebuilding the records index without ever showing an empty or partial one: the new rows go into
 // shadow tables, batch by batch, and one transaction swaps them in. A rebuild killed at any point
 // leaves the live index as it was (the next rebuild drops the leftover shadow tables).
-import type { Db } from "../../db/connection";
+import { writeTransaction, type Db } from "../../db/connection";
 import { indexedRecord, indexRecord, LIVE_TABLES, rowOf, type IndexTables } from "./indexer";
 
 const SHADOW: IndexTables = { index: "record_index_rebuild", terms: "record_terms_rebuild", fts: "record_fts_rebuild" };
@@ -103,8 +103,7 @@ function catchUp(db: Db, since: number, fileTypes: FileTypes) {
 
 /** One transaction: popularity carried over, the live tables replaced by the shadow ones, their indexes made. */
 function swap(db: Db, since: number, fileTypes: FileTypes, beforeSwap?: () => void) {
-  db.$client
-    .transaction(() => {
+  writeTransaction(db, () => {
       catchUp(db, since, fileTypes);
       beforeSwap?.();
       // Views and downloads belong to the parent and are counted by statistics, not by the rebuild.
@@ -115,8 +114,7 @@ function swap(db: Db, since: number, fileTypes: FileTypes, beforeSwap?: () => vo
       for (const live of Object.values(LIVE_TABLES)) db.$client.exec(`DROP TABLE ${live}`);
       for (const [role, live] of Object.entries(LIVE_TABLES)) db.$client.exec(`ALTER TABLE ${SHADOW[role as keyof IndexTables]} RENAME TO ${live}`);
       for (const object of schema) if (object.type === "index") db.$client.exec(object.sql);
-    })
-    .immediate();
+    });
 }
 
 export interface RebuildHooks {
@@ -136,7 +134,7 @@ export function rebuildIndex(db: Db, since: number, fileTypes: FileTypes = () =>
   const cacheSize = db.$client.query<{ cache_size: number }, []>("PRAGMA cache_size").get()!.cache_size;
   db.$client.exec("PRAGMA cache_size = -131072");
   try {
-    db.$client.transaction(() => createShadow(db)).immediate();
+    writeTransaction(db, () => createShadow(db));
     hooks.onShadowReady?.();
     const batch = hooks.batchSize ?? BATCH;
     let done = 0;
@@ -147,14 +145,14 @@ export function rebuildIndex(db: Db, since: number, fileTypes: FileTypes = () =>
         .query<Raw, [string, number]>(`SELECT r.*, p.pids AS parent_pids FROM records r LEFT JOIN record_parents p ON p.id = r.parent_id WHERE r.id > ? ORDER BY r.id LIMIT ?`)
         .all(after, batch);
       if (rows.length === 0) break;
-      db.$client.transaction(() => rows.forEach((raw) => indexPublished(db, raw, fileTypes))).immediate();
+      writeTransaction(db, () => rows.forEach((raw) => indexPublished(db, raw, fileTypes)));
       done += rows.length;
       after = rows[rows.length - 1]!.id;
       hooks.onProgress?.(done, total);
     }
     // Drafts too: the owners' own listings search them.
     const drafts = db.$client.query<Raw, []>(DRAFTS_SQL).all();
-    db.$client.transaction(() => drafts.forEach((raw) => indexDraft(db, raw, fileTypes))).immediate();
+    writeTransaction(db, () => drafts.forEach((raw) => indexDraft(db, raw, fileTypes)));
     swap(db, since, fileTypes, hooks.beforeSwap);
     return db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM record_index WHERE is_draft = 0").get()!.n;
   } finally {

@@ -1,5 +1,6 @@
 // Record search over the index: the query string, the caller's scope, facets, sorts and paging,
 // answered by the in-memory path when the query tree allows it and the copy is current, else SQL.
+// Runs on the request thread or in a reader worker (readers.ts): its answer is plain data.
 import type { Page } from "../../core/paging";
 import type { Db } from "../../db/connection";
 import { compileQuery } from "../../search/compile";
@@ -8,7 +9,7 @@ import { chooseSort } from "../../search/sorts";
 import type { VocabularyLookup } from "../metadata/check";
 import { scopePredicate, scopeSql, type RecordScope } from "../policy";
 import type { ColumnCopy } from "./column-copy";
-import { aggregationsOf, facetFilter, selectedFacets, totalOf } from "./facets";
+import { aggregationsOf, facetFilter, selectedFacets, totalOf, type FacetGroup } from "./facets";
 import { memorySearch } from "./memory-path";
 import { memoryPlan } from "./plan";
 import { RECORD_SEARCH_SCHEMA } from "./schema";
@@ -42,8 +43,26 @@ function rankable(match: string): boolean {
   return phrases.length <= MAX_RANKED_PHRASES && phrases.every((phrase) => !/[^\p{L}\p{N}]/u.test(phrase.slice(1, -1).replace(/""/g, "")));
 }
 
+/** What a search found, before its facet counts are turned into aggregations (which need the vocabularies). */
+export interface FoundRecords {
+  hits: { id: string; isDraft: boolean }[];
+  total: number;
+  sortBy: string;
+  /** Matches counted by facet combination, before the facet filters. */
+  groups: FacetGroup[];
+  /** The selected facet values. */
+  facets: Record<string, string[]>;
+  ownListing: boolean;
+}
+
+/** The search with its aggregations, as the API answers it. */
+export const withAggregations = (found: FoundRecords, lookup: VocabularyLookup) => {
+  const { groups, ownListing, ...rest } = found;
+  return { ...rest, aggregations: aggregationsOf(groups, found.facets, lookup, ownListing) };
+};
+
 /** Searches the index as `scope` sees it; `copy` (when given and current) lets the in-memory path answer. */
-export function searchRecordIndex(db: Db, scope: RecordScope, input: RecordSearchInput, page: Page, lookup: VocabularyLookup, copy?: ColumnCopy) {
+export function findRecords(db: Db, scope: RecordScope, input: RecordSearchInput, page: Page, copy?: ColumnCopy): FoundRecords {
   const q = input.q?.trim() ?? "";
   const sort = chooseSort({ options: input.sortOptions, requested: input.sort, hasQuery: q !== "", defaultSort: input.defaultSort });
   const node = parseQueryString(q);
@@ -75,11 +94,5 @@ export function searchRecordIndex(db: Db, scope: RecordScope, input: RecordSearc
   if (fast?.page) hits = publishedHitsOf(db, fast.page);
   else if (rankInSql(total)) hits = rankedPage(db, compiled.rankMatch!, filter, page.size, page.offset);
   else hits = sortedPage(db, filter, sort, page.size, page.offset);
-  return {
-    hits: hits.map((r) => ({ id: r.record_id, isDraft: r.is_draft === 1 })),
-    total,
-    sortBy: sort,
-    aggregations: aggregationsOf(groups, selected, lookup, scope.kind === "own"),
-    facets: selected,
-  };
+  return { hits: hits.map((r) => ({ id: r.record_id, isDraft: r.is_draft === 1 })), total, sortBy: sort, groups, facets: selected, ownListing: scope.kind === "own" };
 }
