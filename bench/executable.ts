@@ -54,7 +54,10 @@ export async function launch(data: string, command: string[] = [EXECUTABLE]): Pr
   for (;;) {
     if (server.exitCode !== null) throw new Error(`${command.join(" ")} exited with ${server.exitCode} before answering`);
     if (performance.now() - started > 60_000) throw new Error(`${command.join(" ")} did not answer within 60 s`);
-    const ok = await fetch(`${base}/ping`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/ping`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await Bun.sleep(2);
   }

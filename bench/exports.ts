@@ -43,12 +43,27 @@ async function publishRecord(): Promise<string> {
   const { secret } = services.tokens.createToken(systemActor, { userId: admin.id, name: "bench" });
   for (const [type, entry] of DIRECTORY_ENTRIES) await call("POST", `/api/${type}`, secret, entry);
   const creators = Array.from({ length: CREATORS }, (_, i) => ({
-    person_or_org: { type: "personal", given_name: `Given${i}`, family_name: `Family${i}`, ...(i % 5 === 0 ? { identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0097" }] } : {}) },
+    person_or_org: {
+      type: "personal",
+      given_name: `Given${i}`,
+      family_name: `Family${i}`,
+      ...(i % 5 === 0 ? { identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0097" }] } : {}),
+    },
     affiliations: [{ id: "01ggx4157" }],
   }));
-  const draft = await call("POST", "/api/records", secret, { access: { record: "public", files: "public" }, files: { enabled: true }, metadata: { ...RICH_METADATA, creators }, custom_fields: RICH_CUSTOM_FIELDS });
+  const draft = await call("POST", "/api/records", secret, {
+    access: { record: "public", files: "public" },
+    files: { enabled: true },
+    metadata: { ...RICH_METADATA, creators },
+    custom_fields: RICH_CUSTOM_FIELDS,
+  });
   const files = `/api/records/${draft.id}/draft/files`;
-  await call("POST", files, secret, Array.from({ length: FILES }, (_, i) => ({ key: `data/part-${i}.csv` })));
+  await call(
+    "POST",
+    files,
+    secret,
+    Array.from({ length: FILES }, (_, i) => ({ key: `data/part-${i}.csv` })),
+  );
   for (let i = 0; i < FILES; i++) {
     await call("PUT", `${files}/data/part-${i}.csv/content`, secret, `a,b\n${i},${i}\n`, { "content-type": "application/octet-stream" });
     await call("POST", `${files}/data/part-${i}.csv/commit`, secret);
@@ -66,7 +81,8 @@ function stats(times: number[]) {
 async function main() {
   const id = await publishRecord();
   const record = services.records.readRecord(systemActor, id);
-  if (record.metadata.creators.length !== CREATORS || Object.keys(record.files.entries as object).length !== FILES) throw new Error("the record does not have the expected creators and files");
+  if (record.metadata.creators.length !== CREATORS || Object.keys(record.files.entries as object).length !== FILES)
+    throw new Error("the record does not have the expected creators and files");
   // A distinct id per run, so nothing (citeproc's item registry included) can reuse an earlier render.
   const copies = Array.from({ length: RUNS }, (_, i) => ({ ...record, id: `${record.id}-${i}` }));
   const rows: Record<string, unknown>[] = [];
@@ -94,7 +110,9 @@ async function main() {
   console.log("render: each run a copy with its own id (cold: no cached citation); GET: the same record each time, in-process");
   console.log("format          bytes    render p50/p95/max        GET /api/records/{id} p50/p95/max");
   for (const r of rows as any[]) {
-    console.log(`${r.format.padEnd(15)} ${String(r.bytes).padStart(7)}   ${[r.render.p50, r.render.p95, r.render.max].join(" / ").padEnd(24)}  ${[r.http.p50, r.http.p95, r.http.max].join(" / ")}`);
+    console.log(
+      `${r.format.padEnd(15)} ${String(r.bytes).padStart(7)}   ${[r.render.p50, r.render.p95, r.render.max].join(" / ").padEnd(24)}  ${[r.http.p50, r.http.p95, r.http.max].join(" / ")}`,
+    );
   }
   const worst = Math.max(...(rows as any[]).map((r) => r.render.p95));
   console.log(`slowest render p95: ${worst} ms (target < 5 ms): ${worst < 5 ? "met" : "NOT met"}`);

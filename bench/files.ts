@@ -23,7 +23,12 @@ async function startServer() {
   const server = Bun.spawn([process.execPath, MAIN, "serve", "--http", "--port", String(port), "--data", data], { stdout: "ignore", stderr: "inherit" });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
-    if (await fetch(`${base}/ping`).then((r) => r.ok).catch(() => false)) break;
+    if (
+      await fetch(`${base}/ping`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      break;
     await Bun.sleep(50);
   }
   const token = /token=(\S+)/.exec(readFileSync(join(data, "admin-credentials.txt"), "utf8"))![1]!;
@@ -36,7 +41,11 @@ async function main() {
   const server = await startServer();
   const auth = { Authorization: `Bearer ${server.token}` };
   const api = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(`${server.base}/api${path}`, { method, headers: { ...auth, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const r = await fetch(`${server.base}/api${path}`, {
+      method,
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
     return r.json() as Promise<any>;
   };

@@ -33,13 +33,23 @@ export async function measure(base: string, urls: string[]) {
   }
   const sorted = times.map((t) => t.ms).sort((a, b) => a - b);
   const round = (x: number) => +x.toFixed(1);
-  return { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1]!), slowest: times.sort((a, b) => b.ms - a.ms).slice(0, 5) };
+  return {
+    p50: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted[sorted.length - 1]!),
+    slowest: times.sort((a, b) => b.ms - a.ms).slice(0, 5),
+  };
 }
 
 /** Runs `cairn serve --http` on the data directory until `stop()`; resolves once it answers. */
 export async function startServer(data: string, env: Record<string, string> = {}) {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const server = Bun.spawn([process.execPath, MAIN, "serve", "--http", "--port", String(port), "--data", data], { stdout: "ignore", stderr: "inherit", env: { ...process.env, ...env } });
+  const server = Bun.spawn([process.execPath, MAIN, "serve", "--http", "--port", String(port), "--data", data], {
+    stdout: "ignore",
+    stderr: "inherit",
+    env: { ...process.env, ...env },
+  });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
     try {
@@ -83,7 +93,9 @@ export function reindexData(data: string): number {
 export function bulkInsertRecords(data: string, count: number, document: (i: number) => { access: { record: string } }, at: (i: number) => number): string[] {
   const db = new Database(join(data, "cairn.db"));
   const insertParent = db.query("INSERT INTO record_parents (id, owner_id, latest_id, pids, created, updated) VALUES (?, 1, ?, '{}', ?, ?)");
-  const insertRecord = db.query("INSERT INTO records (id, parent_id, owner_id, is_published, is_latest, version_index, access_record, document, created, updated) VALUES (?, ?, 1, 1, 1, 1, ?, ?, ?, ?)");
+  const insertRecord = db.query(
+    "INSERT INTO records (id, parent_id, owner_id, is_published, is_latest, version_index, access_record, document, created, updated) VALUES (?, ?, 1, 1, 1, 1, ?, ?, ?, ?)",
+  );
   const ids: string[] = [];
   for (let start = 0; start < count; start += 10_000) {
     db.transaction(() => {

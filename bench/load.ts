@@ -53,7 +53,9 @@ function responseLength(buf: Buffer): number {
 /** One connection's loop: warm up, wait for `ready()` (the deadline, once every connection is
  * warm), then send, wait for the whole response, repeat until the deadline. */
 async function connectionLoop(options: LoadOptions, host: string, port: number, ready: () => Promise<number>, latencies: number[]) {
-  const extra = Object.entries(options.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  const extra = Object.entries(options.headers ?? {})
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("");
   let pending: Buffer = Buffer.alloc(0);
   let wake: ((err?: Error) => void) | null = null;
   const socket = await Bun.connect({
@@ -81,7 +83,7 @@ async function connectionLoop(options: LoadOptions, host: string, port: number, 
         pending = pending.subarray(length);
         return performance.now() - started;
       }
-      await new Promise<void>((resolve, reject) => (wake = (err) => (wake = null, err ? reject(err) : resolve())));
+      await new Promise<void>((resolve, reject) => (wake = (err) => ((wake = null), err ? reject(err) : resolve())));
     }
   };
   try {
@@ -113,5 +115,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const seconds = (performance.now() - started) / 1000;
   const all = perConnection.flat().sort((a, b) => a - b);
   const round = (x: number) => +x.toFixed(2);
-  return { connections: options.connections, requests: all.length, seconds: round(seconds), perSecond: Math.round(all.length / seconds), p50: round(percentile(all, 50)), p99: round(percentile(all, 99)) };
+  return {
+    connections: options.connections,
+    requests: all.length,
+    seconds: round(seconds),
+    perSecond: Math.round(all.length / seconds),
+    p50: round(percentile(all, 50)),
+    p99: round(percentile(all, 99)),
+  };
 }

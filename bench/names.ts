@@ -14,10 +14,114 @@ const QUERIES = Number(values.queries ?? 2000);
 const dir = values.reuse ?? mkdtempSync(join(tmpdir(), "cairn-bench-names-"));
 
 const { rand, pick } = createRandom(42);
-const GIVEN = ["Ada", "Alan", "Grace", "Marie", "Emmy", "Rosalind", "Lise", "Niels", "Chien-Shiung", "Srinivasa", "Hedy", "Katherine", "Dorothy", "Barbara", "Tim", "Linus", "Margaret", "Mary", "John", "Wei", "Yuki", "Olusegun", "Fatima", "Ingrid", "José", "Zoë", "Łukasz", "Søren", "Anaïs", "Björn"];
-const FAMILY_STEMS = ["Lovel", "Tur", "Hop", "Curi", "Noeth", "Frankl", "Meitn", "Bohr", "Wu", "Ramanuj", "Lamarr", "Johns", "Hodgk", "McClint", "Bern", "Torv", "Hamilt", "Somerv", "Smith", "Zhang", "Tanak", "Obas", "Hass", "Bergm", "García", "Müll", "Kowalsk", "Kierkeg", "Dubo", "Andersś"];
-const SUFFIXES = ["ace", "ing", "per", "e", "er", "in", "ner", "", "an", "son", "kin", "ock", "ers", "alds", "ton", "ille", "", "ova", "ahi", "anjo", "ani", "ström", "ez", "er", "i", "is", "ard", "sen", "lund", "ov"];
-const ORGS = ["University of Oslo", "CERN", "Max Planck Society", "University of Cape Town", "Kyoto University", "Universidad de Chile", "ETH Zurich", "Sorbonne University", "University of Toronto", "Indian Institute of Science"];
+const GIVEN = [
+  "Ada",
+  "Alan",
+  "Grace",
+  "Marie",
+  "Emmy",
+  "Rosalind",
+  "Lise",
+  "Niels",
+  "Chien-Shiung",
+  "Srinivasa",
+  "Hedy",
+  "Katherine",
+  "Dorothy",
+  "Barbara",
+  "Tim",
+  "Linus",
+  "Margaret",
+  "Mary",
+  "John",
+  "Wei",
+  "Yuki",
+  "Olusegun",
+  "Fatima",
+  "Ingrid",
+  "José",
+  "Zoë",
+  "Łukasz",
+  "Søren",
+  "Anaïs",
+  "Björn",
+];
+const FAMILY_STEMS = [
+  "Lovel",
+  "Tur",
+  "Hop",
+  "Curi",
+  "Noeth",
+  "Frankl",
+  "Meitn",
+  "Bohr",
+  "Wu",
+  "Ramanuj",
+  "Lamarr",
+  "Johns",
+  "Hodgk",
+  "McClint",
+  "Bern",
+  "Torv",
+  "Hamilt",
+  "Somerv",
+  "Smith",
+  "Zhang",
+  "Tanak",
+  "Obas",
+  "Hass",
+  "Bergm",
+  "García",
+  "Müll",
+  "Kowalsk",
+  "Kierkeg",
+  "Dubo",
+  "Andersś",
+];
+const SUFFIXES = [
+  "ace",
+  "ing",
+  "per",
+  "e",
+  "er",
+  "in",
+  "ner",
+  "",
+  "an",
+  "son",
+  "kin",
+  "ock",
+  "ers",
+  "alds",
+  "ton",
+  "ille",
+  "",
+  "ova",
+  "ahi",
+  "anjo",
+  "ani",
+  "ström",
+  "ez",
+  "er",
+  "i",
+  "is",
+  "ard",
+  "sen",
+  "lund",
+  "ov",
+];
+const ORGS = [
+  "University of Oslo",
+  "CERN",
+  "Max Planck Society",
+  "University of Cape Town",
+  "Kyoto University",
+  "Universidad de Chile",
+  "ETH Zurich",
+  "Sorbonne University",
+  "University of Toronto",
+  "Indian Institute of Science",
+];
 
 function orcid(n: number) {
   const digits = String(n).padStart(15, "0");
@@ -30,7 +134,15 @@ function generate(path: string) {
   const file = Bun.file(path).writer();
   for (let i = 0; i < COUNT; i++) {
     const id = orcid(i + 1);
-    chunk.push(JSON.stringify({ id, given_name: pick(GIVEN), family_name: pick(FAMILY_STEMS) + pick(SUFFIXES), identifiers: [{ scheme: "orcid", identifier: id }], affiliations: [{ name: pick(ORGS) }] }));
+    chunk.push(
+      JSON.stringify({
+        id,
+        given_name: pick(GIVEN),
+        family_name: pick(FAMILY_STEMS) + pick(SUFFIXES),
+        identifiers: [{ scheme: "orcid", identifier: id }],
+        affiliations: [{ name: pick(ORGS) }],
+      }),
+    );
     if (chunk.length === 10_000) {
       file.write(chunk.join("\n") + "\n");
       chunk.length = 0;
@@ -80,13 +192,20 @@ try {
       const family = pick(FAMILY_STEMS) + pick(SUFFIXES);
       const prefix = family.slice(0, 2 + Math.floor(rand() * 4));
       suggest.push(`/api/names?suggest=${encodeURIComponent(rand() < 0.3 ? `${pick(GIVEN).slice(0, 3)} ${prefix}` : prefix)}`);
-      const q = [family, `family_name:${family}`, `${pick(GIVEN)} ${family}`, `"${orcid(1 + Math.floor(rand() * COUNT))}"`, `affiliations.name:${pick(ORGS).split(" ")[0]} AND ${family}`][i % 5]!;
+      const q = [
+        family,
+        `family_name:${family}`,
+        `${pick(GIVEN)} ${family}`,
+        `"${orcid(1 + Math.floor(rand() * COUNT))}"`,
+        `affiliations.name:${pick(ORGS).split(" ")[0]} AND ${family}`,
+      ][i % 5]!;
       query.push(`/api/names?q=${encodeURIComponent(q)}`);
     }
     await measure(base, suggest.slice(0, 100)); // warm the page cache
     const { slowest: _s, ...s } = await measure(base, suggest);
     const { slowest: _q, ...q } = await measure(base, query);
-    const fmt = (x: { p50: number; p95: number; p99: number; max: number }) => `p50 ${x.p50.toFixed(1)} ms, p95 ${x.p95.toFixed(1)} ms, p99 ${x.p99.toFixed(1)} ms, max ${x.max.toFixed(1)} ms`;
+    const fmt = (x: { p50: number; p95: number; p99: number; max: number }) =>
+      `p50 ${x.p50.toFixed(1)} ms, p95 ${x.p95.toFixed(1)} ms, p99 ${x.p99.toFixed(1)} ms, max ${x.max.toFixed(1)} ms`;
     const result = {
       date: new Date().toISOString(),
       names: COUNT,

@@ -19,7 +19,28 @@ const dir = mkdtempSync(join(tmpdir(), "cairn-bench-oai-"));
 const data = join(dir, "data");
 const { rand, pick } = createRandom(11);
 
-const WORDS = ["ocean", "temperature", "climate", "model", "survey", "soil", "carbon", "genome", "river", "glacier", "coral", "forest", "urban", "health", "corpus", "sensor", "energy", "drought", "species", "sediment"];
+const WORDS = [
+  "ocean",
+  "temperature",
+  "climate",
+  "model",
+  "survey",
+  "soil",
+  "carbon",
+  "genome",
+  "river",
+  "glacier",
+  "coral",
+  "forest",
+  "urban",
+  "health",
+  "corpus",
+  "sensor",
+  "energy",
+  "drought",
+  "species",
+  "sediment",
+];
 const FAMILY = ["Lovelace", "Turing", "Hopper", "Curie", "Noether", "Franklin", "Meitner", "Bohr", "Wu", "Tanaka", "García", "Müller"];
 const GIVEN = ["Ada", "Alan", "Grace", "Marie", "Emmy", "Rosalind", "Lise", "Niels", "Wei", "Yuki"];
 const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(" ");

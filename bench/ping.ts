@@ -23,11 +23,20 @@ export function worstQueries(round: number): string[] {
   const b = letters[Math.floor(round / 26) % 26]!;
   const words = ["data", "ocean", "soil", "survey", "climate", "model", "river", "forest", "analysis", "water"];
   return [
-    `/api/records?q=${encodeURIComponent(letters.split("").map((c) => `${c}${a}*`).join(" OR "))}`,
+    `/api/records?q=${encodeURIComponent(
+      letters
+        .split("")
+        .map((c) => `${c}${a}*`)
+        .join(" OR "),
+    )}`,
     `/api/records?q=${encodeURIComponent(`${a}${b}* OR ${b}* OR ${a}*`)}&sort=mostviewed`,
     `/api/records?q=${encodeURIComponent(`-${a}* -${b}*`)}`,
     `/api/records?q=${encodeURIComponent(Array.from({ length: 300 }, (_, i) => `${words[i % 10]}${i}`).join(" OR "))}`,
-    `/api/records?q=${encodeURIComponent(Array(400).fill(words[round % 10]).join(" "))}`,
+    `/api/records?q=${encodeURIComponent(
+      Array(400)
+        .fill(words[round % 10])
+        .join(" "),
+    )}`,
     `/api/records?q=${encodeURIComponent("_exists_:metadata.publication_date")}&sort=oldest&page=100&size=100`,
     `/api/records?q=${encodeURIComponent(`${"(".repeat(60)}${words[round % 10]}${")".repeat(60)}`)}&page=100&size=100`,
     `/api/records?q=${encodeURIComponent(`metadata.subjects.subject:${a}* AND description:${b}*`)}&resource_type=dataset&language=eng`,

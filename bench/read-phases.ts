@@ -17,11 +17,16 @@ export async function prepareRecords(data: string, count: number) {
   const isPublic: boolean[] = [];
   let t = performance.now();
   const now = Date.now();
-  const ids = bulkInsertRecords(data, count, (i) => {
-    const doc = records.document(i);
-    isPublic[i] = doc.access.record === "public";
-    return doc;
-  }, (i) => now - (count - i) * 1000);
+  const ids = bulkInsertRecords(
+    data,
+    count,
+    (i) => {
+      const doc = records.document(i);
+      isPublic[i] = doc.access.record === "public";
+      return doc;
+    },
+    (i) => now - (count - i) * 1000,
+  );
   const generateSeconds = (performance.now() - t) / 1000;
   t = performance.now();
   const reindex = Bun.spawnSync([EXECUTABLE, "reindex", "--data", data], { stdout: "ignore", stderr: "pipe" });
@@ -64,7 +69,16 @@ async function startBare(data: string) {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const proc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-server.ts"), "--data", data, "--port", String(port)], { stdout: "ignore", stderr: "inherit" });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 500 && !(await fetch(`${base}/ping`).then((r) => r.ok, () => false)); i++) await Bun.sleep(10);
+  for (
+    let i = 0;
+    i < 500 &&
+    !(await fetch(`${base}/ping`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  )
+    await Bun.sleep(10);
   return { base, stop: async () => (proc.kill("SIGTERM"), await proc.exited) };
 }
 

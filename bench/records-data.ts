@@ -6,12 +6,93 @@ import { createRandom } from "./lib";
 export function createRecordsData(seed = 7) {
   const { rand, pick } = createRandom(seed);
   // Zipf-like: a few very common words, a long tail of rare ones.
-  const VOCAB = ["data", "ocean", "temperature", "climate", "model", "analysis", "survey", "soil", "carbon", "genome", "protein", "river", "glacier", "coral", "forest", "urban", "health", "cohort", "language", "corpus", "archive", "images", "sensor", "network", "energy", "solar", "wind", "rainfall", "drought", "species", "biodiversity", "migration", "economy", "education", "history", "manuscript", "sequencing", "microbiome", "isotope", "sediment", "Meeresforschung", "Klimamodell", "données", "océan", "température", "océanographie", "datos", "clima", "気候", "海洋"];
+  const VOCAB = [
+    "data",
+    "ocean",
+    "temperature",
+    "climate",
+    "model",
+    "analysis",
+    "survey",
+    "soil",
+    "carbon",
+    "genome",
+    "protein",
+    "river",
+    "glacier",
+    "coral",
+    "forest",
+    "urban",
+    "health",
+    "cohort",
+    "language",
+    "corpus",
+    "archive",
+    "images",
+    "sensor",
+    "network",
+    "energy",
+    "solar",
+    "wind",
+    "rainfall",
+    "drought",
+    "species",
+    "biodiversity",
+    "migration",
+    "economy",
+    "education",
+    "history",
+    "manuscript",
+    "sequencing",
+    "microbiome",
+    "isotope",
+    "sediment",
+    "Meeresforschung",
+    "Klimamodell",
+    "données",
+    "océan",
+    "température",
+    "océanographie",
+    "datos",
+    "clima",
+    "気候",
+    "海洋",
+  ];
   const zipf = () => VOCAB[Math.min(VOCAB.length - 1, Math.floor(VOCAB.length * Math.pow(rand(), 2.2)))]!;
   const RARE = Array.from({ length: 5000 }, (_, i) => `term${i.toString(36)}x`);
-  const TYPES: [string, string, string][] = [["dataset", "dataset", "Dataset"], ["image-photo", "image", "Photo"], ["image-plot", "image", "Plot"], ["publication-article", "publication", "Journal article"], ["software", "software", "Software"], ["poster", "poster", "Poster"]];
-  const LANGS: [string, string][] = [["eng", "English"], ["deu", "German"], ["fra", "French"], ["spa", "Spanish"], ["jpn", "Japanese"]];
-  const FAMILY = ["Lovelace", "Turing", "Hopper", "Curie", "Noether", "Franklin", "Meitner", "Bohr", "Wu", "Ramanujan", "Tanaka", "Obasanjo", "García", "Müller", "Kowalski", "Dubois"];
+  const TYPES: [string, string, string][] = [
+    ["dataset", "dataset", "Dataset"],
+    ["image-photo", "image", "Photo"],
+    ["image-plot", "image", "Plot"],
+    ["publication-article", "publication", "Journal article"],
+    ["software", "software", "Software"],
+    ["poster", "poster", "Poster"],
+  ];
+  const LANGS: [string, string][] = [
+    ["eng", "English"],
+    ["deu", "German"],
+    ["fra", "French"],
+    ["spa", "Spanish"],
+    ["jpn", "Japanese"],
+  ];
+  const FAMILY = [
+    "Lovelace",
+    "Turing",
+    "Hopper",
+    "Curie",
+    "Noether",
+    "Franklin",
+    "Meitner",
+    "Bohr",
+    "Wu",
+    "Ramanujan",
+    "Tanaka",
+    "Obasanjo",
+    "García",
+    "Müller",
+    "Kowalski",
+    "Dubois",
+  ];
   const GIVEN = ["Ada", "Alan", "Grace", "Marie", "Emmy", "Rosalind", "Lise", "Niels", "Wei", "Yuki", "Fatima", "José"];
   const sentence = (n: number) => Array.from({ length: n }, () => (rand() < 0.03 ? pick(RARE) : zipf())).join(" ");
 

@@ -15,7 +15,15 @@ export interface BenchResult {
   createPublish: RateResult[];
   raw: { perSecond: number };
   deposits: RateResult[];
-  files: { sizeMiB: number; rounds: number; serverRssBeforeMB: number; bunWriteMiBs: number; diskReadMiBs: number; upload: { mibPerSecond: number; peakRssMB: number }; download: { mibPerSecond: number; peakRssMB: number } };
+  files: {
+    sizeMiB: number;
+    rounds: number;
+    serverRssBeforeMB: number;
+    bunWriteMiBs: number;
+    diskReadMiBs: number;
+    upload: { mibPerSecond: number; peakRssMB: number };
+    download: { mibPerSecond: number; peakRssMB: number };
+  };
 }
 
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
@@ -28,27 +36,60 @@ function rows(r: BenchResult): string[][] {
   const out: string[][] = [];
   for (const read of r.reads) {
     const target = read.ratio >= 0.5;
-    out.push([`GET /api/records/{id}, ${read.connections} connection${read.connections > 1 ? "s" : ""} (best of ${read.rounds} rounds)`, load(read.cairn), `bare Bun.serve: ${load(read.bare)}`, pct(read.ratio), `≥ 50%: ${mark(target)}`]);
+    out.push([
+      `GET /api/records/{id}, ${read.connections} connection${read.connections > 1 ? "s" : ""} (best of ${read.rounds} rounds)`,
+      load(read.cairn),
+      `bare Bun.serve: ${load(read.bare)}`,
+      pct(read.ratio),
+      `≥ 50%: ${mark(target)}`,
+    ]);
   }
   for (const w of r.createPublish) {
     const ratio = w.perSecond / r.raw.perSecond;
     const target = w.clients === 16 ? `≥ 1,000/s: ${mark(w.perSecond >= 1000)}` : "";
-    out.push([`create + publish (metadata-only), ${w.clients === 1 ? "sequential" : `${w.clients} clients`}`, rate(w), `raw SQLite insert, 1 tx each: ${n(r.raw.perSecond)}/s`, pct(ratio), target]);
+    out.push([
+      `create + publish (metadata-only), ${w.clients === 1 ? "sequential" : `${w.clients} clients`}`,
+      rate(w),
+      `raw SQLite insert, 1 tx each: ${n(r.raw.perSecond)}/s`,
+      pct(ratio),
+      target,
+    ]);
   }
   for (const d of r.deposits) {
     out.push([`deposit with a 1 MiB file (5 requests), ${d.clients === 1 ? "sequential" : `${d.clients} clients`}`, rate(d), "", "", ""]);
   }
   const rs = r.search;
-  out.push([`search mix at ${n(r.prepare.records)} records (${rs.queries} queries)`, `p50 ${rs.p50} ms, p95 ${rs.p95} ms, p99 ${rs.p99} ms`, "", "", `search issue: p50 ≤ 10, p95 ≤ 50 ms: ${mark(rs.p50 <= 10 && rs.p95 <= 50)}`]);
+  out.push([
+    `search mix at ${n(r.prepare.records)} records (${rs.queries} queries)`,
+    `p50 ${rs.p50} ms, p95 ${rs.p95} ms, p99 ${rs.p99} ms`,
+    "",
+    "",
+    `search issue: p50 ≤ 10, p95 ≤ 50 ms: ${mark(rs.p50 <= 10 && rs.p95 <= 50)}`,
+  ]);
   const f = r.files;
-  for (const [name, t] of [["upload (PUT content, one stream)", f.upload], ["download (GET content)", f.download]] as const) {
+  for (const [name, t] of [
+    ["upload (PUT content, one stream)", f.upload],
+    ["download (GET content)", f.download],
+  ] as const) {
     const ratio = t.mibPerSecond / f.bunWriteMiBs;
     const limit = `Bun.write + fsync: ${n(f.bunWriteMiBs)} MiB/s${name.startsWith("download") ? ` (disk read ${n(f.diskReadMiBs)} MiB/s)` : ""}`;
-    out.push([`${name} of ${n(f.sizeMiB)} MiB (best of ${f.rounds} rounds)`, `${n(t.mibPerSecond)} MiB/s, server peak RSS ${t.peakRssMB} MB (${f.serverRssBeforeMB} MB before)`, limit, pct(ratio), `≥ 50%: ${mark(ratio >= 0.5)}; < 200 MB: ${mark(t.peakRssMB < 200)}`]);
+    out.push([
+      `${name} of ${n(f.sizeMiB)} MiB (best of ${f.rounds} rounds)`,
+      `${n(t.mibPerSecond)} MiB/s, server peak RSS ${t.peakRssMB} MB (${f.serverRssBeforeMB} MB before)`,
+      limit,
+      pct(ratio),
+      `≥ 50%: ${mark(ratio >= 0.5)}; < 200 MB: ${mark(t.peakRssMB < 200)}`,
+    ]);
   }
   const s = r.startup;
   const firstSearch = [...s.runs.map((x) => x.firstSearchMs)].sort((a, b) => a - b)[Math.floor(s.runs.length / 2)]!;
-  out.push([`start-up on ${n(r.prepare.records)} records to first answer (median of ${s.runs.length})`, `${n(s.medianMs)} ms (first search answered at ${n(firstSearch)} ms)`, "", "", `< 300 ms: ${mark(s.medianMs < 300)}`]);
+  out.push([
+    `start-up on ${n(r.prepare.records)} records to first answer (median of ${s.runs.length})`,
+    `${n(s.medianMs)} ms (first search answered at ${n(firstSearch)} ms)`,
+    "",
+    "",
+    `< 300 ms: ${mark(s.medianMs < 300)}`,
+  ]);
   out.push(["idle memory (RSS, 1 s after start)", `${s.idleRssMB} MB`, "", "", `< 100 MB: ${mark(s.idleRssMB < 100)}`]);
   return out;
 }
@@ -66,6 +107,9 @@ export function formatTable(r: BenchResult): string {
   ];
   const bare = Math.max(...r.reads.map((x) => x.bare.perSecond));
   const cairn = Math.max(...r.reads.map((x) => x.cairn.perSecond));
-  lines.push("", `load generator check: it drove the bare baseline at ${n(bare)}/s and Cairn at ${n(cairn)}/s — ${bare > cairn ? "faster on the baseline, so the generator is not what limits Cairn" : "NOT faster on the baseline: the generator may be the bottleneck"}.`);
+  lines.push(
+    "",
+    `load generator check: it drove the bare baseline at ${n(bare)}/s and Cairn at ${n(cairn)}/s — ${bare > cairn ? "faster on the baseline, so the generator is not what limits Cairn" : "NOT faster on the baseline: the generator may be the bottleneck"}.`,
+  );
   return lines.join("\n");
 }

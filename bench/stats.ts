@@ -15,7 +15,16 @@ import { visitorKey } from "../src/stats/store";
 import { bulkInsertRecords, createRandom, reindexData, startServer } from "./lib";
 
 const { values } = parseArgs({
-  options: { records: { type: "string" }, events: { type: "string" }, seconds: { type: "string" }, rounds: { type: "string" }, concurrency: { type: "string" }, "skip-aggregate": { type: "boolean" }, "skip-http": { type: "boolean" }, dir: { type: "string" } },
+  options: {
+    records: { type: "string" },
+    events: { type: "string" },
+    seconds: { type: "string" },
+    rounds: { type: "string" },
+    concurrency: { type: "string" },
+    "skip-aggregate": { type: "boolean" },
+    "skip-http": { type: "boolean" },
+    dir: { type: "string" },
+  },
 });
 const RECORDS = Number(values.records ?? 2000);
 const EVENTS = Number(values.events ?? 10_000_000);
@@ -101,13 +110,21 @@ async function benchHttp() {
   const result = { on: Math.round(mean(rates.on)), off: Math.round(mean(rates.off)), rounds: rates, cpuMicrosPerRequest: cpu, recordedEvents: events.n };
   const cpuOn = mean(cpu.on);
   const cpuOff = mean(cpu.off);
-  return { ...result, dropPercent: +((100 * (result.off - result.on)) / result.off).toFixed(1), cpuOn: +cpuOn.toFixed(1), cpuOff: +cpuOff.toFixed(1), cpuIncreasePercent: +((100 * (cpuOn - cpuOff)) / cpuOff).toFixed(1) };
+  return {
+    ...result,
+    dropPercent: +((100 * (result.off - result.on)) / result.off).toFixed(1),
+    cpuOn: +cpuOn.toFixed(1),
+    cpuOff: +cpuOff.toFixed(1),
+    cpuIncreasePercent: +((100 * (cpuOn - cpuOff)) / cpuOff).toFixed(1),
+  };
 }
 
 /** N events over 30 days, 100,000 records (80,000 parents), 1 million visitors; 70 % views. */
 function insertEvents(data: string) {
   const db = new Database(join(data, "cairn.db"));
-  const insert = db.query("INSERT INTO stats_events (kind, ts, record_id, parent_id, visitor, file_key, bytes, is_machine, record_key, visitor_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const insert = db.query(
+    "INSERT INTO stats_events (kind, ts, record_id, parent_id, visitor, file_key, bytes, is_machine, record_key, visitor_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
   // The keys the recorder gives (store.insertEvents): record r is key r + 1.
   const insertKey = db.query("INSERT INTO stats_keys (key, value) VALUES (?, ?)");
   db.transaction(() => {
@@ -121,7 +138,18 @@ function insertEvents(data: string) {
         const r = Math.floor(rand() * rand() * 100_000); // popular records get more
         const download = rand() < 0.3;
         const visitor = `v${Math.floor(rand() * 1_000_000)}`;
-        insert.run(download ? 1 : 0, t0 + Math.floor((i / EVENTS) * span), `rec${r}`, `par${Math.floor(r * 0.8)}`, visitor, download ? "data.csv" : null, download ? 1_000_000 : 0, download && rand() < 0.05 ? 1 : 0, r + 1, visitorKey(visitor));
+        insert.run(
+          download ? 1 : 0,
+          t0 + Math.floor((i / EVENTS) * span),
+          `rec${r}`,
+          `par${Math.floor(r * 0.8)}`,
+          visitor,
+          download ? "data.csv" : null,
+          download ? 1_000_000 : 0,
+          download && rand() < 0.05 ? 1 : 0,
+          r + 1,
+          visitorKey(visitor),
+        );
       }
     })();
   }
@@ -144,7 +172,14 @@ async function benchAggregate() {
 }
 
 try {
-  const result: Record<string, unknown> = { date: new Date().toISOString(), dir: values.dir ?? tmpdir(), records: RECORDS, seconds: SECONDS, rounds: ROUNDS, concurrency: CONCURRENCY };
+  const result: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    dir: values.dir ?? tmpdir(),
+    records: RECORDS,
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    concurrency: CONCURRENCY,
+  };
   if (!values["skip-http"]) {
     result.http = await benchHttp();
     console.log("GET /api/records/{id}:", JSON.stringify(result.http));

@@ -19,7 +19,11 @@ export interface RateResult {
 export function apiClient(server: Launched) {
   const auth = { Authorization: `Bearer ${server.token()}` };
   const call = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(`${server.base}/api${path}`, { method, headers: { ...auth, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const r = await fetch(`${server.base}/api${path}`, {
+      method,
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
     return r.json() as Promise<any>;
   };
@@ -47,19 +51,23 @@ const recordBody = (n: number, files: boolean) => ({
 /** `clients` loops of `once()` for `seconds` (after 3 warm-up rounds each); rate and latency. */
 async function rate(clients: number, seconds: number, once: (n: number) => Promise<unknown>): Promise<RateResult> {
   let n = 0;
-  await Promise.all(Array.from({ length: clients }, async () => {
-    for (let i = 0; i < 3; i++) await once(n++);
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (let i = 0; i < 3; i++) await once(n++);
+    }),
+  );
   const times: number[] = [];
   const started = performance.now();
   const deadline = started + seconds * 1000;
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (performance.now() < deadline) {
-      const t = performance.now();
-      await once(n++);
-      times.push(performance.now() - t);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < deadline) {
+        const t = performance.now();
+        await once(n++);
+        times.push(performance.now() - t);
+      }
+    }),
+  );
   const elapsed = (performance.now() - started) / 1000;
   times.sort((a, b) => a - b);
   return { clients, count: times.length, perSecond: Math.round(times.length / elapsed), p50: +percentile(times, 50).toFixed(1), p99: +percentile(times, 99).toFixed(1) };
@@ -98,7 +106,9 @@ export function rawInserts(data: string, document: string, seconds: number) {
   const db = new Database(join(data, "cairn.db"));
   for (const pragma of ["journal_mode = WAL", "synchronous = NORMAL", "foreign_keys = ON", "busy_timeout = 5000", "temp_store = MEMORY"]) db.exec(`PRAGMA ${pragma}`);
   const insertParent = db.query("INSERT INTO record_parents (id, owner_id, latest_id, pids, created, updated) VALUES (?, 1, ?, '{}', ?, ?)");
-  const insertRecord = db.query("INSERT INTO records (id, parent_id, owner_id, is_published, is_latest, version_index, access_record, document, created, updated) VALUES (?, ?, 1, 1, 1, 1, 'public', ?, ?, ?)");
+  const insertRecord = db.query(
+    "INSERT INTO records (id, parent_id, owner_id, is_published, is_latest, version_index, access_record, document, created, updated) VALUES (?, ?, 1, 1, 1, 1, 'public', ?, ?, ?)",
+  );
   const insert = db.transaction((i: number) => {
     const [id, parent, now] = [recordIdFromNumber(2 * i + 1), recordIdFromNumber(2 * i + 2), Date.now()];
     insertParent.run(parent, id, now, now);

@@ -35,15 +35,26 @@ export const CONFIG_KEYS = {
   APP_TRUSTED_PROXIES: {
     kind: "list",
     default: [],
-    description: "Addresses or CIDR ranges (10.0.0.0/8) of reverse proxies whose X-Forwarded-For is believed: the client is the last address they did not add. Empty: the socket's peer is the client (InvenioRDM counts proxies with WSGI_PROXIES; a list cannot be fooled by a client that reaches the server directly).",
+    description:
+      "Addresses or CIDR ranges (10.0.0.0/8) of reverse proxies whose X-Forwarded-For is believed: the client is the last address they did not add. Empty: the socket's peer is the client (InvenioRDM counts proxies with WSGI_PROXIES; a list cannot be fooled by a client that reaches the server directly).",
   },
   CORS_ORIGINS: {
     kind: "list",
     default: ["*"],
-    description: "Origins whose browser scripts may call the API (https://app.example.org), * for any (safe: tokens travel in the Authorization header, not in cookies). Empty: no CORS headers.",
+    description:
+      "Origins whose browser scripts may call the API (https://app.example.org), * for any (safe: tokens travel in the Authorization header, not in cookies). Empty: no CORS headers.",
   },
-  RATELIMIT_ENABLED: { kind: "boolean", default: true, description: "Limit requests per user (with a token) or per client address (without); over the limit a 429 with Retry-After. Clients on the loopback address are not limited unless APP_TRUSTED_PROXIES is set." },
-  RATELIMIT_AUTHENTICATED_USER: { kind: "string", default: "25000 per hour;1000 per minute", description: "Limits for requests with a token, per user (InvenioRDM's default; Flask-Limiter notation, ; between limits)." },
+  RATELIMIT_ENABLED: {
+    kind: "boolean",
+    default: true,
+    description:
+      "Limit requests per user (with a token) or per client address (without); over the limit a 429 with Retry-After. Clients on the loopback address are not limited unless APP_TRUSTED_PROXIES is set.",
+  },
+  RATELIMIT_AUTHENTICATED_USER: {
+    kind: "string",
+    default: "25000 per hour;1000 per minute",
+    description: "Limits for requests with a token, per user (InvenioRDM's default; Flask-Limiter notation, ; between limits).",
+  },
   RATELIMIT_GUEST_USER: { kind: "string", default: "5000 per hour;500 per minute", description: "Limits for requests without a token, per client address (InvenioRDM's default)." },
   THEME_SITENAME: { kind: "string", default: "Cairn", description: "Name of the repository: the publisher of records that name none, in exports." },
   HTTP: { kind: "boolean", default: false, description: "Serve plain HTTP (behind a TLS-terminating proxy, or in tests)." },
@@ -55,7 +66,8 @@ export const CONFIG_KEYS = {
   SEARCH_READERS: {
     kind: "integer",
     default: 1,
-    description: "Worker threads that run record searches, each on its own read-only connection, so a costly search never holds up other requests. 0: searches run on the request thread.",
+    description:
+      "Worker threads that run record searches, each on its own read-only connection, so a costly search never holds up other requests. 0: searches run on the request thread.",
   },
   SEARCH_TIMEOUT_MS: {
     kind: "integer",
@@ -123,19 +135,17 @@ export const CONFIG_KEYS = {
   JOBS_RETENTION_DAYS: { kind: "integer", default: 14, description: "Finished jobs older than this are pruned." },
   STATS_ENABLED: { kind: "boolean", default: true, description: "Count record views and file downloads (COUNTER rules) and show them on records and in POST /api/stats." },
   STATS_EVENTS_RETENTION_DAYS: { kind: "integer", default: 90, description: "Raw view/download events older than this are deleted once aggregated; daily totals are kept." },
-  STATS_AGGREGATE_INTERVAL_MS: { kind: "integer", default: 5000, description: "Longest wait before new views and downloads are folded into the totals (they show within this plus a second)." },
+  STATS_AGGREGATE_INTERVAL_MS: {
+    kind: "integer",
+    default: 5000,
+    description: "Longest wait before new views and downloads are folded into the totals (they show within this plus a second).",
+  },
   LOG_REQUESTS: { kind: "boolean", default: false, description: "Log one line per request to stderr." },
 } satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 
-type ValueOf<K extends Kind> = K extends "string"
-  ? string
-  : K extends "integer" | "bytes"
-    ? number
-    : K extends "boolean"
-      ? boolean
-      : string[];
+type ValueOf<K extends Kind> = K extends "string" ? string : K extends "integer" | "bytes" ? number : K extends "boolean" ? boolean : string[];
 
 export type Config = { -readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_KEYS)[K]["kind"]> } & {
   /** The data directory (flag --data, env CAIRN_DATA, default ./cairn-data). */
@@ -146,7 +156,9 @@ export type Config = { -readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_KEYS)[
 export class ConfigError extends Error {}
 
 // A Map, not an object literal: unit names such as "constructor" must not resolve.
-const SIZE_UNITS = new Map<string, number>(Object.entries({ "": 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: MiB, mb: MiB, mib: MiB, g: GiB, gb: GiB, gib: GiB, t: 1024 * GiB, tb: 1024 * GiB, tib: 1024 * GiB }));
+const SIZE_UNITS = new Map<string, number>(
+  Object.entries({ "": 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: MiB, mb: MiB, mib: MiB, g: GiB, gb: GiB, gib: GiB, t: 1024 * GiB, tb: 1024 * GiB, tib: 1024 * GiB }),
+);
 
 function coerce(key: string, kind: Kind, raw: unknown, source: string): unknown {
   const fail = (what: string): never => {
@@ -174,7 +186,11 @@ function coerce(key: string, kind: Kind, raw: unknown, source: string): unknown 
       return fail("expected true or false");
     case "list":
       if (Array.isArray(raw) && raw.every((v) => typeof v === "string")) return raw;
-      if (typeof raw === "string") return raw.split(",").map((s) => s.trim()).filter(Boolean);
+      if (typeof raw === "string")
+        return raw
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
       return fail("expected a list of strings");
   }
 }
@@ -278,7 +294,18 @@ function finish(config: Config): Config {
   if (config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "public" && config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "restricted") {
     throw new ConfigError(`ACCOUNTS_DEFAULT_USER_VISIBILITY must be public or restricted, got ${JSON.stringify(config.ACCOUNTS_DEFAULT_USER_VISIBILITY)}`);
   }
-  for (const key of ["SEARCH_DEFAULT_PAGE_SIZE", "SEARCH_MAX_PAGE_SIZE", "SEARCH_MAX_RESULTS_WINDOW", "SEARCH_TIMEOUT_MS", "JOBS_CONCURRENCY", "JOBS_POLL_INTERVAL_MS", "OAISERVER_PAGE_SIZE", "OAISERVER_RESUMPTION_TOKEN_EXPIRE_SECONDS", "STATS_EVENTS_RETENTION_DAYS", "STATS_AGGREGATE_INTERVAL_MS"] as const) {
+  for (const key of [
+    "SEARCH_DEFAULT_PAGE_SIZE",
+    "SEARCH_MAX_PAGE_SIZE",
+    "SEARCH_MAX_RESULTS_WINDOW",
+    "SEARCH_TIMEOUT_MS",
+    "JOBS_CONCURRENCY",
+    "JOBS_POLL_INTERVAL_MS",
+    "OAISERVER_PAGE_SIZE",
+    "OAISERVER_RESUMPTION_TOKEN_EXPIRE_SECONDS",
+    "STATS_EVENTS_RETENTION_DAYS",
+    "STATS_AGGREGATE_INTERVAL_MS",
+  ] as const) {
     if (config[key] < 1) throw new ConfigError(`${key} must be at least 1, got ${config[key]}`);
   }
   return config;

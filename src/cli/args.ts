@@ -52,7 +52,11 @@ export function configFrom(values: Record<string, unknown>, flags: Partial<Recor
 export function printTable(rows: Record<string, unknown>[], columns: string[]) {
   const cell = (v: unknown) => (v === null || v === undefined ? "-" : String(v));
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   console.log(line(columns));
   for (const r of rows) console.log(line(columns.map((c) => cell(r[c]))));
 }

@@ -18,11 +18,22 @@ cairn jobs run NAME
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a whole number of 1 or more");
       await withServices(values, (s) => {
         const kinds = s.jobs.listKinds(systemActor);
-        printTable(kinds.map((k) => ({ ...k, next_run: when(k.nextRunAt), last_run: when(k.lastRunAt) })), ["name", "schedule", "next_run", "last_run", "description"]);
+        printTable(
+          kinds.map((k) => ({ ...k, next_run: when(k.nextRunAt), last_run: when(k.lastRunAt) })),
+          ["name", "schedule", "next_run", "last_run", "description"],
+        );
         console.log("");
         const jobs = s.jobs.listJobs(systemActor, limit);
         printTable(
-          jobs.map((j) => ({ id: j.id, name: j.name, status: j.status, attempts: `${j.attempts}/${j.maxAttempts}`, run_at: when(j.runAt), finished: when(j.finishedAt), error: j.lastError?.slice(0, 80) })),
+          jobs.map((j) => ({
+            id: j.id,
+            name: j.name,
+            status: j.status,
+            attempts: `${j.attempts}/${j.maxAttempts}`,
+            run_at: when(j.runAt),
+            finished: when(j.finishedAt),
+            error: j.lastError?.slice(0, 80),
+          })),
           ["id", "name", "status", "attempts", "run_at", "finished", "error"],
         );
       });
@@ -34,7 +45,12 @@ cairn jobs run NAME
       if (!name) throw new UsageError("jobs run needs a job NAME (see jobs list)");
       const job = await withServices(values, async (s) => {
         if (!s.jobs.registry.get(name)) {
-          throw new UsageError(`no job named '${name}' (known: ${s.jobs.registry.all().map((d) => d.name).join(", ")})`);
+          throw new UsageError(
+            `no job named '${name}' (known: ${s.jobs.registry
+              .all()
+              .map((d) => d.name)
+              .join(", ")})`,
+          );
         }
         return s.jobs.runNow(systemActor, name);
       });

@@ -1,10 +1,7 @@
 // Who is calling: the actor every service operation takes first.
 import { forbidden, unauthorized } from "./errors";
 
-export type Actor =
-  | { kind: "anonymous" }
-  | { kind: "user"; userId: number; isAdmin: boolean; groupIds: string[]; scopes: string[]; tokenId: number | null }
-  | { kind: "system" };
+export type Actor = { kind: "anonymous" } | { kind: "user"; userId: number; isAdmin: boolean; groupIds: string[]; scopes: string[]; tokenId: number | null } | { kind: "system" };
 
 export type UserActor = Extract<Actor, { kind: "user" }>;
 

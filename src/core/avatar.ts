@@ -19,7 +19,10 @@ const firstLetter = (word: string) => /[\p{L}\p{N}]/u.exec(word)?.[0]?.toUpperCa
 
 /** Initials of a name: the first letter of its first word and, when `max` is 2, of its last; "?" when none. */
 export function initialsOf(name: string, max: 1 | 2): string {
-  const words = name.normalize("NFC").split(/\s+/).filter((w) => firstLetter(w));
+  const words = name
+    .normalize("NFC")
+    .split(/\s+/)
+    .filter((w) => firstLetter(w));
   if (words.length === 0) return "?";
   const first = firstLetter(words[0]!);
   return max === 2 && words.length > 1 ? first + firstLetter(words.at(-1)!) : first;

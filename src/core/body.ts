@@ -1,11 +1,9 @@
 // Reading JSON (and form) request bodies with a size limit, without trusting Content-Length alone.
 import { HttpError, payloadTooLarge, validationError } from "./errors";
 
-export const isJsonContentType = (contentType: string | null): boolean =>
-  !!contentType && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType.trim());
+export const isJsonContentType = (contentType: string | null): boolean => !!contentType && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType.trim());
 
-export const isFormContentType = (contentType: string | null): boolean =>
-  !!contentType && /^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType.trim());
+export const isFormContentType = (contentType: string | null): boolean => !!contentType && /^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType.trim());
 
 /** Reads a form body (`a=1&b=2`, as OAI-PMH harvesters POST); 413 past `limit` bytes. Repeated names are kept. */
 export async function readFormBody(request: Request, limit: number): Promise<URLSearchParams> {

@@ -29,7 +29,11 @@ export const badRequest = (message: string) => new HttpError(400, message);
 export function validationError(errors: FieldError[], message = "A validation error occurred.") {
   const merged = new Map<string, string[]>();
   for (const e of errors) merged.set(e.field, [...(merged.get(e.field) ?? []), ...e.messages]);
-  return new HttpError(400, message, [...merged].map(([field, messages]) => ({ field, messages })));
+  return new HttpError(
+    400,
+    message,
+    [...merged].map(([field, messages]) => ({ field, messages })),
+  );
 }
 
 export const unauthorized = (message = "Authentication required: send a valid token as 'Authorization: Bearer <token>'.") =>
@@ -44,13 +48,9 @@ export const methodNotAllowed = (allowed: string[]) =>
   new HttpError(405, `The method is not allowed for the requested URL. Allowed: ${allowed.join(", ")}.`, undefined, {
     Allow: allowed.join(", "),
   });
-export const notAcceptable = (offered: string[]) =>
-  new HttpError(406, `None of the requested media types can be served. Supported: ${offered.join(", ")}.`);
+export const notAcceptable = (offered: string[]) => new HttpError(406, `None of the requested media types can be served. Supported: ${offered.join(", ")}.`);
 export const conflict = (message: string) => new HttpError(409, message);
 export const gone = (message: string, extra: Record<string, unknown> = {}) => new HttpError(410, message, undefined, {}, extra);
-export const preconditionFailed = (message = "The resource was changed by someone else: its revision does not match If-Match.") =>
-  new HttpError(412, message);
-export const payloadTooLarge = (limit: number) =>
-  new HttpError(413, `The request body is larger than the limit of ${limit} bytes.`);
-export const unsupportedMediaType = (expected: string) =>
-  new HttpError(415, `Unsupported media type: send the body as ${expected}.`);
+export const preconditionFailed = (message = "The resource was changed by someone else: its revision does not match If-Match.") => new HttpError(412, message);
+export const payloadTooLarge = (limit: number) => new HttpError(413, `The request body is larger than the limit of ${limit} bytes.`);
+export const unsupportedMediaType = (expected: string) => new HttpError(415, `Unsupported media type: send the body as ${expected}.`);

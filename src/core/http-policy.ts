@@ -22,9 +22,7 @@ export interface HttpPolicy {
 
 export function httpPolicy(config: Config, clock: Clock): HttpPolicy {
   return {
-    rateLimits: config.RATELIMIT_ENABLED
-      ? { authenticated: parseRateLimits(config.RATELIMIT_AUTHENTICATED_USER), guest: parseRateLimits(config.RATELIMIT_GUEST_USER) }
-      : null,
+    rateLimits: config.RATELIMIT_ENABLED ? { authenticated: parseRateLimits(config.RATELIMIT_AUTHENTICATED_USER), guest: parseRateLimits(config.RATELIMIT_GUEST_USER) } : null,
     clientAddress: createAddressResolver(config.APP_TRUSTED_PROXIES),
     cors: corsPolicy(config.CORS_ORIGINS),
     httpsBase: config.BASE_URL.startsWith("https:"),

@@ -59,7 +59,10 @@ function fromValidation(error: ValidationError): HttpError {
 
 function hostOf(request: Request): string {
   const host = request.headers.get("host") ?? new URL(request.url).host;
-  return host.replace(/:\d+$/, "").replace(/^\[|\]$/g, "").toLowerCase();
+  return host
+    .replace(/:\d+$/, "")
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase();
 }
 
 function bearerToken(request: Request): string | null {
@@ -128,7 +131,12 @@ export function httpHooks(options: HttpOptions, routes: () => RouteInfo[], handl
     isInternal: (request) => headRequests.has(request),
   });
   let listRoutes: Set<string> | null = null;
-  const takesListBody = (key: string) => (listRoutes ??= new Set(routes().filter((r) => takesList(r.hooks?.body)).map((r) => `${r.method.toUpperCase()} ${r.path}`))).has(key);
+  const takesListBody = (key: string) =>
+    (listRoutes ??= new Set(
+      routes()
+        .filter((r) => takesList(r.hooks?.body))
+        .map((r) => `${r.method.toUpperCase()} ${r.path}`),
+    )).has(key);
   const readJsonObject = async (request: Request, listAllowed: boolean) => {
     const body = await readJsonBody(request, options.maxContentLength);
     requireJsonObject(body, listAllowed);

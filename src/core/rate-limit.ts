@@ -19,7 +19,10 @@ const UNITS = new Map([
 /** Flask-Limiter's notation: "25000 per hour;1000 per minute", "1000/minute", "10 per 5 minutes". */
 export function parseRateLimits(text: string): RateLimit[] {
   const limits: RateLimit[] = [];
-  for (const item of text.split(/[;,]/).map((s) => s.trim()).filter(Boolean)) {
+  for (const item of text
+    .split(/[;,]/)
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^(\d+)\s*(?:per\s+|\/\s*)(\d+\s*)?([a-z]+?)s?$/i.exec(item);
     const unitMs = m ? UNITS.get(m[3]!.toLowerCase()) : undefined;
     const count = m ? Number(m[1]) : 0;
@@ -29,7 +32,7 @@ export function parseRateLimits(text: string): RateLimit[] {
     }
     limits.push({ count, periodMs: times * unitMs, text: `${count} per ${times} ${m[3]!.toLowerCase()}${times > 1 ? "s" : ""}` });
   }
-  if (limits.length === 0) throw new Error("no rate limit given; write one such as \"1000 per minute\"");
+  if (limits.length === 0) throw new Error('no rate limit given; write one such as "1000 per minute"');
   return limits;
 }
 

@@ -17,8 +17,7 @@ export function markDotSegments(request: Request): void {
 
 const isDotSegment = (value: unknown) => value === "." || value === "..";
 
-export const dotSegmentError = () =>
-  new HttpError(400, "The request path has a '.' or '..' segment (perhaps percent-encoded as %2e); such paths are refused, not resolved.");
+export const dotSegmentError = () => new HttpError(400, "The request path has a '.' or '..' segment (perhaps percent-encoded as %2e); such paths are refused, not resolved.");
 
 /**
  * Why the target is refused, or null. `Request.url` has already resolved dot segments (the URL

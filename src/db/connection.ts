@@ -39,7 +39,12 @@ export function writeTransaction<T>(db: Db, work: () => T): T {
 export function migrate(db: Db, now: number = Date.now()): string[] {
   const sqlite = db.$client;
   sqlite.exec("CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)");
-  const done = new Set(sqlite.query<{ id: string }, []>("SELECT id FROM schema_migrations").all().map((r) => r.id));
+  const done = new Set(
+    sqlite
+      .query<{ id: string }, []>("SELECT id FROM schema_migrations")
+      .all()
+      .map((r) => r.id),
+  );
   const missing = migrations.filter((m) => !done.has(m.id));
   if (missing.length === 0) return [];
   writeTransaction(db, () => {

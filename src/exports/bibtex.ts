@@ -7,7 +7,6 @@ import type { RecordDocument } from "../core/record-document";
 import { citeAsUrl, creatorsOf, edtfParts, nonBlank, recordDoi, type Person } from "./record-fields";
 import type { ExportContext, ExportFormat } from "./types";
 
-
 export const bibtexFormat: ExportFormat = {
   id: "bibtex",
   mediaTypes: ["application/x-bibtex"],
@@ -143,7 +142,9 @@ function wrap(text: string): string {
 /** `<first creator's family name or name, slugged, at most 40>_<year>_<record id>`. */
 export function citationKey(record: RecordDocument): string {
   const first = creatorsOf(record)[0];
-  const name = slug(first?.family ?? first?.name ?? "").slice(0, 40).replace(/_+$/, "");
+  const name = slug(first?.family ?? first?.name ?? "")
+    .slice(0, 40)
+    .replace(/_+$/, "");
   const year = edtfParts(record.metadata?.publication_date)[0]?.[0];
   return [name, year, record.id].filter((part) => part !== undefined && part !== "").join("_");
 }

@@ -5,7 +5,6 @@ import type { RecordDocument } from "../core/record-document";
 import { creatorsOf, edtfParts, landingPage, nonBlank, plainDescription, recordDoi, vocabProps, titleOf, type Person } from "./record-fields";
 import type { ExportContext, ExportFormat } from "./types";
 
-
 export const cslJsonFormat: ExportFormat = {
   id: "csl",
   mediaTypes: ["application/vnd.citationstyles.csl+json"],
@@ -15,10 +14,12 @@ export const cslJsonFormat: ExportFormat = {
 
 // The `type` enumeration of csl-data.json: a resource type's `csl` prop outside it (e.g. "journal") falls back.
 const CSL_TYPES = new Set(
-  ("article article-journal article-magazine article-newspaper bill book broadcast chapter classic collection dataset document entry " +
+  (
+    "article article-journal article-magazine article-newspaper bill book broadcast chapter classic collection dataset document entry " +
     "entry-dictionary entry-encyclopedia event figure graphic hearing interview legal_case legislation manuscript map motion_picture " +
     "musical_score pamphlet paper-conference patent performance periodical personal_communication post post-weblog regulation report " +
-    "review review-book software song speech standard thesis treaty webpage").split(" "),
+    "review review-book software song speech standard thesis treaty webpage"
+  ).split(" "),
 );
 
 export function cslItem(record: RecordDocument, ctx: ExportContext): JsonObject {
@@ -68,8 +69,7 @@ function fundingNote(metadata: JsonObject, ctx: ExportContext): string | undefin
 
 // ISBN / ISSN from the alternate identifiers (InvenioRDM looks them up with upper-case scheme
 // names and so never finds the stored lower-case ones; we read them as stored).
-const identifier = (metadata: JsonObject, scheme: string): string | undefined =>
-  nonBlank(list(metadata.identifiers).find((i) => i?.scheme === scheme)?.identifier);
+const identifier = (metadata: JsonObject, scheme: string): string | undefined => nonBlank(list(metadata.identifiers).find((i) => i?.scheme === scheme)?.identifier);
 
 // The contrib custom fields a citation needs: journal, book (imprint), thesis and meeting.
 function containerFields(custom: JsonObject): JsonObject {

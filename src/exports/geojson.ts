@@ -4,7 +4,6 @@ import type { RecordDocument } from "../core/record-document";
 import { nonBlank } from "./record-fields";
 import type { ExportFormat } from "./types";
 
-
 /** Cairn decision 3: both the spec's media type and InvenioRDM's. */
 export const geojsonFormat: ExportFormat = {
   id: "geojson",

@@ -6,7 +6,6 @@ import type { RecordDocument } from "../core/record-document";
 import { citeAsUrl, edtfParts, filesOf, landingPage, nonBlank, personOf, plainDescription, recordDoi, titleOf, vocabProps, type Person } from "./record-fields";
 import type { ExportContext, ExportFormat } from "./types";
 
-
 export const jsonLdFormat: ExportFormat = {
   id: "json-ld",
   mediaTypes: ["application/ld+json"],
@@ -43,20 +42,35 @@ export function schemaOrg(record: RecordDocument, ctx: ExportContext): JsonObjec
     datePublished: edtfParts(metadata.publication_date).length ? metadata.publication_date.split("/")[0] : undefined,
     dateCreated: datedAs(metadata, "created"),
     dateModified: nonBlank(record.updated),
-    temporal: list(metadata.dates).map((d) => nonBlank(d?.date)).filter(Boolean),
-    keywords: list(metadata.subjects).map((s) => nonBlank(s?.subject) ?? titleOf(s)).filter(Boolean),
+    temporal: list(metadata.dates)
+      .map((d) => nonBlank(d?.date))
+      .filter(Boolean),
+    keywords: list(metadata.subjects)
+      .map((s) => nonBlank(s?.subject) ?? titleOf(s))
+      .filter(Boolean),
     inLanguage: list(metadata.languages).map((l) => ({ "@type": "Language", alternateName: l.id, name: titleOf(l) ?? l.id })),
     version: nonBlank(metadata.version),
-    license: list(metadata.rights).map((r) => nonBlank(vocabProps(ctx, "licenses", r).url) ?? nonBlank(r?.link)).filter(Boolean),
+    license: list(metadata.rights)
+      .map((r) => nonBlank(vocabProps(ctx, "licenses", r).url) ?? nonBlank(r?.link))
+      .filter(Boolean),
     contentSize: list(metadata.sizes)[0],
     encodingFormat: list(metadata.formats),
     measurementTechnique: methods(metadata),
     funding: list(metadata.funding).map((f) => funding(f, ctx)),
     spatialCoverage: list(metadata.locations?.features).map(place),
     sameAs: list(metadata.identifiers).map(asUrl).filter(Boolean),
-    citation: list(metadata.related_identifiers).filter((r) => r?.relation_type?.id === "cites").map(asUrl).filter(Boolean),
+    citation: list(metadata.related_identifiers)
+      .filter((r) => r?.relation_type?.id === "cites")
+      .map(asUrl)
+      .filter(Boolean),
     url: landingPage(record, ctx),
-    distribution: filesOf(record, ctx).map((f) => ({ "@type": "DataDownload", name: f.key, contentUrl: f.url, encodingFormat: f.mimetype, contentSize: f.size === undefined ? undefined : String(f.size) })),
+    distribution: filesOf(record, ctx).map((f) => ({
+      "@type": "DataDownload",
+      name: f.key,
+      contentUrl: f.url,
+      encodingFormat: f.mimetype,
+      contentSize: f.size === undefined ? undefined : String(f.size),
+    })),
   };
   return compact(out);
 }
@@ -78,7 +92,9 @@ const datedAs = (metadata: JsonObject, type: string) => nonBlank(list(metadata.d
 
 // measurementTechnique: the additional descriptions of type `methods`, as text.
 function methods(metadata: JsonObject): string | undefined {
-  const texts = list(metadata.additional_descriptions).filter((d) => d?.type?.id === "methods").map((d) => stripHtml(String(d.description ?? "")));
+  const texts = list(metadata.additional_descriptions)
+    .filter((d) => d?.type?.id === "methods")
+    .map((d) => stripHtml(String(d.description ?? "")));
   return texts.filter(Boolean).join(" ") || undefined;
 }
 
@@ -100,7 +116,13 @@ function place(feature: JsonObject): JsonObject {
   const g = feature?.geometry;
   const out: JsonObject = { "@type": "Place", name: nonBlank(feature?.place), description: nonBlank(feature?.description) };
   if (g?.type === "Point") out.geo = { "@type": "GeoCoordinates", longitude: g.coordinates?.[0], latitude: g.coordinates?.[1] };
-  if (g?.type === "Polygon") out.geo = { "@type": "GeoShape", polygon: list(g.coordinates?.[0]).map((c) => `${c[1]},${c[0]}`).join(" ") };
+  if (g?.type === "Polygon")
+    out.geo = {
+      "@type": "GeoShape",
+      polygon: list(g.coordinates?.[0])
+        .map((c) => `${c[1]},${c[0]}`)
+        .join(" "),
+    };
   return out;
 }
 
@@ -108,4 +130,3 @@ function asUrl(id: JsonObject): string | undefined {
   const make = URL_SCHEMES[id?.scheme];
   return make && nonBlank(id.identifier) ? make(id.identifier) : undefined;
 }
-

@@ -72,7 +72,9 @@ export function personOf(entry: JsonObject): Person {
     given,
     orcid: identifiers.find((i) => i.scheme === "orcid")?.identifier,
     identifiers,
-    affiliations: list(entry.affiliations).map((a) => nonBlank(a?.name) ?? nonBlank(a?.id)).filter((a): a is string => Boolean(a)),
+    affiliations: list(entry.affiliations)
+      .map((a) => nonBlank(a?.name) ?? nonBlank(a?.id))
+      .filter((a): a is string => Boolean(a)),
   };
 }
 

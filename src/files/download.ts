@@ -137,6 +137,10 @@ function multipartRanges(file: Download, blob: Blob, ranges: ByteRange[], header
   }
   headers.set("Content-Type", `multipart/byteranges; boundary=${boundary}`);
   headers.set("Content-Length", String(length));
-  if (!head) onBytes?.(ranges.reduce((n, r) => n + r.end - r.start + 1, 0), ranges[0]!.start === 0);
+  if (!head)
+    onBytes?.(
+      ranges.reduce((n, r) => n + r.end - r.start + 1, 0),
+      ranges[0]!.start === 0,
+    );
   return new Response(head ? null : (body() as unknown as ReadableStream<Uint8Array>), { status: 206, headers });
 }

@@ -57,7 +57,8 @@ export function createFetchTransfer(ctx: FilesContext) {
       const response = await open(entry.uri, config.RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS, signal);
       const announced = response.headers.get("content-length");
       const expected = entry.declaredSize ?? (announced && /^\d+$/.test(announced) ? Number(announced) : null);
-      if (expected !== null && expected > config.RDM_FILES_DEFAULT_MAX_FILE_SIZE) throw new PermanentFetchError(`The file is larger than the ${config.RDM_FILES_DEFAULT_MAX_FILE_SIZE} bytes allowed.`);
+      if (expected !== null && expected > config.RDM_FILES_DEFAULT_MAX_FILE_SIZE)
+        throw new PermanentFetchError(`The file is larger than the ${config.RDM_FILES_DEFAULT_MAX_FILE_SIZE} bytes allowed.`);
       const received = await files.receive(response.body!, { maxBytes: config.RDM_FILES_DEFAULT_MAX_FILE_SIZE, expectedBytes: expected }).catch((error) => {
         if (error instanceof ContentTooLargeError) throw new PermanentFetchError(`The file is larger than the ${config.RDM_FILES_DEFAULT_MAX_FILE_SIZE} bytes allowed.`);
         if (error instanceof ContentLengthMismatchError) throw new Error(`The transfer ended after ${error.received} of ${error.expected} bytes.`);
@@ -71,13 +72,15 @@ export function createFetchTransfer(ctx: FilesContext) {
       await files.adopt(received, objectId);
       const mimetype = await detectMimetype(entry.key, files.objectPath(objectId));
       const now = clock.now();
-      const orphans = db.$client.transaction(() => {
-        store.insertObject(db, { id: objectId, size: received.size, checksum: `md5:${received.md5}`, created: now, verifiedAt: now });
-        // The draft may have dropped the file while it was being fetched.
-        if (!store.findEntryById(db, entryId)) return [objectId];
-        store.updateEntry(db, entryId, { objectId, status: "completed", storageClass: "L", mimetype, transfer: { type: "L" }, updated: now });
-        return [];
-      }).immediate();
+      const orphans = db.$client
+        .transaction(() => {
+          store.insertObject(db, { id: objectId, size: received.size, checksum: `md5:${received.md5}`, created: now, verifiedAt: now });
+          // The draft may have dropped the file while it was being fetched.
+          if (!store.findEntryById(db, entryId)) return [objectId];
+          store.updateEntry(db, entryId, { objectId, status: "completed", storageClass: "L", mimetype, transfer: { type: "L" }, updated: now });
+          return [];
+        })
+        .immediate();
       if (orphans.length) db.$client.transaction(() => store.deleteUnreferencedObjects(db, orphans)).immediate();
       ctx.removeObjects(orphans);
       return { entryId, size: received.size };

@@ -74,6 +74,13 @@ export function createLifecycleHooks(deps: FileHooksDeps) {
       return presentFilesField(settings, visible && settings.enabled ? store.listEntries(db, id, isDraft) : null);
     },
     /** File extensions, for the search index's file_type facet. */
-    fileTypes: (id: string, isDraft: boolean) => [...new Set(store.listEntries(db, id, isDraft).map((e) => extensionOf(e.key)).filter((x): x is string => x !== null))],
+    fileTypes: (id: string, isDraft: boolean) => [
+      ...new Set(
+        store
+          .listEntries(db, id, isDraft)
+          .map((e) => extensionOf(e.key))
+          .filter((x): x is string => x !== null),
+      ),
+    ],
   };
 }

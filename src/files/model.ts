@@ -89,7 +89,7 @@ function parseItem(item: unknown, i: number, errors: FieldError[]): FileInit | n
 /** `[{key, ...}, ...]` (a single object is accepted too); every problem reported with its index. */
 export function parseFileInits(body: unknown): FileInit[] {
   const items = Array.isArray(body) ? body : isObject(body) ? [body] : null;
-  if (!items || items.length === 0) throw validationError([{ field: "", messages: ["Send a list of files: [{\"key\": \"name.ext\"}]."] }]);
+  if (!items || items.length === 0) throw validationError([{ field: "", messages: ['Send a list of files: [{"key": "name.ext"}].'] }]);
   const errors: FieldError[] = [];
   const parsed = items.map((item, i) => parseItem(item, i, errors));
   const keys = new Set<string>();

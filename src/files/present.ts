@@ -11,7 +11,9 @@ export function filePath(recordId: string, isDraft: boolean, key?: string) {
 
 /** A stable bucket id per draft or record (InvenioRDM's bucket: the container of its files). */
 export function bucketId(recordId: string, isDraft: boolean): string {
-  const h = createHash("md5").update(`${recordId}/${isDraft ? "draft" : "record"}`).digest("hex");
+  const h = createHash("md5")
+    .update(`${recordId}/${isDraft ? "draft" : "record"}`)
+    .digest("hex");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 

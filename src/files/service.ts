@@ -35,7 +35,12 @@ export function createFilesService(deps: FilesDeps) {
     const errors = inits.flatMap((f, i) => {
       if (store.findEntry(db, id, true, f.key)) return [{ field: `${i}.key`, messages: [`A file with the key '${f.key}' already exists.`] }];
       if (f.uri && !matchAllowedDomain(new URL(f.uri).hostname, config.RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS)) {
-        return [{ field: `${i}.uri`, messages: [`Fetching from '${new URL(f.uri).hostname}' is not allowed: it is not in the trusted domains (RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS).`] }];
+        return [
+          {
+            field: `${i}.uri`,
+            messages: [`Fetching from '${new URL(f.uri).hostname}' is not allowed: it is not in the trusted domains (RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS).`],
+          },
+        ];
       }
       return [];
     });
@@ -47,7 +52,14 @@ export function createFilesService(deps: FilesDeps) {
     const t = target(actor, id, isDraft);
     const entry = ctx.loadEntry(id, isDraft, key);
     if (entry.status !== "completed" || !entry.objectId) throw new HttpError(400, `The file '${key}' has no committed content yet.`);
-    const download = { path: files.objectPath(entry.objectId), key, size: entry.size!, checksum: entry.checksum!, mimetype: entry.mimetype ?? "application/octet-stream", lastModified: entry.updated };
+    const download = {
+      path: files.objectPath(entry.objectId),
+      key,
+      size: entry.size!,
+      checksum: entry.checksum!,
+      mimetype: entry.mimetype ?? "application/octet-stream",
+      lastModified: entry.updated,
+    };
     return downloadResponse(request, download, (bytes, firstRange) => {
       if (firstRange && !isDraft && !request.head) deps.onDownload({ actor, visitor, recordId: id, parentId: t.parentId, fileKey: key, bytes });
     });

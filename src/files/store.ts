@@ -42,11 +42,16 @@ export const findEntryById = (db: Db, id: number): EntryWithObject | null =>
   db.select(withObject).from(fileEntriesTable).leftJoin(fileObjectsTable, eq(fileObjectsTable.id, fileEntriesTable.objectId)).where(eq(fileEntriesTable.id, id)).get() ?? null;
 
 export const countEntries = (db: Db, recordId: string, isDraft: boolean) =>
-  db.select({ n: sql<number>`count(*)` }).from(fileEntriesTable).where(side(recordId, isDraft)).get()?.n ?? 0;
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(fileEntriesTable)
+    .where(side(recordId, isDraft))
+    .get()?.n ?? 0;
 
 export const insertEntry = (db: Db, row: typeof fileEntriesTable.$inferInsert) => db.insert(fileEntriesTable).values(row).returning({ id: fileEntriesTable.id }).get()!.id;
 
-export const updateEntry = (db: Db, id: number, fields: Partial<typeof fileEntriesTable.$inferInsert>) => db.update(fileEntriesTable).set(fields).where(eq(fileEntriesTable.id, id)).run();
+export const updateEntry = (db: Db, id: number, fields: Partial<typeof fileEntriesTable.$inferInsert>) =>
+  db.update(fileEntriesTable).set(fields).where(eq(fileEntriesTable.id, id)).run();
 
 export const deleteEntries = (db: Db, recordId: string, isDraft: boolean) =>
   db.$client.query("DELETE FROM file_entries WHERE record_id = ? AND is_draft = ?").run(recordId, isDraft ? 1 : 0);
@@ -81,13 +86,26 @@ export function deleteUnreferencedObjects(db: Db, ids: (string | null)[]): strin
 
 export const listParts = (db: Db, entryId: number) => db.select().from(filePartsTable).where(eq(filePartsTable.entryId, entryId)).orderBy(asc(filePartsTable.part)).all();
 export const findPart = (db: Db, entryId: number, part: number) =>
-  db.select().from(filePartsTable).where(and(eq(filePartsTable.entryId, entryId), eq(filePartsTable.part, part))).get() ?? null;
+  db
+    .select()
+    .from(filePartsTable)
+    .where(and(eq(filePartsTable.entryId, entryId), eq(filePartsTable.part, part)))
+    .get() ?? null;
 export const upsertPart = (db: Db, row: typeof filePartsTable.$inferInsert) =>
-  db.insert(filePartsTable).values(row).onConflictDoUpdate({ target: [filePartsTable.entryId, filePartsTable.part], set: { size: row.size, path: row.path, created: row.created } }).run();
+  db
+    .insert(filePartsTable)
+    .values(row)
+    .onConflictDoUpdate({ target: [filePartsTable.entryId, filePartsTable.part], set: { size: row.size, path: row.path, created: row.created } })
+    .run();
 export const deleteParts = (db: Db, entryId: number) => db.delete(filePartsTable).where(eq(filePartsTable.entryId, entryId)).run();
 
 /** Every part file still referenced, so start-up cleaning keeps them. */
-export const listPartPaths = (db: Db) => db.select({ path: filePartsTable.path }).from(filePartsTable).all().map((r) => r.path);
+export const listPartPaths = (db: Db) =>
+  db
+    .select({ path: filePartsTable.path })
+    .from(filePartsTable)
+    .all()
+    .map((r) => r.path);
 
 /** Objects not checked since `before`, oldest check first (the integrity job's batch). */
 export const listObjectsToVerify = (db: Db, before: number, limit: number) =>
@@ -104,4 +122,8 @@ export const markVerified = (db: Db, id: string, at: number, error: string | nul
 
 /** Which draft and record files use an object (for integrity reports). */
 export const listEntriesOfObject = (db: Db, objectId: string) =>
-  db.select({ recordId: fileEntriesTable.recordId, isDraft: fileEntriesTable.isDraft, key: fileEntriesTable.key }).from(fileEntriesTable).where(eq(fileEntriesTable.objectId, objectId)).all();
+  db
+    .select({ recordId: fileEntriesTable.recordId, isDraft: fileEntriesTable.isDraft, key: fileEntriesTable.key })
+    .from(fileEntriesTable)
+    .where(eq(fileEntriesTable.objectId, objectId))
+    .all();

@@ -9,7 +9,11 @@ export type GroupRow = typeof groupsTable.$inferSelect;
 export const insertGroup = (db: Db, row: typeof groupsTable.$inferInsert) => db.insert(groupsTable).values(row).returning().get();
 
 export const findGroupByName = (db: Db, name: string) =>
-  db.select().from(groupsTable).where(sql`lower(${groupsTable.name}) = lower(${name})`).get();
+  db
+    .select()
+    .from(groupsTable)
+    .where(sql`lower(${groupsTable.name}) = lower(${name})`)
+    .get();
 
 export const findGroupById = (db: Db, id: string) => db.select().from(groupsTable).where(eq(groupsTable.id, id)).get();
 
@@ -28,8 +32,19 @@ export const listGroups = (db: Db) => db.select().from(groupsTable).orderBy(asc(
 /** Groups within `filter` whose name or description starts a word with every query word, by name. */
 export function searchGroups(db: Db, filter: SQL, words: string[], limit: number) {
   const where = and(filter, matchAllWords(words, [sql`${groupsTable.name}`, sql`${groupsTable.description}`]));
-  const total = db.select({ n: sql<number>`count(*)` }).from(groupsTable).where(where).get()?.n ?? 0;
-  const rows = db.select().from(groupsTable).where(where).orderBy(sql`lower(${groupsTable.name})`, asc(groupsTable.id)).limit(limit).all();
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(groupsTable)
+      .where(where)
+      .get()?.n ?? 0;
+  const rows = db
+    .select()
+    .from(groupsTable)
+    .where(where)
+    .orderBy(sql`lower(${groupsTable.name})`, asc(groupsTable.id))
+    .limit(limit)
+    .all();
   return { rows, total };
 }
 

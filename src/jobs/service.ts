@@ -51,7 +51,12 @@ export function createJobsService(deps: { db: Db; clock: Clock; registry: JobReg
     async runNow(actor: Actor, name: string, payload: unknown = {}) {
       requireAdmin(actor);
       if (!registry.get(name)) {
-        throw badRequest(`No job named '${name}'. Known: ${registry.all().map((d) => d.name).join(", ")}.`);
+        throw badRequest(
+          `No job named '${name}'. Known: ${registry
+            .all()
+            .map((d) => d.name)
+            .join(", ")}.`,
+        );
       }
       const now = clock.now();
       const row = store.insertJob(db, {

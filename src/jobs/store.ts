@@ -25,7 +25,11 @@ export function claimNextJob(db: Db, now: number, leaseUntil: number): JobRow | 
 }
 
 export const extendLease = (db: Db, id: number, leaseUntil: number) =>
-  db.update(jobsTable).set({ leaseUntil }).where(and(eq(jobsTable.id, id), eq(jobsTable.status, "running"))).run();
+  db
+    .update(jobsTable)
+    .set({ leaseUntil })
+    .where(and(eq(jobsTable.id, id), eq(jobsTable.status, "running")))
+    .run();
 
 export const markSucceeded = (db: Db, id: number, result: unknown, now: number) =>
   db
@@ -62,20 +66,25 @@ export const hasUnfinishedJob = (db: Db, name: string) =>
 export const listRecentJobs = (db: Db, limit: number) => db.select().from(jobsTable).orderBy(desc(jobsTable.id)).limit(limit).all();
 
 export const deleteFinishedJobsBefore = (db: Db, before: number) =>
-  changesOf(db.delete(jobsTable).where(and(inArray(jobsTable.status, ["succeeded", "failed"]), lt(jobsTable.finishedAt, before))).run());
+  changesOf(
+    db
+      .delete(jobsTable)
+      .where(and(inArray(jobsTable.status, ["succeeded", "failed"]), lt(jobsTable.finishedAt, before)))
+      .run(),
+  );
 
 export const listSchedules = (db: Db) => db.select().from(jobSchedulesTable).all();
 
-export const insertScheduleIfMissing = (db: Db, name: string, nextRunAt: number) =>
-  db.insert(jobSchedulesTable).values({ name, nextRunAt }).onConflictDoNothing().run();
+export const insertScheduleIfMissing = (db: Db, name: string, nextRunAt: number) => db.insert(jobSchedulesTable).values({ name, nextRunAt }).onConflictDoNothing().run();
 
 /** Moves a due schedule forward; true when this caller won it (so only one enqueues). */
 export const advanceSchedule = (db: Db, name: string, now: number, nextRunAt: number) =>
-  changesOf(db
-    .update(jobSchedulesTable)
-    .set({ nextRunAt, lastRunAt: now })
-    .where(and(eq(jobSchedulesTable.name, name), sql`${jobSchedulesTable.nextRunAt} <= ${now}`))
-    .run()) > 0;
+  changesOf(
+    db
+      .update(jobSchedulesTable)
+      .set({ nextRunAt, lastRunAt: now })
+      .where(and(eq(jobSchedulesTable.name, name), sql`${jobSchedulesTable.nextRunAt} <= ${now}`))
+      .run(),
+  ) > 0;
 
-export const updateScheduleLastRun = (db: Db, name: string, now: number) =>
-  db.update(jobSchedulesTable).set({ lastRunAt: now }).where(eq(jobSchedulesTable.name, name)).run();
+export const updateScheduleLastRun = (db: Db, name: string, now: number) => db.update(jobSchedulesTable).set({ lastRunAt: now }).where(eq(jobSchedulesTable.name, name)).run();

@@ -55,7 +55,8 @@ export function parseRequest(pairs: [string, string][]): OaiRequest {
   }
   const missing = rules.required.filter((name) => args[name] === undefined);
   if (missing.length) throw new OaiError("badArgument", `${verb} needs the argument(s) ${missing.join(", ")}.`);
-  if (args.metadataPrefix !== undefined && !METADATA_PREFIX.test(args.metadataPrefix)) throw new OaiError("badArgument", "The metadataPrefix has characters OAI-PMH does not allow.");
+  if (args.metadataPrefix !== undefined && !METADATA_PREFIX.test(args.metadataPrefix))
+    throw new OaiError("badArgument", "The metadataPrefix has characters OAI-PMH does not allow.");
   if (args.set !== undefined && !SET_SPEC.test(args.set)) throw new OaiError("badArgument", "The set argument is not a valid setSpec.");
   return { verb, args };
 }

@@ -4,10 +4,7 @@ import type { Db } from "../db/connection";
 import type { RecordsService } from "../records/service";
 import * as store from "./store";
 
-export type HarvestRecords = Pick<
-  RecordsService,
-  "listHarvestable" | "countHarvestable" | "selectedRecordIds" | "earliestHarvestable" | "findHarvestHeader" | "readPublicRecords"
->;
+export type HarvestRecords = Pick<RecordsService, "listHarvestable" | "countHarvestable" | "selectedRecordIds" | "earliestHarvestable" | "findHarvestHeader" | "readPublicRecords">;
 
 export interface Item {
   id: string;
@@ -33,7 +30,12 @@ export function createListing(db: Db, records: HarvestRecords) {
     let position = after;
     for (;;) {
       const batch = store.listTombstones(db, selection, position, selection.patterns ? TOMBSTONE_BATCH : limit);
-      const kept = selection.patterns ? records.selectedRecordIds(batch.map((t) => t.recordId), selection.patterns) : null;
+      const kept = selection.patterns
+        ? records.selectedRecordIds(
+            batch.map((t) => t.recordId),
+            selection.patterns,
+          )
+        : null;
       for (const t of batch) if (!kept || kept.has(t.recordId)) out.push({ id: t.recordId, datestamp: t.datestamp, deleted: true });
       if (out.length >= limit || batch.length < TOMBSTONE_BATCH || !selection.patterns) return out.slice(0, limit);
       const last = batch[batch.length - 1]!;

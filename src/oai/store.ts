@@ -23,7 +23,12 @@ export function listSets(db: Db, sort: SetSort, direction: "asc" | "desc", offse
 export const insertSet = (db: Db, row: typeof oaiSetsTable.$inferInsert) => db.insert(oaiSetsTable).values(row).returning().get();
 
 export const updateSet = (db: Db, id: number, fields: { name: string; description: string; searchPattern: string }, now: number) =>
-  db.update(oaiSetsTable).set({ ...fields, updated: now }).where(eq(oaiSetsTable.id, id)).returning().get() ?? null;
+  db
+    .update(oaiSetsTable)
+    .set({ ...fields, updated: now })
+    .where(eq(oaiSetsTable.id, id))
+    .returning()
+    .get() ?? null;
 
 export const deleteSet = (db: Db, id: number) => changesOf(db.delete(oaiSetsTable).where(eq(oaiSetsTable.id, id)).run()) === 1;
 
@@ -47,11 +52,21 @@ export function listTombstones(db: Db, range: { from?: number; until?: number },
     .all();
 }
 
-export const earliestTombstone = (db: Db) => db.select({ t: sql<number | null>`min(${oaiTombstonesTable.datestamp})` }).from(oaiTombstonesTable).get()?.t ?? null;
+export const earliestTombstone = (db: Db) =>
+  db
+    .select({ t: sql<number | null>`min(${oaiTombstonesTable.datestamp})` })
+    .from(oaiTombstonesTable)
+    .get()?.t ?? null;
 
 /** The signing keys of resumption tokens, newest first; the first call makes one. */
 export function tokenKeys(db: Db, newSecret: () => string, now: number): string[] {
-  const keys = () => db.select().from(oaiTokenKeysTable).orderBy(desc(oaiTokenKeysTable.id)).all().map((r) => r.secret);
+  const keys = () =>
+    db
+      .select()
+      .from(oaiTokenKeysTable)
+      .orderBy(desc(oaiTokenKeysTable.id))
+      .all()
+      .map((r) => r.secret);
   const existing = keys();
   if (existing.length) return existing;
   db.insert(oaiTokenKeysTable).values({ secret: newSecret(), created: now }).run();

@@ -146,7 +146,16 @@ export function listItems(c: VerbContext, request: OaiRequest & { verb: "ListRec
     formatOf(c, args.metadataPrefix!);
     const range = dateRange(args);
     const selection: Selection = { patterns: setPatterns(c, args.set), from: range.from, until: Math.min(range.until ?? Infinity, c.now + 1) };
-    return { verb: request.verb, prefix: args.metadataPrefix, set: args.set, from: selection.from, until: selection.until, cursor: 0, total: c.listing.countItems(selection), expires: 0 };
+    return {
+      verb: request.verb,
+      prefix: args.metadataPrefix,
+      set: args.set,
+      from: selection.from,
+      until: selection.until,
+      cursor: 0,
+      total: c.listing.countItems(selection),
+      expires: 0,
+    };
   });
   const format = formatOf(c, state.prefix ?? "");
   const selection: Selection = { patterns: setPatterns(c, state.set), from: state.from, until: state.until };
@@ -154,7 +163,8 @@ export function listItems(c: VerbContext, request: OaiRequest & { verb: "ListRec
   const items = selection.patterns?.length === 0 ? [] : c.listing.nextItems(selection, after, c.pageSize + 1);
   if (items.length === 0 && state.cursor === 0) throw new OaiError("noRecordsMatch", "No records match the request's set and dates.");
   // A list element needs at least one item, and the rest of a list can vanish (its set deleted).
-  if (items.length === 0) throw new OaiError("noRecordsMatch", "The rest of this list is gone since the previous page (its records or its set were removed); start the list again.");
+  if (items.length === 0)
+    throw new OaiError("noRecordsMatch", "The rest of this list is gone since the previous page (its records or its set were removed); start the list again.");
   const page = items.slice(0, c.pageSize);
   const last = page[page.length - 1];
   const token = pageToken(c, state, page.length, items.length > c.pageSize && last ? [last.datestamp, last.id] : null);
@@ -172,7 +182,18 @@ export function listSets(c: VerbContext, args: Record<string, string>): XmlTree 
   const set = page.map((s) => ({
     setSpec: s.spec,
     setName: s.name,
-    ...(s.description ? { setDescription: { "oai_dc:dc": { "@_xmlns:oai_dc": "http://www.openarchives.org/OAI/2.0/oai_dc/", "@_xmlns:dc": "http://purl.org/dc/elements/1.1/", "@_xsi:schemaLocation": "http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd", "dc:description": s.description } } } : {}),
+    ...(s.description
+      ? {
+          setDescription: {
+            "oai_dc:dc": {
+              "@_xmlns:oai_dc": "http://www.openarchives.org/OAI/2.0/oai_dc/",
+              "@_xmlns:dc": "http://purl.org/dc/elements/1.1/",
+              "@_xsi:schemaLocation": "http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd",
+              "dc:description": s.description,
+            },
+          },
+        }
+      : {}),
   }));
   return token ? { set, resumptionToken: tokenTree(token) } : { set };
 }

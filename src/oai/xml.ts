@@ -7,14 +7,7 @@ const OAI_SCHEMA_LOCATION = `${OAI_NAMESPACE} http://www.openarchives.org/OAI/2.
 
 /** The protocol's error codes (OAI-PMH 2.0 §3.6). */
 export type OaiErrorCode =
-  | "badArgument"
-  | "badResumptionToken"
-  | "badVerb"
-  | "cannotDisseminateFormat"
-  | "idDoesNotExist"
-  | "noRecordsMatch"
-  | "noMetadataFormats"
-  | "noSetHierarchy";
+  "badArgument" | "badResumptionToken" | "badVerb" | "cannotDisseminateFormat" | "idDoesNotExist" | "noRecordsMatch" | "noMetadataFormats" | "noSetHierarchy";
 
 export class OaiError extends Error {
   constructor(

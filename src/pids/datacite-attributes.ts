@@ -21,13 +21,51 @@ export const DATACITE_SCHEMA_VERSION = "http://datacite.org/schema/kernel-4";
 
 // RDM_RECORDS_IDENTIFIERS_SCHEMES -> DataCite identifier types.
 const IDENTIFIER_TYPES: Record<string, string> = {
-  ark: "ARK", arxiv: "arXiv", ads: "bibcode", crossreffunderid: "Crossref Funder ID", doi: "DOI",
-  ean13: "EAN13", eissn: "EISSN", grid: "GRID", handle: "Handle", igsn: "IGSN", isbn: "ISBN",
-  isni: "ISNI", issn: "ISSN", istc: "ISTC", lissn: "LISSN", lsid: "LSID", pmid: "PMID",
-  purl: "PURL", upc: "UPC", url: "URL", urn: "URN", w3id: "w3id",
+  ark: "ARK",
+  arxiv: "arXiv",
+  ads: "bibcode",
+  crossreffunderid: "Crossref Funder ID",
+  doi: "DOI",
+  ean13: "EAN13",
+  eissn: "EISSN",
+  grid: "GRID",
+  handle: "Handle",
+  igsn: "IGSN",
+  isbn: "ISBN",
+  isni: "ISNI",
+  issn: "ISSN",
+  istc: "ISTC",
+  lissn: "LISSN",
+  lsid: "LSID",
+  pmid: "PMID",
+  purl: "PURL",
+  upc: "UPC",
+  url: "URL",
+  urn: "URN",
+  w3id: "w3id",
 };
 // relatedIdentifierType is a closed list in the schema; other schemes are left out.
-const RELATED_TYPES = new Set(["ARK", "arXiv", "bibcode", "DOI", "EAN13", "EISSN", "Handle", "IGSN", "ISBN", "ISSN", "ISTC", "LISSN", "LSID", "PMID", "PURL", "UPC", "URL", "URN", "w3id"]);
+const RELATED_TYPES = new Set([
+  "ARK",
+  "arXiv",
+  "bibcode",
+  "DOI",
+  "EAN13",
+  "EISSN",
+  "Handle",
+  "IGSN",
+  "ISBN",
+  "ISSN",
+  "ISTC",
+  "LISSN",
+  "LSID",
+  "PMID",
+  "PURL",
+  "UPC",
+  "URL",
+  "URN",
+  "w3id",
+]);
 // RDM_RECORDS_PERSONORG_SCHEMES -> nameIdentifierScheme.
 const NAME_SCHEMES: Record<string, string> = { orcid: "ORCID", isni: "ISNI", gnd: "GND", ror: "ROR" };
 const FUNDER_ID_PRIORITY = ["ror", "doi", "grid", "isni", "gnd"];
@@ -61,7 +99,9 @@ export function dataciteAttributes(record: RecordDocument, options: DataciteAttr
     version: nonBlank(metadata.version),
     rightsList: list(metadata.rights).map((r) => rights(r, vocab)),
     subjects: list(metadata.subjects).map((s) => subject(s, vocab)),
-    geoLocations: list(metadata.locations?.features).map(geoLocation).filter((g) => Object.keys(compact(g)).length > 0),
+    geoLocations: list(metadata.locations?.features)
+      .map(geoLocation)
+      .filter((g) => Object.keys(compact(g)).length > 0),
     fundingReferences: list(metadata.funding).map((f) => fundingReference(f, vocab)),
     schemaVersion: DATACITE_SCHEMA_VERSION,
   };
@@ -257,4 +297,3 @@ export function edtfYear(value: unknown): string | undefined {
 }
 
 const nonBlank = (value: unknown): string | undefined => (typeof value === "string" && value.trim() ? value : undefined);
-

@@ -106,9 +106,7 @@ export function createDataciteClient(options: DataciteClientOptions) {
           title: redact(String(e?.title ?? e?.detail ?? "")),
         }))
       : [];
-    const detail = errors.length
-      ? errors.map((e) => (e.source ? `${e.source}: ${e.title}` : e.title)).join("; ")
-      : text.replace(/\s+/g, " ").trim().slice(0, 200) || "no details";
+    const detail = errors.length ? errors.map((e) => (e.source ? `${e.source}: ${e.title}` : e.title)).join("; ") : text.replace(/\s+/g, " ").trim().slice(0, 200) || "no details";
     return new DataciteError(status, redact(`DataCite ${method} ${path} answered ${status}: ${detail}`), errors);
   }
 

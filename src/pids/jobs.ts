@@ -7,10 +7,7 @@ import type { VocabularyLookup } from "../vocabularies/model";
 import { dataciteAttributes } from "./datacite-attributes";
 import { createDataciteClient, dataciteApiUrl, type DataciteClient } from "./datacite-client";
 
-export type DataciteConfig = Pick<
-  Config,
-  "DATACITE_ENABLED" | "DATACITE_PREFIX" | "DATACITE_USERNAME" | "DATACITE_PASSWORD" | "DATACITE_TEST_MODE" | "DATACITE_URL"
->;
+export type DataciteConfig = Pick<Config, "DATACITE_ENABLED" | "DATACITE_PREFIX" | "DATACITE_USERNAME" | "DATACITE_PASSWORD" | "DATACITE_TEST_MODE" | "DATACITE_URL">;
 
 export interface DataciteJobDeps {
   config: DataciteConfig;
@@ -37,9 +34,7 @@ export interface DataciteRegisterPayload {
 export const DATACITE_REGISTER_JOB = "datacite-register";
 
 /** DOIs are registered only with DataCite switched on and a full account: prefix, username, password. */
-export function shouldRegister(
-  config: Pick<Config, "DATACITE_ENABLED" | "DATACITE_PREFIX" | "DATACITE_USERNAME" | "DATACITE_PASSWORD">,
-): boolean {
+export function shouldRegister(config: Pick<Config, "DATACITE_ENABLED" | "DATACITE_PREFIX" | "DATACITE_USERNAME" | "DATACITE_PASSWORD">): boolean {
   return Boolean(config.DATACITE_ENABLED && config.DATACITE_PREFIX && config.DATACITE_USERNAME && config.DATACITE_PASSWORD);
 }
 

@@ -33,54 +33,95 @@ const withEtag = <T extends { revision_id: number }>(set: { headers: Record<stri
 export const recordsRoutes = (http: ActorContext, records: RecordsService, formats: RecordFormats, onView: RecordViewHook) =>
   new Elysia()
     .use(http)
-    .get("/api/records", ({ actor, request }) => records.searchRecords(actor, queryParams(request.url)), { query: recordSearchQuery, detail: { summary: "Search published records", tags } })
-    .post("/api/records", ({ actor, body, set }) => {
-      set.status = 201;
-      return withEtag(set, records.createDraft(actor, body));
-    }, { detail: { summary: "Create a draft", tags: draftTags } })
-    .get("/api/records/:id", ({ actor, params, request, server, set }) => {
-      const accept = request.headers.get("accept");
-      // Negotiated before the read: an unacceptable Accept is a 406 whether or not the record exists.
-      const format = formats.chooseFormat(accept, singleQueryParams(request.url));
-      const record = records.readRecord(actor, params.id);
-      const body = format ? format.render(record) : null;
-      const headers = { link: formats.signposting(record), vary: "Accept" };
-      onView({ recordId: record.id, parentId: record.parent.id, actor, visitor: visitorOf(server, request), accept });
-      if (format) return new Response(body, { headers: { ...headers, "content-type": format.contentType } });
-      // The record JSON goes through the API's JSON path (vendor types, prettyprint) with its ETag.
-      Object.assign(set.headers, headers, { etag: revisionEtag(record.revision_id) });
-      return record;
-    }, { detail: { summary: "Read a published record (JSON, or an export format chosen by Accept or ?style=)", tags } })
-    .get("/api/records/:id/versions", ({ actor, params, request }) => records.listVersions(actor, params.id, queryParams(request.url)), { query: recordSearchQuery, detail: { summary: "List a record's versions", tags } })
-    .post("/api/records/:id/versions", ({ actor, params, set }) => {
-      set.status = 201;
-      return withEtag(set, records.newVersion(actor, params.id));
-    }, { detail: { summary: "Start a new version", tags: draftTags } })
+    .get("/api/records", ({ actor, request }) => records.searchRecords(actor, queryParams(request.url)), {
+      query: recordSearchQuery,
+      detail: { summary: "Search published records", tags },
+    })
+    .post(
+      "/api/records",
+      ({ actor, body, set }) => {
+        set.status = 201;
+        return withEtag(set, records.createDraft(actor, body));
+      },
+      { detail: { summary: "Create a draft", tags: draftTags } },
+    )
+    .get(
+      "/api/records/:id",
+      ({ actor, params, request, server, set }) => {
+        const accept = request.headers.get("accept");
+        // Negotiated before the read: an unacceptable Accept is a 406 whether or not the record exists.
+        const format = formats.chooseFormat(accept, singleQueryParams(request.url));
+        const record = records.readRecord(actor, params.id);
+        const body = format ? format.render(record) : null;
+        const headers = { link: formats.signposting(record), vary: "Accept" };
+        onView({ recordId: record.id, parentId: record.parent.id, actor, visitor: visitorOf(server, request), accept });
+        if (format) return new Response(body, { headers: { ...headers, "content-type": format.contentType } });
+        // The record JSON goes through the API's JSON path (vendor types, prettyprint) with its ETag.
+        Object.assign(set.headers, headers, { etag: revisionEtag(record.revision_id) });
+        return record;
+      },
+      { detail: { summary: "Read a published record (JSON, or an export format chosen by Accept or ?style=)", tags } },
+    )
+    .get("/api/records/:id/versions", ({ actor, params, request }) => records.listVersions(actor, params.id, queryParams(request.url)), {
+      query: recordSearchQuery,
+      detail: { summary: "List a record's versions", tags },
+    })
+    .post(
+      "/api/records/:id/versions",
+      ({ actor, params, set }) => {
+        set.status = 201;
+        return withEtag(set, records.newVersion(actor, params.id));
+      },
+      { detail: { summary: "Start a new version", tags: draftTags } },
+    )
     .get("/api/records/:id/versions/latest", ({ actor, params }) => records.latestVersion(actor, params.id), { detail: { summary: "Redirect to the latest version", tags } })
     .get("/api/records/:id/draft", ({ actor, params, set }) => withEtag(set, records.readDraft(actor, params.id)), { detail: { summary: "Read a draft", tags: draftTags } })
-    .post("/api/records/:id/draft", ({ actor, params, set }) => {
-      set.status = 201;
-      return withEtag(set, records.editRecord(actor, params.id));
-    }, { detail: { summary: "Edit a published record (creates its draft)", tags: draftTags } })
+    .post(
+      "/api/records/:id/draft",
+      ({ actor, params, set }) => {
+        set.status = 201;
+        return withEtag(set, records.editRecord(actor, params.id));
+      },
+      { detail: { summary: "Edit a published record (creates its draft)", tags: draftTags } },
+    )
     .put("/api/records/:id/draft", ({ actor, params, body, request, set }) => withEtag(set, records.updateDraft(actor, params.id, body, request.headers.get("if-match"))), {
       detail: { summary: "Replace a draft", tags: draftTags },
     })
-    .delete("/api/records/:id/draft", ({ actor, params, request, set }) => {
-      records.deleteDraft(actor, params.id, request.headers.get("if-match"));
-      set.status = 204;
-      return null;
-    }, { detail: { summary: "Delete a draft", tags: draftTags } })
-    .post("/api/records/:id/draft/actions/publish", ({ actor, params, set }) => {
-      set.status = 202;
-      return withEtag(set, records.publish(actor, params.id));
-    }, { detail: { summary: "Publish a draft", tags: draftTags } })
-    .post("/api/records/:id/draft/pids/doi", ({ actor, params, set }) => {
-      set.status = 201;
-      return withEtag(set, records.reserveDoi(actor, params.id));
-    }, { detail: { summary: "Reserve a DOI", tags: draftTags } })
-    .delete("/api/records/:id/draft/pids/doi", ({ actor, params, set }) => {
-      records.discardDoi(actor, params.id);
-      set.status = 204;
-      return null;
-    }, { detail: { summary: "Discard a reserved DOI", tags: draftTags } })
-    .get("/api/user/records", ({ actor, request }) => records.listUserRecords(actor, queryParams(request.url)), { query: recordSearchQuery, detail: { summary: "The caller's drafts and records", tags } });
+    .delete(
+      "/api/records/:id/draft",
+      ({ actor, params, request, set }) => {
+        records.deleteDraft(actor, params.id, request.headers.get("if-match"));
+        set.status = 204;
+        return null;
+      },
+      { detail: { summary: "Delete a draft", tags: draftTags } },
+    )
+    .post(
+      "/api/records/:id/draft/actions/publish",
+      ({ actor, params, set }) => {
+        set.status = 202;
+        return withEtag(set, records.publish(actor, params.id));
+      },
+      { detail: { summary: "Publish a draft", tags: draftTags } },
+    )
+    .post(
+      "/api/records/:id/draft/pids/doi",
+      ({ actor, params, set }) => {
+        set.status = 201;
+        return withEtag(set, records.reserveDoi(actor, params.id));
+      },
+      { detail: { summary: "Reserve a DOI", tags: draftTags } },
+    )
+    .delete(
+      "/api/records/:id/draft/pids/doi",
+      ({ actor, params, set }) => {
+        records.discardDoi(actor, params.id);
+        set.status = 204;
+        return null;
+      },
+      { detail: { summary: "Discard a reserved DOI", tags: draftTags } },
+    )
+    .get("/api/user/records", ({ actor, request }) => records.listUserRecords(actor, queryParams(request.url)), {
+      query: recordSearchQuery,
+      detail: { summary: "The caller's drafts and records", tags },
+    });

@@ -30,11 +30,23 @@ export function createRecordsService(deps: RecordsDeps) {
   const truthy = (v: unknown) => v === "true" || v === "1";
   const index = ctx.search;
 
-  async function search(actor: Actor, query: Record<string, unknown>, scope: { url: (q: QueryValues) => string; defaultSort: string; parentId?: string; listing?: "own"; hideAllVersions?: boolean }) {
+  async function search(
+    actor: Actor,
+    query: Record<string, unknown>,
+    scope: { url: (q: QueryValues) => string; defaultSort: string; parentId?: string; listing?: "own"; hideAllVersions?: boolean },
+  ) {
     const page = parsePage(query, limits);
     const str = (v: unknown) => (typeof v === "string" ? v : undefined);
     const allversions = truthy(query.allversions);
-    const input = { sortOptions: config.RDM_SEARCH_SORT_OPTIONS, q: str(query.q), sort: str(query.sort), allversions, parentId: scope.parentId, defaultSort: scope.defaultSort, query };
+    const input = {
+      sortOptions: config.RDM_SEARCH_SORT_OPTIONS,
+      q: str(query.q),
+      sort: str(query.sort),
+      allversions,
+      parentId: scope.parentId,
+      defaultSort: scope.defaultSort,
+      query,
+    };
     const found = await index.search(recordScope(actor, scope.listing), input, page);
     // A reader worker searched a snapshot: a draft discarded since then is left out, not a 404.
     const items = found.hits.flatMap((hit) => {
@@ -80,7 +92,11 @@ export function createRecordsService(deps: RecordsDeps) {
     listVersions(actor: Actor, id: string, query: Record<string, unknown>) {
       const record = ctx.loadRecord(id);
       requireRead(actor, record);
-      return search(actor, { ...query, allversions: "true" }, { url: (q) => links.api(`/records/${id}/versions`, q), defaultSort: "version", parentId: record.parentId, hideAllVersions: true });
+      return search(
+        actor,
+        { ...query, allversions: "true" },
+        { url: (q) => links.api(`/records/${id}/versions`, q), defaultSort: "version", parentId: record.parentId, hideAllVersions: true },
+      );
     },
 
     /** 301 to the latest published version the caller may read. */
@@ -183,4 +199,3 @@ export function createRecordsService(deps: RecordsDeps) {
     },
   };
 }
-

@@ -47,7 +47,11 @@ export function setLatestVersion(db: Db, parentId: string, latestId: string, now
 }
 
 export const updateParentPids = (db: Db, id: string, pids: Record<string, unknown>, now: number) =>
-  db.update(recordParentsTable).set({ pids, updated: now, revisionId: sql`${recordParentsTable.revisionId} + 1` }).where(eq(recordParentsTable.id, id)).run();
+  db
+    .update(recordParentsTable)
+    .set({ pids, updated: now, revisionId: sql`${recordParentsTable.revisionId} + 1` })
+    .where(eq(recordParentsTable.id, id))
+    .run();
 
 // The highest version index used by a parent's records and drafts (`p` is the parent row). As
 // correlated subqueries of the parent's row it costs well under a microsecond; the same maxima
@@ -78,4 +82,8 @@ export const listParentVersions = (db: Db, parentId: string) =>
 
 /** Published records whose active embargo ends on or before `date` (YYYY-MM-DD). */
 export const listDueEmbargoes = (db: Db, date: string) =>
-  db.select().from(recordsTable).where(sql`${recordsTable.embargoUntil} IS NOT NULL AND ${recordsTable.embargoUntil} <= ${date}`).all();
+  db
+    .select()
+    .from(recordsTable)
+    .where(sql`${recordsTable.embargoUntil} IS NOT NULL AND ${recordsTable.embargoUntil} <= ${date}`)
+    .all();

@@ -100,7 +100,12 @@ function bounds(from: string | null, to: string | null, includeFrom: boolean, in
 /** Bounds matching exactly the strings that start with `prefix`. */
 function prefixBounds(prefix: string): Bound[] {
   const next = after(prefix);
-  return next === null ? [[">=", prefix]] : [[">=", prefix], ["<", next]];
+  return next === null
+    ? [[">=", prefix]]
+    : [
+        [">=", prefix],
+        ["<", next],
+      ];
 }
 
 function ftsIn(s: SearchSchema, match: string): Sql {
@@ -280,7 +285,9 @@ const clauseCount = (node: QueryNode): number =>
 function checkClauses(node: QueryNode) {
   const n = clauseCount(node);
   if (n > MAX_CLAUSE_COUNT) {
-    throw new HttpError(400, "Invalid querystring parameters.", [{ field: "q", messages: [`The query has ${n} clauses; at most ${MAX_CLAUSE_COUNT} are allowed (max_clause_count).`] }]);
+    throw new HttpError(400, "Invalid querystring parameters.", [
+      { field: "q", messages: [`The query has ${n} clauses; at most ${MAX_CLAUSE_COUNT} are allowed (max_clause_count).`] },
+    ]);
   }
 }
 

@@ -87,7 +87,8 @@ function readComparison(input: string, start: number): [RangeToken, number] {
   if (!value) throw new ParseError("comparison without value");
   const bound = value === "*" ? null : value;
   const inclusive = op.length === 2;
-  const token: RangeToken = op[0] === ">" ? { t: "range", from: bound, to: null, includeFrom: inclusive, includeTo: true } : { t: "range", from: null, to: bound, includeFrom: true, includeTo: inclusive };
+  const token: RangeToken =
+    op[0] === ">" ? { t: "range", from: bound, to: null, includeFrom: inclusive, includeTo: true } : { t: "range", from: null, to: bound, includeFrom: true, includeTo: inclusive };
   return [token, j];
 }
 

@@ -100,13 +100,17 @@ export async function startServer(config: Config, say: (line: string) => void = 
     // harvests silently short: say so and rebuild it in the background.
     const index = services.records.checkIndex();
     if (!index.complete) {
-      say(`WARNING: the search index holds ${index.indexedRecords} of ${index.records} records and ${index.indexedDrafts} of ${index.drafts} drafts: rebuilding it in the background (searches and OAI-PMH are incomplete until then).`);
+      say(
+        `WARNING: the search index holds ${index.indexedRecords} of ${index.records} records and ${index.indexedDrafts} of ${index.drafts} drafts: rebuilding it in the background (searches and OAI-PMH are incomplete until then).`,
+      );
       services.jobs.enqueue(REINDEX_JOB);
     }
     // Checkpoints off the request thread: only the long-running server needs them (see db/checkpointer).
     const checkpointer = startCheckpointer(services.deps.db, services.deps.db.$client.filename, services.log);
     const port = app.server!.port!;
-    say(`Cairn serving ${config.BASE_URL} (listening on ${tls ? "https" : "http"}://${config.HOST}:${port}, data in ${config.DATA_DIR}) after ${Math.round(performance.now() - startedAt)} ms`);
+    say(
+      `Cairn serving ${config.BASE_URL} (listening on ${tls ? "https" : "http"}://${config.HOST}:${port}, data in ${config.DATA_DIR}) after ${Math.round(performance.now() - startedAt)} ms`,
+    );
     let stopped: Promise<void> | null = null;
     return {
       url: config.BASE_URL,

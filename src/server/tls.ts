@@ -24,7 +24,9 @@ async function makeCertificate(names: string[]) {
   const keys = await crypto.subtle.generateKey(algorithm, true, ["sign", "verify"]);
   const now = Date.now();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex").replace(/^[89a-f]/, "1"),
+    serialNumber: Buffer.from(crypto.getRandomValues(new Uint8Array(16)))
+      .toString("hex")
+      .replace(/^[89a-f]/, "1"),
     name: `CN=${names.find((n) => !isIP(n)) ?? "localhost"}, O=Cairn self-signed`,
     notBefore: new Date(now - 60_000),
     notAfter: new Date(now + 825 * 86_400_000),

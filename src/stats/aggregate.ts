@@ -108,7 +108,20 @@ function dayName(day: number): string {
 }
 
 function newTotals(id: string, day: number, parentId: string): DayTotals {
-  return { id, day: dayName(day), parentId, views: 0, uniqueViews: 0, downloads: 0, uniqueDownloads: 0, volume: 0, uniqueInvestigations: 0, machineDownloads: 0, machineUniqueDownloads: 0, machineVolume: 0 };
+  return {
+    id,
+    day: dayName(day),
+    parentId,
+    views: 0,
+    uniqueViews: 0,
+    downloads: 0,
+    uniqueDownloads: 0,
+    volume: 0,
+    uniqueInvestigations: 0,
+    machineDownloads: 0,
+    machineUniqueDownloads: 0,
+    machineVolume: 0,
+  };
 }
 
 function count(t: DayTotals, kind: number, unique: boolean, bytes: number, machine: boolean) {

@@ -74,7 +74,10 @@ function dataset(record: ReportRecord, input: ReportInput) {
   return {
     "dataset-title": typeof m.title === "string" ? m.title : record.id, // Dataset_Title
     "dataset-id": [...(doi ? [{ type: "doi", value: doi }] : []), { type: "proprietary", value: record.id }], // Item_ID
-    "dataset-contributors": (Array.isArray(m.creators) ? m.creators : []).map(creatorName).filter(Boolean).map((name: string) => ({ type: "name", value: name })),
+    "dataset-contributors": (Array.isArray(m.creators) ? m.creators : [])
+      .map(creatorName)
+      .filter(Boolean)
+      .map((name: string) => ({ type: "name", value: name })),
     "dataset-dates": published ? [{ type: "pub-date", value: published }] : [], // Publication_Date
     publisher: typeof m.publisher === "string" ? m.publisher : "",
     platform: new URL(input.baseUrl).host,

@@ -66,7 +66,10 @@ export function createRecorder(deps: RecorderDeps) {
     const key = `${address}\n${agent}`;
     let visitor = hashed.visitors.get(key);
     if (visitor === undefined) {
-      visitor = createHash("sha256").update(`${saltOf(day)}\n${key}`).digest("base64url").slice(0, 22);
+      visitor = createHash("sha256")
+        .update(`${saltOf(day)}\n${key}`)
+        .digest("base64url")
+        .slice(0, 22);
       hashed.visitors.set(key, visitor);
     }
     return visitor;
@@ -118,7 +121,16 @@ export function createRecorder(deps: RecorderDeps) {
       const ts = clock.now();
       const visitor = pseudonymOf(input.actor, address, userAgent, ts);
       if (isDoubleClick(`${input.kind}\u0000${input.recordId}\u0000${input.fileKey ?? ""}\u0000${visitor}`, ts)) return false;
-      buffer.push({ kind: input.kind, ts, recordId: input.recordId, parentId: input.parentId, visitor, fileKey: input.fileKey, bytes: input.bytes, isMachine: agent === "machine" });
+      buffer.push({
+        kind: input.kind,
+        ts,
+        recordId: input.recordId,
+        parentId: input.parentId,
+        visitor,
+        fileKey: input.fileKey,
+        bytes: input.bytes,
+        isMachine: agent === "machine",
+      });
       if (buffer.length >= BATCH_SIZE) {
         // Written right after this response, not during it.
         if (timer) clearTimeout(timer);

@@ -32,7 +32,10 @@ function checkQuery(name: string, value: unknown, errors: FieldError[]): StatQue
   const stat = value.stat;
   if (typeof stat !== "string" || !(stat in STAT_QUERIES)) {
     const known = Object.keys(STAT_QUERIES).join(", ");
-    errors.push({ field: `${name}.stat`, messages: [typeof stat === "string" ? `Unknown statistic '${stat}'. Known: ${known}.` : `Missing data for required field. Known statistics: ${known}.`] });
+    errors.push({
+      field: `${name}.stat`,
+      messages: [typeof stat === "string" ? `Unknown statistic '${stat}'. Known: ${known}.` : `Missing data for required field. Known statistics: ${known}.`],
+    });
     return null;
   }
   const spec = STAT_QUERIES[stat as StatName];
@@ -53,7 +56,7 @@ function checkQuery(name: string, value: unknown, errors: FieldError[]): StatQue
 
 /** The checked queries in the body's order; a 400 naming every problem otherwise. */
 export function parseStatsRequest(body: unknown): StatQuery[] {
-  if (!isObject(body)) throw validationError([{ field: "", messages: ["The body must be an object of named queries: {\"<name>\": {\"stat\": ..., \"params\": {...}}}."] }]);
+  if (!isObject(body)) throw validationError([{ field: "", messages: ['The body must be an object of named queries: {"<name>": {"stat": ..., "params": {...}}}.'] }]);
   const errors: FieldError[] = [];
   const queries: StatQuery[] = [];
   for (const [name, value] of Object.entries(body)) {

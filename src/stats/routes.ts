@@ -8,7 +8,7 @@ export const statsRoutes = (http: ActorContext, stats: StatsService) =>
     detail: {
       summary: "Query usage statistics",
       description:
-        "Body: {\"<any name>\": {\"stat\": \"record-view\" | \"record-view-all-versions\" | \"record-download\" | \"record-download-all-versions\", \"params\": {\"recid\" or \"parent_recid\", \"start_date\"?, \"end_date\"?}}}. Answers one member per name.",
+        'Body: {"<any name>": {"stat": "record-view" | "record-view-all-versions" | "record-download" | "record-download-all-versions", "params": {"recid" or "parent_recid", "start_date"?, "end_date"?}}}. Answers one member per name.',
       tags: ["Statistics"],
     },
   });

@@ -83,7 +83,15 @@ export function createStatsService(deps: StatsDeps) {
     /** A file content response sent bytes (whole file or first range): count a download; machines are flagged. */
     recordDownload(input: RecordDownloadInput) {
       if (!enabled) return false;
-      return recorder.record({ kind: DOWNLOAD, recordId: input.recordId, parentId: input.parentId, actor: input.actor, visitor: input.visitor, fileKey: input.fileKey, bytes: Math.max(0, input.bytes) });
+      return recorder.record({
+        kind: DOWNLOAD,
+        recordId: input.recordId,
+        parentId: input.parentId,
+        actor: input.actor,
+        visitor: input.visitor,
+        fileKey: input.fileKey,
+        bytes: Math.max(0, input.bytes),
+      });
     },
 
     /** POST /api/stats: each named query's counts; restricted records only for who may read them. */

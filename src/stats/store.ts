@@ -73,17 +73,25 @@ export function deleteStatesLike(db: Db, prefix: string, keep: string[]) {
 
 /** Events after the watermark, oldest first, as arrays: [id, kind, ts, record key, visitor key, bytes, is_machine] (parents: findEventParent). */
 export const listEventsAfter = (db: Db, afterId: number, limit: number) =>
-  db.$client.query(`SELECT id, kind, ts, record_key, visitor_key, bytes, is_machine FROM stats_events WHERE id > ? ORDER BY id LIMIT ?`).values(afterId, limit) as unknown as EventRow[];
+  db.$client
+    .query(`SELECT id, kind, ts, record_key, visitor_key, bytes, is_machine FROM stats_events WHERE id > ? ORDER BY id LIMIT ?`)
+    .values(afterId, limit) as unknown as EventRow[];
 
 /** The parent of an event's record. */
 export const findEventParent = (db: Db, id: number) => (db.$client.query("SELECT parent_id FROM stats_events WHERE id = ?").values(id) as string[][])[0]![0]!;
 
 /** Already aggregated events of one hour: [id, kind, record key, visitor key]. */
 export const listAggregatedInHour = (db: Db, from: number, to: number, maxId: number) =>
-  db.$client.query(`SELECT id, kind, record_key, visitor_key FROM stats_events WHERE ts >= ? AND ts < ? AND id <= ?`).values(from, to, maxId) as unknown as [number, number, number, number][];
+  db.$client.query(`SELECT id, kind, record_key, visitor_key FROM stats_events WHERE ts >= ? AND ts < ? AND id <= ?`).values(from, to, maxId) as unknown as [
+    number,
+    number,
+    number,
+    number,
+  ][];
 
 const COUNT_COLUMNS = "views, unique_views, downloads, unique_downloads, volume";
-const ADD_COUNTS = "views = views + excluded.views, unique_views = unique_views + excluded.unique_views, downloads = downloads + excluded.downloads, unique_downloads = unique_downloads + excluded.unique_downloads, volume = volume + excluded.volume";
+const ADD_COUNTS =
+  "views = views + excluded.views, unique_views = unique_views + excluded.unique_views, downloads = downloads + excluded.downloads, unique_downloads = unique_downloads + excluded.unique_downloads, volume = volume + excluded.volume";
 const countValues = (c: Counts) => [c.views, c.uniqueViews, c.downloads, c.uniqueDownloads, c.volume];
 
 /** Rows per upsert statement: binding many rows per call halves the cost of the totals' writes. */
@@ -113,7 +121,13 @@ export function addDeltas(db: Db, records: DayTotals[], parents: DayTotals[]) {
        machine_unique_downloads = machine_unique_downloads + excluded.machine_unique_downloads, machine_volume = machine_volume + excluded.machine_volume`,
     records.map((r) => [r.id, r.day, r.parentId, ...countValues(r), r.uniqueInvestigations, r.machineDownloads, r.machineUniqueDownloads, r.machineVolume]),
   );
-  upsertRows(db, `stats_parent_daily (parent_id, day, ${COUNT_COLUMNS})`, 7, `ON CONFLICT (parent_id, day) DO UPDATE SET ${ADD_COUNTS}`, parents.map((p) => [p.id, p.day, ...countValues(p)]));
+  upsertRows(
+    db,
+    `stats_parent_daily (parent_id, day, ${COUNT_COLUMNS})`,
+    7,
+    `ON CONFLICT (parent_id, day) DO UPDATE SET ${ADD_COUNTS}`,
+    parents.map((p) => [p.id, p.day, ...countValues(p)]),
+  );
   const totals = [...Array.from(sumById(records), ([id, c]) => ["record", id, ...countValues(c)]), ...Array.from(sumById(parents), ([id, c]) => ["parent", id, ...countValues(c)])];
   upsertRows(db, `stats_totals (scope, id, ${COUNT_COLUMNS})`, 7, `ON CONFLICT (scope, id) DO UPDATE SET ${ADD_COUNTS}`, totals);
 }
@@ -163,7 +177,8 @@ export function listParentPopularity(db: Db, parentIds: string[] | null) {
 export function sumDaily(db: Db, scope: "record" | "parent", id: string, from: string | null, to: string | null): Counts {
   const table = scope === "record" ? "stats_record_daily" : "stats_parent_daily";
   const column = scope === "record" ? "record_id" : "parent_id";
-  const sums = "coalesce(sum(views), 0) AS views, coalesce(sum(unique_views), 0) AS uniqueViews, coalesce(sum(downloads), 0) AS downloads, coalesce(sum(unique_downloads), 0) AS uniqueDownloads, coalesce(sum(volume), 0) AS volume";
+  const sums =
+    "coalesce(sum(views), 0) AS views, coalesce(sum(unique_views), 0) AS uniqueViews, coalesce(sum(downloads), 0) AS downloads, coalesce(sum(unique_downloads), 0) AS uniqueDownloads, coalesce(sum(volume), 0) AS volume";
   return db.$client
     .query<Counts, [string, string, string]>(`SELECT ${sums} FROM ${table} WHERE ${column} = ? AND day >= ? AND day <= ?`)
     .get(id, from ?? "0000-00-00", to ?? "9999-99-99")!;

@@ -60,7 +60,7 @@ function positionalSink(handle: FileHandle, position: number) {
   };
   return {
     async write(chunk: Uint8Array) {
-      for (let offset = 0; offset < chunk.byteLength; ) {
+      for (let offset = 0; offset < chunk.byteLength;) {
         const n = Math.min(BLOCK - filled, chunk.byteLength - offset);
         block.set(chunk.subarray(offset, offset + n), filled);
         filled += n;
@@ -93,7 +93,7 @@ function createMd5(expectedBytes: number | null) {
   };
   return {
     async update(chunk: Uint8Array) {
-      for (let offset = 0; offset < chunk.byteLength; ) {
+      for (let offset = 0; offset < chunk.byteLength;) {
         const n = Math.min(BLOCK - filled, chunk.byteLength - offset);
         slots[slot]!.block.set(chunk.subarray(offset, offset + n), filled);
         filled += n;
@@ -134,7 +134,10 @@ export function createFileStore(root: string) {
    * Streams bytes to a new temporary file, hashing them; nothing is left behind on failure.
    * Whole uploads go through Bun's buffered file writer; parts are written at their offset.
    */
-  async function receive(source: ByteSource, limits: { maxBytes: number; expectedBytes?: number | null; hash?: boolean; into?: { path: string; position: number } }): Promise<Received> {
+  async function receive(
+    source: ByteSource,
+    limits: { maxBytes: number; expectedBytes?: number | null; hash?: boolean; into?: { path: string; position: number } },
+  ): Promise<Received> {
     const path = limits.into?.path ?? join(tmpDir, newUuid());
     // A part is written in place into its upload's file; anything else into a new temporary file.
     const handle = await open(path, limits.into ? constants.O_RDWR | constants.O_CREAT : "wx", 0o600);

@@ -8,8 +8,7 @@ export type TokenRow = typeof tokensTable.$inferSelect;
 
 export const insertToken = (db: Db, row: typeof tokensTable.$inferInsert) => db.insert(tokensTable).values(row).returning().get();
 
-export const listTokensOfUser = (db: Db, userId: number) =>
-  db.select().from(tokensTable).where(eq(tokensTable.userId, userId)).orderBy(asc(tokensTable.id)).all();
+export const listTokensOfUser = (db: Db, userId: number) => db.select().from(tokensTable).where(eq(tokensTable.userId, userId)).orderBy(asc(tokensTable.id)).all();
 
 export const findTokenById = (db: Db, id: number) => db.select().from(tokensTable).where(eq(tokensTable.id, id)).get();
 
@@ -21,11 +20,14 @@ export function findActiveTokenByHash(db: Db, secretHash: string) {
   return user?.active ? { token, user } : undefined;
 }
 
-export const updateTokenLastUsed = (db: Db, id: number, at: number) =>
-  db.update(tokensTable).set({ lastUsed: at }).where(eq(tokensTable.id, id)).run();
+export const updateTokenLastUsed = (db: Db, id: number, at: number) => db.update(tokensTable).set({ lastUsed: at }).where(eq(tokensTable.id, id)).run();
 
 export const updateTokenRevoked = (db: Db, id: number, at: number) =>
-  db.update(tokensTable).set({ revokedAt: at }).where(and(eq(tokensTable.id, id), isNull(tokensTable.revokedAt))).run();
+  db
+    .update(tokensTable)
+    .set({ revokedAt: at })
+    .where(and(eq(tokensTable.id, id), isNull(tokensTable.revokedAt)))
+    .run();
 
 export const listGroupIdsOfUser = (db: Db, userId: number) =>
   db.$client

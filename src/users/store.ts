@@ -11,13 +11,25 @@ export const findUserById = (db: Db, id: number) => db.select().from(usersTable)
 
 /** The user with this id when `filter` lets the caller see them. */
 export const findVisibleUserById = (db: Db, id: number, filter: SQL) =>
-  db.select().from(usersTable).where(and(eq(usersTable.id, id), filter)).get();
+  db
+    .select()
+    .from(usersTable)
+    .where(and(eq(usersTable.id, id), filter))
+    .get();
 
 export const findUserByEmail = (db: Db, email: string) =>
-  db.select().from(usersTable).where(sql`lower(${usersTable.email}) = lower(${email})`).get();
+  db
+    .select()
+    .from(usersTable)
+    .where(sql`lower(${usersTable.email}) = lower(${email})`)
+    .get();
 
 export const findUserByUsername = (db: Db, username: string) =>
-  db.select().from(usersTable).where(sql`lower(${usersTable.username}) = lower(${username})`).get();
+  db
+    .select()
+    .from(usersTable)
+    .where(sql`lower(${usersTable.username}) = lower(${username})`)
+    .get();
 
 export const insertUser = (db: Db, row: NewUserRow) => db.insert(usersTable).values(row).returning().get();
 
@@ -25,15 +37,30 @@ export const listUsers = (db: Db) => db.select().from(usersTable).orderBy(asc(us
 
 /** E-mails of the active administrators, oldest account first (OAI-PMH Identify's adminEmail). */
 export const listAdminEmails = (db: Db) =>
-  db.select({ email: usersTable.email }).from(usersTable).where(and(eq(usersTable.isAdmin, true), eq(usersTable.active, true))).orderBy(asc(usersTable.id)).all().map((u) => u.email);
+  db
+    .select({ email: usersTable.email })
+    .from(usersTable)
+    .where(and(eq(usersTable.isAdmin, true), eq(usersTable.active, true)))
+    .orderBy(asc(usersTable.id))
+    .all()
+    .map((u) => u.email);
 
 export const countAdmins = (db: Db) =>
-  db.select({ n: sql<number>`count(*)` }).from(usersTable).where(eq(usersTable.isAdmin, true)).get()?.n ?? 0;
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(usersTable)
+    .where(eq(usersTable.isAdmin, true))
+    .get()?.n ?? 0;
 
 /** Users within `filter` where every query word starts a word of one of `columns`; by username (those without one last). */
 export function searchUsers(db: Db, filter: SQL, words: string[], columns: SQL[], limit: number) {
   const where = and(filter, matchAllWords(words, columns));
-  const total = db.select({ n: sql<number>`count(*)` }).from(usersTable).where(where).get()?.n ?? 0;
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(usersTable)
+      .where(where)
+      .get()?.n ?? 0;
   const rows = db
     .select()
     .from(usersTable)

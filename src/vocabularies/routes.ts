@@ -15,24 +15,36 @@ function vocabularyRoutes(http: ActorContext, vocabularies: VocabulariesService,
   return new Elysia()
     .use(http)
     .get(base, ({ actor, params, query }) => vocabularies.search(actor, typeOf(params), query), { query: vocabularySearchQuery, detail: { summary: "Search a vocabulary", tags } })
-    .get(`${base}/:id`, ({ actor, params, set }) => {
-      const entry = vocabularies.read(actor, typeOf(params), params.id);
-      set.headers.etag = revisionEtag(entry.revision_id);
-      return entry;
-    }, { detail: { summary: "Read a vocabulary entry", tags } })
-    .post(base, ({ actor, params, body, set }) => {
-      set.status = 201;
-      return vocabularies.create(actor, typeOf(params), body);
-    }, { body: anyObject, detail: { summary: "Create a vocabulary entry (administrators)", tags } })
+    .get(
+      `${base}/:id`,
+      ({ actor, params, set }) => {
+        const entry = vocabularies.read(actor, typeOf(params), params.id);
+        set.headers.etag = revisionEtag(entry.revision_id);
+        return entry;
+      },
+      { detail: { summary: "Read a vocabulary entry", tags } },
+    )
+    .post(
+      base,
+      ({ actor, params, body, set }) => {
+        set.status = 201;
+        return vocabularies.create(actor, typeOf(params), body);
+      },
+      { body: anyObject, detail: { summary: "Create a vocabulary entry (administrators)", tags } },
+    )
     .put(`${base}/:id`, ({ actor, params, body, request }) => vocabularies.update(actor, typeOf(params), params.id, body, request.headers.get("if-match")), {
       body: anyObject,
       detail: { summary: "Replace a vocabulary entry (administrators)", tags },
     })
-    .delete(`${base}/:id`, ({ actor, params, set, request }) => {
-      vocabularies.remove(actor, typeOf(params), params.id, request.headers.get("if-match"));
-      set.status = 204;
-      return null;
-    }, { detail: { summary: "Delete a vocabulary entry (administrators)", tags } });
+    .delete(
+      `${base}/:id`,
+      ({ actor, params, set, request }) => {
+        vocabularies.remove(actor, typeOf(params), params.id, request.headers.get("if-match"));
+        set.status = 204;
+        return null;
+      },
+      { detail: { summary: "Delete a vocabulary entry (administrators)", tags } },
+    );
 }
 
 export const vocabulariesRoutes = (http: ActorContext, vocabularies: VocabulariesService) => {

@@ -81,7 +81,10 @@ export function createVocabulariesService(deps: Deps) {
       const compiled = compileQuery(parseQueryString(query.q ?? ""), searchSchemaOf(kind));
       const condition = compiled.ftsOnly === null && compiled.where !== "1 = 1" ? { sql: compiled.where, params: compiled.params } : null;
       const parts = [compiled.ftsOnly, toFtsSuggest(query.suggest ?? "", kind.suggestColumns)].filter((p): p is string => p !== null);
-      const tags = (Array.isArray(query.tags) ? query.tags : query.tags ? [query.tags] : []).flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean);
+      const tags = (Array.isArray(query.tags) ? query.tags : query.tags ? [query.tags] : [])
+        .flatMap((t) => t.split(","))
+        .map((t) => t.trim())
+        .filter(Boolean);
       const match = parts.length ? parts.join(" AND ") : null;
       const { rows, total } = store.searchEntries(db, type, {
         match,

@@ -27,12 +27,9 @@ function indexEntry(db: Db, type: VocabularyType, pk: number, entry: Record<stri
 const unindexEntry = (db: Db, type: VocabularyType, pk: number) => db.$client.query(`DELETE FROM ${KINDS[type].fts} WHERE rowid = ?`).run(pk);
 
 const countEntries = (db: Db, type: string, delta: number) =>
-  db.$client
-    .query("INSERT INTO vocabulary_counts (type, entries) VALUES (?1, ?2) ON CONFLICT(type) DO UPDATE SET entries = entries + ?2")
-    .run(type, delta);
+  db.$client.query("INSERT INTO vocabulary_counts (type, entries) VALUES (?1, ?2) ON CONFLICT(type) DO UPDATE SET entries = entries + ?2").run(type, delta);
 
-const storedCount = (db: Db, type: string) =>
-  db.$client.query<{ entries: number }, [string]>("SELECT entries FROM vocabulary_counts WHERE type = ?").get(type)?.entries ?? 0;
+const storedCount = (db: Db, type: string) => db.$client.query<{ entries: number }, [string]>("SELECT entries FROM vocabulary_counts WHERE type = ?").get(type)?.entries ?? 0;
 
 /**
  * Above this many matches, bestmatch gives up bm25 and returns matches in index order: ranking
@@ -147,4 +144,6 @@ export const findFixtureVersion = (db: Db, name: string) =>
   db.$client.query<{ version: string }, [string]>("SELECT version FROM fixture_versions WHERE name = ?").get(name)?.version ?? null;
 
 export const saveFixtureVersion = (db: Db, name: string, version: string, now: number) =>
-  db.$client.query("INSERT INTO fixture_versions (name, version, loaded_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET version = excluded.version, loaded_at = excluded.loaded_at").run(name, version, now);
+  db.$client
+    .query("INSERT INTO fixture_versions (name, version, loaded_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET version = excluded.version, loaded_at = excluded.loaded_at")
+    .run(name, version, now);

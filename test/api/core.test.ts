@@ -86,21 +86,59 @@ describe("content negotiation and prettyprint", () => {
     { name: "JSON", method: "GET", url: "/api/records", headers: { accept: "application/json" }, status: 200, responseHeaders: typeIs("application/json") },
     { name: "JSON with charset", method: "GET", url: "/api/records", headers: { accept: "application/json;charset=UTF-8" }, status: 200 },
     { name: "any", method: "GET", url: "/api/records", headers: { accept: "*/*" }, status: 200, responseHeaders: typeIs("application/json") },
-    { name: "service vendor type", method: "GET", url: "/api/records", headers: { accept: "application/vnd.service.v1+json" }, status: 200, responseHeaders: typeIs("application/vnd.service.v1+json") },
-    { name: "InvenioRDM vendor type", method: "GET", url: "/api/records", headers: { accept: "application/vnd.inveniordm.v1+json" }, status: 200, json: emptyEnvelope, responseHeaders: typeIs("application/vnd.inveniordm.v1+json") },
-    { name: "both, as real clients send", method: "GET", url: "/api/records", headers: { accept: "application/vnd.inveniordm.v1+json, application/json" }, status: 200, responseHeaders: typeIs("application/json") },
-    { name: "quality values", method: "GET", url: "/api/records", headers: { accept: "application/json;q=0.5, application/vnd.inveniordm.v1+json;q=0.9" }, status: 200, responseHeaders: typeIs("application/vnd.inveniordm.v1+json") },
+    {
+      name: "service vendor type",
+      method: "GET",
+      url: "/api/records",
+      headers: { accept: "application/vnd.service.v1+json" },
+      status: 200,
+      responseHeaders: typeIs("application/vnd.service.v1+json"),
+    },
+    {
+      name: "InvenioRDM vendor type",
+      method: "GET",
+      url: "/api/records",
+      headers: { accept: "application/vnd.inveniordm.v1+json" },
+      status: 200,
+      json: emptyEnvelope,
+      responseHeaders: typeIs("application/vnd.inveniordm.v1+json"),
+    },
+    {
+      name: "both, as real clients send",
+      method: "GET",
+      url: "/api/records",
+      headers: { accept: "application/vnd.inveniordm.v1+json, application/json" },
+      status: 200,
+      responseHeaders: typeIs("application/json"),
+    },
+    {
+      name: "quality values",
+      method: "GET",
+      url: "/api/records",
+      headers: { accept: "application/json;q=0.5, application/vnd.inveniordm.v1+json;q=0.9" },
+      status: 200,
+      responseHeaders: typeIs("application/vnd.inveniordm.v1+json"),
+    },
     {
       name: "unsupported type",
       method: "GET",
       url: "/api/records",
       headers: { accept: "text/html" },
       status: 406,
-      json: { status: 406, message: "None of the requested media types can be served. Supported: application/json, application/vnd.service.v1+json, application/vnd.inveniordm.v1+json." },
+      json: {
+        status: 406,
+        message: "None of the requested media types can be served. Supported: application/json, application/vnd.service.v1+json, application/vnd.inveniordm.v1+json.",
+      },
     },
     { name: "JSON refused with q=0", method: "GET", url: "/api/records", headers: { accept: "application/json;q=0, text/csv" }, status: 406 },
     { name: "writes check Accept before acting", method: "POST", url: "/api/probe", headers: { accept: "text/html" }, body: { title: "x" }, status: 406 },
-    { name: "prettyprint=1 indents", method: "GET", url: "/api/records?prettyprint=1", status: 200, check: (_b, text) => expect(text).toStartWith('{\n  "hits": {\n    "hits": [],') },
+    {
+      name: "prettyprint=1 indents",
+      method: "GET",
+      url: "/api/records?prettyprint=1",
+      status: 200,
+      check: (_b, text) => expect(text).toStartWith('{\n  "hits": {\n    "hits": [],'),
+    },
     { name: "compact by default", method: "GET", url: "/api/records", status: 200, check: (_b, text) => expect(text).not.toContain("\n") },
     { name: "errors are prettyprinted too", method: "GET", url: "/api/nothing?prettyprint=1", status: 404, check: (_b, text) => expect(text).toContain('\n  "status": 404') },
   ]);
@@ -111,7 +149,15 @@ describe("authentication", () => {
   scenarios(app, [
     { name: "anonymous read", method: "GET", url: "/api/records", status: 200 },
     { name: "valid bearer token", method: "GET", url: "/api/records", as: "alice", status: 200 },
-    { name: "invalid bearer token", method: "GET", url: "/api/records", token: "not-a-token", status: 401, json: { status: 401, message: "The access token is invalid, expired or revoked." }, responseHeaders: challenge },
+    {
+      name: "invalid bearer token",
+      method: "GET",
+      url: "/api/records",
+      token: "not-a-token",
+      status: 401,
+      json: { status: 401, message: "The access token is invalid, expired or revoked." },
+      responseHeaders: challenge,
+    },
     { name: "invalid token in the query", method: "GET", url: "/api/records?access_token=nope", status: 401, responseHeaders: challenge },
     { name: "bearer scheme is case-insensitive", method: "GET", url: "/api/records", headers: { authorization: "bearer nope" }, status: 401 },
     { name: "other schemes are not tokens", method: "GET", url: "/api/records", headers: { authorization: "Basic YTpi" }, status: 200 },
@@ -140,7 +186,14 @@ describe("authentication", () => {
 
 describe("request bodies", () => {
   scenarios(app, [
-    { name: "valid JSON", method: "POST", url: "/api/probe", body: { title: "Ocean data", items: [{ n: 1 }] }, status: 200, json: { received: { title: "Ocean data", items: [{ n: 1 }] } } },
+    {
+      name: "valid JSON",
+      method: "POST",
+      url: "/api/probe",
+      body: { title: "Ocean data", items: [{ n: 1 }] },
+      status: 200,
+      json: { received: { title: "Ocean data", items: [{ n: 1 }] } },
+    },
     {
       name: "malformed JSON",
       method: "POST",
@@ -221,7 +274,13 @@ describe("paging", () => {
     { name: "page 0", method: "GET", url: "/api/records?page=0", status: 400, json: invalid("page") },
     { name: "negative page", method: "GET", url: "/api/records?page=-2", status: 400, json: invalid("page") },
     { name: "beyond the 10,000 window", method: "GET", url: "/api/records?size=100&page=101", status: 400, json: invalid("page") },
-    { name: "the last page of the window", method: "GET", url: "/api/records?size=100&page=100", status: 200, json: { hits: { total: 0 }, links: { self: "http://127.0.0.1:5000/api/records?sort=newest&page=100&size=100" } } },
+    {
+      name: "the last page of the window",
+      method: "GET",
+      url: "/api/records?size=100&page=100",
+      status: 200,
+      json: { hits: { total: 0 }, links: { self: "http://127.0.0.1:5000/api/records?sort=newest&page=100&size=100" } },
+    },
   ]);
 });
 

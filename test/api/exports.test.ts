@@ -17,11 +17,18 @@ const ids = { rich: "", minimal: "", restricted: "", closedFiles: "" };
 beforeAll(async () => {
   t = await createTestApp({ DATACITE_PREFIX: PREFIX });
   for (const [type, entry] of DIRECTORY_ENTRIES) expect((await t.call("POST", `/api/${type}`, { as: "admin", body: entry })).status).toBe(201);
-  const files: [string, string][] = [["data.csv", "a,b\n1,2\n"], ["docs/read me.txt", "hello"]];
-  ids.rich = (await publishRecord(t, { access: { record: "public", files: "public" }, files: { enabled: true }, metadata: RICH_METADATA, custom_fields: RICH_CUSTOM_FIELDS }, { files })).id;
+  const files: [string, string][] = [
+    ["data.csv", "a,b\n1,2\n"],
+    ["docs/read me.txt", "hello"],
+  ];
+  ids.rich = (
+    await publishRecord(t, { access: { record: "public", files: "public" }, files: { enabled: true }, metadata: RICH_METADATA, custom_fields: RICH_CUSTOM_FIELDS }, { files })
+  ).id;
   ids.minimal = (await publishRecord(t)).id;
   ids.restricted = (await publishRecord(t, publishableDraft({ access: { record: "restricted", files: "restricted" } }))).id;
-  ids.closedFiles = (await publishRecord(t, publishableDraft({ access: { record: "public", files: "restricted" }, files: { enabled: true } }), { files: [["secret.csv", "x"]] })).id;
+  ids.closedFiles = (
+    await publishRecord(t, publishableDraft({ access: { record: "public", files: "restricted" }, files: { enabled: true } }), { files: [["secret.csv", "x"]] })
+  ).id;
 });
 afterAll(() => t.close());
 
@@ -38,7 +45,10 @@ describe("every format by Accept validates against its standard", () => {
     const d = (await record(ids.rich, "application/vnd.datacite.datacite+json")).json;
     expect(d.doi).toBe(`${PREFIX}/${ids.rich}`);
     expect(d.titles).toEqual([{ title: RICH_METADATA.title }, { title: "A subtitle", titleType: "Subtitle", lang: "eng" }]);
-    expect(d.creators.map((c: any) => [c.name, c.nameType])).toEqual([["Doe-Müller, Jane", "Personal"], ["ACME Lab", "Organizational"]]);
+    expect(d.creators.map((c: any) => [c.name, c.nameType])).toEqual([
+      ["Doe-Müller, Jane", "Personal"],
+      ["ACME Lab", "Organizational"],
+    ]);
     expect(d.creators[0].affiliation.map((a: any) => a.name)).toEqual(["CERN", "Free University"]);
     expect(d.publicationYear).toBe("2024");
     expect(d.types).toEqual({ resourceTypeGeneral: "JournalArticle", resourceType: "" });
@@ -59,7 +69,11 @@ describe("every format by Accept validates against its standard", () => {
       "container-title": "Journal of Glaciology",
       note: "Funding by European Commission ROR 00k4n6c32.",
     });
-    expect((await record(ids.minimal, "application/vnd.citationstyles.csl+json")).json).toMatchObject({ type: "dataset", author: [{ family: "Lovelace", given: "Ada" }], issued: { "date-parts": [[2026, 11, 1]] } });
+    expect((await record(ids.minimal, "application/vnd.citationstyles.csl+json")).json).toMatchObject({
+      type: "dataset",
+      author: [{ family: "Lovelace", given: "Ada" }],
+      issued: { "date-parts": [[2026, 11, 1]] },
+    });
   });
 
   test("GeoJSON under both media types (FeatureCollection.json)", async () => {
@@ -83,7 +97,16 @@ describe("every format by Accept validates against its standard", () => {
     const [rich] = parseBibtexStrict(res.text);
     expect(rich!.type).toBe("article");
     expect(rich!.key).toBe(`doe_muller_2024_${ids.rich}`);
-    expect(rich!.fields).toMatchObject({ title: RICH_METADATA.title, journal: "Journal of Glaciology", volume: "70", number: "3", pages: "101-120", year: "2024", month: "5", doi: `${PREFIX}/${ids.rich}` });
+    expect(rich!.fields).toMatchObject({
+      title: RICH_METADATA.title,
+      journal: "Journal of Glaciology",
+      volume: "70",
+      number: "3",
+      pages: "101-120",
+      year: "2024",
+      month: "5",
+      doi: `${PREFIX}/${ids.rich}`,
+    });
     expect(rich!.fields.author).toEqual([{ lastName: "Doe-Müller", firstName: "Jane" }, { name: "ACME Lab" }]);
   });
 
@@ -100,7 +123,10 @@ describe("every format by Accept validates against its standard", () => {
   test("Schema.org JSON-LD and the formatted citation", async () => {
     const ld = (await record(ids.rich, "application/ld+json")).json;
     expect(ld).toMatchObject({ "@context": "http://schema.org", "@type": "ScholarlyArticle", name: RICH_METADATA.title, datePublished: "2024-05-17" });
-    expect(ld.distribution.map((d: any) => d.contentUrl)).toEqual([`${BASE}/api/records/${ids.rich}/files/data.csv/content`, `${BASE}/api/records/${ids.rich}/files/docs/read%20me.txt/content`]);
+    expect(ld.distribution.map((d: any) => d.contentUrl)).toEqual([
+      `${BASE}/api/records/${ids.rich}/files/data.csv/content`,
+      `${BASE}/api/records/${ids.rich}/files/docs/read%20me.txt/content`,
+    ]);
     const cite = await record(ids.minimal, "text/x-bibliography");
     expect(cite.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(cite.text).toBe(`Lovelace, A. (2026). <i>Sea surface temperature 2020-2024</i> [Data set]. Cairn test repository. https://doi.org/${PREFIX}/${ids.minimal}`);
@@ -152,7 +178,11 @@ describe("negotiation", () => {
     expect((await get(`/api/records/${ids.minimal}?style=apa`, "application/json")).json.id).toBe(ids.minimal);
     const bad = await get(`/api/records/${ids.minimal}?style=chicago`);
     expect(bad.status).toBe(400);
-    expect(bad.json).toEqual({ status: 400, message: "Citation style 'chicago' is not available. Available styles: apa, harvard-cite-them-right, modern-language-association, vancouver, chicago-fullnote-bibliography, ieee." });
+    expect(bad.json).toEqual({
+      status: 400,
+      message:
+        "Citation style 'chicago' is not available. Available styles: apa, harvard-cite-them-right, modern-language-association, vancouver, chicago-fullnote-bibliography, ieee.",
+    });
     expect((await get(`/api/records/${ids.minimal}?locale=tlh`, "text/x-bibliography")).status).toBe(400);
   });
 });
@@ -220,12 +250,17 @@ describe("FAIR Signposting on GET /api/records/{id}", () => {
     const links = (await record(ids.rich)).headers.get("link")!.split(", ");
     const api = `${BASE}/api/records/${ids.rich}`;
     expect(links[0]).toBe(`<https://handle.stage.datacite.org/${PREFIX}/${ids.rich}>; rel="cite-as"`);
-    expect(links.filter((l) => l.includes("describedby"))).toEqual(EXPORT_FORMATS.filter((f) => f.id !== "citation").map((f) => `<${api}>; rel="describedby"; type="${f.mediaTypes[0]}"`));
+    expect(links.filter((l) => l.includes("describedby"))).toEqual(
+      EXPORT_FORMATS.filter((f) => f.id !== "citation").map((f) => `<${api}>; rel="describedby"; type="${f.mediaTypes[0]}"`),
+    );
     expect(links).toContain('<https://schema.org/ScholarlyArticle>; rel="type"');
     expect(links).toContain('<https://orcid.org/0000-0002-1825-0097>; rel="author"');
     expect(links).toContain('<https://creativecommons.org/licenses/by/4.0/legalcode>; rel="license"');
     expect(links).toContain('<https://example.org/terms>; rel="license"');
-    expect(links.filter((l) => l.includes('rel="item"'))).toEqual([`<${api}/files/data.csv/content>; rel="item"; type="text/csv"`, `<${api}/files/docs/read%20me.txt/content>; rel="item"; type="text/plain"`]);
+    expect(links.filter((l) => l.includes('rel="item"'))).toEqual([
+      `<${api}/files/data.csv/content>; rel="item"; type="text/csv"`,
+      `<${api}/files/docs/read%20me.txt/content>; rel="item"; type="text/plain"`,
+    ]);
     // Export responses carry the same links.
     expect((await record(ids.rich, "application/x-bibtex")).headers.get("link")).toBe(links.join(", "));
   });

@@ -38,7 +38,10 @@ describe("multipart transfers", () => {
   test("parts in any order and in parallel, a re-sent part replaces itself, commit assembles and checks", async () => {
     const id = await draftWithFiles(t);
     const path = `/api/records/${id}/draft/files`;
-    const started = await t.call("POST", path, { as: "alice", body: [{ key: "big.bin", size: 10, checksum: `md5:${md5(content)}`, transfer: { type: "M", parts: 3, part_size: 4 } }] });
+    const started = await t.call("POST", path, {
+      as: "alice",
+      body: [{ key: "big.bin", size: 10, checksum: `md5:${md5(content)}`, transfer: { type: "M", parts: 3, part_size: 4 } }],
+    });
     expect(started.status).toBe(201);
     const entry = started.json.entries[0];
     expect(entry.transfer).toEqual({ type: "M", parts: 3, part_size: 4, uploaded_parts: [] });
@@ -204,7 +207,10 @@ describe("fetches that fail for good", () => {
     const error = "The server answered 503 Service Unavailable.";
     expect(seen).toEqual([1, 2, 3, 4].map((attempts) => ({ type: "F", attempts, error })).concat([{ type: "F", attempts: 5, error, status: "failed" } as never]));
     const publish = await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" });
-    expect(publish.json.errors).toContainEqual({ field: "files.entries", messages: [expect.stringContaining(`The file 'f.bin' could not be fetched from http://127.0.0.1:${origin.port}/down: ${error}`)] });
+    expect(publish.json.errors).toContainEqual({
+      field: "files.entries",
+      messages: [expect.stringContaining(`The file 'f.bin' could not be fetched from http://127.0.0.1:${origin.port}/down: ${error}`)],
+    });
   });
 });
 
@@ -220,7 +226,8 @@ describe("fetch allow-list rules", () => {
   });
 
   test("address classes", () => {
-    for (const a of ["127.0.0.1", "10.0.0.8", "172.16.5.4", "192.168.1.1", "169.254.169.254", "::1", "fd00::1", "fe80::1", "::ffff:127.0.0.1", "0.0.0.0"]) expect(isPrivateAddress(a)).toBe(true);
+    for (const a of ["127.0.0.1", "10.0.0.8", "172.16.5.4", "192.168.1.1", "169.254.169.254", "::1", "fd00::1", "fe80::1", "::ffff:127.0.0.1", "0.0.0.0"])
+      expect(isPrivateAddress(a)).toBe(true);
     for (const a of ["93.184.216.34", "8.8.8.8", "2001:4860:4860::8888", "172.32.0.1"]) expect(isPrivateAddress(a)).toBe(false);
   });
 });

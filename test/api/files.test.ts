@@ -45,7 +45,11 @@ describe("upload sequence", () => {
 
     const recordFiles = await t.call("GET", `/api/records/${id}/files`);
     expect(recordFiles.status).toBe(200);
-    expect(recordFiles.json.entries[0]).toMatchObject({ key: "data.csv", status: "completed", links: { self: `/api/records/${id}/files/data.csv`, content: `/api/records/${id}/files/data.csv/content` } });
+    expect(recordFiles.json.entries[0]).toMatchObject({
+      key: "data.csv",
+      status: "completed",
+      links: { self: `/api/records/${id}/files/data.csv`, content: `/api/records/${id}/files/data.csv/content` },
+    });
     const content = await t.call("GET", `/api/records/${id}/files/data.csv/content`);
     expect(content.status).toBe(200);
     expect(content.text).toBe("a,b\n1,2\n");

@@ -26,7 +26,10 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** The body's hits are exactly these groups, in this order. */
-const hitsAre = (...names: string[]) => (body: any) => expect(hitIds(body)).toEqual(names.map((n) => ids[n]));
+const hitsAre =
+  (...names: string[]) =>
+  (body: any) =>
+    expect(hitIds(body)).toEqual(names.map((n) => ids[n]));
 const teams = (...numbers: number[]) => numbers.map((n) => `Team ${String(n).padStart(2, "0")}`);
 
 describe("search needs a signed-in caller", () => {
@@ -77,8 +80,24 @@ describe("search envelope, order and the 10-hit cap", () => {
       },
     },
     { name: "q in links.self", method: "GET", url: "/api/groups?q=data", as: "alice", status: 200, json: { links: { self: `${BASE_URL}/api/groups?q=data&sort=name` } } },
-    { name: "12 matches, 10 hits", method: "GET", url: "/api/groups?q=team", as: "alice", status: 200, json: { hits: { total: 12 } }, check: hitsAre(...teams(1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) },
-    { name: "page and size do not page", method: "GET", url: "/api/groups?q=team&page=2&size=50", as: "alice", status: 200, json: { hits: { total: 12 } }, check: hitsAre(...teams(1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) },
+    {
+      name: "12 matches, 10 hits",
+      method: "GET",
+      url: "/api/groups?q=team",
+      as: "alice",
+      status: 200,
+      json: { hits: { total: 12 } },
+      check: hitsAre(...teams(1, 2, 3, 4, 5, 6, 7, 8, 9, 10)),
+    },
+    {
+      name: "page and size do not page",
+      method: "GET",
+      url: "/api/groups?q=team&page=2&size=50",
+      as: "alice",
+      status: 200,
+      json: { hits: { total: 12 } },
+      check: hitsAre(...teams(1, 2, 3, 4, 5, 6, 7, 8, 9, 10)),
+    },
     { name: "a sort option changes nothing", method: "GET", url: "/api/groups?q=team&sort=newest", as: "alice", status: 200, json: { sortBy: "name" } },
   ]);
 });
@@ -148,7 +167,13 @@ describe("reading a group", () => {
     { name: "a missing uuid", method: "GET", url: "/api/groups/00000000-0000-4000-8000-000000000000", status: 403, check: exactlyDenied },
     { name: "a name with odd characters", method: "GET", url: "/api/groups/%22%2A%28%3A%25", status: 403, check: exactlyDenied },
     { name: "an invalid token is still refused", method: "GET", url: "/api/groups/Data%20Stewards", token: "nope", status: 401 },
-    { name: "prettyprint", method: "GET", url: "/api/groups/Data%20Stewards?prettyprint=1", status: 200, check: (_b, text) => expect(text).toContain('\n  "name": "Data Stewards"') },
+    {
+      name: "prettyprint",
+      method: "GET",
+      url: "/api/groups/Data%20Stewards?prettyprint=1",
+      status: 200,
+      check: (_b, text) => expect(text).toContain('\n  "name": "Data Stewards"'),
+    },
     { name: "writes are not routes", method: "DELETE", url: "/api/groups/Data%20Stewards", as: "admin", status: 405 },
   ]);
 
@@ -194,12 +219,34 @@ describe("group avatars", () => {
     "x-content-type-options": "nosniff",
   };
   scenarios(app, [
-    { name: "anonymous", method: "GET", url: "/api/groups/Data%20Stewards/avatar.svg", status: 200, responseHeaders: svgHeaders, check: (_b, text) => expect(text).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg".*>D<\/text><\/svg>$/) },
-    { name: "a user", method: "GET", url: "/api/groups/Library%20Staff/avatar.svg", as: "alice", status: 200, responseHeaders: svgHeaders, check: (_b, text) => expect(text).toContain(">L</text>") },
+    {
+      name: "anonymous",
+      method: "GET",
+      url: "/api/groups/Data%20Stewards/avatar.svg",
+      status: 200,
+      responseHeaders: svgHeaders,
+      check: (_b, text) => expect(text).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg".*>D<\/text><\/svg>$/),
+    },
+    {
+      name: "a user",
+      method: "GET",
+      url: "/api/groups/Library%20Staff/avatar.svg",
+      as: "alice",
+      status: 200,
+      responseHeaders: svgHeaders,
+      check: (_b, text) => expect(text).toContain(">L</text>"),
+    },
     { name: "a non-ASCII initial", method: "GET", url: "/api/groups/%C3%96kologie/avatar.svg", status: 200, check: (_b, text) => expect(text).toContain(">Ö</text>") },
     { name: "HEAD", method: "HEAD", url: "/api/groups/Data%20Stewards/avatar.svg", status: 200, responseHeaders: svgHeaders, check: (_b, text) => expect(text).toBe("") },
     { name: "a missing group", method: "GET", url: "/api/groups/no-such-group/avatar.svg", status: 403, check: exactlyDenied },
-    { name: "If-None-Match *", method: "GET", url: "/api/groups/Data%20Stewards/avatar.svg", headers: { "if-none-match": "*" }, status: 304, check: (_b, text) => expect(text).toBe("") },
+    {
+      name: "If-None-Match *",
+      method: "GET",
+      url: "/api/groups/Data%20Stewards/avatar.svg",
+      headers: { "if-none-match": "*" },
+      status: 304,
+      check: (_b, text) => expect(text).toBe(""),
+    },
     { name: "another ETag", method: "GET", url: "/api/groups/Data%20Stewards/avatar.svg", headers: { "if-none-match": '"0000"' }, status: 200 },
     { name: "a missing group with If-None-Match *", method: "GET", url: "/api/groups/no-such-group/avatar.svg", headers: { "if-none-match": "*" }, status: 403 },
   ]);

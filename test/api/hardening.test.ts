@@ -35,9 +35,12 @@ describe("dot segments", () => {
   test("a '..' segment the server matched on the raw target is refused before routing; the draft stays", async () => {
     const draft = await t.call("POST", "/api/records", { as: "alice", body: {} });
     // What Bun.serve hands over for DELETE .../files/%2e%2e: the resolved URL, and the raw segments as route parameters.
-    const request = Object.assign(new Request(`${BASE_URL}/api/records/${draft.json.id}/draft/files/%2e%2e`, { method: "DELETE", headers: { authorization: `Bearer ${t.users.alice.token}` } }), {
-      params: { s0: "api", s1: "records", s2: draft.json.id, s3: "draft", s4: "files", s5: ".." },
-    });
+    const request = Object.assign(
+      new Request(`${BASE_URL}/api/records/${draft.json.id}/draft/files/%2e%2e`, { method: "DELETE", headers: { authorization: `Bearer ${t.users.alice.token}` } }),
+      {
+        params: { s0: "api", s1: "records", s2: draft.json.id, s3: "draft", s4: "files", s5: ".." },
+      },
+    );
     const res = await t.app.handle(request);
     expect(res.status).toBe(400);
     expect(res.headers.get("content-type")).toBe("application/json");
@@ -47,38 +50,54 @@ describe("dot segments", () => {
 });
 
 describe("JSON bodies must be objects", () => {
-  const notObject = (kind: string, what = "a JSON object") => ({ status: 400, message: "A validation error occurred.", errors: [{ field: "", messages: [`The request body must be ${what}, not ${kind}.`] }] });
+  const notObject = (kind: string, what = "a JSON object") => ({
+    status: 400,
+    message: "A validation error occurred.",
+    errors: [{ field: "", messages: [`The request body must be ${what}, not ${kind}.`] }],
+  });
   const deep = "[".repeat(200_000) + "]".repeat(200_000);
-  scenarios(() => t, [
-    { name: "a number", method: "POST", url: "/api/records", as: "alice", rawBody: "1", headers: json, status: 400, check: (b) => expect(b).toEqual(notObject("a number")) },
-    { name: "a string", method: "POST", url: "/api/records", as: "alice", rawBody: '"str"', headers: json, status: 400, check: (b) => expect(b).toEqual(notObject("a string")) },
-    { name: "null", method: "POST", url: "/api/records", as: "alice", rawBody: "null", headers: json, status: 400, check: (b) => expect(b).toEqual(notObject("null")) },
-    { name: "true", method: "POST", url: "/api/records", as: "alice", rawBody: "true", headers: json, status: 400, check: (b) => expect(b).toEqual(notObject("a boolean")) },
-    { name: "a list", method: "POST", url: "/api/records", as: "alice", rawBody: "[]", headers: json, status: 400, check: (b) => expect(b).toEqual(notObject("a list")) },
-    {
-      name: "a 200,000-deep list",
-      method: "POST",
-      url: "/api/records",
-      as: "alice",
-      rawBody: deep,
-      headers: json,
-      status: 400,
-      check: (b) => expect(b).toEqual({ status: 400, message: `The JSON body nests lists and objects deeper than ${MAX_JSON_DEPTH} levels.` }),
-    },
-    {
-      name: "a 200,000-deep list inside an object",
-      method: "POST",
-      url: "/api/records",
-      as: "alice",
-      rawBody: `{"metadata": {"title": ${deep}}}`,
-      headers: json,
-      status: 400,
-      json: { status: 400, message: expect.stringContaining("deeper than") },
-    },
-    { name: "brackets inside strings do not count", method: "POST", url: "/api/records", as: "alice", body: { metadata: { title: "[[[[".repeat(100) } }, status: 201 },
-    { name: "an empty body is still an empty draft (clients send it)", method: "POST", url: "/api/records", as: "alice", rawBody: "", headers: json, status: 201, json: { is_published: false } },
-    { name: "an object", method: "POST", url: "/api/records", as: "alice", body: {}, status: 201 },
-  ]);
+  scenarios(
+    () => t,
+    [
+      { name: "a number", method: "POST", url: "/api/records", as: "alice", rawBody: "1", headers: json, status: 400, check: (b) => expect(b).toEqual(notObject("a number")) },
+      { name: "a string", method: "POST", url: "/api/records", as: "alice", rawBody: '"str"', headers: json, status: 400, check: (b) => expect(b).toEqual(notObject("a string")) },
+      { name: "null", method: "POST", url: "/api/records", as: "alice", rawBody: "null", headers: json, status: 400, check: (b) => expect(b).toEqual(notObject("null")) },
+      { name: "true", method: "POST", url: "/api/records", as: "alice", rawBody: "true", headers: json, status: 400, check: (b) => expect(b).toEqual(notObject("a boolean")) },
+      { name: "a list", method: "POST", url: "/api/records", as: "alice", rawBody: "[]", headers: json, status: 400, check: (b) => expect(b).toEqual(notObject("a list")) },
+      {
+        name: "a 200,000-deep list",
+        method: "POST",
+        url: "/api/records",
+        as: "alice",
+        rawBody: deep,
+        headers: json,
+        status: 400,
+        check: (b) => expect(b).toEqual({ status: 400, message: `The JSON body nests lists and objects deeper than ${MAX_JSON_DEPTH} levels.` }),
+      },
+      {
+        name: "a 200,000-deep list inside an object",
+        method: "POST",
+        url: "/api/records",
+        as: "alice",
+        rawBody: `{"metadata": {"title": ${deep}}}`,
+        headers: json,
+        status: 400,
+        json: { status: 400, message: expect.stringContaining("deeper than") },
+      },
+      { name: "brackets inside strings do not count", method: "POST", url: "/api/records", as: "alice", body: { metadata: { title: "[[[[".repeat(100) } }, status: 201 },
+      {
+        name: "an empty body is still an empty draft (clients send it)",
+        method: "POST",
+        url: "/api/records",
+        as: "alice",
+        rawBody: "",
+        headers: json,
+        status: 201,
+        json: { is_published: false },
+      },
+      { name: "an object", method: "POST", url: "/api/records", as: "alice", body: {}, status: 201 },
+    ],
+  );
 
   test("a draft PUT takes no list either; starting uploads takes a list (or one object), nothing else", async () => {
     const draft = await t.call("POST", "/api/records", { as: "alice", body: { files: { enabled: true } } });
@@ -209,7 +228,11 @@ describe("rate limits", () => {
     for (const remaining of [2, 1, 0]) {
       const ok = await from(r, "203.0.113.5", "GET", user());
       expect(ok.status).toBe(200);
-      expect([ok.headers.get("x-ratelimit-limit"), ok.headers.get("x-ratelimit-remaining"), ok.headers.get("x-ratelimit-reset")]).toEqual(["3", String(remaining), String(resetAt)]);
+      expect([ok.headers.get("x-ratelimit-limit"), ok.headers.get("x-ratelimit-remaining"), ok.headers.get("x-ratelimit-reset")]).toEqual([
+        "3",
+        String(remaining),
+        String(resetAt),
+      ]);
     }
     r.clock.advance(20_000);
     const refused = await from(r, "203.0.113.5", "GET", user());

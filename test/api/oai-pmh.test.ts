@@ -14,8 +14,20 @@ let ctx: TestApp;
 /** Every OAI response seen (but dcat's RDF payloads, which no XSD covers): validated together at the end. */
 const responses: string[] = [];
 
-const LISTS = new Set(["OAI-PMH.ListRecords.record", "OAI-PMH.ListIdentifiers.header", "OAI-PMH.ListSets.set", "OAI-PMH.ListMetadataFormats.metadataFormat", "OAI-PMH.error", "OAI-PMH.Identify.adminEmail"]);
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: false, isArray: (name, jpath) => LISTS.has(String(jpath)) || String(jpath).endsWith("header.setSpec") });
+const LISTS = new Set([
+  "OAI-PMH.ListRecords.record",
+  "OAI-PMH.ListIdentifiers.header",
+  "OAI-PMH.ListSets.set",
+  "OAI-PMH.ListMetadataFormats.metadataFormat",
+  "OAI-PMH.error",
+  "OAI-PMH.Identify.adminEmail",
+]);
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  parseTagValue: false,
+  isArray: (name, jpath) => LISTS.has(String(jpath)) || String(jpath).endsWith("header.setSpec"),
+});
 
 interface OaiAnswer {
   status: number;
@@ -137,7 +149,11 @@ describe("ListMetadataFormats", () => {
     for (const query of ["verb=ListMetadataFormats", `verb=ListMetadataFormats&identifier=${idOf(rec.r1!)}`]) {
       const formats = (await oai(query)).root.ListMetadataFormats.metadataFormat;
       expect(formats.map((f: any) => f.metadataPrefix)).toEqual(["oai_dc", "datacite", "oai_datacite", "marcxml", "marc21", "dcat"]);
-      expect(formats[3]).toEqual({ metadataPrefix: "marcxml", schema: "http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd", metadataNamespace: "http://www.loc.gov/MARC21/slim" });
+      expect(formats[3]).toEqual({
+        metadataPrefix: "marcxml",
+        schema: "http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd",
+        metadataNamespace: "http://www.loc.gov/MARC21/slim",
+      });
     }
   });
 
@@ -197,7 +213,11 @@ describe("full harvests with resumption tokens", () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).not.toContain(idOf(rec.hidden!));
     expect(pages.map((p) => p.record.length)).toEqual([3, 3, 2]);
-    expect(pages.map((p) => [p.resumptionToken["@_cursor"], p.resumptionToken["@_completeListSize"]])).toEqual([["0", "8"], ["3", "8"], ["6", "8"]]);
+    expect(pages.map((p) => [p.resumptionToken["@_cursor"], p.resumptionToken["@_completeListSize"]])).toEqual([
+      ["0", "8"],
+      ["3", "8"],
+      ["6", "8"],
+    ]);
     expect(pages[0].resumptionToken["@_expirationDate"]).toBe(datestamp(ctx.clock.now() + 3600_000));
     expect(pages[2].resumptionToken["#text"]).toBeUndefined();
     for (const record of pages.flatMap((p) => p.record)) expect(record.metadata["oai_dc:dc"]["dc:title"]).toMatch(/^Record /);

@@ -81,8 +81,24 @@ describe("create, read, update, delete", () => {
         expect(b.errors[0].messages).toEqual(["Missing data for required field."]);
       },
     },
-    { name: "blank name", method: "POST", url: "/api/oaipmh/sets", as: "admin", body: { name: "  ", spec: "x", search_pattern: "a" }, status: 400, check: (b) => expect(fieldsOf(b)).toEqual(["name"]) },
-    { name: "name too long", method: "POST", url: "/api/oaipmh/sets", as: "admin", body: { name: "n".repeat(256), spec: "x", search_pattern: "a" }, status: 400, check: (b) => expect(fieldsOf(b)).toEqual(["name"]) },
+    {
+      name: "blank name",
+      method: "POST",
+      url: "/api/oaipmh/sets",
+      as: "admin",
+      body: { name: "  ", spec: "x", search_pattern: "a" },
+      status: 400,
+      check: (b) => expect(fieldsOf(b)).toEqual(["name"]),
+    },
+    {
+      name: "name too long",
+      method: "POST",
+      url: "/api/oaipmh/sets",
+      as: "admin",
+      body: { name: "n".repeat(256), spec: "x", search_pattern: "a" },
+      status: 400,
+      check: (b) => expect(fieldsOf(b)).toEqual(["name"]),
+    },
     ...["has space", "a::b", ":a", "a/b", "é", "a:"].map((spec) => ({
       name: `spec '${spec}' is not an OAI setSpec`,
       method: "POST",
@@ -110,7 +126,15 @@ describe("create, read, update, delete", () => {
       status: 400,
       check: (b: any) => expect(b.errors).toEqual([{ field: "search_pattern", messages: [expect.stringContaining("Not a valid search query")] }]),
     })),
-    { name: "a number as name", method: "POST", url: "/api/oaipmh/sets", as: "admin", body: { name: 5, spec: "x", search_pattern: "a" }, status: 400, check: (b) => expect(fieldsOf(b)).toEqual(["name"]) },
+    {
+      name: "a number as name",
+      method: "POST",
+      url: "/api/oaipmh/sets",
+      as: "admin",
+      body: { name: 5, spec: "x", search_pattern: "a" },
+      status: 400,
+      check: (b) => expect(fieldsOf(b)).toEqual(["name"]),
+    },
     { name: "not JSON", method: "POST", url: "/api/oaipmh/sets", as: "admin", rawBody: "{oops", headers: { "content-type": "application/json" }, status: 400 },
     { name: "read an unknown id", method: "GET", url: "/api/oaipmh/sets/9999", as: "admin", status: 404, json: { status: 404, message: "The OAI-PMH set does not exist." } },
     { name: "read a non-numeric id", method: "GET", url: "/api/oaipmh/sets/physics", as: "admin", status: 404 },
@@ -128,7 +152,10 @@ describe("create, read, update, delete", () => {
     const id = ids.physics;
     const before = (await ctx.call("GET", `/api/oaipmh/sets/${id}`, { as: "admin" })).json;
     ctx.clock.advance(3_600_000);
-    const res = await ctx.call("PUT", `/api/oaipmh/sets/${id}`, { as: "admin", body: { name: "Physics & astronomy", search_pattern: "physics OR astronomy", description: "Wider" } });
+    const res = await ctx.call("PUT", `/api/oaipmh/sets/${id}`, {
+      as: "admin",
+      body: { name: "Physics & astronomy", search_pattern: "physics OR astronomy", description: "Wider" },
+    });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ id, spec: "physics", name: "Physics & astronomy", search_pattern: "physics OR astronomy", description: "Wider", created: before.created });
     expect(res.json.updated).toBe(new Date(ctx.clock.now()).toISOString().slice(0, 19));
@@ -174,16 +201,70 @@ describe("listing: sorts, direction, paging and links", () => {
     await ctx.call("PUT", `/api/oaipmh/sets/${ids["a-zoo"]}`, { as: "admin", body: { name: "Zoology", search_pattern: "zoology OR animals" } });
   });
   // Sets so far: physics (oldest, updated later), user-open:data_2024, a-zoo (updated last), c-bot, b-geo.
-  const listed = (...specs: string[]) => (b: any) => expect(specsOf(b)).toEqual(specs);
+  const listed =
+    (...specs: string[]) =>
+    (b: any) =>
+      expect(specsOf(b)).toEqual(specs);
   scenarios(app, [
-    { name: "default: name ascending", method: "GET", url: "/api/oaipmh/sets", as: "admin", status: 200, json: { sortBy: "name", hits: { total: 5 } }, check: listed("c-bot", "b-geo", "user-open:data_2024", "physics", "a-zoo") },
-    { name: "name descending", method: "GET", url: "/api/oaipmh/sets?sort=name&sort_direction=desc", as: "admin", status: 200, check: listed("a-zoo", "physics", "user-open:data_2024", "b-geo", "c-bot") },
-    { name: "spec", method: "GET", url: "/api/oaipmh/sets?sort=spec", as: "admin", status: 200, json: { sortBy: "spec" }, check: listed("a-zoo", "b-geo", "c-bot", "physics", "user-open:data_2024") },
+    {
+      name: "default: name ascending",
+      method: "GET",
+      url: "/api/oaipmh/sets",
+      as: "admin",
+      status: 200,
+      json: { sortBy: "name", hits: { total: 5 } },
+      check: listed("c-bot", "b-geo", "user-open:data_2024", "physics", "a-zoo"),
+    },
+    {
+      name: "name descending",
+      method: "GET",
+      url: "/api/oaipmh/sets?sort=name&sort_direction=desc",
+      as: "admin",
+      status: 200,
+      check: listed("a-zoo", "physics", "user-open:data_2024", "b-geo", "c-bot"),
+    },
+    {
+      name: "spec",
+      method: "GET",
+      url: "/api/oaipmh/sets?sort=spec",
+      as: "admin",
+      status: 200,
+      json: { sortBy: "spec" },
+      check: listed("a-zoo", "b-geo", "c-bot", "physics", "user-open:data_2024"),
+    },
     { name: "created", method: "GET", url: "/api/oaipmh/sets?sort=created", as: "admin", status: 200, check: listed("physics", "user-open:data_2024", "a-zoo", "c-bot", "b-geo") },
-    { name: "created descending", method: "GET", url: "/api/oaipmh/sets?sort=created&sort_direction=desc", as: "admin", status: 200, check: listed("b-geo", "c-bot", "a-zoo", "user-open:data_2024", "physics") },
-    { name: "updated descending", method: "GET", url: "/api/oaipmh/sets?sort=updated&sort_direction=desc", as: "admin", status: 200, check: listed("a-zoo", "b-geo", "c-bot", "physics", "user-open:data_2024") },
-    { name: "unknown sort", method: "GET", url: "/api/oaipmh/sets?sort=bestmatch", as: "admin", status: 400, check: (b) => expect(b.errors).toEqual([{ field: "sort", messages: ["Must be one of: name, spec, created, updated."] }]) },
-    { name: "unknown direction", method: "GET", url: "/api/oaipmh/sets?sort_direction=up", as: "admin", status: 400, check: (b) => expect(fieldsOf(b)).toEqual(["sort_direction"]) },
+    {
+      name: "created descending",
+      method: "GET",
+      url: "/api/oaipmh/sets?sort=created&sort_direction=desc",
+      as: "admin",
+      status: 200,
+      check: listed("b-geo", "c-bot", "a-zoo", "user-open:data_2024", "physics"),
+    },
+    {
+      name: "updated descending",
+      method: "GET",
+      url: "/api/oaipmh/sets?sort=updated&sort_direction=desc",
+      as: "admin",
+      status: 200,
+      check: listed("a-zoo", "b-geo", "c-bot", "physics", "user-open:data_2024"),
+    },
+    {
+      name: "unknown sort",
+      method: "GET",
+      url: "/api/oaipmh/sets?sort=bestmatch",
+      as: "admin",
+      status: 400,
+      check: (b) => expect(b.errors).toEqual([{ field: "sort", messages: ["Must be one of: name, spec, created, updated."] }]),
+    },
+    {
+      name: "unknown direction",
+      method: "GET",
+      url: "/api/oaipmh/sets?sort_direction=up",
+      as: "admin",
+      status: 400,
+      check: (b) => expect(fieldsOf(b)).toEqual(["sort_direction"]),
+    },
     { name: "bad size", method: "GET", url: "/api/oaipmh/sets?size=0", as: "admin", status: 400, json: { message: "Invalid pagination parameters." } },
     {
       name: "page 2 of size 2, with links",
@@ -205,7 +286,14 @@ describe("listing: sorts, direction, paging and links", () => {
         });
       },
     },
-    { name: "last page has no next", method: "GET", url: "/api/oaipmh/sets?sort=spec&size=2&page=3", as: "admin", status: 200, check: (b) => (expect(specsOf(b)).toEqual(["user-open:data_2024"]), expect(b.links.next).toBeUndefined()) },
+    {
+      name: "last page has no next",
+      method: "GET",
+      url: "/api/oaipmh/sets?sort=spec&size=2&page=3",
+      as: "admin",
+      status: 200,
+      check: (b) => (expect(specsOf(b)).toEqual(["user-open:data_2024"]), expect(b.links.next).toBeUndefined()),
+    },
   ]);
 });
 

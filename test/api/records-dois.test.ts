@@ -80,7 +80,9 @@ describe("with a prefix", () => {
     expect(discard.status).toBe(400);
     const cleared = await on.call("PUT", `/api/records/${ext.id}/draft`, { as: "alice", body: publishableDraft() });
     expect(cleared.json.pids).toEqual({});
-    const record = (await on.call("PUT", `/api/records/${ext.id}/draft`, { as: "alice", body: publishableDraft({ pids: { doi: { identifier: "10.5555/abc.123", provider: "external" } } }) })).json;
+    const record = (
+      await on.call("PUT", `/api/records/${ext.id}/draft`, { as: "alice", body: publishableDraft({ pids: { doi: { identifier: "10.5555/abc.123", provider: "external" } } }) })
+    ).json;
     const published = (await on.call("POST", `/api/records/${record.id}/draft/actions/publish`, { as: "alice" })).json;
     expect(published.pids.doi).toEqual({ identifier: "10.5555/abc.123", provider: "external" });
     expect(published.parent.pids).toEqual({});

@@ -24,8 +24,26 @@ interface Spec {
 }
 
 const SPECS: Spec[] = [
-  { name: "ocean", title: "Ocean temperature measurements", type: "dataset", date: "2020-05-01", language: "eng", creator: ["Ada", "Lovelace"], orcid: "0000-0002-1825-0097", description: "<p>Sea surface temperature from buoys</p>", doi: "10.5555/ocean.2020" },
-  { name: "photos", title: "Coral reef photographs", type: "image-photo", date: "2021", language: "fra", creator: ["Jacques", "Cousteau"], description: "Underwater images of the reef" },
+  {
+    name: "ocean",
+    title: "Ocean temperature measurements",
+    type: "dataset",
+    date: "2020-05-01",
+    language: "eng",
+    creator: ["Ada", "Lovelace"],
+    orcid: "0000-0002-1825-0097",
+    description: "<p>Sea surface temperature from buoys</p>",
+    doi: "10.5555/ocean.2020",
+  },
+  {
+    name: "photos",
+    title: "Coral reef photographs",
+    type: "image-photo",
+    date: "2021",
+    language: "fra",
+    creator: ["Jacques", "Cousteau"],
+    description: "Underwater images of the reef",
+  },
   { name: "plot", title: "Temperature plot of the Atlantic", type: "image-plot", date: "2022-06-15", language: "eng", creator: ["Marie", "Tharp"] },
   { name: "article", title: "A study of ocean currents", type: "publication-article", date: "2019-11", creator: ["Henry", "Stommel"], description: "Gulf stream dynamics" },
   { name: "secret", title: "Restricted ocean survey", type: "dataset", date: "2023", creator: ["Ada", "Lovelace"], restricted: true },
@@ -40,7 +58,9 @@ async function publishSpec(spec: Spec) {
     resource_type: { id: spec.type ?? "dataset" },
     publication_date: spec.date ?? "2026-01-01",
     publisher: "Cairn",
-    creators: [{ person_or_org: { type: "personal", given_name: creator[0], family_name: creator[1], identifiers: spec.orcid ? [{ scheme: "orcid", identifier: spec.orcid }] : [] } }],
+    creators: [
+      { person_or_org: { type: "personal", given_name: creator[0], family_name: creator[1], identifiers: spec.orcid ? [{ scheme: "orcid", identifier: spec.orcid }] : [] } },
+    ],
     ...(spec.language ? { languages: [{ id: spec.language }] } : {}),
     ...(spec.description ? { description: spec.description } : {}),
   };
@@ -149,14 +169,24 @@ describe("facets", () => {
   test("aggregations have the spec's shape, with nested resource types and labels", async () => {
     const res = await ctx.call("GET", "/api/records");
     const aggs = res.json.aggregations;
-    expect(aggs.access_status).toEqual({ label: "Access status", buckets: [{ key: "metadata-only", doc_count: 5, label: "Metadata-only", is_selected: false }], doc_count_error_upper_bound: 0, sum_other_doc_count: 0 });
+    expect(aggs.access_status).toEqual({
+      label: "Access status",
+      buckets: [{ key: "metadata-only", doc_count: 5, label: "Metadata-only", is_selected: false }],
+      doc_count_error_upper_bound: 0,
+      sum_other_doc_count: 0,
+    });
     const image = aggs.resource_type.buckets.find((b: { key: string }) => b.key === "image");
     expect(image).toEqual({
       key: "image",
       doc_count: 2,
       label: "Image",
       is_selected: false,
-      inner: { buckets: expect.arrayContaining([{ key: "image::image-photo", doc_count: 1, label: "Photo", is_selected: false }, { key: "image::image-plot", doc_count: 1, label: "Plot", is_selected: false }]) },
+      inner: {
+        buckets: expect.arrayContaining([
+          { key: "image::image-photo", doc_count: 1, label: "Photo", is_selected: false },
+          { key: "image::image-plot", doc_count: 1, label: "Plot", is_selected: false },
+        ]),
+      },
     });
     expect(aggs.language.buckets).toEqual([
       { key: "eng", doc_count: 3, label: "English", is_selected: false },
@@ -246,7 +276,11 @@ describe("queries that must not cost more than they say", () => {
     const words = Array.from({ length: 1100 }, (_, i) => `w${i}`).join("%20");
     const res = await ctx.call("GET", `/api/records?q=${words}`);
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ status: 400, message: "Invalid querystring parameters.", errors: [{ field: "q", messages: ["The query has 1100 clauses; at most 1024 are allowed (max_clause_count)."] }] });
+    expect(res.json).toEqual({
+      status: 400,
+      message: "Invalid querystring parameters.",
+      errors: [{ field: "q", messages: ["The query has 1100 clauses; at most 1024 are allowed (max_clause_count)."] }],
+    });
     const user = await ctx.call("GET", `/api/user/records?q=${words}`, { as: "alice" });
     expect(user.status).toBe(400);
   });

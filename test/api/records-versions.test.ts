@@ -111,7 +111,11 @@ describe("the caller's records", () => {
 describe("the deposit sequence of the InvenioRDM docs, following links", () => {
   test("create, update, publish, edit, publish again, new version, publish", async () => {
     const headers = { accept: "application/vnd.inveniordm.v1+json, application/json" };
-    const created = await ctx.call("POST", "/api/records", { as: "alice", headers, body: { access: { record: "public", files: "public" }, files: { enabled: false }, metadata: {} } });
+    const created = await ctx.call("POST", "/api/records", {
+      as: "alice",
+      headers,
+      body: { access: { record: "public", files: "public" }, files: { enabled: false }, metadata: {} },
+    });
     expect(created.status).toBe(201);
     const updated = await ctx.call("PUT", path(created.json.links.self), { as: "alice", headers, body: publishableDraft() });
     expect(updated.status).toBe(200);
@@ -121,7 +125,11 @@ describe("the deposit sequence of the InvenioRDM docs, following links", () => {
     expect(first.json.is_published).toBe(true);
     const edit = await ctx.call("POST", path(first.json.links.draft), { as: "alice", headers });
     expect(edit.status).toBe(201);
-    const changed = await ctx.call("PUT", path(edit.json.links.self), { as: "alice", headers, body: publishableDraft({ metadata: { ...publishableDraft().metadata, description: "<p>Now with a <b>description</b></p>" } }) });
+    const changed = await ctx.call("PUT", path(edit.json.links.self), {
+      as: "alice",
+      headers,
+      body: publishableDraft({ metadata: { ...publishableDraft().metadata, description: "<p>Now with a <b>description</b></p>" } }),
+    });
     expect(changed.status).toBe(200);
     const second = await ctx.call("POST", path(changed.json.links.publish), { as: "alice", headers });
     expect(second.status).toBe(202);

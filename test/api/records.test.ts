@@ -10,14 +10,28 @@ let ctx: TestApp;
 function insertRecord(id: string, fields: Partial<typeof recordsTable.$inferInsert>) {
   const now = ctx.clock.now();
   const parentId = fields.parentId ?? `p-${id}`;
-  ctx.services.deps.db.insert(recordParentsTable).values({ id: parentId, ownerId: fields.ownerId ?? null, latestId: id, created: now, updated: now }).onConflictDoNothing().run();
+  ctx.services.deps.db
+    .insert(recordParentsTable)
+    .values({ id: parentId, ownerId: fields.ownerId ?? null, latestId: id, created: now, updated: now })
+    .onConflictDoNothing()
+    .run();
   ctx.services.deps.db
     .insert(recordsTable)
-    .values({ id, parentId: `p-${id}`, isPublished: true, isLatest: true, accessRecord: "public", document: {
+    .values({
+      id,
+      parentId: `p-${id}`,
+      isPublished: true,
+      isLatest: true,
+      accessRecord: "public",
+      document: {
         access: { record: fields.accessRecord ?? "public", files: "public", embargo: { active: false, until: null, reason: null } },
         files: { enabled: false },
         metadata: { title: `Title ${id}` },
-      }, created: now, updated: now, ...fields })
+      },
+      created: now,
+      updated: now,
+      ...fields,
+    })
     .run();
   ctx.clock.advance(1000);
 }

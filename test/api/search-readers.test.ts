@@ -31,7 +31,14 @@ const get = async (app: { handle(r: Request): Promise<Response> | Response }, pa
   return { status: res.status, json: (await res.json()) as any };
 };
 
-const QUERIES = ["", "?q=data", "?q=ocean%20OR%20soil&sort=mostviewed", "?q=-data&size=3", "?q=publication_date:[2015%20TO%202020]&resource_type=dataset", "?q=survey*&page=3&size=7&sort=oldest"];
+const QUERIES = [
+  "",
+  "?q=data",
+  "?q=ocean%20OR%20soil&sort=mostviewed",
+  "?q=-data&size=3",
+  "?q=publication_date:[2015%20TO%202020]&resource_type=dataset",
+  "?q=survey*&page=3&size=7&sort=oldest",
+];
 
 describe("reader workers", () => {
   test("answer exactly as the request thread does", async () => {
@@ -51,7 +58,12 @@ describe("reader workers", () => {
   test("a search past its budget is a 503 naming the budget; the server goes on answering", async () => {
     const { app, services } = appWith({ SEARCH_READERS: 1, SEARCH_TIMEOUT_MS: 1 });
     try {
-      const costly = `/api/records?q=${encodeURIComponent("abcdefghijklmnopqrstuvwxyz".split("").map((c) => `${c}*`).join(" OR "))}`;
+      const costly = `/api/records?q=${encodeURIComponent(
+        "abcdefghijklmnopqrstuvwxyz"
+          .split("")
+          .map((c) => `${c}*`)
+          .join(" OR "),
+      )}`;
       const stopped = await get(app, costly);
       expect(stopped).toEqual({
         status: 503,

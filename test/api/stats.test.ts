@@ -36,7 +36,14 @@ const stats = async (body: unknown, as?: Who) => {
   return res.json;
 };
 const download = (record: { id: string; parent: { id: string } }, fileKey: string, bytes: number, agent = FIREFOX) =>
-  ctx.services.stats.recordDownload({ recordId: record.id, parentId: record.parent.id, fileKey, bytes, actor: { kind: "anonymous" }, visitor: { address: null, userAgent: agent } });
+  ctx.services.stats.recordDownload({
+    recordId: record.id,
+    parentId: record.parent.id,
+    fileKey,
+    bytes,
+    actor: { kind: "anonymous" },
+    visitor: { address: null, userAgent: agent },
+  });
 
 describe("record views", () => {
   test("robots are dropped, machines not counted, double clicks within 30 s count once, unique is per visitor-hour", async () => {
@@ -157,16 +164,54 @@ describe("restricted records", () => {
 });
 
 describe("POST /api/stats errors", () => {
-  scenarios(() => ctx, [
-    { name: "unknown stat", method: "POST", url: "/api/stats", body: { x: { stat: "record-likes", params: { recid: "a" } } }, status: 400, json: { status: 400, errors: [{ field: "x.stat", messages: [expect.stringContaining("Unknown statistic 'record-likes'")] }] } },
-    { name: "missing recid", method: "POST", url: "/api/stats", body: { x: { stat: "record-view", params: {} } }, status: 400, json: { status: 400, message: "A validation error occurred.", errors: [{ field: "x.params.recid", messages: ["Missing data for required field."] }] } },
-    { name: "recid instead of parent_recid", method: "POST", url: "/api/stats", body: { y: { stat: "record-download-all-versions", params: { recid: "a" } } }, status: 400, json: { errors: [{ field: "y.params.parent_recid" }] } },
-    { name: "bad date", method: "POST", url: "/api/stats", body: { x: { stat: "record-view", params: { recid: "a", start_date: "yesterday" } } }, status: 400, json: { errors: [{ field: "x.params.start_date" }] } },
-    { name: "end before start", method: "POST", url: "/api/stats", body: { x: { stat: "record-view", params: { recid: "a", start_date: "2026-02-01", end_date: "2026-01-01" } } }, status: 400, json: { errors: [{ field: "x.params.end_date" }] } },
-    { name: "not an object", method: "POST", url: "/api/stats", body: [1, 2], status: 400, json: { status: 400, errors: [{ field: "" }] } },
-    { name: "query not an object", method: "POST", url: "/api/stats", body: { x: "record-view" }, status: 400, json: { errors: [{ field: "x" }] } },
-    { name: "empty body object", method: "POST", url: "/api/stats", body: {}, status: 200, json: {} },
-  ]);
+  scenarios(
+    () => ctx,
+    [
+      {
+        name: "unknown stat",
+        method: "POST",
+        url: "/api/stats",
+        body: { x: { stat: "record-likes", params: { recid: "a" } } },
+        status: 400,
+        json: { status: 400, errors: [{ field: "x.stat", messages: [expect.stringContaining("Unknown statistic 'record-likes'")] }] },
+      },
+      {
+        name: "missing recid",
+        method: "POST",
+        url: "/api/stats",
+        body: { x: { stat: "record-view", params: {} } },
+        status: 400,
+        json: { status: 400, message: "A validation error occurred.", errors: [{ field: "x.params.recid", messages: ["Missing data for required field."] }] },
+      },
+      {
+        name: "recid instead of parent_recid",
+        method: "POST",
+        url: "/api/stats",
+        body: { y: { stat: "record-download-all-versions", params: { recid: "a" } } },
+        status: 400,
+        json: { errors: [{ field: "y.params.parent_recid" }] },
+      },
+      {
+        name: "bad date",
+        method: "POST",
+        url: "/api/stats",
+        body: { x: { stat: "record-view", params: { recid: "a", start_date: "yesterday" } } },
+        status: 400,
+        json: { errors: [{ field: "x.params.start_date" }] },
+      },
+      {
+        name: "end before start",
+        method: "POST",
+        url: "/api/stats",
+        body: { x: { stat: "record-view", params: { recid: "a", start_date: "2026-02-01", end_date: "2026-01-01" } } },
+        status: 400,
+        json: { errors: [{ field: "x.params.end_date" }] },
+      },
+      { name: "not an object", method: "POST", url: "/api/stats", body: [1, 2], status: 400, json: { status: 400, errors: [{ field: "" }] } },
+      { name: "query not an object", method: "POST", url: "/api/stats", body: { x: "record-view" }, status: 400, json: { errors: [{ field: "x" }] } },
+      { name: "empty body object", method: "POST", url: "/api/stats", body: {}, status: 200, json: {} },
+    ],
+  );
 });
 
 describe("popularity sorts", () => {

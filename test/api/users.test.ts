@@ -42,10 +42,15 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const hitIds = (body: any) => body.hits.hits.map((h: { id: string }) => Number(h.id));
-const hitsAre = (...ids: number[]) => (body: any) => expect(hitIds(body)).toEqual(ids);
-const hasNo = (...keys: string[]) => (body: any) => {
-  for (const key of keys) expect(Object.keys(body)).not.toContain(key);
-};
+const hitsAre =
+  (...ids: number[]) =>
+  (body: any) =>
+    expect(hitIds(body)).toEqual(ids);
+const hasNo =
+  (...keys: string[]) =>
+  (body: any) => {
+    for (const key of keys) expect(Object.keys(body)).not.toContain(key);
+  };
 const ACCOUNT_FIELDS = ["active", "confirmed", "created", "updated", "revision_id", "preferences"];
 /** Everyone alice may see, by username (frank has none, so comes last). */
 const VISIBLE_TO_ALICE = [1, 2, 3, CAROL, ...MEMBERS, FRANK];
@@ -75,7 +80,15 @@ describe("search envelope, visibility and the 10-hit cap", () => {
     },
     { name: "an administrator sees everyone", method: "GET", url: "/api/users", as: "admin", status: 200, json: { hits: { total: 19 } } },
     { name: "page and size do not page", method: "GET", url: "/api/users?page=2&size=50", as: "alice", status: 200, check: hitsAre(...VISIBLE_TO_ALICE.slice(0, 10)) },
-    { name: "12 matches, 10 hits", method: "GET", url: "/api/users?q=lab%20member", as: "alice", status: 200, json: { hits: { total: 12 } }, check: hitsAre(...MEMBERS.slice(0, 10)) },
+    {
+      name: "12 matches, 10 hits",
+      method: "GET",
+      url: "/api/users?q=lab%20member",
+      as: "alice",
+      status: 200,
+      json: { hits: { total: 12 } },
+      check: hitsAre(...MEMBERS.slice(0, 10)),
+    },
     { name: "q in links.self", method: "GET", url: "/api/users?q=carol", as: "alice", status: 200, json: { links: { self: `${BASE_URL}/api/users?q=carol&sort=username` } } },
     { name: "a restricted profile is not found by others", method: "GET", url: "/api/users?q=dave", as: "alice", status: 200, json: { hits: { hits: [], total: 0 } } },
     { name: "nor by its full name", method: "GET", url: "/api/users?q=hidden", as: "bob", status: 200, check: hitsAre() },
@@ -184,14 +197,44 @@ describe("reading a user", () => {
           links: { self: `${BASE_URL}/api/users/2`, avatar: `${BASE_URL}/api/users/2/avatar.svg` },
         }),
     },
-    { name: "another user: no e-mail, no account state", method: "GET", url: "/api/users/3", as: "alice", status: 200, json: { id: "3", is_current_user: false }, check: hasNo("email", ...ACCOUNT_FIELDS) },
-    { name: "an administrator sees e-mail and account state", method: "GET", url: "/api/users/3", as: "admin", status: 200, json: { email: "bob@example.org", active: true, is_current_user: false, preferences: { visibility: "public" } } },
-    { name: "a public e-mail, signed in", method: "GET", url: "/api/users/4", as: "bob", status: 200, json: { email: "carol@physics.example.net", profile: { full_name: "Carol Ångström", affiliations: "CERN" } }, check: hasNo(...ACCOUNT_FIELDS) },
+    {
+      name: "another user: no e-mail, no account state",
+      method: "GET",
+      url: "/api/users/3",
+      as: "alice",
+      status: 200,
+      json: { id: "3", is_current_user: false },
+      check: hasNo("email", ...ACCOUNT_FIELDS),
+    },
+    {
+      name: "an administrator sees e-mail and account state",
+      method: "GET",
+      url: "/api/users/3",
+      as: "admin",
+      status: 200,
+      json: { email: "bob@example.org", active: true, is_current_user: false, preferences: { visibility: "public" } },
+    },
+    {
+      name: "a public e-mail, signed in",
+      method: "GET",
+      url: "/api/users/4",
+      as: "bob",
+      status: 200,
+      json: { email: "carol@physics.example.net", profile: { full_name: "Carol Ångström", affiliations: "CERN" } },
+      check: hasNo(...ACCOUNT_FIELDS),
+    },
     { name: "a public e-mail, anonymous", method: "GET", url: "/api/users/4", status: 200, json: { email: "carol@physics.example.net" } },
     { name: "no username", method: "GET", url: "/api/users/7", as: "alice", status: 200, json: { id: "7", username: null }, check: hasNo("email") },
     { name: "a restricted profile, anonymous", method: "GET", url: "/api/users/5", status: 403, check: exactlyDenied },
     { name: "a restricted profile, another user", method: "GET", url: "/api/users/5", as: "alice", status: 403, check: exactlyDenied },
-    { name: "a restricted profile, an administrator", method: "GET", url: "/api/users/5", as: "admin", status: 200, json: { email: "dave@example.org", preferences: { visibility: "restricted" } } },
+    {
+      name: "a restricted profile, an administrator",
+      method: "GET",
+      url: "/api/users/5",
+      as: "admin",
+      status: 200,
+      json: { email: "dave@example.org", preferences: { visibility: "restricted" } },
+    },
     { name: "an inactive user", method: "GET", url: "/api/users/6", as: "bob", status: 403, check: exactlyDenied },
     { name: "an inactive user, an administrator", method: "GET", url: "/api/users/6", as: "admin", status: 200, json: { active: false } },
     { name: "a missing user", method: "GET", url: "/api/users/999", as: "alice", status: 403, check: exactlyDenied },
@@ -205,7 +248,12 @@ describe("reading a user", () => {
   test("a restricted user reads themself in full", async () => {
     const res = await ctx.call("GET", `/api/users/${DAVE}`, { token: daveToken });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ id: String(DAVE), email: "dave@example.org", is_current_user: true, preferences: { visibility: "restricted", email_visibility: "restricted" } });
+    expect(res.json).toMatchObject({
+      id: String(DAVE),
+      email: "dave@example.org",
+      is_current_user: true,
+      preferences: { visibility: "restricted", email_visibility: "restricted" },
+    });
   });
 
   test("search hits have the same cut as reads", async () => {
@@ -292,7 +340,9 @@ describe("ACCOUNTS_DEFAULT_USER_VISIBILITY", () => {
       expect(loadConfig({ flags: { DATA_DIR: dataDir }, env: {} }).ACCOUNTS_DEFAULT_USER_VISIBILITY).toBe("public");
       expect(loadConfig({ flags: { DATA_DIR: dataDir }, env: { CAIRN_ACCOUNTS_DEFAULT_USER_VISIBILITY: "restricted" } }).ACCOUNTS_DEFAULT_USER_VISIBILITY).toBe("restricted");
       expect(() => loadConfig({ flags: { DATA_DIR: dataDir }, env: { CAIRN_ACCOUNTS_DEFAULT_USER_VISIBILITY: "everyone" } })).toThrow(ConfigError);
-      expect(() => loadConfig({ flags: { DATA_DIR: dataDir }, env: { CAIRN_ACCOUNTS_DEFAULT_USER_VISIBILITY: "everyone" } })).toThrow("ACCOUNTS_DEFAULT_USER_VISIBILITY must be public or restricted");
+      expect(() => loadConfig({ flags: { DATA_DIR: dataDir }, env: { CAIRN_ACCOUNTS_DEFAULT_USER_VISIBILITY: "everyone" } })).toThrow(
+        "ACCOUNTS_DEFAULT_USER_VISIBILITY must be public or restricted",
+      );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

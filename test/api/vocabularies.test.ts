@@ -11,7 +11,13 @@ const app = () => ctx;
 const invalid = (field: string) => ({ status: 400, errors: [{ field }] });
 
 const NAMES = [
-  { id: "0000-0002-1825-0097", given_name: "Ada", family_name: "Lovelace", identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0097" }], affiliations: [{ id: "03yrm5c26", name: "Sent name" }] },
+  {
+    id: "0000-0002-1825-0097",
+    given_name: "Ada",
+    family_name: "Lovelace",
+    identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0097" }],
+    affiliations: [{ id: "03yrm5c26", name: "Sent name" }],
+  },
   { id: "n-babbage", given_name: "Charles", family_name: "Babbage", identifiers: [], affiliations: [{ name: "Cambridge" }] },
   { id: "n-lovell", given_name: "Bernard", family_name: "Lovell", identifiers: [], affiliations: [{ name: "Jodrell Bank" }] },
   { id: "n-noether", given_name: "Emmy", family_name: "Nöther", identifiers: [], affiliations: [] },
@@ -20,9 +26,21 @@ const NAMES = [
 beforeAll(async () => {
   ctx = await createTestApp();
   const v = ctx.services.vocabularies;
-  v.create(systemActor, "affiliations", { id: "03yrm5c26", name: "California Digital Library", acronym: "CDL", country: "us", identifiers: [{ scheme: "ror", identifier: "03yrm5c26" }] });
+  v.create(systemActor, "affiliations", {
+    id: "03yrm5c26",
+    name: "California Digital Library",
+    acronym: "CDL",
+    country: "us",
+    identifiers: [{ scheme: "ror", identifier: "03yrm5c26" }],
+  });
   v.create(systemActor, "funders", { id: "00k4n6c32", name: "European Commission", acronym: "EC", country: "BE", identifiers: [{ scheme: "ror", identifier: "00k4n6c32" }] });
-  v.create(systemActor, "funders", { id: "021nxhr62", name: "National Science Foundation", acronym: "NSF", country: "US", identifiers: [{ scheme: "doi", identifier: "10.13039/100000001" }] });
+  v.create(systemActor, "funders", {
+    id: "021nxhr62",
+    name: "National Science Foundation",
+    acronym: "NSF",
+    country: "US",
+    identifiers: [{ scheme: "doi", identifier: "10.13039/100000001" }],
+  });
   for (const n of NAMES) {
     v.create(systemActor, "names", n);
     ctx.clock.advance(1000);
@@ -94,19 +112,45 @@ describe("names", () => {
 describe("funders, affiliations, subjects, awards", () => {
   scenarios(app, [
     { name: "funder by country", method: "GET", url: "/api/funders?q=country:US", status: 200, check: (b) => expect(hitIds(b)).toEqual(["021nxhr62"]) },
-    { name: "funder by identifier", method: "GET", url: "/api/funders?q=identifiers.identifier:%2210.13039/100000001%22", status: 200, check: (b) => expect(hitIds(b)).toEqual(["021nxhr62"]) },
+    {
+      name: "funder by identifier",
+      method: "GET",
+      url: "/api/funders?q=identifiers.identifier:%2210.13039/100000001%22",
+      status: 200,
+      check: (b) => expect(hitIds(b)).toEqual(["021nxhr62"]),
+    },
     { name: "funder suggest on acronym", method: "GET", url: "/api/funders?suggest=ec", status: 200, check: (b) => expect(hitIds(b)).toEqual(["00k4n6c32"]) },
     {
       name: "funder read",
       method: "GET",
       url: "/api/funders/00k4n6c32",
       status: 200,
-      json: { id: "00k4n6c32", name: "European Commission", country: "BE", identifiers: [{ scheme: "ror", identifier: "00k4n6c32" }], title: { en: "European Commission" }, revision_id: 1, links: { self: "http://127.0.0.1:5000/api/funders/00k4n6c32" } },
+      json: {
+        id: "00k4n6c32",
+        name: "European Commission",
+        country: "BE",
+        identifiers: [{ scheme: "ror", identifier: "00k4n6c32" }],
+        title: { en: "European Commission" },
+        revision_id: 1,
+        links: { self: "http://127.0.0.1:5000/api/funders/00k4n6c32" },
+      },
     },
     { name: "affiliation country is upper-cased", method: "GET", url: "/api/affiliations/03yrm5c26", status: 200, json: { country: "US", acronym: "CDL" } },
-    { name: "subject id with slashes", method: "GET", url: `/api/subjects/${encodeURIComponent("https://id.nlm.nih.gov/mesh/D000001")}`, status: 200, json: { subject: "Calcimycin", scheme: "MeSH" } },
+    {
+      name: "subject id with slashes",
+      method: "GET",
+      url: `/api/subjects/${encodeURIComponent("https://id.nlm.nih.gov/mesh/D000001")}`,
+      status: 200,
+      json: { subject: "Calcimycin", scheme: "MeSH" },
+    },
     { name: "subjects suggest", method: "GET", url: "/api/subjects?suggest=calci", status: 200, check: (b) => expect(hitIds(b)).toEqual(["https://id.nlm.nih.gov/mesh/D000001"]) },
-    { name: "award id from funder and number", method: "GET", url: "/api/awards/00k4n6c32::101000001", status: 200, json: { number: "101000001", acronym: "OCEAN", funder: { id: "00k4n6c32" } } },
+    {
+      name: "award id from funder and number",
+      method: "GET",
+      url: "/api/awards/00k4n6c32::101000001",
+      status: 200,
+      json: { number: "101000001", acronym: "OCEAN", funder: { id: "00k4n6c32" } },
+    },
     { name: "awards by number", method: "GET", url: "/api/awards?q=number:101000001", status: 200, check: (b) => expect(hitIds(b)).toEqual(["00k4n6c32::101000001"]) },
     { name: "the same type under /api/vocabularies", method: "GET", url: "/api/vocabularies/funders?q=nsf", status: 200, check: (b) => expect(hitIds(b)).toEqual(["021nxhr62"]) },
   ]);
@@ -120,7 +164,14 @@ describe("controlled vocabularies (shipped)", () => {
       method: "GET",
       url: "/api/vocabularies/resourcetypes/image-photo",
       status: 200,
-      json: { id: "image-photo", type: "resourcetypes", title: { en: "Photo" }, props: { type: "image", subtype: "image-photo", datacite_general: "Image" }, revision_id: 1, links: { self: "http://127.0.0.1:5000/api/vocabularies/resourcetypes/image-photo" } },
+      json: {
+        id: "image-photo",
+        type: "resourcetypes",
+        title: { en: "Photo" },
+        props: { type: "image", subtype: "image-photo", datacite_general: "Image" },
+        revision_id: 1,
+        links: { self: "http://127.0.0.1:5000/api/vocabularies/resourcetypes/image-photo" },
+      },
       check: (b) => {
         expect(b.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
         expect(b.tags).toContain("depositable");
@@ -132,12 +183,23 @@ describe("controlled vocabularies (shipped)", () => {
       url: "/api/vocabularies/licenses?tags=recommended",
       status: 200,
       check: (b) => {
-        const expected = shipped("licenses").filter((e) => e.tags?.includes("recommended")).sort((x, y) => x.title.en!.toLowerCase().localeCompare(y.title.en!.toLowerCase()));
+        const expected = shipped("licenses")
+          .filter((e) => e.tags?.includes("recommended"))
+          .sort((x, y) => x.title.en!.toLowerCase().localeCompare(y.title.en!.toLowerCase()));
         expect(hitIds(b)).toEqual(expected.map((e) => e.id));
         expect(expected.map((e) => e.id)).toContain("cc-by-4.0");
       },
     },
-    { name: "default sort is title", method: "GET", url: "/api/vocabularies/communitytypes", status: 200, check: (b) => { expect(hitIds(b)).toEqual(["event", "organization", "project", "topic"]); expect(b.sortBy).toBe("title"); } },
+    {
+      name: "default sort is title",
+      method: "GET",
+      url: "/api/vocabularies/communitytypes",
+      status: 200,
+      check: (b) => {
+        expect(hitIds(b)).toEqual(["event", "organization", "project", "topic"]);
+        expect(b.sortBy).toBe("title");
+      },
+    },
     { name: "suggest on title", method: "GET", url: "/api/vocabularies/resourcetypes?suggest=pho", status: 200, check: (b) => expect(hitIds(b)).toEqual(["image-photo"]) },
     { name: "languages by code", method: "GET", url: "/api/vocabularies/languages?q=id:eng", status: 200, check: (b) => expect(hitIds(b)).toEqual(["eng"]) },
     { name: "languages suggest", method: "GET", url: "/api/vocabularies/languages?suggest=engli", status: 200, check: (b) => expect(hitIds(b)).toContain("eng") },
@@ -153,7 +215,9 @@ describe("controlled vocabularies (shipped)", () => {
   });
 
   test("a release with changed data upgrades the shipped entries, keeping local ones", () => {
-    const changed = shippedVocabularies().map((v) => (v.type === "communitytypes" ? { ...v, entries: v.entries.map((e) => (e.id === "event" ? { ...e, title: { en: "Event or meeting" } } : e)) } : v));
+    const changed = shippedVocabularies().map((v) =>
+      v.type === "communitytypes" ? { ...v, entries: v.entries.map((e) => (e.id === "event" ? { ...e, title: { en: "Event or meeting" } } : e)) } : v,
+    );
     ctx.services.vocabularies.create(systemActor, "communitytypes", { id: "local-kind", title: { en: "Local kind" } });
     const summary = ctx.services.vocabularies.loadFixtures(() => changed, "next-release");
     expect(summary).toMatchObject({ updated: 1, created: 0 });
@@ -167,10 +231,16 @@ describe("bad input", () => {
   scenarios(app, [
     { name: "unknown type", method: "GET", url: "/api/vocabularies/colours", status: 404, json: { status: 404, message: "Vocabulary type 'colours' not found." } },
     { name: "unknown entry", method: "GET", url: "/api/names/nobody", status: 404, json: { status: 404, message: "The names entry 'nobody' does not exist." } },
-    { name: "unknown sort", method: "GET", url: "/api/names?sort=colour", status: 400, json: { status: 400, message: "Invalid querystring parameters.", errors: [{ field: "sort" }] } },
+    {
+      name: "unknown sort",
+      method: "GET",
+      url: "/api/names?sort=colour",
+      status: 400,
+      json: { status: 400, message: "Invalid querystring parameters.", errors: [{ field: "sort" }] },
+    },
     { name: "bad size", method: "GET", url: "/api/funders?size=1000", status: 400, json: invalid("size") },
     { name: "bad page", method: "GET", url: "/api/funders?page=zero", status: 400, json: invalid("page") },
-    ...['q=%22', "q=(", "q=)", "q=AND", "q=NOT", "q=title:", "q=:", "q=%5C", "q=a:b:c", "q=*:*", "suggest=%22%22", "q=%7B%5B", "q=-", "q=%2B%2B"].map((query) => ({
+    ...["q=%22", "q=(", "q=)", "q=AND", "q=NOT", "q=title:", "q=:", "q=%5C", "q=a:b:c", "q=*:*", "suggest=%22%22", "q=%7B%5B", "q=-", "q=%2B%2B"].map((query) => ({
       name: `odd query ${decodeURIComponent(query)}`,
       method: "GET",
       url: `/api/names?${query}`,
@@ -185,8 +255,24 @@ describe("writes", () => {
     { name: "anonymous create", method: "POST", url: "/api/funders", body: { id: "x", name: "X" }, status: 401 },
     { name: "user create", method: "POST", url: "/api/funders", as: "alice", body: { id: "x", name: "X" }, status: 403, json: { status: 403, message: "Permission denied." } },
     { name: "user delete", method: "DELETE", url: "/api/funders/00k4n6c32", as: "bob", status: 403 },
-    { name: "missing required fields", method: "POST", url: "/api/funders", as: "admin", body: { country: "Belgium" }, status: 400, check: (b) => expect(b.errors.map((e: { field: string }) => e.field).sort()).toEqual(["country", "id", "name"]) },
-    { name: "bad identifiers", method: "POST", url: "/api/names", as: "admin", body: { id: "n1", family_name: "X", identifiers: [{ scheme: "orcid" }] }, status: 400, json: invalid("identifiers.0.identifier") },
+    {
+      name: "missing required fields",
+      method: "POST",
+      url: "/api/funders",
+      as: "admin",
+      body: { country: "Belgium" },
+      status: 400,
+      check: (b) => expect(b.errors.map((e: { field: string }) => e.field).sort()).toEqual(["country", "id", "name"]),
+    },
+    {
+      name: "bad identifiers",
+      method: "POST",
+      url: "/api/names",
+      as: "admin",
+      body: { id: "n1", family_name: "X", identifiers: [{ scheme: "orcid" }] },
+      status: 400,
+      json: invalid("identifiers.0.identifier"),
+    },
     { name: "generic entry needs a title", method: "POST", url: "/api/vocabularies/licenses", as: "admin", body: { id: "my-licence" }, status: 400, json: invalid("title") },
     { name: "duplicate id", method: "POST", url: "/api/funders", as: "admin", body: { id: "00k4n6c32", name: "Again" }, status: 400, json: invalid("id") },
     { name: "not JSON", method: "POST", url: "/api/funders", as: "admin", rawBody: "id=x", headers: { "content-type": "text/plain" }, status: 415 },
@@ -194,7 +280,10 @@ describe("writes", () => {
   ]);
 
   test("an administrator creates, replaces (with If-Match) and deletes an entry", async () => {
-    const created = await ctx.call("POST", "/api/vocabularies/licenses", { as: "admin", body: { id: "local-1.0", title: { en: "Local licence" }, props: { url: "https://example.org/l" } } });
+    const created = await ctx.call("POST", "/api/vocabularies/licenses", {
+      as: "admin",
+      body: { id: "local-1.0", title: { en: "Local licence" }, props: { url: "https://example.org/l" } },
+    });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ id: "local-1.0", type: "licenses", revision_id: 1 });
     const stale = await ctx.call("PUT", "/api/vocabularies/licenses/local-1.0", { as: "admin", body: { title: { en: "Renamed" } }, headers: { "if-match": '"2"' } });

@@ -83,7 +83,11 @@ describe("wrong arguments: one line, exit 2, nothing written", () => {
     ["flag without value", ["users", "create", "--email"], "cairn: Option '--email <value>' argument missing\n"],
     ["bad e-mail", ["users", "create", "--email", "not-an-address"], "cairn: email: Not a valid e-mail address.\n"],
     ["duplicate e-mail", ["users", "create", "--email", "ADA@example.org"], "cairn: email: This e-mail address is already registered.\n"],
-    ["bad username", ["users", "create", "--email", "b@example.org", "--username", "1x"], "cairn: username: A username starts with a letter and has 3 or more letters, digits, '-' or '_'.\n"],
+    [
+      "bad username",
+      ["users", "create", "--email", "b@example.org", "--username", "1x"],
+      "cairn: username: A username starts with a letter and has 3 or more letters, digits, '-' or '_'.\n",
+    ],
     ["short password", ["users", "create", "--email", "b@example.org", "--password", "short"], "cairn: password: A password has at least 8 characters.\n"],
     ["token for nobody", ["tokens", "create", "--email", "nobody@example.org"], "cairn: no user with e-mail nobody@example.org\n"],
     ["unknown scope", ["tokens", "create", "--email", "ada@example.org", "--scope", "deposit:write"], "cairn: scopes: Unknown scope(s): deposit:write. Known: user:email.\n"],
@@ -92,7 +96,11 @@ describe("wrong arguments: one line, exit 2, nothing written", () => {
     ["extra argument", ["users", "list", "extra"], "cairn: unexpected argument 'extra'\n"],
     ["duplicate group", ["groups", "create", "LAB-members"], "cairn: name: A group named 'LAB-members' exists already.\n"],
     ["member of unknown group", ["groups", "add-member", "nolab", "--email", "ada@example.org"], "cairn: No group named 'nolab'.\n"],
-    ["unknown job", ["jobs", "run", "nope"], "cairn: no job named 'nope' (known: jobs-prune, db-optimize, stats-aggregate, stats-prune-events, files-fetch, files-verify, embargo-lift, records-reindex)\n"],
+    [
+      "unknown job",
+      ["jobs", "run", "nope"],
+      "cairn: no job named 'nope' (known: jobs-prune, db-optimize, stats-aggregate, stats-prune-events, files-fetch, files-verify, embargo-lift, records-reindex)\n",
+    ],
     ["bad limit", ["jobs", "list", "--limit", "0"], "cairn: --limit must be a whole number of 1 or more\n"],
   ];
   test.each(cases)("%s", (_name, args, stderr) => {

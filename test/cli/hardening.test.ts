@@ -45,7 +45,13 @@ interface RawResponse {
 
 /** One request written byte for byte (fetch and browsers resolve dot segments before sending). */
 function raw(port: number, method: string, target: string, headers: Record<string, string> = {}, body = ""): Promise<RawResponse> {
-  const head = [`${method} ${target} HTTP/1.1`, "Host: 127.0.0.1", "Connection: close", `Content-Length: ${Buffer.byteLength(body)}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const head = [
+    `${method} ${target} HTTP/1.1`,
+    "Host: 127.0.0.1",
+    "Connection: close",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1", () => socket.write(`${head.join("\r\n")}\r\n\r\n${body}`));
     const chunks: Buffer[] = [];
@@ -75,7 +81,11 @@ describe("one server over HTTP", () => {
     port = freePort();
     server = await serve(["--data", data(), "--http", "--port", String(port)], { CAIRN_APP_TRUSTED_PROXIES: "127.0.0.1", CAIRN_RATELIMIT_GUEST_USER: "2 per day" });
     auth = { authorization: `Bearer ${tokenOf(data())}` };
-    const created = await fetch(`http://127.0.0.1:${port}/api/records`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ metadata: { title: "Kept" }, files: { enabled: true } }) });
+    const created = await fetch(`http://127.0.0.1:${port}/api/records`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ metadata: { title: "Kept" }, files: { enabled: true } }),
+    });
     expect(created.status).toBe(201);
     draftId = ((await created.json()) as { id: string }).id;
   });
@@ -179,7 +189,8 @@ describe("the data directory", () => {
     const { proc } = await serve(["--data", data, "--http", "--port", String(port)]);
     let token = "";
     try {
-      for (const path of ["", "cairn.db", "cairn.db-wal", "cairn.db-shm", "admin-credentials.txt", "cairn.pid"]) expect({ path, mode: modeOf(join(data, path)) }).toEqual({ path, mode: path ? "600" : "700" });
+      for (const path of ["", "cairn.db", "cairn.db-wal", "cairn.db-shm", "admin-credentials.txt", "cairn.pid"])
+        expect({ path, mode: modeOf(join(data, path)) }).toEqual({ path, mode: path ? "600" : "700" });
       expect(modeOf(join(data, "files", "objects", "ab"))).toBe("700");
       expect(modeOf(join(data, "files", "objects", "ab", "abcdef"))).toBe("600");
       // Not Cairn's: the operator's file and the target of a link are left as they were.
@@ -189,7 +200,13 @@ describe("the data directory", () => {
       // What the server makes later is private too: a stored file and the folder it goes in.
       token = tokenOf(data);
       const auth = { authorization: `Bearer ${token}` };
-      const draft = (await (await fetch(`http://127.0.0.1:${port}/api/records`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ files: { enabled: true } }) })).json()) as { id: string };
+      const draft = (await (
+        await fetch(`http://127.0.0.1:${port}/api/records`, {
+          method: "POST",
+          headers: { ...auth, "content-type": "application/json" },
+          body: JSON.stringify({ files: { enabled: true } }),
+        })
+      ).json()) as { id: string };
       const files = `http://127.0.0.1:${port}/api/records/${draft.id}/draft/files`;
       expect((await fetch(files, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: '[{"key": "a.txt"}]' })).status).toBe(201);
       expect((await fetch(`${files}/a.txt/content`, { method: "PUT", headers: { ...auth, "content-type": "application/octet-stream" }, body: "hello" })).status).toBe(200);
@@ -201,7 +218,9 @@ describe("the data directory", () => {
       const { code, stderr } = await stop(proc);
       expect(code).toBe(0);
       const warnings = stderr.split("\n").filter((l) => l.startsWith("warning:"));
-      expect(warnings).toEqual([`warning: ${data} was readable by other users; made private (directories 0700, files 0600): ., cairn.db, files/, files/objects/, files/objects/ab/, files/objects/ab/abcdef`]);
+      expect(warnings).toEqual([
+        `warning: ${data} was readable by other users; made private (directories 0700, files 0600): ., cairn.db, files/, files/objects/, files/objects/ab/, files/objects/ab/abcdef`,
+      ]);
     }
     // Once private, a restart has nothing to say.
     const again = await serve(["--data", data, "--http", "--port", String(freePort())]);

@@ -116,7 +116,9 @@ describe("HTTPS by default", () => {
   });
 
   test("missing TLS files are named", () => {
-    const res = Bun.spawnSync([process.execPath, MAIN, "serve", "--data", join(root, "tls-missing"), "--tls-cert", "/nope/cert.pem", "--tls-key", "/nope/key.pem"], { env: cleanEnv() });
+    const res = Bun.spawnSync([process.execPath, MAIN, "serve", "--data", join(root, "tls-missing"), "--tls-cert", "/nope/cert.pem", "--tls-key", "/nope/key.pem"], {
+      env: cleanEnv(),
+    });
     expect(res.exitCode).toBe(2);
     expect(res.stderr.toString()).toBe("cairn: TLS file /nope/cert.pem does not exist\n");
   });

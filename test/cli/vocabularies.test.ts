@@ -17,7 +17,10 @@ const file = (name: string, content: string | Uint8Array) => {
 const rows = (type: string) => {
   const db = new Database(join(data, "cairn.db"), { readonly: true });
   try {
-    return db.query("SELECT id, data FROM vocabulary_entries WHERE type = ? ORDER BY id").all(type).map((r: any) => ({ id: r.id, ...JSON.parse(r.data) }));
+    return db
+      .query("SELECT id, data FROM vocabulary_entries WHERE type = ? ORDER BY id")
+      .all(type)
+      .map((r: any) => ({ id: r.id, ...JSON.parse(r.data) }));
   } finally {
     db.close();
   }
@@ -42,7 +45,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("imports", () => {
   test("names from CSV: created, then unchanged on a second run, updated when a row changes", () => {
-    const csv = "id,given_name,family_name,identifiers,affiliations\n0000-0002-1825-0097,Ada,Lovelace,orcid:0000-0002-1825-0097,Analytical Society\nn2,Charles,Babbage,,Cambridge;Royal Society\n,Nobody,Known,,\n";
+    const csv =
+      "id,given_name,family_name,identifiers,affiliations\n0000-0002-1825-0097,Ada,Lovelace,orcid:0000-0002-1825-0097,Analytical Society\nn2,Charles,Babbage,,Cambridge;Royal Society\n,Nobody,Known,,\n";
     const path = file("names.csv", csv);
     const first = importFile("names", path);
     expect(first.code).toBe(0);
@@ -52,7 +56,14 @@ describe("imports", () => {
     file("names.csv", csv.replace("Cambridge;Royal Society", "Trinity College"));
     expect(importFile("names", path).stdout).toMatch(/^names: created 0, updated 1, unchanged 1, skipped 1 /);
     expect(rows("names")).toEqual([
-      { id: "0000-0002-1825-0097", name: "Lovelace, Ada", given_name: "Ada", family_name: "Lovelace", identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0097" }], affiliations: [{ name: "Analytical Society" }] },
+      {
+        id: "0000-0002-1825-0097",
+        name: "Lovelace, Ada",
+        given_name: "Ada",
+        family_name: "Lovelace",
+        identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0097" }],
+        affiliations: [{ name: "Analytical Society" }],
+      },
       { id: "n2", name: "Babbage, Charles", given_name: "Charles", family_name: "Babbage", identifiers: [], affiliations: [{ name: "Trinity College" }] },
     ]);
   });
@@ -63,7 +74,15 @@ describe("imports", () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^funders: created 1, updated 0, unchanged 0, skipped 1 /);
     expect(rows("funders")).toEqual([
-      expect.objectContaining({ id: "00k4n6c32", name: "European Commission", country: "BE", identifiers: expect.arrayContaining([{ scheme: "ror", identifier: "00k4n6c32" }, { scheme: "doi", identifier: "10.13039/501100000780" }]) }),
+      expect.objectContaining({
+        id: "00k4n6c32",
+        name: "European Commission",
+        country: "BE",
+        identifiers: expect.arrayContaining([
+          { scheme: "ror", identifier: "00k4n6c32" },
+          { scheme: "doi", identifier: "10.13039/501100000780" },
+        ]),
+      }),
     ]);
   });
 
@@ -71,7 +90,13 @@ describe("imports", () => {
     const yaml = "- id: https://id.nlm.nih.gov/mesh/D000001\n  scheme: MeSH\n  subject: Calcimycin\n- id: x\n  scheme: MeSH\n";
     expect(importFile("subjects", file("subjects.yaml", yaml)).stdout).toMatch(/^subjects: created 1, updated 0, unchanged 0, skipped 1 /);
     expect(rows("subjects")).toEqual([{ id: "https://id.nlm.nih.gov/mesh/D000001", scheme: "MeSH", subject: "Calcimycin" }]);
-    const project = { code: "101000001", title: "Ocean observations", acronym: "OCEAN", fundings: [{ shortName: "EC", fundingStream: { id: "EC::HE::HORIZON-RIA" } }], id: "corda_____he::101000001" };
+    const project = {
+      code: "101000001",
+      title: "Ocean observations",
+      acronym: "OCEAN",
+      fundings: [{ shortName: "EC", fundingStream: { id: "EC::HE::HORIZON-RIA" } }],
+      id: "corda_____he::101000001",
+    };
     const res = importFile("awards", file("projects.jsonl.gz", gzipSync(JSON.stringify(project) + "\n")));
     expect(res.code).toBe(0);
     expect(res.stdout).toStartWith("awards: created 1,");

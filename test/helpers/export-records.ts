@@ -60,7 +60,21 @@ export const FULL_EXPORT_METADATA = {
   locations: {
     features: [
       { geometry: { type: "Point", coordinates: [10.75, 59.91] }, place: "North shore" },
-      { geometry: { type: "Polygon", coordinates: [[[10.7, 59.9], [10.8, 59.9], [10.8, 60], [10.7, 60], [10.7, 59.9]]] }, place: "Survey area" },
+      {
+        geometry: {
+          type: "Polygon",
+          coordinates: [
+            [
+              [10.7, 59.9],
+              [10.8, 59.9],
+              [10.8, 60],
+              [10.7, 60],
+              [10.7, 59.9],
+            ],
+          ],
+        },
+        place: "Survey area",
+      },
     ],
   },
 };
@@ -127,6 +141,11 @@ export function fullExportRecord(): ExportRecord {
     access: { record: "public", files: "public", embargo: { active: false, until: null, reason: null }, status: "open" },
     files: exportFiles(id),
     pids: { doi: { identifier: `10.1234/${id}`, provider: "datacite", client: "datacite" } },
-    parent: { id: "pqrst-11111", access: { owned_by: { user: "1" } }, communities: {}, pids: { doi: { identifier: "10.1234/pqrst-11111", provider: "datacite", client: "datacite" } } },
+    parent: {
+      id: "pqrst-11111",
+      access: { owned_by: { user: "1" } },
+      communities: {},
+      pids: { doi: { identifier: "10.1234/pqrst-11111", provider: "datacite", client: "datacite" } },
+    },
   });
 }

@@ -10,7 +10,16 @@ import { shippedVocabularies } from "../../src/vocabularies/fixtures";
 export const DIRECTORY_ENTRIES: [type: string, entry: Record<string, unknown>][] = [
   ["affiliations", { id: "01ggx4157", name: "CERN", acronym: "CERN", country: "CH", identifiers: [{ scheme: "ror", identifier: "01ggx4157" }] }],
   ["funders", { id: "00k4n6c32", name: "European Commission", acronym: "EC", country: "BE", identifiers: [{ scheme: "ror", identifier: "00k4n6c32" }] }],
-  ["awards", { number: "101004490", title: { en: "Open science for glaciers" }, acronym: "GLACIO", funder: { id: "00k4n6c32" }, identifiers: [{ scheme: "url", identifier: "https://cordis.europa.eu/projects/101004490" }] }],
+  [
+    "awards",
+    {
+      number: "101004490",
+      title: { en: "Open science for glaciers" },
+      acronym: "GLACIO",
+      funder: { id: "00k4n6c32" },
+      identifiers: [{ scheme: "url", identifier: "https://cordis.europa.eu/projects/101004490" }],
+    },
+  ],
   ["subjects", { id: "https://id.nlm.nih.gov/mesh/D000001", scheme: "MeSH", subject: "Calcimycin" }],
 ];
 
@@ -60,7 +69,21 @@ export const RICH_METADATA = {
   locations: {
     features: [
       { geometry: { type: "Point", coordinates: [6.05, 46.23] }, place: "CERN", description: "Main site", identifiers: [{ scheme: "geonames", identifier: "2661604" }] },
-      { geometry: { type: "Polygon", coordinates: [[[7.9, 46.4], [8.1, 46.4], [8.1, 46.6], [7.9, 46.6], [7.9, 46.4]]] }, place: "Aletsch glacier" },
+      {
+        geometry: {
+          type: "Polygon",
+          coordinates: [
+            [
+              [7.9, 46.4],
+              [8.1, 46.4],
+              [8.1, 46.6],
+              [7.9, 46.6],
+              [7.9, 46.4],
+            ],
+          ],
+        },
+        place: "Aletsch glacier",
+      },
       { place: "Somewhere in the Alps" },
     ],
   },
@@ -101,13 +124,29 @@ const vocab = (type: string, id: string) => ({ id, title: entries.get(type)?.get
 export function sampleRecord(options: { creators?: number; files?: number; id?: string } = {}): ExportRecord {
   const { creators = 2, files = 2, id = "abcde-12345" } = options;
   const people = Array.from({ length: creators }, (_, i) => ({
-    person_or_org: { type: "personal", name: `Family${i}, Given${i}`, given_name: `Given${i}`, family_name: `Family${i}`, ...(i % 5 === 0 ? { identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0097" }] } : {}) },
+    person_or_org: {
+      type: "personal",
+      name: `Family${i}, Given${i}`,
+      given_name: `Given${i}`,
+      family_name: `Family${i}`,
+      ...(i % 5 === 0 ? { identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0097" }] } : {}),
+    },
     affiliations: [{ id: "01ggx4157", name: "CERN" }],
   }));
   const entriesByKey = Object.fromEntries(
     Array.from({ length: files }, (_, i) => {
       const key = `data/part-${i}.csv`;
-      return [key, { id: `f${i}`, key, size: 1000 + i, mimetype: "text/csv", checksum: "md5:0cc175b9c0f1b6a831c399e269772661", links: { self: `/api/records/${id}/files/${key}`, content: `/api/records/${id}/files/${key}/content` } }];
+      return [
+        key,
+        {
+          id: `f${i}`,
+          key,
+          size: 1000 + i,
+          mimetype: "text/csv",
+          checksum: "md5:0cc175b9c0f1b6a831c399e269772661",
+          links: { self: `/api/records/${id}/files/${key}`, content: `/api/records/${id}/files/${key}/content` },
+        },
+      ];
     }),
   );
   const metadata = {
@@ -128,7 +167,7 @@ export function sampleRecord(options: { creators?: number; files?: number; id?: 
     files: { enabled: true, default_preview: null, order: [], count: files, total_bytes: files * 1000, entries: entriesByKey },
     metadata,
     custom_fields: RICH_CUSTOM_FIELDS,
-    pids: { doi: { identifier: `10.1234/${id}`, provider: "datacite", client: "datacite" }, "oai": { identifier: `oai:127.0.0.1:${id}`, provider: "oai" } },
+    pids: { doi: { identifier: `10.1234/${id}`, provider: "datacite", client: "datacite" }, oai: { identifier: `oai:127.0.0.1:${id}`, provider: "oai" } },
     parent: { id: "zzzzz-00000", pids: { doi: { identifier: "10.1234/zzzzz-00000", provider: "datacite" } } },
     versions: { index: 1, is_latest: true, is_latest_draft: true },
     is_published: true,

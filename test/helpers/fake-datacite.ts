@@ -37,8 +37,7 @@ const TRANSITIONS: Record<string, Partial<Record<FakeDoiState, FakeDoiState>>> =
   hide: { findable: "registered" },
 };
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/vnd.api+json; charset=utf-8" } });
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/vnd.api+json; charset=utf-8" } });
 const errors = (status: number, items: Record<string, string>[]) => json(status, { errors: items });
 
 export async function startFakeDatacite(options: { username: string; password: string }) {
@@ -67,7 +66,11 @@ export async function startFakeDatacite(options: { username: string; password: s
     const next = event ? (TRANSITIONS[event]![state] ?? state) : state;
     if (next !== "draft") {
       const missing = REQUIRED.filter(([, ok]) => !ok(merged)).map(([field]) => field);
-      if (missing.length) return errors(422, missing.map((field) => ({ source: field, title: `can't be blank`, uid: doi })));
+      if (missing.length)
+        return errors(
+          422,
+          missing.map((field) => ({ source: field, title: `can't be blank`, uid: doi })),
+        );
     }
     const saved = { doi, state: next, attributes: merged };
     dois.set(doi, saved);
@@ -93,7 +96,10 @@ export async function startFakeDatacite(options: { username: string; password: s
     }
     if (request.method !== "PUT" && request.method !== "POST") return errors(405, [{ status: "405", title: "Method not allowed" }]);
 
-    const body: any = await request.clone().json().catch(() => null);
+    const body: any = await request
+      .clone()
+      .json()
+      .catch(() => null);
     const data = body?.data;
     if (!data || typeof data.attributes !== "object" || (data.type !== undefined && data.type !== "dois")) {
       return errors(400, [{ status: "400", title: "You need to provide a payload following the JSONAPI spec" }]);

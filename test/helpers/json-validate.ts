@@ -32,7 +32,9 @@ type Validate = ((data: unknown) => boolean) & { errors?: unknown };
 
 function errorsOf(validate: Validate, data: unknown): string[] {
   if (validate(data)) return [];
-  return ((validate.errors ?? []) as { instancePath: string; message?: string; params?: unknown }[]).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+  return ((validate.errors ?? []) as { instancePath: string; message?: string; params?: unknown }[]).map(
+    (e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`,
+  );
 }
 
 /** Schema errors of a DataCite JSON document (empty when valid). */

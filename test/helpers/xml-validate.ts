@@ -86,23 +86,21 @@ function numbered(text: string): string {
 // DCAT-AP 2.1.1: mandatory shapes, ranges, controlled vocabularies and deprecated URIs. The
 // recommended shapes only warn (a dataset without spatial coverage is still DCAT-AP), and the two
 // *imports.ttl files hold nothing but remote owl:imports, which are not fetched.
-const DCAT_SHAPES = [
-  "dcat-ap_2.1.1_shacl_shapes.ttl",
-  "dcat-ap_2.1.1_shacl_range.ttl",
-  "dcat-ap_2.1.1_shacl_mdr-vocabularies.shape.ttl",
-  "dcat-ap_2.1.1_shacl_deprecateduris.ttl",
-];
+const DCAT_SHAPES = ["dcat-ap_2.1.1_shacl_shapes.ttl", "dcat-ap_2.1.1_shacl_range.ttl", "dcat-ap_2.1.1_shacl_mdr-vocabularies.shape.ttl", "dcat-ap_2.1.1_shacl_deprecateduris.ttl"];
 export const DCAT_RECOMMENDED_SHAPES = "dcat-ap_2.1.1_shacl_shapes_recommended.ttl";
 
 const shapeCache = new Map<string, Promise<any>>();
 function loadShapes(files: string[]) {
   const key = files.join(",");
   if (!shapeCache.has(key)) {
-    shapeCache.set(key, (async () => {
-      const dataset = rdf.dataset();
-      for (const file of files) await dataset.import(rdf.fromFile(join(SCHEMAS_DIR, "dcat-ap/2.1.1", file)));
-      return dataset;
-    })());
+    shapeCache.set(
+      key,
+      (async () => {
+        const dataset = rdf.dataset();
+        for (const file of files) await dataset.import(rdf.fromFile(join(SCHEMAS_DIR, "dcat-ap/2.1.1", file)));
+        return dataset;
+      })(),
+    );
   }
   return shapeCache.get(key)!;
 }

@@ -161,8 +161,14 @@ describe("value parsing", () => {
   });
 
   test.each([
-    ["1", true], ["true", true], ["YES", true], [" on ", true],
-    ["0", false], ["False", false], ["no", false], ["off", false],
+    ["1", true],
+    ["true", true],
+    ["YES", true],
+    [" on ", true],
+    ["0", false],
+    ["False", false],
+    ["no", false],
+    ["off", false],
   ])("boolean %p is %p", (raw, expected) => {
     expect(load({ env: { CAIRN_LOG_REQUESTS: raw } }).LOG_REQUESTS).toBe(expected);
   });

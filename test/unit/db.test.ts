@@ -11,7 +11,10 @@ const dir = join(import.meta.dir, "..", "..", "src", "db", "migrations");
 describe("migrations", () => {
   test("the manifest embeds every generated migration, in journal order", () => {
     const journal = JSON.parse(readFileSync(join(dir, "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
-    const files = readdirSync(dir).filter((f) => f.endsWith(".sql")).map((f) => f.replace(/\.sql$/, "")).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith(".sql"))
+      .map((f) => f.replace(/\.sql$/, ""))
+      .sort();
     expect(migrations.map((m) => m.id)).toEqual(journal.entries.map((e) => e.tag));
     expect(migrations.map((m) => m.id).sort()).toEqual(files);
     for (const m of migrations) expect(m.sql).toBe(readFileSync(join(dir, `${m.id}.sql`), "utf8"));
@@ -24,7 +27,10 @@ describe("migrations", () => {
     expect(migrate(db, 2)).toEqual([]);
     const rows = db.$client.query("SELECT id, applied_at FROM schema_migrations ORDER BY id").all();
     expect(rows).toEqual(migrations.map((m) => ({ id: m.id, applied_at: 1 })));
-    const tables = db.$client.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r: any) => r.name);
+    const tables = db.$client
+      .query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .all()
+      .map((r: any) => r.name);
     expect(tables).toEqual(expect.arrayContaining(["users", "tokens", "groups", "group_members", "jobs", "job_schedules", "records"]));
   });
 

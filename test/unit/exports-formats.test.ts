@@ -49,7 +49,12 @@ describe("DataCite JSON (kernel 4.5 JSON schema)", () => {
     expect(d.subjects[0]).toEqual({ subject: "Calcimycin", subjectScheme: "MeSH", valueUri: "https://id.nlm.nih.gov/mesh/D000001" });
     expect(d.geoLocations[0]).toEqual({ geoLocationPlace: "CERN", geoLocationPoint: { pointLongitude: 6.05, pointLatitude: 46.23 } });
     expect(d.geoLocations[1].geoLocationBox).toEqual({ westBoundLongitude: 7.9, eastBoundLongitude: 8.1, southBoundLatitude: 46.4, northBoundLatitude: 46.6 });
-    expect(d.fundingReferences[0]).toMatchObject({ funderName: "European Commission", funderIdentifierType: "ROR", awardNumber: "101004490", awardUri: "https://cordis.europa.eu/projects/101004490" });
+    expect(d.fundingReferences[0]).toMatchObject({
+      funderName: "European Commission",
+      funderIdentifierType: "ROR",
+      awardNumber: "101004490",
+      awardUri: "https://cordis.europa.eu/projects/101004490",
+    });
     expect(d.relatedIdentifiers.at(-1)).toEqual({ relatedIdentifier: "10.1234/zzzzz-00000", relatedIdentifierType: "DOI", relationType: "IsVersionOf" });
   });
 
@@ -84,7 +89,11 @@ describe("CSL JSON (csl-data.json)", () => {
       issue: "3",
       page: "101-120",
     });
-    expect(item.author).toEqual([{ family: "Family0", given: "Given0" }, { family: "Family1", given: "Given1" }, { family: "Family2", given: "Given2" }]);
+    expect(item.author).toEqual([
+      { family: "Family0", given: "Given0" },
+      { family: "Family1", given: "Given1" },
+      { family: "Family2", given: "Given2" },
+    ]);
     expect(item.URL).toBeUndefined();
   });
 
@@ -109,7 +118,11 @@ describe("GeoJSON (FeatureCollection.json)", () => {
     const doc = json(geojsonFormat.render(rich, ctx));
     for (const d of [doc, json(geojsonFormat.render(minimal, ctx))]) expect(geojsonErrors(d)).toEqual([]);
     expect(doc.features).toEqual([
-      { type: "Feature", geometry: { type: "Point", coordinates: [6.05, 46.23] }, properties: { place: "CERN", description: "Main site", identifiers: [{ scheme: "geonames", identifier: "2661604" }] } },
+      {
+        type: "Feature",
+        geometry: { type: "Point", coordinates: [6.05, 46.23] },
+        properties: { place: "CERN", description: "Main site", identifiers: [{ scheme: "geonames", identifier: "2661604" }] },
+      },
       { type: "Feature", geometry: rich.metadata.locations.features[1].geometry, properties: { place: "Aletsch glacier" } },
       { type: "Feature", geometry: null, properties: { place: "Somewhere in the Alps" } },
     ]);
@@ -212,12 +225,36 @@ describe("Schema.org JSON-LD", () => {
       url: "http://127.0.0.1:5000/records/abcde-12345",
       measurementTechnique: "MethodsWe measured with GPS.",
     });
-    expect(doc.creator[0]).toEqual({ "@type": "Person", "@id": "https://orcid.org/0000-0002-1825-0097", name: "Family0, Given0", givenName: "Given0", familyName: "Family0", affiliation: [{ "@type": "Organization", name: "CERN" }] });
-    expect(doc.funding[0]).toEqual({ "@type": "MonetaryGrant", identifier: "101004490", name: "Open science for glaciers", funder: { "@type": "Organization", "@id": "https://ror.org/00k4n6c32", name: "European Commission" } });
+    expect(doc.creator[0]).toEqual({
+      "@type": "Person",
+      "@id": "https://orcid.org/0000-0002-1825-0097",
+      name: "Family0, Given0",
+      givenName: "Given0",
+      familyName: "Family0",
+      affiliation: [{ "@type": "Organization", name: "CERN" }],
+    });
+    expect(doc.funding[0]).toEqual({
+      "@type": "MonetaryGrant",
+      identifier: "101004490",
+      name: "Open science for glaciers",
+      funder: { "@type": "Organization", "@id": "https://ror.org/00k4n6c32", name: "European Commission" },
+    });
     expect(doc.spatialCoverage[0]).toEqual({ "@type": "Place", name: "CERN", description: "Main site", geo: { "@type": "GeoCoordinates", longitude: 6.05, latitude: 46.23 } });
     expect(doc.distribution).toEqual([
-      { "@type": "DataDownload", name: "data/part-0.csv", contentUrl: "http://127.0.0.1:5000/api/records/abcde-12345/files/data/part-0.csv/content", encodingFormat: "text/csv", contentSize: "1000" },
-      { "@type": "DataDownload", name: "data/part-1.csv", contentUrl: "http://127.0.0.1:5000/api/records/abcde-12345/files/data/part-1.csv/content", encodingFormat: "text/csv", contentSize: "1001" },
+      {
+        "@type": "DataDownload",
+        name: "data/part-0.csv",
+        contentUrl: "http://127.0.0.1:5000/api/records/abcde-12345/files/data/part-0.csv/content",
+        encodingFormat: "text/csv",
+        contentSize: "1000",
+      },
+      {
+        "@type": "DataDownload",
+        name: "data/part-1.csv",
+        contentUrl: "http://127.0.0.1:5000/api/records/abcde-12345/files/data/part-1.csv/content",
+        encodingFormat: "text/csv",
+        contentSize: "1001",
+      },
     ]);
     expect(doc.sameAs).toEqual(["https://doi.org/10.5281/zenodo.123", "https://arxiv.org/abs/1501.00001"]);
   });
@@ -268,7 +305,9 @@ describe("formatted citations (citeproc-js)", () => {
     // Harvard's own default locale is en-GB; an explicit locale overrides it.
     expect(cite({ style: "harvard-cite-them-right" }, minimalRecord())).toContain("Available at:");
     expect(cite({ style: "harvard-cite-them-right", locale: "fr-FR" }, minimalRecord())).not.toContain("Available at:");
-    expect(() => cite({ style: "nope" })).toThrow("Citation style 'nope' is not available. Available styles: apa, harvard-cite-them-right, modern-language-association, vancouver, chicago-fullnote-bibliography, ieee.");
+    expect(() => cite({ style: "nope" })).toThrow(
+      "Citation style 'nope' is not available. Available styles: apa, harvard-cite-them-right, modern-language-association, vancouver, chicago-fullnote-bibliography, ieee.",
+    );
     expect(() => cite({ locale: "xx-YY" })).toThrow("Citation locale 'xx-YY' is not available.");
     for (const style of ["constructor", "__proto__", "toString"]) expect(() => cite({ style })).toThrow(`Citation style '${style}' is not available.`);
   });
@@ -305,7 +344,11 @@ describe("citeproc engines are reused safely", () => {
       for (const item of items) {
         const original = new CSL.Engine({ retrieveLocale: (l: string) => CSL_LOCALES[l], retrieveItem: () => item }, CSL_STYLES[style]!, "en-US", false);
         original.updateItems([String(item.id)]);
-        const expected = (original.makeBibliography() as [unknown, string[]])[1].join("").replace(/<\/?div[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+        const expected = (original.makeBibliography() as [unknown, string[]])[1]
+          .join("")
+          .replace(/<\/?div[^>]*>/g, " ")
+          .replace(/\s+/g, " ")
+          .trim();
         expect(formatCitation(item, style, locale)).toBe(expected);
       }
     }

@@ -82,7 +82,11 @@ describe("negotiation", () => {
 describe("Signposting", () => {
   test("cite-as DOI, describedby per format, types, authors, licence and one item per file", () => {
     const record = sampleRecord({ creators: 6, files: 2 });
-    const header = signpostingLinks(record, testContext(), EXPORT_FORMATS.filter((f) => f.id !== "citation"));
+    const header = signpostingLinks(
+      record,
+      testContext(),
+      EXPORT_FORMATS.filter((f) => f.id !== "citation"),
+    );
     const links = header.split(", ");
     const api = "http://127.0.0.1:5000/api/records/abcde-12345";
     expect(links[0]).toBe('<https://handle.stage.datacite.org/10.1234/abcde-12345>; rel="cite-as"');
@@ -92,7 +96,10 @@ describe("Signposting", () => {
     expect(links).toContain('<https://schema.org/Dataset>; rel="type"');
     expect(links).toContain('<https://schema.org/AboutPage>; rel="type"');
     // Creators 0 and 5 have an ORCID.
-    expect(links.filter((l) => l.includes('rel="author"'))).toEqual(['<https://orcid.org/0000-0002-1825-0097>; rel="author"', '<https://orcid.org/0000-0002-1825-0097>; rel="author"']);
+    expect(links.filter((l) => l.includes('rel="author"'))).toEqual([
+      '<https://orcid.org/0000-0002-1825-0097>; rel="author"',
+      '<https://orcid.org/0000-0002-1825-0097>; rel="author"',
+    ]);
     expect(links).toContain('<https://creativecommons.org/licenses/by/4.0/legalcode>; rel="license"');
     expect(links.filter((l) => l.includes('rel="item"'))).toEqual([
       `<${api}/files/data/part-0.csv/content>; rel="item"; type="text/csv"`,

@@ -80,10 +80,21 @@ const FULL_EXPORT_METADATA = {
     { date: "2023-09-01/2023-09-30", type: { id: "collected", title: { en: "Collected" } }, description: "Field season" },
     { date: "2024-03", type: { id: "accepted", title: { en: "Accepted" } } },
   ],
-  languages: [{ id: "eng", title: { en: "English" } }, { id: "nor", title: { en: "Norwegian" } }],
-  identifiers: [{ identifier: "ark:/12345/x1", scheme: "ark" }, { identifier: "https://sea.example/seals", scheme: "url" }],
+  languages: [
+    { id: "eng", title: { en: "English" } },
+    { id: "nor", title: { en: "Norwegian" } },
+  ],
+  identifiers: [
+    { identifier: "ark:/12345/x1", scheme: "ark" },
+    { identifier: "https://sea.example/seals", scheme: "url" },
+  ],
   related_identifiers: [
-    { identifier: "10.5555/paper.1", scheme: "doi", relation_type: { id: "issupplementto", title: { en: "Is supplement to" } }, resource_type: { id: "publication-article", title: { en: "Journal article" } } },
+    {
+      identifier: "10.5555/paper.1",
+      scheme: "doi",
+      relation_type: { id: "issupplementto", title: { en: "Is supplement to" } },
+      resource_type: { id: "publication-article", title: { en: "Journal article" } },
+    },
     { identifier: "https://example.org/site", scheme: "url", relation_type: { id: "references", title: { en: "References" } } },
     { identifier: "10.5555/translated", scheme: "doi", relation_type: { id: "hastranslation", title: { en: "Has translation" } } },
   ],
@@ -97,15 +108,34 @@ const FULL_EXPORT_METADATA = {
   ],
   copyright: "© 2024 Sea Institute",
   description: "<p>Seals &amp; <b>pups</b> on the &quot;north&quot; shore.</p>",
-  additional_descriptions: [{ description: "<p>Drone flights at <i>40 m</i>.</p>", type: { id: "methods", title: { en: "Methods" } }, lang: { id: "eng", title: { en: "English" } } }],
+  additional_descriptions: [
+    { description: "<p>Drone flights at <i>40 m</i>.</p>", type: { id: "methods", title: { en: "Methods" } }, lang: { id: "eng", title: { en: "English" } } },
+  ],
   locations: {
     features: [
       { geometry: { type: "Point", coordinates: [10.5, 59.9] }, place: "North shore", description: "Main colony" },
-      { geometry: { type: "Polygon", coordinates: [[[10, 59], [11, 59], [11, 60], [10, 60], [10, 59]]] }, place: "Survey area" },
+      {
+        geometry: {
+          type: "Polygon",
+          coordinates: [
+            [
+              [10, 59],
+              [11, 59],
+              [11, 60],
+              [10, 60],
+              [10, 59],
+            ],
+          ],
+        },
+        place: "Survey area",
+      },
     ],
   },
   funding: [
-    { funder: { id: "00k4n6c32", name: "European Commission" }, award: { title: { en: "SEALS" }, number: "101000001", identifiers: [{ scheme: "url", identifier: "https://cordis.europa.eu/project/id/101000001" }] } },
+    {
+      funder: { id: "00k4n6c32", name: "European Commission" },
+      award: { title: { en: "SEALS" }, number: "101000001", identifiers: [{ scheme: "url", identifier: "https://cordis.europa.eu/project/id/101000001" }] },
+    },
     { funder: { name: "Sea Foundation" } },
   ],
   references: [{ reference: "Nilsen (2020) Seals of Norway", scheme: "doi", identifier: "10.5555/ref.1" }, { reference: "Unpublished field notes" }],
@@ -138,16 +168,31 @@ const minimal = () => exportRecord("abcde-12345", MINIMAL_EXPORT_METADATA);
 const HOSTILE_TITLE = `Tags <b>&amp; "quotes" 'single' & more\u0001\u000b\u001f\ud800\ufffe done`;
 const HOSTILE_TITLE_CLEAN = `Tags <b>&amp; "quotes" 'single' & more done`;
 const hostile = () =>
-  exportRecord("hstle-00001", {
-    ...MINIMAL_EXPORT_METADATA,
-    title: HOSTILE_TITLE,
-    description: `<script>alert("x")</script><p>a &lt; b &amp;&amp; c</p><img src=x onerror="y">\u0007`,
-    creators: [{ person_or_org: { type: "personal", name: "O'Brien & <Sons>", family_name: "O'Brien & <Sons>" } }],
-    subjects: [{ subject: "]]> <!-- -->" }],
-    publisher: `Pub "&" <lisher>`,
-  }, { files: { ...exportFiles("hstle-00001"), entries: { 'a&b "c"\u0002.csv': { key: 'a&b "c"\u0002.csv', size: 3, mimetype: "text/csv; charset=x", checksum: "md5:00", links: {} } } } });
+  exportRecord(
+    "hstle-00001",
+    {
+      ...MINIMAL_EXPORT_METADATA,
+      title: HOSTILE_TITLE,
+      description: `<script>alert("x")</script><p>a &lt; b &amp;&amp; c</p><img src=x onerror="y">\u0007`,
+      creators: [{ person_or_org: { type: "personal", name: "O'Brien & <Sons>", family_name: "O'Brien & <Sons>" } }],
+      subjects: [{ subject: "]]> <!-- -->" }],
+      publisher: `Pub "&" <lisher>`,
+    },
+    {
+      files: {
+        ...exportFiles("hstle-00001"),
+        entries: { 'a&b "c"\u0002.csv': { key: 'a&b "c"\u0002.csv', size: 3, mimetype: "text/csv; charset=x", checksum: "md5:00", links: {} } },
+      },
+    },
+  );
 
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@_", textNodeName: "#text", parseTagValue: false, isArray: (name: string, _path: unknown, _leaf: boolean, isAttribute: boolean) => !isAttribute && name !== "#text" });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  textNodeName: "#text",
+  parseTagValue: false,
+  isArray: (name: string, _path: unknown, _leaf: boolean, isAttribute: boolean) => !isAttribute && name !== "#text",
+});
 const parse = (xml: string): any => parser.parse(xml);
 /** Text of an element (every element parses as a list): a bare string, or #text beside attributes. */
 const text = (node: any): string => (typeof node === "string" ? node : (node?.["#text"] ?? ""));
@@ -207,7 +252,10 @@ describe("DataCite XML values", () => {
     expect(text(r.publicationYear[0])).toBe("2023");
     expect(r.resourceType[0]).toMatchObject({ "#text": "Photo", "@_resourceTypeGeneral": "Image" });
     expect(r.dates[0].date.map((d: any) => [text(d), d["@_dateType"]])).toEqual([
-      ["2023-09/2024-02", "Issued"], ["2023-09-01/2023-09-30", "Collected"], ["2024-03", "Accepted"], ["2026-11-22", "Updated"],
+      ["2023-09/2024-02", "Issued"],
+      ["2023-09-01/2023-09-30", "Collected"],
+      ["2024-03", "Accepted"],
+      ["2026-11-22", "Updated"],
     ]);
     // 4.6 values are not in kernel 4.5: a translator is Other, a HasTranslation relation is left out.
     expect(r.contributors[0].contributor.map((c: any) => c["@_contributorType"])).toEqual(["Editor", "Other"]);
@@ -238,7 +286,9 @@ describe("Dublin Core values", () => {
     expect(dc["dc:language"].map(text)).toEqual(["eng", "nor"]);
     expect(dc["dc:relation"].map(text)).toEqual(["doi:10.5555/paper.1", "url:https://example.org/site", "doi:10.5555/translated", "doi:10.1234/pqrst-11111"]);
     expect(dc["dc:rights"].map(text).slice(0, 3)).toEqual([
-      "info:eu-repo/semantics/openAccess", "Creative Commons Attribution 4.0 International", "https://creativecommons.org/licenses/by/4.0/legalcode",
+      "info:eu-repo/semantics/openAccess",
+      "Creative Commons Attribution 4.0 International",
+      "https://creativecommons.org/licenses/by/4.0/legalcode",
     ]);
     expect(dc["dc:coverage"].map(text)).toEqual(["North shore", "Survey area"]);
     expect(dc["dc:format"].map(text)).toEqual(["image/jpeg"]);
@@ -264,7 +314,10 @@ describe("MARCXML values", () => {
   test("leader, control fields, DOI, people, title, publication, files", () => {
     const { rec, data } = fields(marcxmlFormat.render(full(), ctx));
     expect(text(rec.leader[0])).toBe("00000nkm a2200000zu 4500"); // k: image
-    expect(rec.controlfield.map((c: any) => [c["@_tag"], text(c)])).toEqual([["001", "fghjk-67890"], ["005", "20261122120000.0"]]);
+    expect(rec.controlfield.map((c: any) => [c["@_tag"], text(c)])).toEqual([
+      ["001", "fghjk-67890"],
+      ["005", "20261122120000.0"],
+    ]);
     expect(data("024")[0]).toEqual({ a: "10.1234/fghjk-67890", "2": "doi" });
     expect(data("100")).toEqual([{ a: "Silva, Ana", "0": "(orcid)0000-0002-1825-0097", u: "CERN", "4": "col" }]);
     expect(data("700").map((f: any) => f.a)).toEqual(["Seal Watch", "Berg, Ola", "Dupont, Marie"]);
@@ -291,7 +344,8 @@ describe("MARCXML values", () => {
 });
 
 describe("DCAT-AP values", () => {
-  const objects = (ds: any, s: string | null, p: string) => [...ds.match(s ? { termType: "NamedNode", value: s } : null, { termType: "NamedNode", value: p })].map((q: any) => q.object);
+  const objects = (ds: any, s: string | null, p: string) =>
+    [...ds.match(s ? { termType: "NamedNode", value: s } : null, { termType: "NamedNode", value: p })].map((q: any) => q.object);
 
   test("the dataset, its creators and one distribution per file", async () => {
     const ds = await parseRdfXml(dcatFormat.render(full(), ctx));
@@ -303,14 +357,12 @@ describe("DCAT-AP values", () => {
     expect(objects(ds, id, `${DCT}creator`).map((o) => o.value)).toEqual(["https://orcid.org/0000-0002-1825-0097", "https://ror.org/03yrm5c26"]);
     expect(objects(ds, id, `${DCT}accessRights`).map((o) => o.value)).toEqual(["http://publications.europa.eu/resource/authority/access-right/PUBLIC"]);
     expect(objects(ds, id, `${DCT}language`).map((o) => o.value)).toEqual([
-      "http://publications.europa.eu/resource/authority/language/ENG", "http://publications.europa.eu/resource/authority/language/NOR",
+      "http://publications.europa.eu/resource/authority/language/ENG",
+      "http://publications.europa.eu/resource/authority/language/NOR",
     ]);
     expect(objects(ds, id, `${DCAT}keyword`).map((o) => o.value)).toEqual(["seals", "drones", "Calcimycin"]);
     const distributions = objects(ds, id, `${DCAT}distribution`).map((o) => o.value);
-    expect(distributions).toEqual([
-      `${BASE_URL}/api/records/fghjk-67890/files/seals.csv/content`,
-      `${BASE_URL}/api/records/fghjk-67890/files/photo%201.jpg/content`,
-    ]);
+    expect(distributions).toEqual([`${BASE_URL}/api/records/fghjk-67890/files/seals.csv/content`, `${BASE_URL}/api/records/fghjk-67890/files/photo%201.jpg/content`]);
     expect(objects(ds, distributions[0]!, `${DCAT}accessURL`).map((o) => o.value)).toEqual([`${BASE_URL}/records/fghjk-67890`]);
     expect(objects(ds, distributions[0]!, `${DCAT}byteSize`).map((o) => o.value)).toEqual(["1024"]);
     // SHA-1 is the only algorithm the 2.1.1 Checksum shape admits: the md5 file has none.
@@ -377,7 +429,10 @@ describe("a record published through the API", () => {
   beforeAll(async () => {
     t = await createTestApp();
     for (const [type, entry] of DIRECTORY_ENTRIES) t.services.vocabularies.create(systemActor, type as any, entry);
-    const draft = await t.call("POST", "/api/records", { as: "alice", body: { access: { record: "public", files: "public" }, files: { enabled: false }, metadata: FULL_EXPORT_METADATA } });
+    const draft = await t.call("POST", "/api/records", {
+      as: "alice",
+      body: { access: { record: "public", files: "public" }, files: { enabled: false }, metadata: FULL_EXPORT_METADATA },
+    });
     expect(draft.status).toBe(201);
     const published = await t.call("POST", `/api/records/${draft.json.id}/draft/actions/publish`, { as: "alice" });
     expect(published.status).toBe(202);

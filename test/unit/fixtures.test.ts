@@ -23,20 +23,62 @@ const ids = (type: GenericType) => entries(type).map((item) => item.id);
 
 /** The role ids listed in invenio-behaviour §3.3. */
 const SPEC_ROLES = [
-  "contactperson", "datacollector", "datacurator", "datamanager", "distributor", "editor",
-  "hostinginstitution", "producer", "projectleader", "projectmanager", "projectmember",
-  "registrationagency", "registrationauthority", "relatedperson", "researcher", "researchgroup",
-  "rightsholder", "sponsor", "supervisor", "workpackageleader", "other",
+  "contactperson",
+  "datacollector",
+  "datacurator",
+  "datamanager",
+  "distributor",
+  "editor",
+  "hostinginstitution",
+  "producer",
+  "projectleader",
+  "projectmanager",
+  "projectmember",
+  "registrationagency",
+  "registrationauthority",
+  "relatedperson",
+  "researcher",
+  "researchgroup",
+  "rightsholder",
+  "sponsor",
+  "supervisor",
+  "workpackageleader",
+  "other",
 ];
 
 /** The relation type ids listed in invenio-behaviour §3.3. */
 const SPEC_RELATIONS = [
-  "iscitedby", "cites", "issupplementto", "issupplementedby", "iscontinuedby", "continues",
-  "isdescribedby", "describes", "hasversion", "isversionof", "isnewversionof", "ispreviousversionof",
-  "ispartof", "haspart", "isreferencedby", "references", "isdocumentedby", "documents",
-  "iscompiledby", "compiles", "isvariantformof", "isoriginalformof", "isidenticalto",
-  "isreviewedby", "reviews", "isderivedfrom", "issourceof", "isrequiredby", "requires",
-  "isobsoletedby", "obsoletes",
+  "iscitedby",
+  "cites",
+  "issupplementto",
+  "issupplementedby",
+  "iscontinuedby",
+  "continues",
+  "isdescribedby",
+  "describes",
+  "hasversion",
+  "isversionof",
+  "isnewversionof",
+  "ispreviousversionof",
+  "ispartof",
+  "haspart",
+  "isreferencedby",
+  "references",
+  "isdocumentedby",
+  "documents",
+  "iscompiledby",
+  "compiles",
+  "isvariantformof",
+  "isoriginalformof",
+  "isidenticalto",
+  "isreviewedby",
+  "reviews",
+  "isderivedfrom",
+  "issourceof",
+  "isrequiredby",
+  "requires",
+  "isobsoletedby",
+  "obsoletes",
 ];
 
 describe("shippedVocabularies", () => {
@@ -111,7 +153,14 @@ describe("resourcetypes", () => {
     expect(article.props).toMatchObject({ csl: "article-journal", type: "publication", subtype: "publication-article", datacite_general: "JournalArticle" });
     const photo = entry("resourcetypes", "image-photo");
     expect(photo.title).toEqual({ en: "Photo" });
-    expect(photo.props).toMatchObject({ type: "image", subtype: "image-photo", csl: "graphic", datacite_general: "Image", datacite_type: "Photo", "schema.org": "https://schema.org/Photograph" });
+    expect(photo.props).toMatchObject({
+      type: "image",
+      subtype: "image-photo",
+      csl: "graphic",
+      datacite_general: "Image",
+      datacite_type: "Photo",
+      "schema.org": "https://schema.org/Photograph",
+    });
   });
 
   test("entries newer releases added are there", () => {
@@ -119,7 +168,10 @@ describe("resourcetypes", () => {
     expect(entry("resourcetypes", "physicalobject").title).toEqual({ en: "Physical object" });
     expect(entry("resourcetypes", "publication-dissertation").title).toEqual({ en: "Thesis" });
     // Kept beside its newer id: §3.4 and existing client scripts use publication-thesis.
-    expect(entry("resourcetypes", "publication-thesis")).toMatchObject({ title: { en: "Thesis" }, props: { csl: "thesis", datacite_general: "Dissertation", subtype: "publication-thesis" } });
+    expect(entry("resourcetypes", "publication-thesis")).toMatchObject({
+      title: { en: "Thesis" },
+      props: { csl: "thesis", datacite_general: "Dissertation", subtype: "publication-thesis" },
+    });
     expect(ids("resourcetypes")).toContain("software-computationalnotebook");
   });
 
@@ -175,7 +227,20 @@ describe("the smaller InvenioRDM lists", () => {
       { id: "topic", title: { en: "Topic" } },
       { id: "project", title: { en: "Project" } },
     ]);
-    expect(ids("removalreasons")).toEqual(["duplicate", "retracted", "replaced", "spam", "test-record", "copyright", "personal-data", "take-down-request", "disputed-authorship", "misconduct", "fraud", "out-of-scope"]);
+    expect(ids("removalreasons")).toEqual([
+      "duplicate",
+      "retracted",
+      "replaced",
+      "spam",
+      "test-record",
+      "copyright",
+      "personal-data",
+      "take-down-request",
+      "disputed-authorship",
+      "misconduct",
+      "fraud",
+      "out-of-scope",
+    ]);
     expect(entry("removalreasons", "retracted").title).toEqual({ en: "Retraction/Withdrawal of a record" });
   });
 });
@@ -213,7 +278,11 @@ describe("licenses", () => {
       expect(item.props?.scheme).toBe("spdx");
       expect(["true", "false"]).toContain(item.props!.osi_approved!);
     }
-    expect(ids("licenses")).toEqual(Object.keys(licences).map((id) => id.toLowerCase()).sort((a, b) => (a < b ? -1 : 1)));
+    expect(ids("licenses")).toEqual(
+      Object.keys(licences)
+        .map((id) => id.toLowerCase())
+        .sort((a, b) => (a < b ? -1 : 1)),
+    );
   });
 
   test("cc-by-4.0, with InvenioRDM's icon, description and recommended tag", () => {
@@ -222,7 +291,9 @@ describe("licenses", () => {
       title: { en: "Creative Commons Attribution 4.0 International" },
       props: { url: "https://creativecommons.org/licenses/by/4.0/legalcode", scheme: "spdx", osi_approved: "false" },
       icon: "cc-by-icon",
-      description: { en: "The Creative Commons Attribution license allows re-distribution and re-use of a licensed work on the condition that the creator is appropriately credited." },
+      description: {
+        en: "The Creative Commons Attribution license allows re-distribution and re-use of a licensed work on the condition that the creator is appropriately credited.",
+      },
       tags: ["recommended"],
     });
     expect(entry("licenses", "cc0-1.0")).toMatchObject({ icon: "cc-cc0-icon", tags: ["recommended"], title: { en: "Creative Commons Zero v1.0 Universal" } });
@@ -235,7 +306,9 @@ describe("licenses", () => {
       tags: ["recommended"],
     });
     expect(entry("licenses", "apache-2.0").props).toEqual({ url: licences["Apache-2.0"]!.url!, scheme: "spdx", osi_approved: "true" });
-    const recommended = entries("licenses").filter((item) => item.tags?.includes("recommended")).map((item) => item.id);
+    const recommended = entries("licenses")
+      .filter((item) => item.tags?.includes("recommended"))
+      .map((item) => item.id);
     expect(recommended.sort()).toEqual(["apache-2.0", "cc-by-4.0", "cc-by-sa-4.0", "cc0-1.0", "gpl-3.0-or-later", "mit"]);
   });
 });
@@ -261,6 +334,5 @@ describe("fixturesVersion", () => {
     const newProp = shippedVocabularies();
     newProp[1]!.entries[0]!.props = { ...newProp[1]!.entries[0]!.props, alpha_2: "xx" };
     expect(vocabulariesHash(newProp)).not.toBe(version);
-
   });
 });

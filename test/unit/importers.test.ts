@@ -58,7 +58,10 @@ describe("readRor", () => {
     },
     {
       id: "https://ror.org/04t3en479",
-      names: [{ value: "Karlsruher Institut für Technologie", types: ["ror_display", "label"], lang: "de" }, { value: "KIT", types: ["acronym"] }],
+      names: [
+        { value: "Karlsruher Institut für Technologie", types: ["ror_display", "label"], lang: "de" },
+        { value: "KIT", types: ["acronym"] },
+      ],
       status: "inactive",
       locations: [{ geonames_details: { country_code: "de" } }],
       external_ids: [],
@@ -214,7 +217,11 @@ describe("readOrcid", () => {
 
   test("names InvenioRDM refuses are skipped; a given name alone is kept", async () => {
     const named = (orcid: string, given: string, family?: string) =>
-      record(orcid, `<person:name><personal-details:given-names>${given}</personal-details:given-names>${family ? `<personal-details:family-name>${family}</personal-details:family-name>` : ""}</person:name>`, "");
+      record(
+        orcid,
+        `<person:name><personal-details:given-names>${given}</personal-details:given-names>${family ? `<personal-details:family-name>${family}</personal-details:family-name>` : ""}</person:name>`,
+        "",
+      );
     const path = file("odd.xml", named("0000-0003-0000-0001", "Spam4", "Bot") + named("0000-0003-0000-0002", "Sukarno") + named("0000-0003-0000-0003", "Mary-Jo", "O'Neil (Jr.)"));
     expect((await run((p) => readOrcid(path, p))).items).toEqual([
       { skip: "ORCID 0000-0003-0000-0001: name contains punctuation, symbols, digits or emoji" },
@@ -256,9 +263,28 @@ describe("readTabular", () => {
   };
 
   test.each([
-    ["names.csv", 'id,given_name,family_name,identifiers,affiliations\n,Josiah,Carberry,"orcid:0000-0002-1825-0097; isni:0000000121032683",Brown University;Wesleyan University\njdoe,Jane,Doe,,CERN\n,Nobody,Known,isni:123,\n', "line 4"],
-    ["names.jsonl.gz", gzipSync([row(jsonCarberry), row({ id: "jdoe", given_name: "Jane", family_name: "Doe", affiliations: ["CERN"] }), "", row({ given_name: "Nobody", identifiers: [{ scheme: "isni", identifier: "123" }] })].join("\n")), "line 4"],
-    ["names.yaml", `- given_name: Josiah\n  family_name: Carberry\n  identifiers:\n    - {scheme: orcid, identifier: 0000-0002-1825-0097}\n    - {scheme: isni, identifier: "0000000121032683"}\n  affiliations:\n    - name: Brown University\n    - name: Wesleyan University\n- {id: jdoe, given_name: Jane, family_name: Doe, affiliations: [{name: CERN}]}\n- {given_name: Nobody}\n`, "item 3"],
+    [
+      "names.csv",
+      'id,given_name,family_name,identifiers,affiliations\n,Josiah,Carberry,"orcid:0000-0002-1825-0097; isni:0000000121032683",Brown University;Wesleyan University\njdoe,Jane,Doe,,CERN\n,Nobody,Known,isni:123,\n',
+      "line 4",
+    ],
+    [
+      "names.jsonl.gz",
+      gzipSync(
+        [
+          row(jsonCarberry),
+          row({ id: "jdoe", given_name: "Jane", family_name: "Doe", affiliations: ["CERN"] }),
+          "",
+          row({ given_name: "Nobody", identifiers: [{ scheme: "isni", identifier: "123" }] }),
+        ].join("\n"),
+      ),
+      "line 4",
+    ],
+    [
+      "names.yaml",
+      `- given_name: Josiah\n  family_name: Carberry\n  identifiers:\n    - {scheme: orcid, identifier: 0000-0002-1825-0097}\n    - {scheme: isni, identifier: "0000000121032683"}\n  affiliations:\n    - name: Brown University\n    - name: Wesleyan University\n- {id: jdoe, given_name: Jane, family_name: Doe, affiliations: [{name: CERN}]}\n- {given_name: Nobody}\n`,
+      "item 3",
+    ],
   ])("names from %s", async (name, content, bad) => {
     const path = file(name, content);
     const { items, last } = await run((p) => readTabular(path, "names", p));
@@ -291,7 +317,14 @@ describe("readTabular", () => {
     for (let batch = 0; batch < 10; batch++) {
       const lines: string[] = [];
       for (let i = batch * 20_000; i < (batch + 1) * 20_000; i++) {
-        lines.push(row({ given_name: `Given${i}`, family_name: `Family${i}`, identifiers: [{ scheme: "orcid", identifier: `0000-0000-${String(i).padStart(8, "0")}` }], affiliations: [{ name: `Institute ${i % 97}` }] }));
+        lines.push(
+          row({
+            given_name: `Given${i}`,
+            family_name: `Family${i}`,
+            identifiers: [{ scheme: "orcid", identifier: `0000-0000-${String(i).padStart(8, "0")}` }],
+            affiliations: [{ name: `Institute ${i % 97}` }],
+          }),
+        );
       }
       appendFileSync(path, lines.join("\n") + "\n");
     }
@@ -324,13 +357,37 @@ console.log(JSON.stringify({ entries, lastId, grown: peak - base }));
 
 describe("readOpenaireProjects", () => {
   const projects = [
-    { id: "40|corda__h2020::0f3a9c0d", code: "654321", title: "Open Science Everywhere", acronym: "OSE", websiteUrl: "http://ose.example", fundings: [{ fundingStream: { id: "EC::H2020::ERC::ERC-STG", description: "ERC starting grant" }, shortName: "EC", name: "European Commission", jurisdiction: "EU" }] },
-    { id: "nsf_________::3eb1b4f6", code: "0751743", title: "Ocean sciences", funding: [{ funding_stream: { id: "NSF::GEO/OAD::GEO/OCE" } }], websiteurl: "https://nsf.example/0751743", doi: "https://doi.org/10.3030/0751743" },
+    {
+      id: "40|corda__h2020::0f3a9c0d",
+      code: "654321",
+      title: "Open Science Everywhere",
+      acronym: "OSE",
+      websiteUrl: "http://ose.example",
+      fundings: [{ fundingStream: { id: "EC::H2020::ERC::ERC-STG", description: "ERC starting grant" }, shortName: "EC", name: "European Commission", jurisdiction: "EU" }],
+    },
+    {
+      id: "nsf_________::3eb1b4f6",
+      code: "0751743",
+      title: "Ocean sciences",
+      funding: [{ funding_stream: { id: "NSF::GEO/OAD::GEO/OCE" } }],
+      websiteurl: "https://nsf.example/0751743",
+      doi: "https://doi.org/10.3030/0751743",
+    },
     { id: "dfgf________::aa11", code: "123", title: "Unmapped funder" },
     { id: "fct_________::bb22", code: "PTDC/1", acronym: "NT" },
   ];
   const expected = [
-    { entry: { id: "00k4n6c32::654321", number: "654321", title: { en: "Open Science Everywhere" }, acronym: "OSE", program: "H2020", funder: { id: "00k4n6c32" }, identifiers: [{ scheme: "url", identifier: "https://cordis.europa.eu/projects/654321" }] } },
+    {
+      entry: {
+        id: "00k4n6c32::654321",
+        number: "654321",
+        title: { en: "Open Science Everywhere" },
+        acronym: "OSE",
+        program: "H2020",
+        funder: { id: "00k4n6c32" },
+        identifiers: [{ scheme: "url", identifier: "https://cordis.europa.eu/projects/654321" }],
+      },
+    },
     {
       entry: {
         id: "021nxhr62::0751743",

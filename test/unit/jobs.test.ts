@@ -315,7 +315,14 @@ describe("leases and the worker loop", () => {
 describe("jobs service", () => {
   const admin: Actor = { kind: "user", userId: 1, isAdmin: true, groupIds: [], scopes: [], tokenId: null };
   const user: Actor = { kind: "user", userId: 2, isAdmin: false, groupIds: [], scopes: [], tokenId: null };
-  const boom: JobDefinition = { name: "boom", description: "Fails.", maxAttempts: 5, run: () => { throw new Error("kaput"); } };
+  const boom: JobDefinition = {
+    name: "boom",
+    description: "Fails.",
+    maxAttempts: 5,
+    run: () => {
+      throw new Error("kaput");
+    },
+  };
 
   test.each([
     ["system", systemActor],

@@ -8,12 +8,8 @@ import { shippedVocabularies } from "../../src/vocabularies/fixtures";
 
 // The shipped controlled lists plus a few hand-made directory entries.
 const directories: Record<string, Record<string, any>[]> = {
-  affiliations: [
-    { id: "01ggx4157", name: "CERN", acronym: "CERN", country: "CH", identifiers: [{ scheme: "ror", identifier: "01ggx4157" }], title: { en: "CERN" } },
-  ],
-  funders: [
-    { id: "00k4n6c32", name: "European Commission", country: "BE", identifiers: [{ scheme: "ror", identifier: "00k4n6c32" }], title: { en: "European Commission" } },
-  ],
+  affiliations: [{ id: "01ggx4157", name: "CERN", acronym: "CERN", country: "CH", identifiers: [{ scheme: "ror", identifier: "01ggx4157" }], title: { en: "CERN" } }],
+  funders: [{ id: "00k4n6c32", name: "European Commission", country: "BE", identifiers: [{ scheme: "ror", identifier: "00k4n6c32" }], title: { en: "European Commission" } }],
   awards: [
     {
       id: "00k4n6c32::101004490",
@@ -31,8 +27,7 @@ for (const { type, entries: list } of shippedVocabularies()) entries.set(type, n
 for (const [type, list] of Object.entries(directories)) entries.set(type, new Map(list.map((e) => [e.id, e])));
 const lookup: VocabularyLookup = (type, id) => entries.get(type)?.get(id) ?? null;
 
-const check = (metadata: unknown, publisherRequired = false, custom_fields?: unknown) =>
-  checkMetadata({ metadata, custom_fields }, lookup, { publisherRequired });
+const check = (metadata: unknown, publisherRequired = false, custom_fields?: unknown) => checkMetadata({ metadata, custom_fields }, lookup, { publisherRequired });
 
 const jane = { type: "personal", given_name: "Jane", family_name: "Doe" };
 const minimal = {
@@ -107,9 +102,7 @@ const fullOutput = {
   version: "v1.0",
   copyright: "© 2024 The authors",
   description: '<p class="lead">Data <b>collected</b> <a>here</a>.</p>',
-  additional_descriptions: [
-    { description: "<h2>Methods</h2>We measured.", type: { id: "methods", title: { en: "Methods" } }, lang: { id: "eng", title: { en: "English" } } },
-  ],
+  additional_descriptions: [{ description: "<h2>Methods</h2>We measured.", type: { id: "methods", title: { en: "Methods" } }, lang: { id: "eng", title: { en: "English" } } }],
   subjects: [{ id: "https://id.nlm.nih.gov/mesh/D000001", subject: "Calcimycin", scheme: "MeSH" }, { subject: "glaciers" }],
   languages: [
     { id: "eng", title: { en: "English" } },
@@ -187,9 +180,21 @@ describe("errors: exact paths and messages", () => {
     ["title of the wrong type", { ...minimal, title: 42 }, [e("metadata.title", "Not a valid string.")]],
     ["empty creators", { ...minimal, creators: [] }, [e("metadata.creators", MISSING)]],
     ["creators not a list", { ...minimal, creators: {} }, [e("metadata.creators", "Not a valid list.")]],
-    ["person without family name", { ...minimal, creators: [{ person_or_org: { type: "personal", given_name: "Jane" } }] }, [e("metadata.creators.0.person_or_org.family_name", "Family name cannot be blank.")]],
-    ["organisation without name", { ...minimal, creators: [{ person_or_org: { type: "organizational" } }] }, [e("metadata.creators.0.person_or_org.name", "Name cannot be blank.")]],
-    ["person_or_org without type", { ...minimal, creators: [{ person_or_org: { family_name: "Doe" } }] }, [e("metadata.creators.0.person_or_org.type", "Invalid value. Choose one of ['organizational', 'personal'].")]],
+    [
+      "person without family name",
+      { ...minimal, creators: [{ person_or_org: { type: "personal", given_name: "Jane" } }] },
+      [e("metadata.creators.0.person_or_org.family_name", "Family name cannot be blank.")],
+    ],
+    [
+      "organisation without name",
+      { ...minimal, creators: [{ person_or_org: { type: "organizational" } }] },
+      [e("metadata.creators.0.person_or_org.name", "Name cannot be blank.")],
+    ],
+    [
+      "person_or_org without type",
+      { ...minimal, creators: [{ person_or_org: { family_name: "Doe" } }] },
+      [e("metadata.creators.0.person_or_org.type", "Invalid value. Choose one of ['organizational', 'personal'].")],
+    ],
     ["creator without person_or_org", { ...minimal, creators: [{}] }, [e("metadata.creators.0.person_or_org", MISSING)]],
     ["contributor without role", { ...minimal, contributors: [{ person_or_org: jane }] }, [e("metadata.contributors.0.role", MISSING)]],
     ["resource type without id", { ...minimal, resource_type: {} }, [e("metadata.resource_type.id", MISSING)]],
@@ -197,20 +202,77 @@ describe("errors: exact paths and messages", () => {
     ["interval backwards", { ...minimal, publication_date: "2021/2020" }, [e("metadata.publication_date", "Please provide a valid date or interval.")]],
     ["unknown top-level field", { ...minimal, foo: 1 }, [e("metadata.foo", "Unknown field.")]],
     ["unknown nested field", { ...minimal, creators: [{ person_or_org: { ...jane, email: "x" } }] }, [e("metadata.creators.0.person_or_org.email", "Unknown field.")]],
-    ["orcid with a bad checksum", { ...minimal, creators: [{ person_or_org: { ...jane, identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0098" }] } }] }, [e("metadata.creators.0.person_or_org.identifiers.0.identifier", "Invalid value 0000-0002-1825-0098 for scheme orcid.")]],
-    ["two identifiers of one scheme", { ...minimal, identifiers: [{ scheme: "doi", identifier: "10.1/a" }, { scheme: "doi", identifier: "10.1/b" }] }, [e("metadata.identifiers", "Only one identifier per scheme is allowed.")]],
-    ["scheme not allowed", { ...minimal, identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0097" }] }, [e("metadata.identifiers.0.scheme", "Missing or invalid scheme for identifier 0000-0002-1825-0097.")]],
-    ["related identifier without relation type", { ...minimal, related_identifiers: [{ scheme: "doi", identifier: "10.1/a" }] }, [e("metadata.related_identifiers.0.relation_type", MISSING)]],
+    [
+      "orcid with a bad checksum",
+      { ...minimal, creators: [{ person_or_org: { ...jane, identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0098" }] } }] },
+      [e("metadata.creators.0.person_or_org.identifiers.0.identifier", "Invalid value 0000-0002-1825-0098 for scheme orcid.")],
+    ],
+    [
+      "two identifiers of one scheme",
+      {
+        ...minimal,
+        identifiers: [
+          { scheme: "doi", identifier: "10.1/a" },
+          { scheme: "doi", identifier: "10.1/b" },
+        ],
+      },
+      [e("metadata.identifiers", "Only one identifier per scheme is allowed.")],
+    ],
+    [
+      "scheme not allowed",
+      { ...minimal, identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0097" }] },
+      [e("metadata.identifiers.0.scheme", "Missing or invalid scheme for identifier 0000-0002-1825-0097.")],
+    ],
+    [
+      "related identifier without relation type",
+      { ...minimal, related_identifiers: [{ scheme: "doi", identifier: "10.1/a" }] },
+      [e("metadata.related_identifiers.0.relation_type", MISSING)],
+    ],
     ["description too short once sanitised", { ...minimal, description: "<script>alert(1)</script>ok" }, [e("metadata.description", "Shorter than minimum length 3.")]],
     ["additional title without type", { ...minimal, additional_titles: [{ title: "Other title" }] }, [e("metadata.additional_titles.0.type", MISSING)]],
     ["date without type", { ...minimal, dates: [{ date: "2020" }] }, [e("metadata.dates.0.type", MISSING)]],
     ["free rights with two locales", { ...minimal, rights: [{ title: { en: "A", de: "B" } }] }, [e("metadata.rights.0.title", "Only one value is accepted.")]],
-    ["rights with neither id nor title", { ...minimal, rights: [{ link: "https://example.org" }] }, [e("metadata.rights.0", "An existing id or a free text title must be present")]],
-    ["empty location feature", { ...minimal, locations: { features: [{}] } }, [e("metadata.locations.features.0", "At least one of ['geometry', 'place', 'identifiers', 'description'] must be present.")]],
-    ["open polygon", { ...minimal, locations: { features: [{ geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] } }] } }, [e("metadata.locations.features.0.geometry.coordinates", "Each linear ring must end where it started.")]],
+    [
+      "rights with neither id nor title",
+      { ...minimal, rights: [{ link: "https://example.org" }] },
+      [e("metadata.rights.0", "An existing id or a free text title must be present")],
+    ],
+    [
+      "empty location feature",
+      { ...minimal, locations: { features: [{}] } },
+      [e("metadata.locations.features.0", "At least one of ['geometry', 'place', 'identifiers', 'description'] must be present.")],
+    ],
+    [
+      "open polygon",
+      {
+        ...minimal,
+        locations: {
+          features: [
+            {
+              geometry: {
+                type: "Polygon",
+                coordinates: [
+                  [
+                    [0, 0],
+                    [1, 0],
+                    [1, 1],
+                    [0, 1],
+                  ],
+                ],
+              },
+            },
+          ],
+        },
+      },
+      [e("metadata.locations.features.0.geometry.coordinates", "Each linear ring must end where it started.")],
+    ],
     ["funding without funder", { ...minimal, funding: [{ award: { id: "00k4n6c32::101004490" } }] }, [e("metadata.funding.0.funder", MISSING)]],
     ["blank size", { ...minimal, sizes: [" "] }, [e("metadata.sizes.0", "Size cannot be a blank string.")]],
-    ["duplicated affiliation", { ...minimal, creators: [{ person_or_org: jane, affiliations: [{ id: "01ggx4157" }, { id: "01ggx4157", name: "CERN" }] }] }, [e("metadata.creators.0.affiliations", "Duplicated affiliations.")]],
+    [
+      "duplicated affiliation",
+      { ...minimal, creators: [{ person_or_org: jane, affiliations: [{ id: "01ggx4157" }, { id: "01ggx4157", name: "CERN" }] }] },
+      [e("metadata.creators.0.affiliations", "Duplicated affiliations.")],
+    ],
   ];
   for (const [name, metadata, expected] of cases) {
     test(name, () => {
@@ -226,12 +288,7 @@ describe("errors: exact paths and messages", () => {
     expect(result.metadata.publication_date).toBe("someday");
     expect(result.metadata.creators).toEqual([{ person_or_org: { type: "personal", name: "Jane", given_name: "Jane" } }]);
     expect("version" in result.metadata).toBe(false);
-    expect(result.errors.map((error) => error.field)).toEqual([
-      "metadata.creators.0.person_or_org.family_name",
-      "metadata.title",
-      "metadata.publication_date",
-      "metadata.version",
-    ]);
+    expect(result.errors.map((error) => error.field)).toEqual(["metadata.creators.0.person_or_org.family_name", "metadata.title", "metadata.publication_date", "metadata.version"]);
   });
 
   test("publisher is required when a DOI will be registered", () => {
@@ -252,7 +309,12 @@ describe("unknown vocabulary ids", () => {
     ["subject", { subjects: [{ id: "mesh:nope" }] }, "metadata.subjects.0.id", "mesh:nope"],
     ["funder", { funding: [{ funder: { id: "nofunder" } }] }, "metadata.funding.0.funder.id", "nofunder"],
     ["award", { funding: [{ funder: { id: "00k4n6c32" }, award: { id: "00k4n6c32::0" } }] }, "metadata.funding.0.award.id", "00k4n6c32::0"],
-    ["relation type", { related_identifiers: [{ scheme: "doi", identifier: "10.1/x", relation_type: { id: "likes" } }] }, "metadata.related_identifiers.0.relation_type.id", "likes"],
+    [
+      "relation type",
+      { related_identifiers: [{ scheme: "doi", identifier: "10.1/x", relation_type: { id: "likes" } }] },
+      "metadata.related_identifiers.0.relation_type.id",
+      "likes",
+    ],
     ["title type", { additional_titles: [{ title: "Other", type: { id: "nickname" } }] }, "metadata.additional_titles.0.type.id", "nickname"],
   ];
   for (const [name, fields, field, id] of cases) {
@@ -266,27 +328,71 @@ describe("unknown vocabulary ids", () => {
 
 describe("EDTF level 0", () => {
   const cases: [string, boolean][] = [
-    ["2020", true], ["2020-11", true], ["2020-11-10", true], ["2020-02-29", true], ["0000", true],
-    ["1939/1945", true], ["1939-09-01/1945-09", true], ["2020/2020-03", true], ["2020-05/2020", true], ["2020/2020", true],
-    ["2021-02-29", false], ["2021-02-30", false], ["2020-13", false], ["2020-00", false], ["2020-04-31", false],
-    ["2021/2020", false], ["2020-06/2020-03", false], ["2020/", false], ["/2020", false], ["..2020", false],
-    ["2020-1-01", false], ["20201", false], ["2020?", false], ["2020-01-01T10:00:00", false], ["1939/1940/1941", false], ["", false],
+    ["2020", true],
+    ["2020-11", true],
+    ["2020-11-10", true],
+    ["2020-02-29", true],
+    ["0000", true],
+    ["1939/1945", true],
+    ["1939-09-01/1945-09", true],
+    ["2020/2020-03", true],
+    ["2020-05/2020", true],
+    ["2020/2020", true],
+    ["2021-02-29", false],
+    ["2021-02-30", false],
+    ["2020-13", false],
+    ["2020-00", false],
+    ["2020-04-31", false],
+    ["2021/2020", false],
+    ["2020-06/2020-03", false],
+    ["2020/", false],
+    ["/2020", false],
+    ["..2020", false],
+    ["2020-1-01", false],
+    ["20201", false],
+    ["2020?", false],
+    ["2020-01-01T10:00:00", false],
+    ["1939/1940/1941", false],
+    ["", false],
   ];
   for (const [value, valid] of cases) test(`${value || "(empty)"} is ${valid ? "valid" : "invalid"}`, () => expect(parseEdtf(value) !== null).toBe(valid));
 });
 
 describe("identifier schemes", () => {
   const cases: [string, string, boolean][] = [
-    ["orcid", "0000-0002-1825-0097", true], ["orcid", "https://orcid.org/0000-0002-1694-233X", true], ["orcid", "0000-0002-1825-0098", false],
-    ["orcid", "0000-0000-0000-0000", false], ["isni", "0000000121032683", true], ["isni", "0000000121032684", false],
-    ["ror", "01ggx4157", true], ["ror", "https://ror.org/01ggx4157", true], ["ror", "01ggx4158", false], ["gnd", "gnd:4079154-3", true],
-    ["isbn", "978-3-16-148410-0", true], ["isbn", "0-306-40615-2", true], ["isbn", "978-3-16-148410-1", false],
-    ["issn", "0378-5955", true], ["issn", "0378-5954", false], ["eissn", "2049-3630", true], ["ean13", "4006381333931", true],
-    ["doi", "10.1234/abc", true], ["doi", "https://doi.org/10.1234/abc", true], ["doi", "11.1234/abc", false],
-    ["arxiv", "arXiv:1501.00001", true], ["arxiv", "math.GT/0309136", true], ["ads", "2011ApJS..192...18K", true],
-    ["ark", "ark:/13030/tf5p30086k", true], ["handle", "hdl:1234/5678", true], ["urn", "urn:nbn:de:101:1-201102033592", true],
-    ["lsid", "urn:lsid:ubio.org:namebank:11815", true], ["pmid", "12345", true], ["purl", "https://purl.org/net/x", true],
-    ["url", "https://example.org/x", true], ["url", "example.org", false], ["other", "anything", true], ["w3id", "x", true],
+    ["orcid", "0000-0002-1825-0097", true],
+    ["orcid", "https://orcid.org/0000-0002-1694-233X", true],
+    ["orcid", "0000-0002-1825-0098", false],
+    ["orcid", "0000-0000-0000-0000", false],
+    ["isni", "0000000121032683", true],
+    ["isni", "0000000121032684", false],
+    ["ror", "01ggx4157", true],
+    ["ror", "https://ror.org/01ggx4157", true],
+    ["ror", "01ggx4158", false],
+    ["gnd", "gnd:4079154-3", true],
+    ["isbn", "978-3-16-148410-0", true],
+    ["isbn", "0-306-40615-2", true],
+    ["isbn", "978-3-16-148410-1", false],
+    ["issn", "0378-5955", true],
+    ["issn", "0378-5954", false],
+    ["eissn", "2049-3630", true],
+    ["ean13", "4006381333931", true],
+    ["doi", "10.1234/abc", true],
+    ["doi", "https://doi.org/10.1234/abc", true],
+    ["doi", "11.1234/abc", false],
+    ["arxiv", "arXiv:1501.00001", true],
+    ["arxiv", "math.GT/0309136", true],
+    ["ads", "2011ApJS..192...18K", true],
+    ["ark", "ark:/13030/tf5p30086k", true],
+    ["handle", "hdl:1234/5678", true],
+    ["urn", "urn:nbn:de:101:1-201102033592", true],
+    ["lsid", "urn:lsid:ubio.org:namebank:11815", true],
+    ["pmid", "12345", true],
+    ["purl", "https://purl.org/net/x", true],
+    ["url", "https://example.org/x", true],
+    ["url", "example.org", false],
+    ["other", "anything", true],
+    ["w3id", "x", true],
   ];
   for (const [scheme, value, valid] of cases) test(`${scheme} ${value} is ${valid ? "valid" : "invalid"}`, () => expect(isValidIdentifier(scheme, value)).toBe(valid));
 
@@ -312,12 +418,32 @@ describe("identifier schemes", () => {
 
 describe("custom fields", () => {
   const cases: [string, unknown, Record<string, unknown>, ReturnType<typeof e>[]][] = [
-    ["journal", { "journal:journal": { title: " Nature ", volume: "5", issue: "2", pages: "1-10", issn: "0028-0836" } }, { "journal:journal": { title: "Nature", volume: "5", issue: "2", pages: "1-10", issn: "0028-0836" } }, []],
-    ["imprint", { "imprint:imprint": { title: "Proceedings", isbn: "978-3-16-148410-0", pages: "12", place: "Geneva", edition: "2" } }, { "imprint:imprint": { title: "Proceedings", isbn: "978-3-16-148410-0", pages: "12", place: "Geneva", edition: "2" } }, []],
-    ["meeting", { "meeting:meeting": { title: "Glacier Days", acronym: "GD", dates: "1-2 May 2024", place: "Bern", session: "A", session_part: "1", url: "https://example.org/gd" } }, { "meeting:meeting": { title: "Glacier Days", acronym: "GD", dates: "1-2 May 2024", place: "Bern", session: "A", session_part: "1", url: "https://example.org/gd" } }, []],
+    [
+      "journal",
+      { "journal:journal": { title: " Nature ", volume: "5", issue: "2", pages: "1-10", issn: "0028-0836" } },
+      { "journal:journal": { title: "Nature", volume: "5", issue: "2", pages: "1-10", issn: "0028-0836" } },
+      [],
+    ],
+    [
+      "imprint",
+      { "imprint:imprint": { title: "Proceedings", isbn: "978-3-16-148410-0", pages: "12", place: "Geneva", edition: "2" } },
+      { "imprint:imprint": { title: "Proceedings", isbn: "978-3-16-148410-0", pages: "12", place: "Geneva", edition: "2" } },
+      [],
+    ],
+    [
+      "meeting",
+      { "meeting:meeting": { title: "Glacier Days", acronym: "GD", dates: "1-2 May 2024", place: "Bern", session: "A", session_part: "1", url: "https://example.org/gd" } },
+      { "meeting:meeting": { title: "Glacier Days", acronym: "GD", dates: "1-2 May 2024", place: "Bern", session: "A", session_part: "1", url: "https://example.org/gd" } },
+      [],
+    ],
     ["thesis university", { "thesis:university": "University of Bern" }, { "thesis:university": "University of Bern" }, []],
     ["unknown key", { "cern:experiment": "ATLAS" }, {}, [e("custom_fields.cern:experiment", "Unknown field.")]],
-    ["unknown sub-field", { "journal:journal": { title: "Nature", doi: "x" } }, { "journal:journal": { title: "Nature" } }, [e("custom_fields.journal:journal.doi", "Unknown field.")]],
+    [
+      "unknown sub-field",
+      { "journal:journal": { title: "Nature", doi: "x" } },
+      { "journal:journal": { title: "Nature" } },
+      [e("custom_fields.journal:journal.doi", "Unknown field.")],
+    ],
     ["wrong shape", { "journal:journal": "Nature" }, {}, [e("custom_fields.journal:journal", "Invalid input type.")]],
     ["wrong sub-field type", { "journal:journal": { volume: 5 } }, { "journal:journal": {} }, [e("custom_fields.journal:journal.volume", "Not a valid string.")]],
     ["university not a string", { "thesis:university": ["Bern"] }, {}, [e("custom_fields.thesis:university", "Not a valid string.")]],

@@ -25,8 +25,15 @@ const PASSWORD = "s3cret-Pa55word";
 const SITE = "https://cairn.example";
 
 const shipped: Record<string, { id: string; title?: any; props?: any }[]> = {
-  contributorsroles, datetypes, descriptiontypes, relationtypes, resourcetypes, titletypes,
-  licenses: [{ id: "cc-by-4.0", title: { en: "Creative Commons Attribution 4.0 International" }, props: { url: "https://creativecommons.org/licenses/by/4.0/legalcode", scheme: "spdx" } }],
+  contributorsroles,
+  datetypes,
+  descriptiontypes,
+  relationtypes,
+  resourcetypes,
+  titletypes,
+  licenses: [
+    { id: "cc-by-4.0", title: { en: "Creative Commons Attribution 4.0 International" }, props: { url: "https://creativecommons.org/licenses/by/4.0/legalcode", scheme: "spdx" } },
+  ],
 };
 const vocabulary: VocabularyLookup = (type, id) => shipped[type]?.find((e) => e.id === id);
 
@@ -56,8 +63,20 @@ describe("DOI strings", () => {
   });
 
   test.each([
-    "", "abc", "10.1234", "10.1234/", "11.1234/abc", "10./abc", "10.abc/def", "10.12.ab/c",
-    "10.1234/ab c", "doi:", "https://example.org/10.1234/abc", "https://doi.org/10.1234/a%ZZ", "https://doi.org/10.1234/a%20b", "x10.1234/abc",
+    "",
+    "abc",
+    "10.1234",
+    "10.1234/",
+    "11.1234/abc",
+    "10./abc",
+    "10.abc/def",
+    "10.12.ab/c",
+    "10.1234/ab c",
+    "doi:",
+    "https://example.org/10.1234/abc",
+    "https://doi.org/10.1234/a%ZZ",
+    "https://doi.org/10.1234/a%20b",
+    "x10.1234/abc",
   ])("%p is not a DOI", (input) => {
     expect(normalizeDoi(input)).toBeNull();
   });
@@ -121,7 +140,10 @@ const richRecord = {
     contributors: [{ person_or_org: { type: "personal", name: "Berg, Ola", family_name: "Berg", given_name: "Ola" }, role: { id: "editor" } }],
     languages: [{ id: "eng" }, { id: "nor" }],
     dates: [{ date: "2023-09-01/2023-09-30", type: { id: "collected" }, description: "Field season" }],
-    identifiers: [{ scheme: "ark", identifier: "ark:/12345/x1" }, { scheme: "doi", identifier: "10.9999/old" }],
+    identifiers: [
+      { scheme: "ark", identifier: "ark:/12345/x1" },
+      { scheme: "doi", identifier: "10.9999/old" },
+    ],
     related_identifiers: [
       { identifier: "10.5555/paper", scheme: "doi", relation_type: { id: "issupplementto" }, resource_type: { id: "publication-article" } },
       { identifier: "https://example.org/site", scheme: "url", relation_type: { id: "references" } },
@@ -133,7 +155,12 @@ const richRecord = {
     rights: [{ id: "cc-by-4.0" }, { title: { en: "Ask the institute" }, link: "https://sea.example/terms" }],
     subjects: [{ subject: "seals" }, { id: "https://id.nlm.nih.gov/mesh/D012621", subject: "Seals, Earless", scheme: "MeSH" }],
     locations: { features: [{ place: "North shore", geometry: { type: "Point", coordinates: [10.5, 59.9] } }, { description: "nothing DataCite takes" }] },
-    funding: [{ funder: { id: "00k4n6c32", name: "European Commission", identifiers: [{ scheme: "ror", identifier: "00k4n6c32" }] }, award: { number: "101000001", title: { en: "SEALS" }, identifiers: [{ scheme: "url", identifier: "https://cordis.europa.eu/project/id/101000001" }] } }],
+    funding: [
+      {
+        funder: { id: "00k4n6c32", name: "European Commission", identifiers: [{ scheme: "ror", identifier: "00k4n6c32" }] },
+        award: { number: "101000001", title: { en: "SEALS" }, identifiers: [{ scheme: "url", identifier: "https://cordis.europa.eu/project/id/101000001" }] },
+      },
+    ],
   },
 };
 
@@ -202,7 +229,12 @@ describe("dataciteAttributes", () => {
       formats: ["image/jpeg"],
       version: "v2",
       rightsList: [
-        { rights: "Creative Commons Attribution 4.0 International", rightsUri: "https://creativecommons.org/licenses/by/4.0/legalcode", rightsIdentifier: "cc-by-4.0", rightsIdentifierScheme: "spdx" },
+        {
+          rights: "Creative Commons Attribution 4.0 International",
+          rightsUri: "https://creativecommons.org/licenses/by/4.0/legalcode",
+          rightsIdentifier: "cc-by-4.0",
+          rightsIdentifierScheme: "spdx",
+        },
         { rights: "Ask the institute", rightsUri: "https://sea.example/terms" },
       ],
       subjects: [{ subject: "seals" }, { subject: "Seals, Earless", subjectScheme: "MeSH", valueUri: "https://id.nlm.nih.gov/mesh/D012621" }],
@@ -222,7 +254,13 @@ describe("dataciteAttributes", () => {
   });
 
   test("the concept DOI lists its versions instead of pointing at a parent", () => {
-    const attrs = dataciteAttributes(richRecord, { doi: "10.1234/pqrst-11111", url: `${SITE}/records/pqrst-11111`, publisherFallback: "Cairn", vocabulary, versionDois: ["10.1234/v1", "10.1234/fghjk-67890"] });
+    const attrs = dataciteAttributes(richRecord, {
+      doi: "10.1234/pqrst-11111",
+      url: `${SITE}/records/pqrst-11111`,
+      publisherFallback: "Cairn",
+      vocabulary,
+      versionDois: ["10.1234/v1", "10.1234/fghjk-67890"],
+    });
     expect(attrs.relatedIdentifiers.slice(-2)).toEqual([
       { relatedIdentifier: "10.1234/v1", relatedIdentifierType: "DOI", relationType: "HasVersion" },
       { relatedIdentifier: "10.1234/fghjk-67890", relatedIdentifierType: "DOI", relationType: "HasVersion" },
@@ -238,7 +276,13 @@ describe("dataciteAttributes", () => {
   });
 
   test("EDTF years and HTML stripping", () => {
-    expect([edtfYear("2020"), edtfYear("2020-11-10"), edtfYear("1939/1945"), edtfYear("1939-09-01/1945-09"), edtfYear(undefined)]).toEqual(["2020", "2020", "1939", "1939", undefined]);
+    expect([edtfYear("2020"), edtfYear("2020-11-10"), edtfYear("1939/1945"), edtfYear("1939-09-01/1945-09"), edtfYear(undefined)]).toEqual([
+      "2020",
+      "2020",
+      "1939",
+      "1939",
+      undefined,
+    ]);
     expect(stripHtml("<p>a &lt;b&gt; &#233;&#x263A;</p><script>x()</script>")).toBe("a <b> é☺");
   });
 });
@@ -270,7 +314,9 @@ describe("DataCite client against the fake", () => {
   });
 
   test("DataCite's validation errors come back with status, field and text", async () => {
-    const err = await client().upsertDoi("10.1234/client-4", { url: `${SITE}/x`, titles: [] }, "publish").catch((e) => e);
+    const err = await client()
+      .upsertDoi("10.1234/client-4", { url: `${SITE}/x`, titles: [] }, "publish")
+      .catch((e) => e);
     expect(err).toBeInstanceOf(DataciteError);
     expect(err.status).toBe(422);
     expect(err.errors.map((e: any) => e.source)).toEqual(["titles", "creators", "publisher", "publicationYear", "types"]);
@@ -279,7 +325,9 @@ describe("DataCite client against the fake", () => {
 
   test("a wrong password is a 401 whose error never shows the password", async () => {
     const wrong = "Wr0ng-Password!";
-    const err = await createDataciteClient({ url: fake.url, username: USER, password: wrong }).upsertDoi("10.1234/client-5", {}, undefined).catch((e) => e);
+    const err = await createDataciteClient({ url: fake.url, username: USER, password: wrong })
+      .upsertDoi("10.1234/client-5", {}, undefined)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(DataciteError);
     expect(err.status).toBe(401);
     expect(err.message).toContain("Bad credentials");
@@ -291,10 +339,18 @@ describe("DataCite client against the fake", () => {
 
   test("server errors and an unreachable server are errors with a status", async () => {
     fake.failNext(1);
-    expect((await client().getDoi("10.1234/x").catch((e) => e)).status).toBe(500);
+    expect(
+      (
+        await client()
+          .getDoi("10.1234/x")
+          .catch((e) => e)
+      ).status,
+    ).toBe(500);
     const gone = await startFakeDatacite({ username: USER, password: PASSWORD });
     gone.stop();
-    const err = await createDataciteClient({ url: gone.url, username: USER, password: PASSWORD }).getDoi("10.1234/x").catch((e) => e);
+    const err = await createDataciteClient({ url: gone.url, username: USER, password: PASSWORD })
+      .getDoi("10.1234/x")
+      .catch((e) => e);
     expect(err).toBeInstanceOf(DataciteError);
     expect(err.status).toBe(0);
   });
@@ -309,7 +365,12 @@ describe("DataCite client against the fake", () => {
 describe("the datacite-register job", () => {
   const T0 = Date.UTC(2026, 0, 1);
   const config: DataciteConfig = {
-    DATACITE_ENABLED: true, DATACITE_PREFIX: "10.1234", DATACITE_USERNAME: USER, DATACITE_PASSWORD: PASSWORD, DATACITE_TEST_MODE: true, DATACITE_URL: "",
+    DATACITE_ENABLED: true,
+    DATACITE_PREFIX: "10.1234",
+    DATACITE_USERNAME: USER,
+    DATACITE_PASSWORD: PASSWORD,
+    DATACITE_TEST_MODE: true,
+    DATACITE_URL: "",
   };
 
   function setup(records: Record<string, any>[], overrides: Partial<DataciteConfig> = {}) {

@@ -88,7 +88,14 @@ const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 function searchInput(query: Record<string, unknown>): { input: RecordSearchInput; page: { page: number; size: number; offset: number } } {
   const size = Number(str(query.size) ?? 10);
   const pageNo = Number(str(query.page) ?? 1);
-  const input = { sortOptions: ctx.config.RDM_SEARCH_SORT_OPTIONS, q: str(query.q), sort: str(query.sort), allversions: query.allversions === "true", defaultSort: "newest", query };
+  const input = {
+    sortOptions: ctx.config.RDM_SEARCH_SORT_OPTIONS,
+    q: str(query.q),
+    sort: str(query.sort),
+    allversions: query.allversions === "true",
+    defaultSort: "newest",
+    query,
+  };
   return { input, page: { page: pageNo, size, offset: (pageNo - 1) * size } };
 }
 
@@ -125,7 +132,18 @@ describe("the in-memory path agrees with SQL", () => {
 });
 
 const TERMS = [...WORDS, "study", "second", "version", "oce*", "gla*", '"second version"', '"ocean study"', "title:coral", "description:river", "nothingmatches", "Cairn"];
-const NON_TEXT = ["publication_date:[2012 TO 2018]", "publication_date:{2014 TO *]", "publication_date:<2016-05", "_exists_:metadata.publication_date", "resource_type:dataset", "resource_type.id:software", "language:eng", "access.record:restricted", "versions.index:2", "created:[2026-11-22 TO 2026-11-23]"];
+const NON_TEXT = [
+  "publication_date:[2012 TO 2018]",
+  "publication_date:{2014 TO *]",
+  "publication_date:<2016-05",
+  "_exists_:metadata.publication_date",
+  "resource_type:dataset",
+  "resource_type.id:software",
+  "language:eng",
+  "access.record:restricted",
+  "versions.index:2",
+  "created:[2026-11-22 TO 2026-11-23]",
+];
 
 function randomQuery(r: Random, depth = 0): string {
   const roll = r.rand();

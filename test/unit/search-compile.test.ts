@@ -26,7 +26,19 @@ const SCHEMA: SearchSchema = {
   },
 };
 
-type Rec = [id: number, title: string, description: string, creators: string | null, date: string | null, created: string, version: string | null, views: number, doi: string | null, type: string, languages: string[]];
+type Rec = [
+  id: number,
+  title: string,
+  description: string,
+  creators: string | null,
+  date: string | null,
+  created: string,
+  version: string | null,
+  views: number,
+  doi: string | null,
+  type: string,
+  languages: string[],
+];
 const RECORDS: Rec[] = [
   [1, "Ocean temperature measurements", "Sea surface data from buoys", "Doe, Jane", "2020-03-15", "2024-01-10T09:00:00", "v1", 10, "10.1234/ocean.1", "dataset", ["eng"]],
   [2, "Glacier retreat in the Alps", "Photographs of glaciers", "Smith, John", "2021-06-30", "2024-01-11T09:00:00", null, 250, "10.1234/ab:c", "image-photo", ["eng", "deu"]],

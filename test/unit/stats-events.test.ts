@@ -29,7 +29,14 @@ describe("recorder", () => {
   });
   afterAll(() => ctx.close());
   const visitor = (agent: string) => ({ address: "203.0.113.7", userAgent: agent });
-  const rows = () => ctx.services.deps.db.$client.query("SELECT kind, record_id, visitor, is_machine, bytes FROM stats_events ORDER BY id").all() as { kind: number; record_id: string; visitor: string; is_machine: number; bytes: number }[];
+  const rows = () =>
+    ctx.services.deps.db.$client.query("SELECT kind, record_id, visitor, is_machine, bytes FROM stats_events ORDER BY id").all() as {
+      kind: number;
+      record_id: string;
+      visitor: string;
+      is_machine: number;
+      bytes: number;
+    }[];
 
   test("visitors are hashed with the day's salt; the address is never stored; double clicks slide", () => {
     const written: number[] = [];
@@ -45,12 +52,19 @@ describe("recorder", () => {
     expect(recorder.record({ ...base, kind: DOWNLOAD, fileKey: "a", bytes: 5, visitor: visitor("curl/8") })).toBe(true);
     expect(recorder.record({ ...base, kind: VIEW, visitor: visitor("curl/8") })).toBe(false); // machines' views are not counted
     expect(recorder.record({ ...base, kind: VIEW, visitor: visitor("Googlebot/2.1") })).toBe(false);
-    expect(recorder.record({ ...base, kind: VIEW, actor: { kind: "user", userId: 7, isAdmin: false, groupIds: [], scopes: [], tokenId: null }, visitor: visitor("Firefox/120") })).toBe(true);
+    expect(
+      recorder.record({ ...base, kind: VIEW, actor: { kind: "user", userId: 7, isAdmin: false, groupIds: [], scopes: [], tokenId: null }, visitor: visitor("Firefox/120") }),
+    ).toBe(true);
     expect(recorder.pending()).toBe(4);
     expect(recorder.flush()).toBe(4);
     expect(written).toEqual([4]);
     const stored = rows();
-    expect(stored.map((r) => [r.kind, r.is_machine, r.bytes])).toEqual([[0, 0, 0], [0, 0, 0], [1, 1, 5], [0, 0, 0]]);
+    expect(stored.map((r) => [r.kind, r.is_machine, r.bytes])).toEqual([
+      [0, 0, 0],
+      [0, 0, 0],
+      [1, 1, 5],
+      [0, 0, 0],
+    ]);
     expect(stored[0]!.visitor).toBe(stored[1]!.visitor);
     expect(stored[0]!.visitor).not.toBe(stored[2]!.visitor);
     expect(stored[3]!.visitor).toBe("u:7");

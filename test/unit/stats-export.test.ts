@@ -39,7 +39,12 @@ test("the command writes a DSR report of the range, per month and access method"
   expect(report["report-header"]).toMatchObject({ "report-id": "DSR", release: "rd1", "reporting-period": { "begin-date": "2026-11-01", "end-date": "2026-12-31" } });
   expect(report["report-datasets"]).toHaveLength(1);
   const dataset = report["report-datasets"][0];
-  expect(dataset).toMatchObject({ "dataset-title": "Sea surface temperature 2020-2024", "dataset-id": [{ type: "proprietary", value: rec.id }], yop: "2026", "data-type": "dataset" });
+  expect(dataset).toMatchObject({
+    "dataset-title": "Sea surface temperature 2020-2024",
+    "dataset-id": [{ type: "proprietary", value: rec.id }],
+    yop: "2026",
+    "data-type": "dataset",
+  });
   expect(dataset.performance).toEqual([
     {
       period: { "begin-date": "2026-11-01", "end-date": "2026-11-30" },

@@ -7,7 +7,10 @@ export const jobsTable = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     name: text("name").notNull(),
-    payload: text("payload", { mode: "json" }).$type<unknown>().notNull().default(sql`'{}'`),
+    payload: text("payload", { mode: "json" })
+      .$type<unknown>()
+      .notNull()
+      .default(sql`'{}'`),
     /** queued -> running -> succeeded | failed (queued again between retries). */
     status: text("status").$type<"queued" | "running" | "succeeded" | "failed">().notNull().default("queued"),
     attempts: integer("attempts").notNull().default(0),

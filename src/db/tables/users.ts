@@ -35,7 +35,10 @@ export const tokensTable = sqliteTable(
     name: text("name").notNull(),
     /** SHA-256 of the secret; the secret itself is shown once and never stored. */
     secretHash: text("secret_hash").notNull(),
-    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    scopes: text("scopes", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     created: integer("created").notNull(),
     lastUsed: integer("last_used"),
     expiresAt: integer("expires_at"),

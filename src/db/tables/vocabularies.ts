@@ -16,7 +16,11 @@ export const vocabularyEntriesTable = sqliteTable(
     updated: integer("updated").notNull(),
     revisionId: integer("revision_id").notNull().default(1),
   },
-  (t) => [uniqueIndex("vocabulary_entries_type_id").on(t.type, t.id), index("vocabulary_entries_sort").on(t.type, t.sortKey), index("vocabulary_entries_created").on(t.type, t.created)],
+  (t) => [
+    uniqueIndex("vocabulary_entries_type_id").on(t.type, t.id),
+    index("vocabulary_entries_sort").on(t.type, t.sortKey),
+    index("vocabulary_entries_created").on(t.type, t.created),
+  ],
 );
 
 /** Which version of the shipped fixtures is loaded, so a new release upgrades them once. */

@@ -6,7 +6,6 @@ import { landingPage, recordDoi } from "../record-fields";
 import type { ExportContext, ExportFormat } from "../types";
 import { XSI_NAMESPACE, renderXml, type XmlTree } from "./document";
 
-
 export const DATACITE_NAMESPACE = "http://datacite.org/schema/kernel-4";
 export const DATACITE_SCHEMA_LOCATION = "http://schema.datacite.org/meta/kernel-4.5/metadata.xsd";
 
@@ -24,22 +23,40 @@ export function dataciteResource(record: RecordDocument, ctx: ExportContext): Xm
       "@_xmlns:xsi": XSI_NAMESPACE,
       "@_xsi:schemaLocation": `${DATACITE_NAMESPACE} ${DATACITE_SCHEMA_LOCATION}`,
       identifier, // 1 Identifier
-      creators: wrap("creator", list(a.creators).map((c) => creatibutor(c, "creatorName"))), // 2 Creator
-      titles: wrap("title", list(a.titles).map((t) => ({ "@_xml:lang": t.lang, "@_titleType": t.titleType, "#text": t.title }))), // 3 Title
+      creators: wrap(
+        "creator",
+        list(a.creators).map((c) => creatibutor(c, "creatorName")),
+      ), // 2 Creator
+      titles: wrap(
+        "title",
+        list(a.titles).map((t) => ({ "@_xml:lang": t.lang, "@_titleType": t.titleType, "#text": t.title })),
+      ), // 3 Title
       publisher: { "#text": a.publisher?.name }, // 4 Publisher
       publicationYear: a.publicationYear, // 5 PublicationYear
       resourceType: { "@_resourceTypeGeneral": a.types.resourceTypeGeneral, "#text": a.types.resourceType }, // 10 ResourceType
       subjects: wrap("subject", list(a.subjects).map(subject)), // 6 Subject
-      contributors: wrap("contributor", list(a.contributors).map((c) => ({ "@_contributorType": c.contributorType, ...creatibutor(c, "contributorName") }))), // 7 Contributor
-      dates: wrap("date", list(a.dates).map((d) => ({ "@_dateType": d.dateType, "@_dateInformation": d.dateInformation, "#text": d.date }))), // 8 Date
+      contributors: wrap(
+        "contributor",
+        list(a.contributors).map((c) => ({ "@_contributorType": c.contributorType, ...creatibutor(c, "contributorName") })),
+      ), // 7 Contributor
+      dates: wrap(
+        "date",
+        list(a.dates).map((d) => ({ "@_dateType": d.dateType, "@_dateInformation": d.dateInformation, "#text": d.date })),
+      ), // 8 Date
       language: a.language, // 9 Language
-      alternateIdentifiers: wrap("alternateIdentifier", alternates.map((i) => ({ "@_alternateIdentifierType": i.alternateIdentifierType, "#text": i.alternateIdentifier }))), // 11
+      alternateIdentifiers: wrap(
+        "alternateIdentifier",
+        alternates.map((i) => ({ "@_alternateIdentifierType": i.alternateIdentifierType, "#text": i.alternateIdentifier })),
+      ), // 11
       relatedIdentifiers: wrap("relatedIdentifier", list(a.relatedIdentifiers).map(relatedIdentifier)), // 12 RelatedIdentifier
       sizes: wrap("size", list(a.sizes)), // 13 Size
       formats: wrap("format", list(a.formats)), // 14 Format
       version: a.version, // 15 Version
       rightsList: wrap("rights", list(a.rightsList).map(rights)), // 16 Rights
-      descriptions: wrap("description", list(a.descriptions).map((d) => ({ "@_xml:lang": d.lang, "@_descriptionType": d.descriptionType, "#text": d.description }))), // 17
+      descriptions: wrap(
+        "description",
+        list(a.descriptions).map((d) => ({ "@_xml:lang": d.lang, "@_descriptionType": d.descriptionType, "#text": d.description })),
+      ), // 17
       geoLocations: wrap("geoLocation", list(a.geoLocations).map(geoLocation)), // 18 GeoLocation
       fundingReferences: wrap("fundingReference", list(a.fundingReferences).map(fundingReference)), // 19 FundingReference
     },

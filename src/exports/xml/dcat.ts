@@ -7,7 +7,6 @@ import { edtfParts, filesOf, landingPage, nonBlank, personOf, recordDoi, titleOf
 import type { ExportContext, ExportFormat } from "../types";
 import { renderXml, type XmlTree } from "./document";
 
-
 const NS = {
   rdf: "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
   rdfs: "http://www.w3.org/2000/01/rdf-schema#",
@@ -58,12 +57,21 @@ function dataset(record: RecordDocument, ctx: ExportContext): XmlTree {
     "owl:versionInfo": nonBlank(m.version),
     "dct:creator": list(m.creators).map((c) => agent(personOf(c))),
     "dct:contributor": list(m.contributors).map((c) => agent(personOf(c))),
-    "dcat:keyword": [...new Set(list(m.subjects).map((s) => nonBlank(s.subject)).filter(Boolean))],
+    "dcat:keyword": [
+      ...new Set(
+        list(m.subjects)
+          .map((s) => nonBlank(s.subject))
+          .filter(Boolean),
+      ),
+    ],
     "dct:language": list(m.languages).map((l) => concept("dct:LinguisticSystem", `language/${String(l.id).toUpperCase()}`)),
     "dct:license": licences(record, ctx).map((l) => ({ "dct:LicenseDocument": { "@_rdf:about": l.url, "rdfs:label": l.title } })),
     "dct:rights": freeRights(record).map((text) => ({ "dct:RightsStatement": { "rdfs:label": text } })),
     "dct:accessRights": concept("dct:RightsStatement", `access-right/${ACCESS_RIGHTS[record.access?.status] ?? "PUBLIC"}`),
-    "dct:temporal": list(m.dates).filter((d) => d.type?.id === "collected").map((d) => period(d.date)).filter(Boolean),
+    "dct:temporal": list(m.dates)
+      .filter((d) => d.type?.id === "collected")
+      .map((d) => period(d.date))
+      .filter(Boolean),
     // The concept DOI too: dct:isVersionOf would need it typed as a dcat:Dataset, with its own title and description.
     "dct:relation": [...relations(m), ...(parentDoi && parentDoi !== doi ? [{ "@_rdf:resource": ctx.doiUrl(parentDoi) }] : [])],
     "dcat:landingPage": { "foaf:Document": { "@_rdf:about": landingPage(record, ctx) } },

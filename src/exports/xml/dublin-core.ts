@@ -35,7 +35,11 @@ export function dublinCoreElement(record: RecordDocument, ctx: ExportContext): X
     "dc:creator": texts(list(m.creators).map((c) => personOf(c).name)),
     "dc:contributor": texts(list(m.contributors).map((c) => personOf(c).name)),
     // Free-text keywords only, as InvenioRDM: controlled subjects are identified by URIs DC cannot carry.
-    "dc:subject": texts(list(m.subjects).filter((s) => !s.id).map((s) => s.subject)),
+    "dc:subject": texts(
+      list(m.subjects)
+        .filter((s) => !s.id)
+        .map((s) => s.subject),
+    ),
     "dc:description": texts([m.description, ...list(m.additional_descriptions).map((d) => d.description)].map((d) => (typeof d === "string" ? stripHtml(d) : d))),
     "dc:publisher": texts([m.publisher]),
     "dc:date": texts([m.publication_date, embargoEnd(record)]),

@@ -18,12 +18,20 @@ export function marcxmlRecord(record: RecordDocument, ctx: ExportContext): XmlTr
   const m: JsonObject = record.metadata ?? {};
   const datafields = [
     ...identifierFields(record), // 024
-    field("041", " ", " ", list(m.languages).map((l): Subfield => ["a", l.id])), // 041 $a language code
+    field(
+      "041",
+      " ",
+      " ",
+      list(m.languages).map((l): Subfield => ["a", l.id]),
+    ), // 041 $a language code
     ...peopleFields(record, ctx), // 100 first creator, 700 other creators and contributors
     field("245", list(m.creators).length ? "1" : "0", "0", [["a", m.title]]), // 245 $a title
     ...list(m.additional_titles).map((t) => field("246", "1", " ", [["a", t.title]])), // 246 varying form of title
     field("250", " ", " ", [["a", m.version]]), // 250 $a edition (version)
-    field("260", " ", " ", [["b", m.publisher], ["c", m.publication_date]]), // 260 $b publisher, $c date of publication
+    field("260", " ", " ", [
+      ["b", m.publisher],
+      ["c", m.publication_date],
+    ]), // 260 $b publisher, $c date of publication
     ...list(m.sizes).map((size) => field("300", " ", " ", [["a", size]])), // 300 $a extent
     ...list(m.formats).map((format) => field("347", " ", " ", [["b", format]])), // 347 $b encoding format
     ...list(m.additional_descriptions).map((d) => field("500", " ", " ", [["a", stripHtml(d.description ?? "")]])), // 500 general note
@@ -35,7 +43,12 @@ export function marcxmlRecord(record: RecordDocument, ctx: ExportContext): XmlTr
     ...relationFields(record, ctx), // 773 related identifiers and the concept DOI
     ...linkFields(record, ctx), // 856 landing page and files
     field("909", "c", "o", [["o", record.pids?.oai?.identifier]]), // 909 co $o OAI identifier (Invenio's local 909CO; the slim schema only allows lower-case indicators)
-    ...list(m.references).map((r) => field("999", "c", "5", [["x", r.reference], ["a", r.identifier ? `${r.scheme ?? "other"}:${r.identifier}` : undefined]])), // 999 c5 references (Invenio's 999C5)
+    ...list(m.references).map((r) =>
+      field("999", "c", "5", [
+        ["x", r.reference],
+        ["a", r.identifier ? `${r.scheme ?? "other"}:${r.identifier}` : undefined],
+      ]),
+    ), // 999 c5 references (Invenio's 999C5)
     resourceTypeField(m, ctx), // 980 $a type $b subtype (Invenio collection)
   ].filter((f): f is XmlTree => f !== undefined);
   return {
@@ -76,18 +89,25 @@ function marcTimestamp(updated: string): string {
 function identifierFields(record: RecordDocument): (XmlTree | undefined)[] {
   const doi = recordDoi(record);
   return [
-    doi ? field("024", "7", " ", [["a", doi], ["2", "doi"]]) : undefined,
-    ...list(record.metadata?.identifiers).map((i) => field("024", "7", " ", [["a", i.identifier], ["2", i.scheme]])),
+    doi
+      ? field("024", "7", " ", [
+          ["a", doi],
+          ["2", "doi"],
+        ])
+      : undefined,
+    ...list(record.metadata?.identifiers).map((i) =>
+      field("024", "7", " ", [
+        ["a", i.identifier],
+        ["2", i.scheme],
+      ]),
+    ),
   ];
 }
 
 // 100/700: $a name, $0 (scheme)identifier, $u affiliation, $4 relator code, $e relator term
 function peopleFields(record: RecordDocument, ctx: ExportContext): (XmlTree | undefined)[] {
   const m: JsonObject = record.metadata ?? {};
-  const people = [
-    ...list(m.creators).map((c) => ({ entry: c, roles: "creatorsroles" })),
-    ...list(m.contributors).map((c) => ({ entry: c, roles: "contributorsroles" })),
-  ];
+  const people = [...list(m.creators).map((c) => ({ entry: c, roles: "creatorsroles" })), ...list(m.contributors).map((c) => ({ entry: c, roles: "contributorsroles" }))];
   return people.map(({ entry, roles }, index) => {
     const person = personOf(entry);
     const subfields: Subfield[] = [["a", person.name]];
@@ -104,7 +124,10 @@ function peopleFields(record: RecordDocument, ctx: ExportContext): (XmlTree | un
 function fundingField(f: JsonObject, ctx: ExportContext): XmlTree | undefined {
   const funder = f.funder?.id ? { ...(ctx.lookup("funders", f.funder.id) ?? {}), ...f.funder } : (f.funder ?? {});
   const awardTitle = titleOf(f.award?.title ? { title: f.award.title } : undefined);
-  return field("536", " ", " ", [["a", [funder.name ?? titleOf(funder), awardTitle].filter(Boolean).join(": ")], ["c", f.award?.number]]);
+  return field("536", " ", " ", [
+    ["a", [funder.name ?? titleOf(funder), awardTitle].filter(Boolean).join(": ")],
+    ["c", f.award?.number],
+  ]);
 }
 
 // 540 $a terms / licence title, $u licence URL, $f licence id; 542 $l copyright status (access right), $f statement
@@ -112,15 +135,31 @@ function rightsFields(record: RecordDocument, ctx: ExportContext): (XmlTree | un
   const m: JsonObject = record.metadata ?? {};
   const licences = list(m.rights).map((r) => {
     const entry = r.id ? { ...(ctx.lookup("licenses", r.id) ?? {}), ...r } : r;
-    return field("540", " ", " ", [["a", titleOf(entry)], ["f", r.id], ["u", entry.props?.url ?? entry.link]]);
+    return field("540", " ", " ", [
+      ["a", titleOf(entry)],
+      ["f", r.id],
+      ["u", entry.props?.url ?? entry.link],
+    ]);
   });
-  return [...licences, field("542", " ", " ", [["f", m.copyright], ["l", euRepoAccessRight(record)]])];
+  return [
+    ...licences,
+    field("542", " ", " ", [
+      ["f", m.copyright],
+      ["l", euRepoAccessRight(record)],
+    ]),
+  ];
 }
 
 // 650 _7 $a term $0 URI $2 source (controlled subjects); 653 $a uncontrolled keyword
 function subjectFields(m: JsonObject): (XmlTree | undefined)[] {
   return list(m.subjects).map((s) =>
-    s.id ? field("650", " ", "7", [["a", s.subject], ["0", s.id], ["2", s.scheme ?? "local"]]) : field("653", " ", " ", [["a", s.subject]]),
+    s.id
+      ? field("650", " ", "7", [
+          ["a", s.subject],
+          ["0", s.id],
+          ["2", s.scheme ?? "local"],
+        ])
+      : field("653", " ", " ", [["a", s.subject]]),
   );
 }
 
@@ -128,25 +167,50 @@ function subjectFields(m: JsonObject): (XmlTree | undefined)[] {
 function relationFields(record: RecordDocument, ctx: ExportContext): (XmlTree | undefined)[] {
   const out = list(record.metadata?.related_identifiers).map((r) => {
     const relation = titleOf(r.relation_type) ?? titleOf(ctx.lookup("relationtypes", r.relation_type?.id ?? "") ?? undefined) ?? r.relation_type?.id;
-    return field("773", " ", " ", [["a", r.identifier], ["i", relation], ["n", r.scheme]]);
+    return field("773", " ", " ", [
+      ["a", r.identifier],
+      ["i", relation],
+      ["n", r.scheme],
+    ]);
   });
   const parentDoi = nonBlank(record.parent?.pids?.doi?.identifier);
-  if (parentDoi && parentDoi !== recordDoi(record)) out.push(field("773", " ", " ", [["a", parentDoi], ["i", "isVersionOf"], ["n", "doi"]]));
+  if (parentDoi && parentDoi !== recordDoi(record))
+    out.push(
+      field("773", " ", " ", [
+        ["a", parentDoi],
+        ["i", "isVersionOf"],
+        ["n", "doi"],
+      ]),
+    );
   return out;
 }
 
 // 856 40 electronic location: $u URL, $y link text; files add $s size, $z checksum, $q media type
 function linkFields(record: RecordDocument, ctx: ExportContext): (XmlTree | undefined)[] {
   return [
-    field("856", "4", "0", [["u", landingPage(record, ctx)], ["y", "Landing page"]]),
-    ...filesOf(record, ctx).map((f) => field("856", "4", " ", [["s", f.size], ["z", f.checksum], ["u", f.url], ["q", f.mimetype], ["y", f.key]])),
+    field("856", "4", "0", [
+      ["u", landingPage(record, ctx)],
+      ["y", "Landing page"],
+    ]),
+    ...filesOf(record, ctx).map((f) =>
+      field("856", "4", " ", [
+        ["s", f.size],
+        ["z", f.checksum],
+        ["u", f.url],
+        ["q", f.mimetype],
+        ["y", f.key],
+      ]),
+    ),
   ];
 }
 
 // 980 $a resource type, $b subtype (props marc21_type / marc21_subtype)
 function resourceTypeField(m: JsonObject, ctx: ExportContext): XmlTree | undefined {
   const props = vocabProps(ctx, "resourcetypes", m.resource_type);
-  return field("980", " ", " ", [["a", props.marc21_type ?? m.resource_type?.id], ["b", props.marc21_subtype]]);
+  return field("980", " ", " ", [
+    ["a", props.marc21_type ?? m.resource_type?.id],
+    ["b", props.marc21_subtype],
+  ]);
 }
 
 /** A `<datafield>`; undefined when no subfield has a value (the schema wants at least one). */

@@ -7,32 +7,11 @@
 import type { FieldError } from "../../core/errors";
 import type { VocabularyLookup } from "../../vocabularies/model";
 import { checkCustomFields } from "./custom-fields";
-import {
-  type Ctx,
-  MISSING,
-  type Obj,
-  UNKNOWN_FIELD,
-  fail,
-  isObject,
-  minLength,
-  put,
-  readList,
-  readString,
-  readVocabularyRef,
-} from "./fields";
+import { type Ctx, MISSING, type Obj, UNKNOWN_FIELD, fail, isObject, minLength, put, readList, readString, readVocabularyRef } from "./fields";
 import { readFunding } from "./funding";
 import { readAlternateIdentifiers, readLocations, readReferences, readRelatedIdentifiers } from "./identifier-fields";
 import { readContributors, readCreators } from "./people";
-import {
-  readAdditionalDescriptions,
-  readAdditionalTitles,
-  readDates,
-  readDescription,
-  readEdtf,
-  readLanguages,
-  readRights,
-  readSubjects,
-} from "./vocabulary-fields";
+import { readAdditionalDescriptions, readAdditionalTitles, readDates, readDescription, readEdtf, readLanguages, readRights, readSubjects } from "./vocabulary-fields";
 
 // Callers validate with the vocabularies service's lookup; re-exported for the modules that name it from here.
 export type { VocabularyLookup } from "../../vocabularies/model";
@@ -108,11 +87,7 @@ export const METADATA_FIELDS = Object.keys(READERS);
  * whatever arrives in a recognisable shape is kept (with its errors listed) so incomplete work
  * saves; values of the wrong type and unknown keys are reported and left out.
  */
-export function checkMetadata(
-  input: { metadata?: unknown; custom_fields?: unknown },
-  lookup: VocabularyLookup,
-  options: { publisherRequired: boolean },
-): MetadataCheck {
+export function checkMetadata(input: { metadata?: unknown; custom_fields?: unknown }, lookup: VocabularyLookup, options: { publisherRequired: boolean }): MetadataCheck {
   const ctx: Ctx = { lookup, errors: [], unknownIds: [] };
   const metadata: Obj = {};
   const raw = absent(input.metadata) ? {} : input.metadata;

@@ -28,7 +28,10 @@ const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
  * zero-width spaces. (Its ftfy mojibake repair is left out: it guesses, and guesses can be wrong.)
  */
 export function cleanText(value: string): string {
-  return value.replace(NOT_XML, "").replace(/\u200b/g, "").trim();
+  return value
+    .replace(NOT_XML, "")
+    .replace(/\u200b/g, "")
+    .trim();
 }
 
 /** An optional string; null counts as absent, anything else but a string is reported. */
@@ -61,8 +64,7 @@ export function checkKeys(ctx: Ctx, obj: Obj, field: string, allowed: readonly s
 }
 
 /** marshmallow's URL validator: http(s)/ftp(s), a host with a top-level domain (or localhost), no spaces. */
-export const isWebUrl = (value: string) =>
-  /^(?:https?|ftps?):\/\/(?:localhost|[^\s/?#:@]+\.[^\s/?#:@]+|\[[0-9a-f:.]+\])(?::\d+)?(?:[/?#]\S*)?$/i.test(value);
+export const isWebUrl = (value: string) => /^(?:https?|ftps?):\/\/(?:localhost|[^\s/?#:@]+\.[^\s/?#:@]+|\[[0-9a-f:.]+\])(?::\d+)?(?:[/?#]\S*)?$/i.test(value);
 
 export function minLength(ctx: Ctx, value: string | undefined, field: string, min: number): void {
   if (value !== undefined && [...value].length < min) fail(ctx, field, `Shorter than minimum length ${min}.`);

@@ -1,17 +1,5 @@
 // Funding: funder and award, each a vocabulary id (funders/awards) or free text.
-import {
-  type Ctx,
-  type Obj,
-  checkKeys,
-  fail,
-  isObject,
-  put,
-  readIdentifierSet,
-  readList,
-  readObject,
-  readString,
-  fromVocabulary,
-} from "./fields";
+import { type Ctx, type Obj, checkKeys, fail, isObject, put, readIdentifierSet, readList, readObject, readString, fromVocabulary } from "./fields";
 import { ORGANISATION_SCHEMES, RECORD_IDENTIFIER_SCHEMES } from "./identifiers";
 
 // Older InvenioRDM schemas (and the spec's table) carry one `identifier` + `scheme` on funder and

@@ -1,18 +1,5 @@
 // Identifier-bearing metadata: alternate identifiers, related identifiers, references and locations.
-import {
-  type Ctx,
-  MISSING,
-  type Obj,
-  checkKeys,
-  fail,
-  put,
-  readIdentifierPair,
-  readIdentifierSet,
-  readList,
-  readObject,
-  readString,
-  readVocabularyRef,
-} from "./fields";
+import { type Ctx, MISSING, type Obj, checkKeys, fail, put, readIdentifierPair, readIdentifierSet, readList, readObject, readString, readVocabularyRef } from "./fields";
 import { LOCATION_SCHEMES, RECORD_IDENTIFIER_SCHEMES } from "./identifiers";
 
 /** Alternate identifiers: one per scheme, schemes of RDM_RECORDS_IDENTIFIERS_SCHEMES. */

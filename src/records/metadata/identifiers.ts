@@ -84,7 +84,10 @@ export function isEan13(value: string): boolean {
 /** isbnlib's canonical form: the digits (and a final X) of a loosely written ISBN. */
 function canonicalIsbn(value: string): string | null {
   if (!/^(?:ISBN(?:-1[03])?:?\s*)?[\dXx\- ]+$/i.test(value.trim())) return null;
-  const digits = value.replace(/^\s*ISBN(?:-1[03])?:?/i, "").replace(/[^\dXx]/g, "").toUpperCase();
+  const digits = value
+    .replace(/^\s*ISBN(?:-1[03])?:?/i, "")
+    .replace(/[^\dXx]/g, "")
+    .toUpperCase();
   return /^\d+X?$/.test(digits) ? digits : null;
 }
 
@@ -178,8 +181,29 @@ const VALIDATORS: Record<string, Validator> = {
 export const PERSON_ORG_SCHEMES = ["orcid", "isni", "gnd", "ror"] as const;
 /** RDM_RECORDS_IDENTIFIERS_SCHEMES: alternate, related and reference identifiers. */
 export const RECORD_IDENTIFIER_SCHEMES = [
-  "ark", "arxiv", "ads", "crossreffunderid", "doi", "ean13", "eissn", "grid", "handle", "igsn", "isbn", "isni",
-  "issn", "istc", "lissn", "lsid", "pmid", "purl", "upc", "url", "urn", "w3id", "other",
+  "ark",
+  "arxiv",
+  "ads",
+  "crossreffunderid",
+  "doi",
+  "ean13",
+  "eissn",
+  "grid",
+  "handle",
+  "igsn",
+  "isbn",
+  "isni",
+  "issn",
+  "istc",
+  "lissn",
+  "lsid",
+  "pmid",
+  "purl",
+  "upc",
+  "url",
+  "urn",
+  "w3id",
+  "other",
 ] as const;
 /** RDM_RECORDS_LOCATION_SCHEMES. */
 export const LOCATION_SCHEMES = ["wikidata", "geonames"] as const;
@@ -262,4 +286,3 @@ export function normalizeIdentifier(scheme: string, value: string): string {
       return value;
   }
 }
-

@@ -1,17 +1,5 @@
 // Creators and contributors: person_or_org with computed names, identifiers, roles and affiliations.
-import {
-  type Ctx,
-  type Obj,
-  checkKeys,
-  fail,
-  put,
-  readIdentifierSet,
-  readList,
-  readObject,
-  readString,
-  readVocabularyRef,
-  fromVocabulary,
-} from "./fields";
+import { type Ctx, type Obj, checkKeys, fail, put, readIdentifierSet, readList, readObject, readString, readVocabularyRef, fromVocabulary } from "./fields";
 import { ORGANISATION_SCHEMES, PERSON_ORG_SCHEMES } from "./identifiers";
 
 const TYPE_ERROR = "Invalid value. Choose one of ['organizational', 'personal'].";

@@ -61,7 +61,9 @@ function dictionary<T>() {
 function load(db: Db): Columns {
   type Row = [number, string | null, number, number, string, number | null, string, string | null, string | null, string, number, number, number, number, number, string];
   const rows = db.$client
-    .query("SELECT key, publication_date, is_latest, is_draft, access_record, owner_id, access_status, resource_type_parent, resource_type, languages, created, updated, version_index, views, downloads, file_types FROM record_index")
+    .query(
+      "SELECT key, publication_date, is_latest, is_draft, access_record, owner_id, access_status, resource_type_parent, resource_type, languages, created, updated, version_index, views, downloads, file_types FROM record_index",
+    )
     .values() as unknown as Row[];
   const n = rows.length;
   let maxKey = 0;

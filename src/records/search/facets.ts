@@ -45,7 +45,10 @@ function listFacet(param: string, label: string, field: string, valuesOf: (g: Fa
   return {
     param,
     label,
-    sql: (values) => ({ where: `r.key IN (SELECT key FROM record_terms WHERE field = ? AND value IN (${inList(values)}))`, params: [field, ...values.map((v) => v.toLowerCase())] }),
+    sql: (values) => ({
+      where: `r.key IN (SELECT key FROM record_terms WHERE field = ? AND value IN (${inList(values)}))`,
+      params: [field, ...values.map((v) => v.toLowerCase())],
+    }),
     passes: (g, values) => values.some((v) => valuesOf(g).includes(v.toLowerCase())),
     buckets: (tally, isSelected, lookup) =>
       tally(valuesOf)
@@ -87,8 +90,20 @@ export const RECORD_FACETS: Facet[] = [
         },
       })),
   },
-  listFacet("language", "Languages", "metadata.languages.id", (g) => g.languages, (key, lookup) => titleOf(lookup, "languages", key)),
-  listFacet("file_type", "File type", "files.types", (g) => g.fileTypes, (key) => key.toUpperCase()),
+  listFacet(
+    "language",
+    "Languages",
+    "metadata.languages.id",
+    (g) => g.languages,
+    (key, lookup) => titleOf(lookup, "languages", key),
+  ),
+  listFacet(
+    "file_type",
+    "File type",
+    "files.types",
+    (g) => g.fileTypes,
+    (key) => key.toUpperCase(),
+  ),
   {
     param: "is_published",
     label: "Status",
@@ -108,7 +123,10 @@ export function selectedFacets(query: Record<string, unknown>): Record<string, s
   const out: Record<string, string[]> = {};
   for (const { param } of RECORD_FACETS) {
     const raw = query[param];
-    const values = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((v) => String(v).split(",")).map((v) => v.trim()).filter(Boolean);
+    const values = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
+      .flatMap((v) => String(v).split(","))
+      .map((v) => v.trim())
+      .filter(Boolean);
     if (values.length) out[param] = values;
   }
   return out;

@@ -58,7 +58,9 @@ export function listHarvestable(db: Db, filter: HarvestFilter, after: HarvestKey
   const keyset = after ? " AND (r.updated, r.record_id) > (?, ?)" : "";
   const params = after ? [...base.params, after.updated, after.id] : base.params;
   return db.$client
-    .query<HarvestHit, (string | number)[]>(`SELECT r.record_id AS id, r.updated AS updated FROM record_index r WHERE ${base.where}${keyset} ORDER BY r.updated, r.record_id LIMIT ?`)
+    .query<HarvestHit, (string | number)[]>(
+      `SELECT r.record_id AS id, r.updated AS updated FROM record_index r WHERE ${base.where}${keyset} ORDER BY r.updated, r.record_id LIMIT ?`,
+    )
     .all(...params, limit);
 }
 
@@ -72,14 +74,18 @@ export function selectedRecordIds(db: Db, ids: string[], patterns: string[]): Se
   if (ids.length === 0) return new Set();
   const pattern = patternsSql(patterns);
   const rows = db.$client
-    .query<{ id: string }, (string | number)[]>(`SELECT r.record_id AS id FROM record_index r WHERE r.is_draft = 0 AND r.record_id IN (${ids.map(() => "?").join(", ")}) AND (${pattern.where})`)
+    .query<{ id: string }, (string | number)[]>(
+      `SELECT r.record_id AS id FROM record_index r WHERE r.is_draft = 0 AND r.record_id IN (${ids.map(() => "?").join(", ")}) AND (${pattern.where})`,
+    )
     .all(...ids, ...pattern.params);
   return new Set(rows.map((r) => r.id));
 }
 
 /** The oldest datestamp among public records, or null when there is none. */
 export function earliestHarvestable(db: Db): number | null {
-  return db.$client.query<{ t: number | null }, (string | number)[]>(`SELECT min(r.updated) AS t FROM record_index r WHERE ${harvestable.where}`).get(...harvestable.params)?.t ?? null;
+  return (
+    db.$client.query<{ t: number | null }, (string | number)[]>(`SELECT min(r.updated) AS t FROM record_index r WHERE ${harvestable.where}`).get(...harvestable.params)?.t ?? null
+  );
 }
 
 /** The access (`public`/`restricted`) the index holds for a published record, before it is re-indexed. */

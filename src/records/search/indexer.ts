@@ -25,8 +25,14 @@ function fullText(doc: RecordDocument) {
   const m: Doc = doc.metadata ?? {};
   const people = [...objects(m.creators), ...objects(m.contributors)];
   return {
-    title: words(m.title, objects(m.additional_titles).map((t) => t.title)),
-    description: words(text(m.description), objects(m.additional_descriptions).map((d) => text(d.description))),
+    title: words(
+      m.title,
+      objects(m.additional_titles).map((t) => t.title),
+    ),
+    description: words(
+      text(m.description),
+      objects(m.additional_descriptions).map((d) => text(d.description)),
+    ),
     creators: words(
       people.map((p) => [p.person_or_org?.name, p.person_or_org?.given_name, p.person_or_org?.family_name]),
       people.flatMap((p) => objects(p.affiliations).map((a) => a.name)),
@@ -127,7 +133,11 @@ export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, 
   const resourceType: string | null = m.resource_type?.id ?? null;
   // Popularity belongs to the parent (all versions): a rewritten or new version keeps it.
   // (A rebuild starts from empty tables: the counts are put back after it, see cli/reindex.ts.)
-  const popularity = fresh ? null : db.$client.query<{ views: number | null; downloads: number | null }, [string]>("SELECT max(views) AS views, max(downloads) AS downloads FROM record_index WHERE parent_id = ?").get(row.parentId);
+  const popularity = fresh
+    ? null
+    : db.$client
+        .query<{ views: number | null; downloads: number | null }, [string]>("SELECT max(views) AS views, max(downloads) AS downloads FROM record_index WHERE parent_id = ?")
+        .get(row.parentId);
   if (!fresh) unindexRecord(db, row.id, row.isDraft);
   const values = {
     record_id: row.id,
@@ -139,7 +149,15 @@ export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, 
     access_status: accessStatus(access, doc.files?.enabled !== false),
     resource_type: resourceType,
     resource_type_parent: (m.resource_type?.props?.type as string | undefined) ?? resourceType?.split("-")[0] ?? null,
-    languages: [...new Set(objects(m.languages).map((l) => String(l.id ?? "").toLowerCase()).filter(Boolean))].sort().join(","),
+    languages: [
+      ...new Set(
+        objects(m.languages)
+          .map((l) => String(l.id ?? "").toLowerCase())
+          .filter(Boolean),
+      ),
+    ]
+      .sort()
+      .join(","),
     file_types: [...new Set(row.fileTypes ?? [])].sort().join(","),
     publication_date: typeof m.publication_date === "string" ? m.publication_date.split("/")[0]! : null,
     created: row.created,
@@ -155,7 +173,9 @@ export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, 
     .query<{ key: number }, (string | number | null)[]>(`INSERT INTO ${t.index} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) RETURNING key`)
     .get(...(Object.values(values) as (string | number | null)[]))!.key;
   const text = fullText(doc);
-  db.$client.query(`INSERT INTO ${t.fts} (rowid, title, description, creators, subjects, other) VALUES (?, ?, ?, ?, ?, ?)`).run(key, text.title, text.description, text.creators, text.subjects, text.other);
+  db.$client
+    .query(`INSERT INTO ${t.fts} (rowid, title, description, creators, subjects, other) VALUES (?, ?, ?, ?, ?, ?)`)
+    .run(key, text.title, text.description, text.creators, text.subjects, text.other);
   const insertTerm = db.$client.query(`INSERT INTO ${t.terms} (key, field, value) VALUES (?, ?, ?)`);
   for (const [field, value] of terms(row, doc, parentPids)) insertTerm.run(key, field, value);
   for (const ext of row.fileTypes ?? []) insertTerm.run(key, "files.types", ext);

@@ -29,7 +29,7 @@ function topK(rows: ArrayLike<number>, k: number, order: Order, fromEnd: boolean
       for (let i = heap.length - 1; i > 0 && worse(i, (i - 1) >> 1); i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
     } else if (k > 0 && order(row, heap[0]!) < 0) {
       heap[0] = row;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;

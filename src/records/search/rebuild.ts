@@ -95,7 +95,9 @@ function catchUp(db: Db, since: number, fileTypes: FileTypes) {
     const some = parents.slice(i, i + 500);
     const marks = some.map(() => "?").join(", ");
     removeShadowRows(db, some);
-    const records = db.$client.query<Raw, string[]>(`SELECT r.*, p.pids AS parent_pids FROM records r LEFT JOIN record_parents p ON p.id = r.parent_id WHERE r.parent_id IN (${marks})`).all(...some);
+    const records = db.$client
+      .query<Raw, string[]>(`SELECT r.*, p.pids AS parent_pids FROM records r LEFT JOIN record_parents p ON p.id = r.parent_id WHERE r.parent_id IN (${marks})`)
+      .all(...some);
     for (const raw of records) indexPublished(db, raw, fileTypes);
     for (const raw of db.$client.query<Raw, string[]>(`SELECT * FROM (${DRAFTS_SQL}) WHERE parent_id IN (${marks})`).all(...some)) indexDraft(db, raw, fileTypes);
   }
@@ -104,17 +106,17 @@ function catchUp(db: Db, since: number, fileTypes: FileTypes) {
 /** One transaction: popularity carried over, the live tables replaced by the shadow ones, their indexes made. */
 function swap(db: Db, since: number, fileTypes: FileTypes, beforeSwap?: () => void) {
   writeTransaction(db, () => {
-      catchUp(db, since, fileTypes);
-      beforeSwap?.();
-      // Views and downloads belong to the parent and are counted by statistics, not by the rebuild.
-      db.$client.exec(
-        `UPDATE ${SHADOW.index} AS s SET views = l.views, downloads = l.downloads FROM (SELECT parent_id, max(views) AS views, max(downloads) AS downloads FROM record_index GROUP BY parent_id) AS l WHERE l.parent_id = s.parent_id`,
-      );
-      const schema = liveSchema(db);
-      for (const live of Object.values(LIVE_TABLES)) db.$client.exec(`DROP TABLE ${live}`);
-      for (const [role, live] of Object.entries(LIVE_TABLES)) db.$client.exec(`ALTER TABLE ${SHADOW[role as keyof IndexTables]} RENAME TO ${live}`);
-      for (const object of schema) if (object.type === "index") db.$client.exec(object.sql);
-    });
+    catchUp(db, since, fileTypes);
+    beforeSwap?.();
+    // Views and downloads belong to the parent and are counted by statistics, not by the rebuild.
+    db.$client.exec(
+      `UPDATE ${SHADOW.index} AS s SET views = l.views, downloads = l.downloads FROM (SELECT parent_id, max(views) AS views, max(downloads) AS downloads FROM record_index GROUP BY parent_id) AS l WHERE l.parent_id = s.parent_id`,
+    );
+    const schema = liveSchema(db);
+    for (const live of Object.values(LIVE_TABLES)) db.$client.exec(`DROP TABLE ${live}`);
+    for (const [role, live] of Object.entries(LIVE_TABLES)) db.$client.exec(`ALTER TABLE ${SHADOW[role as keyof IndexTables]} RENAME TO ${live}`);
+    for (const object of schema) if (object.type === "index") db.$client.exec(object.sql);
+  });
 }
 
 export interface RebuildHooks {

@@ -22,21 +22,27 @@ export interface RecordSort {
 }
 
 // Each order reads its columns once, outside the comparison: the top-k calls it once per match.
-const desc = (col: keyof SortColumns) => (c: SortColumns): RowOrder => {
-  const v = c[col];
-  const k = c.key;
-  return (a, b) => v[b]! - v[a]! || k[b]! - k[a]!;
-};
-const asc = (col: keyof SortColumns) => (c: SortColumns): RowOrder => {
-  const v = c[col];
-  const k = c.key;
-  return (a, b) => v[a]! - v[b]! || k[a]! - k[b]!;
-};
-const popular = (col: "views" | "downloads") => (c: SortColumns): RowOrder => {
-  const v = c[col];
-  const created = c.created;
-  return (a, b) => v[b]! - v[a]! || created[b]! - created[a]!;
-};
+const desc =
+  (col: keyof SortColumns) =>
+  (c: SortColumns): RowOrder => {
+    const v = c[col];
+    const k = c.key;
+    return (a, b) => v[b]! - v[a]! || k[b]! - k[a]!;
+  };
+const asc =
+  (col: keyof SortColumns) =>
+  (c: SortColumns): RowOrder => {
+    const v = c[col];
+    const k = c.key;
+    return (a, b) => v[a]! - v[b]! || k[a]! - k[b]!;
+  };
+const popular =
+  (col: "views" | "downloads") =>
+  (c: SortColumns): RowOrder => {
+    const v = c[col];
+    const created = c.created;
+    return (a, b) => v[b]! - v[a]! || created[b]! - created[a]!;
+  };
 
 const newest: RecordSort = { sql: "r.created DESC, r.key DESC", order: desc("created"), newestFirst: true };
 

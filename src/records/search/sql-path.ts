@@ -36,7 +36,9 @@ export function rankedPage(db: Db, match: string, filter: Sql, limit: number, of
 /** Published record ids of index keys, in the keys' order (the in-memory path's page). */
 export function publishedHitsOf(db: Db, keys: number[]): Hit[] {
   if (keys.length === 0) return [];
-  const found = db.$client.query<{ key: number; record_id: string }, number[]>(`SELECT key, record_id FROM record_index WHERE key IN (${keys.map(() => "?").join(", ")})`).all(...keys);
+  const found = db.$client
+    .query<{ key: number; record_id: string }, number[]>(`SELECT key, record_id FROM record_index WHERE key IN (${keys.map(() => "?").join(", ")})`)
+    .all(...keys);
   const byKey = new Map(found.map((r) => [r.key, r.record_id]));
   return keys.flatMap((k) => (byKey.has(k) ? [{ record_id: byKey.get(k)!, is_draft: 0 }] : []));
 }

@@ -87,11 +87,7 @@ export function mapRorOrganisation(record: unknown, kind: RorKind, position: num
  * Streams a ROR dump, one organisation at a time. Every organisation is imported whatever its
  * status or types, as InvenioRDM does for both funders and affiliations.
  */
-export async function* readRor<K extends RorKind>(
-  path: string,
-  kind: K,
-  onProgress?: Progress,
-): AsyncGenerator<ImportItem<EntryByType[K]>> {
+export async function* readRor<K extends RorKind>(path: string, kind: K, onProgress?: Progress): AsyncGenerator<ImportItem<EntryByType[K]>> {
   if (isZip(await head(path))) {
     throw new Error(`${basename(path)} is a zip archive: unzip it and import the *_schema_v2.json file inside (or gzip it to save space).`);
   }

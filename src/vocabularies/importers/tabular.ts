@@ -15,7 +15,11 @@ const text = (v: unknown): string | undefined => {
   return typeof v === "string" && v.trim() ? v.trim() : undefined;
 };
 /** A CSV cell holds several values separated by ";". */
-const cells = (v: string) => v.split(";").map((s) => s.trim()).filter(Boolean);
+const cells = (v: string) =>
+  v
+    .split(";")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** The format named by the file's extension, a trailing .gz aside (gzip itself is detected by content). */
 export function tabularFormat(path: string): Format {
@@ -130,11 +134,7 @@ async function* rows(path: string, format: Format, count: (n: number) => void): 
 }
 
 /** Streams names or subjects from a CSV (with a header row), JSON Lines or YAML file. */
-export async function* readTabular<T extends TabularType>(
-  path: string,
-  type: T,
-  onProgress?: Progress,
-): AsyncGenerator<ImportItem<EntryByType[T]>> {
+export async function* readTabular<T extends TabularType>(path: string, type: T, onProgress?: Progress): AsyncGenerator<ImportItem<EntryByType[T]>> {
   const format = tabularFormat(path);
   const count = progressCounter(await fileSize(path), onProgress);
   const map = type === "names" ? mapNameRow : mapSubjectRow;
