@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ensureBuilt, EXECUTABLE, launch } from "./executable";
 import { measureReads, measureSearch, measureStartup, prepareRecords } from "./read-phases";
+import { pingDuringWorstSearch as pingWhileSearching } from "./ping";
 import { formatTable } from "./run-table";
 import { apiClient, createAndPublish, depositWithFile, fileTransfers, lastStoredDocument, rawInserts } from "./write-phases";
 
@@ -31,10 +32,18 @@ async function readSide(data: string) {
   try {
     say(`search mix, ${P.queries} queries...`);
     const search = await measureSearch(startup.server.base, prepared.queryMix(P.queries));
+    say(`/ping during the worst searches, ${P.seconds} s...`);
+    const pingDuringWorstSearch = await pingWhileSearching(startup.server.base, P.seconds);
     say(`GET /api/records/{id}, bare then Cairn, ${P.rounds} rounds of ${P.readSeconds} s each...`);
     const reads = await measureReads(startup.server.base, data, prepared.publicIds, P.readSeconds, P.rounds, [1, 64]);
     const { server: _, ...startupResult } = startup;
-    return { prepare: { records: P.records, generateSeconds: prepared.generateSeconds, reindexSeconds: prepared.reindexSeconds }, startup: startupResult, search, reads };
+    return {
+      prepare: { records: P.records, generateSeconds: prepared.generateSeconds, reindexSeconds: prepared.reindexSeconds },
+      startup: startupResult,
+      search,
+      pingDuringWorstSearch,
+      reads,
+    };
   } finally {
     await startup.server.stop();
   }

@@ -7,3 +7,6 @@ export * from "./record-index";
 export * from "./files";
 export * from "./stats";
 export * from "./oai";
+export * from "./communities";
+export * from "./requests";
+export * from "./mail";

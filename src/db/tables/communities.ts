@@ -1,0 +1,74 @@
+// Communities: the community rows (metadata as JSON, policies as columns so listings filter in
+// SQL), their members (users or groups), and the featured periods administrators set.
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { groupsTable, usersTable } from "./users";
+
+export const communitiesTable = sqliteTable(
+  "communities",
+  {
+    /** UUID. */
+    id: text("id").primaryKey(),
+    /** URL name, unique without regard to case; endpoints accept it in place of the id. */
+    slug: text("slug").notNull(),
+    /** `public` or `restricted` (access.visibility). */
+    visibility: text("visibility").notNull(),
+    /** `open` (people may ask to join) or `closed` (access.member_policy). */
+    memberPolicy: text("member_policy").notNull(),
+    /** `open` (members include records without review) or `closed` (access.record_policy). */
+    recordPolicy: text("record_policy").notNull(),
+    /** The community's `metadata` as clients send it, validated and normalised. */
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** The logo's object in the file store, its media type and size; null: no logo. */
+    logoObjectId: text("logo_object_id"),
+    logoMimetype: text("logo_mimetype"),
+    logoSize: integer("logo_size"),
+    created: integer("created").notNull(),
+    updated: integer("updated").notNull(),
+    revisionId: integer("revision_id").notNull().default(1),
+  },
+  (t) => [uniqueIndex("communities_slug_unique").on(sql`lower(${t.slug})`), index("communities_created_idx").on(t.created)],
+);
+
+/** A member: a user or a group (exactly one of the two), with a role and a visibility. */
+export const communityMembersTable = sqliteTable(
+  "community_members",
+  {
+    /** UUID of the membership. */
+    id: text("id").primaryKey(),
+    communityId: text("community_id")
+      .notNull()
+      .references(() => communitiesTable.id, { onDelete: "cascade" }),
+    userId: integer("user_id").references(() => usersTable.id, { onDelete: "cascade" }),
+    groupId: text("group_id").references(() => groupsTable.id, { onDelete: "cascade" }),
+    /** `reader`, `curator`, `manager` or `owner`. */
+    role: text("role").notNull(),
+    /** Shown in the public member listing. */
+    visible: integer("visible", { mode: "boolean" }).notNull().default(true),
+    created: integer("created").notNull(),
+    updated: integer("updated").notNull(),
+    revisionId: integer("revision_id").notNull().default(1),
+  },
+  (t) => [
+    uniqueIndex("community_members_user_unique").on(t.communityId, t.userId),
+    uniqueIndex("community_members_group_unique").on(t.communityId, t.groupId),
+    index("community_members_user_idx").on(t.userId),
+    index("community_members_group_idx").on(t.groupId),
+  ],
+);
+
+/** A period from which a public community is featured (the newest started one shows first). */
+export const featuredCommunitiesTable = sqliteTable(
+  "featured_communities",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    communityId: text("community_id")
+      .notNull()
+      .references(() => communitiesTable.id, { onDelete: "cascade" }),
+    /** When it starts being featured (ms). */
+    startDate: integer("start_date").notNull(),
+    created: integer("created").notNull(),
+    updated: integer("updated").notNull(),
+  },
+  (t) => [index("featured_communities_start_idx").on(t.startDate), index("featured_communities_community_idx").on(t.communityId)],
+);
