@@ -15,6 +15,8 @@ import { migrate, openDatabase } from "./db/connection";
 import { docsRoutes } from "./docs/routes";
 import { groupsRoutes } from "./groups/routes";
 import { createGroupsService } from "./groups/service";
+import { communitiesRoutes, COMMUNITY_CONTENT_ROUTES } from "./communities/routes";
+import { createCommunitiesService } from "./communities/service";
 import { defineMaintenanceJobs } from "./jobs/maintenance";
 import { createJobRegistry } from "./jobs/registry";
 import { createJobsService } from "./jobs/service";
@@ -105,7 +107,13 @@ export function createServices(options: AppOptions) {
   });
   const users = createUsersService(deps);
   const adminEmails = () => users.adminEmails(systemActor);
-  const oai = createOaiService({ ...deps, records, exportContext: exportsService.context(), adminEmails });
+  const communities = createCommunitiesService({
+    ...deps,
+    lookup: vocabularies.lookup,
+    files: fileStore,
+    searchRecords: (actor, communityId, query) => records.searchCommunityRecords(actor, communityId, query),
+  });
+  const oai = createOaiService({ ...deps, records, exportContext: exportsService.context(), adminEmails, communitySets: communities.oaiSets });
   return {
     deps,
     log,
@@ -114,6 +122,7 @@ export function createServices(options: AppOptions) {
     groups: createGroupsService(deps),
     records,
     files,
+    communities,
     exports: exportsService,
     oai,
     vocabularies,
@@ -142,7 +151,7 @@ export function createApp(options: AppOptions) {
           maxContentLength: config.MAX_CONTENT_LENGTH,
           logRequests: config.LOG_REQUESTS,
           authenticate: services.tokens.authenticate,
-          streamedBodyRoutes: new Set<string>(FILE_CONTENT_ROUTES),
+          streamedBodyRoutes: new Set<string>([...FILE_CONTENT_ROUTES, ...COMMUNITY_CONTENT_ROUTES]),
           formBodyRoutes: new Set<string>(OAI_FORM_ROUTES),
           policy: httpPolicy(config, services.deps.clock),
         },
@@ -157,6 +166,7 @@ export function createApp(options: AppOptions) {
     .use(exportsRoutes(http, services.exports))
     .use(filesRoutes(http, services.files))
     .use(groupsRoutes(http, services.groups))
+    .use(communitiesRoutes(http, services.communities))
     .use(usersRoutes(http, services.users))
     .use(statsRoutes(http, services.stats))
     .use(oaiSetsRoutes(http, services.oai))

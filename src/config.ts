@@ -118,6 +118,13 @@ export const CONFIG_KEYS = {
     default: "",
     description: "adminEmail of OAI-PMH Identify. Default: the first administrator's e-mail address.",
   },
+  COMMUNITIES_LOGO_MAX_FILE_SIZE: { kind: "bytes", default: 10 ** 6, description: "Largest community logo in bytes (InvenioRDM's default, 10^6); beyond it 400." },
+  COMMUNITIES_SEARCH_SORT_OPTIONS: {
+    kind: "list",
+    default: ["bestmatch", "newest", "oldest", "updated-desc", "updated-asc", "version"],
+    description: "Sort options community searches offer (InvenioRDM's COMMUNITIES_SEARCH sort list); others are a 400.",
+  },
+  COMMUNITIES_OAI_SETS_PREFIX: { kind: "string", default: "user-", description: "OAI-PMH set of each public community: this prefix and its slug (Zenodo's user-<slug>)." },
   MAIL_SERVER: { kind: "string", default: "", description: "SMTP host. Empty: mail stays in the outbox table only." },
   MAIL_PORT: { kind: "integer", default: 587, description: "SMTP port." },
   MAIL_USERNAME: { kind: "string", default: "", description: "SMTP user." },
@@ -238,6 +245,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
 }
 
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1"];
+const COMMUNITY_SORT_NAMES = ["bestmatch", "newest", "oldest", "updated-desc", "updated-asc", "version"];
 const RECORD_SORT_NAMES = ["bestmatch", "newest", "oldest", "updated-desc", "updated-asc", "version", "mostviewed", "mostdownloaded"];
 
 /** `https://host[:port]`, nothing more: what a browser sends as Origin. */
@@ -291,6 +299,14 @@ function finish(config: Config): Config {
   const unknownSorts = config.RDM_SEARCH_SORT_OPTIONS.filter((o) => !RECORD_SORT_NAMES.includes(o));
   if (unknownSorts.length) throw new ConfigError(`RDM_SEARCH_SORT_OPTIONS: unknown option(s) ${unknownSorts.join(", ")}; known: ${RECORD_SORT_NAMES.join(", ")}`);
   if (!config.RDM_SEARCH_SORT_OPTIONS.includes("newest")) throw new ConfigError("RDM_SEARCH_SORT_OPTIONS must keep newest, the default sort without a query");
+  const unknownCommunitySorts = config.COMMUNITIES_SEARCH_SORT_OPTIONS.filter((o) => !COMMUNITY_SORT_NAMES.includes(o));
+  if (unknownCommunitySorts.length) {
+    throw new ConfigError(`COMMUNITIES_SEARCH_SORT_OPTIONS: unknown option(s) ${unknownCommunitySorts.join(", ")}; known: ${COMMUNITY_SORT_NAMES.join(", ")}`);
+  }
+  if (!config.COMMUNITIES_SEARCH_SORT_OPTIONS.includes("newest")) throw new ConfigError("COMMUNITIES_SEARCH_SORT_OPTIONS must keep newest, the default sort without a query");
+  if (!/^[A-Za-z0-9\-_.!~*'()]*$/.test(config.COMMUNITIES_OAI_SETS_PREFIX)) {
+    throw new ConfigError("COMMUNITIES_OAI_SETS_PREFIX must be usable in an OAI setSpec: letters, digits and - _ . ! ~ * ' ( )");
+  }
   if (config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "public" && config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "restricted") {
     throw new ConfigError(`ACCOUNTS_DEFAULT_USER_VISIBILITY must be public or restricted, got ${JSON.stringify(config.ACCOUNTS_DEFAULT_USER_VISIBILITY)}`);
   }

@@ -14,7 +14,7 @@ import type { SetBody, SetListQuery } from "./model";
 import { checkManageSets } from "./policy";
 import { harvestLinks, OAI_PATH, presentFormat, presentSet, type SetJson } from "./present";
 import * as store from "./store";
-import { getRecord, identify, listItems, listMetadataFormats, listSets, type VerbContext } from "./verbs";
+import { getRecord, identify, listItems, listMetadataFormats, listSets, type HarvestSet, type VerbContext } from "./verbs";
 import { OaiError, renderError, renderVerb, type Envelope } from "./xml";
 
 export interface OaiDeps extends Deps {
@@ -22,6 +22,8 @@ export interface OaiDeps extends Deps {
   exportContext: ExportContext;
   /** Addresses of administrators, for Identify's adminEmail when OAISERVER_ADMIN_EMAIL is not set. */
   adminEmails(): string[];
+  /** The sets of public communities (`user-<slug>`), listed beside the administrators' sets. */
+  communitySets?(): { spec: string; name: string; description: string }[];
 }
 
 export type OaiService = ReturnType<typeof createOaiService>;
@@ -59,8 +61,18 @@ export function createOaiService(deps: OaiDeps) {
     return row;
   }
 
+  /** Administrators' sets and communities' sets by spec; an administrator's set wins over a community's of the same spec. */
+  function harvestSets(): HarvestSet[] {
+    const own: HarvestSet[] = store.listSets(db, "spec", "asc", 0, Number.MAX_SAFE_INTEGER);
+    const taken = new Set(own.map((s) => s.spec));
+    const communities = (deps.communitySets?.() ?? []).filter((s) => !taken.has(s.spec)).map((s) => ({ ...s, searchPattern: null }));
+    if (communities.length === 0) return own;
+    // Code-point order, as SQLite's BINARY collation sorts the administrators' sets.
+    return [...own, ...communities].sort((a, b) => (a.spec < b.spec ? -1 : a.spec > b.spec ? 1 : 0));
+  }
+
   function verbContext(now: number): VerbContext {
-    let sets: store.SetRow[] | undefined;
+    let sets: HarvestSet[] | undefined;
     return {
       now,
       baseUrl: links.html(OAI_PATH),
@@ -76,7 +88,7 @@ export function createOaiService(deps: OaiDeps) {
       },
       formats,
       // Read once per request: a request asks for them for the set argument and for each page's headers.
-      sets: () => (sets ??= store.listSets(db, "spec", "asc", 0, Number.MAX_SAFE_INTEGER)),
+      sets: () => (sets ??= harvestSets()),
       listing,
       readPublicRecords: (ids) => deps.records.readPublicRecords(ids),
       selectedRecordIds: (ids, patterns) => deps.records.selectedRecordIds(ids, patterns),

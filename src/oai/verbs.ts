@@ -9,6 +9,9 @@ import type { SetRow } from "./store";
 import { decodeToken, encodeToken, type ListState, type ListVerb } from "./tokens";
 import { headerTree, OaiError, oaiDatestamp, recordTree, tokenTree, type Header, type TokenInfo } from "./xml";
 
+/** A set as harvesting sees it: an administrator's (its query selects the records) or a community's (no query: its records are those included in it). */
+export type HarvestSet = Pick<SetRow, "spec" | "name" | "description"> & { searchPattern: string | null };
+
 export interface VerbContext {
   now: number;
   baseUrl: string;
@@ -20,7 +23,7 @@ export interface VerbContext {
   adminEmails: () => string[];
   formats: MetadataFormat[];
   /** Every set, by spec. */
-  sets: () => SetRow[];
+  sets: () => HarvestSet[];
   listing: Listing;
   readPublicRecords(ids: string[]): RecordDocument[];
   selectedRecordIds(ids: string[], patterns: string[]): Set<string>;
@@ -50,6 +53,7 @@ function headers(c: VerbContext, items: Item[]): Header[] {
   const specs = new Map<string, string[]>();
   const ids = items.map((i) => i.id);
   for (const set of c.sets()) {
+    if (set.searchPattern === null) continue;
     for (const id of c.selectedRecordIds(ids, [set.searchPattern])) specs.set(id, [...(specs.get(id) ?? []), set.spec]);
   }
   return items.map((i) => ({ identifier: oaiIdentifier(c, i.id), datestamp: i.datestamp, setSpecs: specs.get(i.id) ?? [], deleted: i.deleted }));
@@ -138,7 +142,8 @@ function setPatterns(c: VerbContext, spec: string | undefined): string[] | undef
   if (spec === undefined) return undefined;
   const sets = c.sets();
   if (sets.length === 0) throw new OaiError("noSetHierarchy", "This repository has no sets.");
-  return sets.filter((s) => s.spec === spec || s.spec.startsWith(`${spec}:`)).map((s) => s.searchPattern);
+  // A community's set selects no record yet (nothing includes records in communities): no pattern, no records.
+  return sets.filter((s) => s.spec === spec || s.spec.startsWith(`${spec}:`)).flatMap((s) => (s.searchPattern === null ? [] : [s.searchPattern]));
 }
 
 export function listItems(c: VerbContext, request: OaiRequest & { verb: "ListRecords" | "ListIdentifiers" }): XmlTree {

@@ -33,7 +33,7 @@ export function createRecordsService(deps: RecordsDeps) {
   async function search(
     actor: Actor,
     query: Record<string, unknown>,
-    scope: { url: (q: QueryValues) => string; defaultSort: string; parentId?: string; listing?: "own"; hideAllVersions?: boolean },
+    scope: { url: (q: QueryValues) => string; defaultSort: string; parentId?: string; communityId?: string; facets?: string[]; listing?: "own"; hideAllVersions?: boolean },
   ) {
     const page = parsePage(query, limits);
     const str = (v: unknown) => (typeof v === "string" ? v : undefined);
@@ -44,6 +44,8 @@ export function createRecordsService(deps: RecordsDeps) {
       sort: str(query.sort),
       allversions,
       parentId: scope.parentId,
+      communityId: scope.communityId,
+      facets: scope.facets,
       defaultSort: scope.defaultSort,
       query,
     };
@@ -74,6 +76,19 @@ export function createRecordsService(deps: RecordsDeps) {
     /** Published records the actor may read, by query string, facets and sort; latest versions unless `allversions`. */
     searchRecords(actor: Actor, query: Record<string, unknown>) {
       return search(actor, query, { url: (q) => links.api("/records", q), defaultSort: "newest" });
+    },
+
+    /**
+     * Published records included in a community (`GET /api/communities/{id}/records`), as the actor
+     * may see them; the communities module has checked that the actor may see the community.
+     */
+    searchCommunityRecords(actor: Actor, communityId: string, query: Record<string, unknown>) {
+      return search(actor, query, {
+        url: (q) => links.api(`/communities/${communityId}/records`, q),
+        defaultSort: "newest",
+        communityId,
+        facets: ["access_status", "resource_type", "language"],
+      });
     },
 
     /** A published record; a parent id redirects to its latest version, as InvenioRDM does. */

@@ -1,7 +1,8 @@
 // Communities: the community rows (metadata as JSON, policies as columns so listings filter in
 // SQL), their members (users or groups), and the featured periods administrators set.
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { recordParentsTable } from "./records";
 import { groupsTable, usersTable } from "./users";
 
 export const communitiesTable = sqliteTable(
@@ -71,4 +72,30 @@ export const featuredCommunitiesTable = sqliteTable(
     updated: integer("updated").notNull(),
   },
   (t) => [index("featured_communities_start_idx").on(t.startDate), index("featured_communities_community_idx").on(t.communityId)],
+);
+
+/**
+ * A record (all its versions, through the parent) included in a community: `parent.communities`.
+ * Deleting a community drops its inclusions; the records stay.
+ */
+export const recordCommunitiesTable = sqliteTable(
+  "record_communities",
+  {
+    parentId: text("parent_id")
+      .notNull()
+      .references(() => recordParentsTable.id, { onDelete: "cascade" }),
+    communityId: text("community_id")
+      .notNull()
+      .references(() => communitiesTable.id, { onDelete: "cascade" }),
+    /** The parent's default community (`parent.communities.default`); at most one per parent. */
+    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+    created: integer("created").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.parentId, t.communityId] }),
+    index("record_communities_community_idx").on(t.communityId, t.parentId),
+    uniqueIndex("record_communities_one_default")
+      .on(t.parentId)
+      .where(sql`is_default = 1`),
+  ],
 );

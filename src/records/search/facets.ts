@@ -144,16 +144,19 @@ export const passes = (g: FacetGroup, selected: Record<string, string[]>): boole
 /** Hits after the facet filters, from the grouped counts (no second pass). */
 export const totalOf = (groups: FacetGroup[], selected: Record<string, string[]>) => groups.filter((g) => passes(g, selected)).reduce((sum, g) => sum + g.n, 0);
 
-/** The aggregations: counts over the query without the facet filters (InvenioRDM's post_filter). */
-export function aggregationsOf(groups: FacetGroup[], selected: Record<string, string[]>, lookup: VocabularyLookup, ownListing = false) {
+/** The facets a listing aggregates: all but the owner-only ones (unless `own`), limited to `only` when given. */
+export const listingFacets = (own: boolean, only?: string[]): string[] =>
+  RECORD_FACETS.filter((f) => (own || !f.ownListingOnly) && (!only || only.includes(f.param))).map((f) => f.param);
+
+/** The aggregations of the `shown` facets: counts over the query without the facet filters (InvenioRDM's post_filter). */
+export function aggregationsOf(groups: FacetGroup[], selected: Record<string, string[]>, lookup: VocabularyLookup, shown: string[]) {
   const tally: Tally = (keyOf) => {
     const counts = new Map<string, number>();
     for (const g of groups) for (const k of keyOf(g)) if (k) counts.set(k, (counts.get(k) ?? 0) + g.n);
     return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   };
-  const shown = RECORD_FACETS.filter((f) => ownListing || !f.ownListingOnly);
   return Object.fromEntries(
-    shown.map((f) => [
+    RECORD_FACETS.filter((f) => shown.includes(f.param)).map((f) => [
       f.param,
       { label: f.label, buckets: f.buckets(tally, (key) => (selected[f.param] ?? []).includes(key), lookup), doc_count_error_upper_bound: 0, sum_other_doc_count: 0 },
     ]),

@@ -9,7 +9,7 @@ import { chooseSort } from "../../search/sorts";
 import type { VocabularyLookup } from "../metadata/check";
 import { scopePredicate, scopeSql, type RecordScope } from "../policy";
 import type { ColumnCopy } from "./column-copy";
-import { aggregationsOf, facetFilter, selectedFacets, totalOf, type FacetGroup } from "./facets";
+import { aggregationsOf, facetFilter, listingFacets, selectedFacets, totalOf, type FacetGroup } from "./facets";
 import { memorySearch } from "./memory-path";
 import { memoryPlan } from "./plan";
 import { RECORD_SEARCH_SCHEMA } from "./schema";
@@ -28,6 +28,10 @@ export interface RecordSearchInput {
   allversions?: boolean;
   /** Only versions of this parent. */
   parentId?: string;
+  /** Only records included in this community (record_communities). */
+  communityId?: string;
+  /** The facets to aggregate (default all of the listing's). */
+  facets?: string[];
   defaultSort: string;
   query: Record<string, unknown>;
 }
@@ -52,13 +56,14 @@ export interface FoundRecords {
   groups: FacetGroup[];
   /** The selected facet values. */
   facets: Record<string, string[]>;
-  ownListing: boolean;
+  /** The facets the listing aggregates. */
+  shown: string[];
 }
 
 /** The search with its aggregations, as the API answers it. */
 export const withAggregations = (found: FoundRecords, lookup: VocabularyLookup) => {
-  const { groups, ownListing, ...rest } = found;
-  return { ...rest, aggregations: aggregationsOf(groups, found.facets, lookup, ownListing) };
+  const { groups, shown, ...rest } = found;
+  return { ...rest, aggregations: aggregationsOf(groups, found.facets, lookup, shown) };
 };
 
 /** Searches the index as `scope` sees it; `copy` (when given and current) lets the in-memory path answer. */
@@ -75,13 +80,18 @@ export function findRecords(db: Db, scope: RecordScope, input: RecordSearchInput
     scoped.push("r.parent_id = ?");
     scopedParams.push(input.parentId);
   }
+  if (input.communityId) {
+    scoped.push("r.parent_id IN (SELECT parent_id FROM record_communities WHERE community_id = ?)");
+    scopedParams.push(input.communityId);
+  }
   const base = { where: `${scoped.join(" AND ")} AND (${compiled.where})`, params: [...scopedParams, ...compiled.params] };
   const selected = selectedFacets(input.query);
   const facets = facetFilter(selected);
   const filter = { where: `${base.where} AND ${facets.where}`, params: [...base.params, ...facets.params] };
 
   const rankInSql = (hits: number) => sort === "bestmatch" && compiled.rankMatch !== null && rankable(compiled.rankMatch) && hits <= RANK_LIMIT;
-  const columns = copy && !input.parentId ? copy.current() : null;
+  // The copy knows no parents or communities: those listings are answered in SQL.
+  const columns = copy && !input.parentId && !input.communityId ? copy.current() : null;
   const predicate = columns && scopePredicate(scope, columns);
   const plan = predicate ? memoryPlan(RECORD_SEARCH_SCHEMA, "r.publication_date", node) : null;
   const fast =
@@ -94,5 +104,12 @@ export function findRecords(db: Db, scope: RecordScope, input: RecordSearchInput
   if (fast?.page) hits = publishedHitsOf(db, fast.page);
   else if (rankInSql(total)) hits = rankedPage(db, compiled.rankMatch!, filter, page.size, page.offset);
   else hits = sortedPage(db, filter, sort, page.size, page.offset);
-  return { hits: hits.map((r) => ({ id: r.record_id, isDraft: r.is_draft === 1 })), total, sortBy: sort, groups, facets: selected, ownListing: scope.kind === "own" };
+  return {
+    hits: hits.map((r) => ({ id: r.record_id, isDraft: r.is_draft === 1 })),
+    total,
+    sortBy: sort,
+    groups,
+    facets: selected,
+    shown: listingFacets(scope.kind === "own", input.facets),
+  };
 }

@@ -1,0 +1,89 @@
+// Featured periods of communities: administrators (system_process) set when a public community
+// starts being featured; the featured search (search.ts) shows those whose period has begun.
+import type { Actor } from "../core/actor";
+import { notFound, validationError } from "../core/errors";
+import { writeTransaction, type Db } from "../db/connection";
+import type { Clock } from "../core/time";
+import { MISSING } from "../records/metadata/fields";
+import { checkManageFeatured } from "./policy";
+import { presentFeatured } from "./present";
+import * as store from "./store";
+import type { CommunityRow } from "./store";
+
+/** ISO 8601 date and time; seconds, fraction and zone optional (InvenioRDM's form placeholder is `YYYY-MM-DD hh:mm`). */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** A start date -> milliseconds (UTC; a time without a zone is taken as UTC, as InvenioRDM stores naive UTC times). Null when invalid. */
+export function parseStartDate(value: string): number | null {
+  const m = DATE_TIME.exec(value.trim());
+  if (!m) return null;
+  const [year, month, day, hour, minute] = m.slice(1, 6).map(Number) as [number, number, number, number, number];
+  const second = m[6] ? Number(m[6]) : 0;
+  const ms = Number((m[7] ?? "0").padEnd(3, "0").slice(0, 3));
+  const local = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  const d = new Date(local);
+  // Date.UTC rolls 2026-02-30 over to March: a date that does not round-trip does not exist.
+  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
+  const zone = m[8]?.toUpperCase();
+  if (!zone || zone === "Z") return local;
+  const [, sign, hh, mm] = /^([+-])(\d{2}):?(\d{2})$/.exec(zone)!;
+  if (Number(hh) > 23 || Number(mm) > 59) return null;
+  return local - (sign === "-" ? -1 : 1) * (Number(hh) * 60 + Number(mm)) * 60_000;
+}
+
+function readStartDate(body: unknown): number {
+  const value = typeof body === "object" && body !== null ? (body as Record<string, unknown>).start_date : undefined;
+  if (value === undefined || value === null) throw validationError([{ field: "start_date", messages: [MISSING] }]);
+  const ms = typeof value === "string" ? parseStartDate(value) : null;
+  if (ms === null) throw validationError([{ field: "start_date", messages: ["Not a valid datetime: send YYYY-MM-DDTHH:MM:SS.ffffffZ (UTC)."] }]);
+  return ms;
+}
+
+export interface FeaturedContext {
+  db: Db;
+  clock: Clock;
+  /** The community by id or slug (administrators see every one); 404 when there is none. */
+  loadReadable(actor: Actor, key: string): CommunityRow;
+}
+
+export function createFeaturedOperations(ctx: FeaturedContext) {
+  const { db, clock } = ctx;
+
+  function loadEntry(community: CommunityRow, rawId: string) {
+    const id = /^\d{1,15}$/.test(rawId) ? Number(rawId) : null;
+    const entry = id === null ? undefined : store.findFeatured(db, community.id, id);
+    if (!entry) throw notFound(`The featured entry ${rawId} of this community does not exist.`);
+    return entry;
+  }
+
+  return {
+    listFeatured(actor: Actor, key: string) {
+      checkManageFeatured(actor);
+      const entries = store.listFeatured(db, ctx.loadReadable(actor, key).id);
+      return { hits: { hits: entries.map(presentFeatured), total: entries.length } };
+    },
+
+    createFeatured(actor: Actor, key: string, body: unknown) {
+      checkManageFeatured(actor);
+      const community = ctx.loadReadable(actor, key);
+      const startDate = readStartDate(body);
+      // InvenioRDM's FeaturedCommunityComponent: only public communities are featured.
+      if (community.visibility !== "public") throw validationError([{ field: "community_id", messages: ["The community is not public."] }]);
+      const now = clock.now();
+      return presentFeatured(writeTransaction(db, () => store.insertFeatured(db, { communityId: community.id, startDate, created: now, updated: now })));
+    },
+
+    updateFeatured(actor: Actor, key: string, featuredId: string, body: unknown) {
+      checkManageFeatured(actor);
+      const entry = loadEntry(ctx.loadReadable(actor, key), featuredId);
+      const startDate = readStartDate(body);
+      return presentFeatured(writeTransaction(db, () => store.updateFeatured(db, entry.id, startDate, clock.now()))!);
+    },
+
+    deleteFeatured(actor: Actor, key: string, featuredId: string) {
+      checkManageFeatured(actor);
+      const entry = loadEntry(ctx.loadReadable(actor, key), featuredId);
+      writeTransaction(db, () => store.deleteFeatured(db, entry.id));
+    },
+  };
+}

@@ -1,0 +1,131 @@
+// A community's logo: raw bytes streamed into the file store, limited in size, accepted only when
+// they are an image (PNG, JPEG, GIF, WebP or SVG, told from the bytes, never from a header).
+import type { Actor } from "../core/actor";
+import { matchesIfNoneMatch } from "../core/etag";
+import { HttpError, notFound } from "../core/errors";
+import { newUuid } from "../core/ids";
+import { writeTransaction } from "../db/connection";
+import { ContentLengthMismatchError, ContentTooLargeError, type ByteSource, type FileStore, type Received } from "../storage/file-store";
+import type { Deps } from "../core/deps";
+import { presentLogo } from "./present";
+import * as store from "./store";
+import type { CommunityRow } from "./store";
+
+/** How many leading bytes the sniffer reads: enough for an SVG's XML declaration, doctype and comments. */
+const HEAD_BYTES = 4096;
+
+const startsWith = (head: Uint8Array, bytes: number[], at = 0) => bytes.every((b, i) => head[at + i] === b);
+const ascii = (s: string) => [...s].map((ch) => ch.charCodeAt(0));
+
+/** The image type of a file's first bytes, or null when it is none of the accepted ones. */
+export function sniffImageType(head: Uint8Array): string | null {
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+  if (startsWith(head, [0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (startsWith(head, ascii("GIF87a")) || startsWith(head, ascii("GIF89a"))) return "image/gif";
+  if (startsWith(head, ascii("RIFF")) && startsWith(head, ascii("WEBP"), 8)) return "image/webp";
+  if (isSvg(head)) return "image/svg+xml";
+  return null;
+}
+
+/** An SVG document: UTF-8 text whose first element, after the prolog, is `<svg`. */
+function isSvg(head: Uint8Array): boolean {
+  let text: string;
+  try {
+    // A character cut at the end of the head is not an error: at most 3 bytes are dropped.
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(head.length >= HEAD_BYTES ? head.subarray(0, head.length - 3) : head);
+  } catch {
+    return false;
+  }
+  const prolog = /^\s*(?:<\?xml[^>]*\?>\s*)?(?:(?:<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)\s*)*<svg[\s>/]/i;
+  return prolog.test(text.replace(/^\uFEFF/, ""));
+}
+
+export interface LogoContext {
+  deps: Deps & { files: FileStore };
+  /** The community the actor may change the logo of (401, 404, 403 otherwise). */
+  loadOwned(actor: Actor, key: string): CommunityRow;
+  /** The community the actor may read (404 otherwise). */
+  loadReadable(actor: Actor, key: string): CommunityRow;
+}
+
+const EXTENSIONS: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "image/svg+xml": "svg" };
+
+export function createLogoOperations(ctx: LogoContext) {
+  const { db, clock, config, files } = ctx.deps;
+  const limit = config.COMMUNITIES_LOGO_MAX_FILE_SIZE;
+  // InvenioRDM's LogoSizeLimitError is a 400, not a 413.
+  const tooLarge = (given?: number) => new HttpError(400, `Logo size limit exceeded. Limit: ${limit} bytes${given === undefined ? "" : ` Given: ${given} bytes`}.`);
+
+  async function receive(body: ByteSource, contentLength: number | null): Promise<Received> {
+    try {
+      return await files.receive(body, { maxBytes: limit, expectedBytes: contentLength });
+    } catch (error) {
+      if (error instanceof ContentTooLargeError) throw tooLarge();
+      if (error instanceof ContentLengthMismatchError) throw new HttpError(400, `The upload ended after ${error.received} of ${error.expected} bytes; nothing was stored.`);
+      throw new HttpError(400, "The upload was interrupted; nothing was stored. Send the logo again.");
+    }
+  }
+
+  async function sniff(path: string): Promise<string | null> {
+    return sniffImageType(new Uint8Array(await Bun.file(path).slice(0, HEAD_BYTES).arrayBuffer()));
+  }
+
+  return {
+    async updateLogo(actor: Actor, key: string, body: ByteSource, contentLength: number | null) {
+      const community = ctx.loadOwned(actor, key);
+      if (contentLength !== null && contentLength > limit) throw tooLarge(contentLength);
+      const received = await receive(body, contentLength);
+      const mimetype = received.size > 0 ? await sniff(received.path) : null;
+      if (!mimetype) {
+        await files.removeFile(received.path);
+        throw new HttpError(400, "The logo must be a PNG, JPEG, GIF, WebP or SVG image.");
+      }
+      const objectId = newUuid();
+      await files.adopt(received, objectId);
+      const now = clock.now();
+      const result = writeTransaction(db, () => {
+        // Deleted while the bytes arrived: nothing to attach them to.
+        const current = store.findCommunityById(db, community.id);
+        if (!current) return null;
+        const row = store.updateCommunity(db, community.id, { logoObjectId: objectId, logoMimetype: mimetype, logoSize: received.size, updated: now })!;
+        return { row, previous: current.logoObjectId };
+      });
+      if (!result) {
+        await files.removeObject(objectId);
+        throw notFound("The persistent identifier does not exist.");
+      }
+      if (result.previous) await files.removeObject(result.previous);
+      return presentLogo(result.row, received.md5);
+    },
+
+    /** The logo's bytes with their sniffed type; 304 when the caller's copy (ETag: the stored object) is current. */
+    readLogo(actor: Actor, key: string, ifNoneMatch: string | null): Response {
+      const community = ctx.loadReadable(actor, key);
+      if (!community.logoObjectId) throw notFound("No logo exists for this community.");
+      const etag = `"${community.logoObjectId}"`;
+      // Revalidated on every use: a restricted community's logo must not outlive a lost membership in a cache.
+      const headers: Record<string, string> = { ETag: etag, "Cache-Control": "private, no-cache" };
+      if (matchesIfNoneMatch(ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
+      const type = community.logoMimetype ?? "application/octet-stream";
+      return new Response(Bun.file(files.objectPath(community.logoObjectId)), {
+        headers: {
+          ...headers,
+          "Content-Type": type,
+          "Content-Length": String(community.logoSize ?? 0),
+          "Content-Disposition": `inline; filename=logo.${EXTENSIONS[type] ?? "bin"}`,
+        },
+      });
+    },
+
+    async deleteLogo(actor: Actor, key: string) {
+      const community = ctx.loadOwned(actor, key);
+      const removed = writeTransaction(db, () => {
+        const objectId = store.findCommunityById(db, community.id)?.logoObjectId;
+        if (objectId) store.updateCommunity(db, community.id, { logoObjectId: null, logoMimetype: null, logoSize: null, updated: clock.now() });
+        return objectId;
+      });
+      if (!removed) throw notFound("No logo exists for this community.");
+      await files.removeObject(removed);
+    },
+  };
+}

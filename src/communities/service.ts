@@ -1,0 +1,252 @@
+// Communities: create (the creator becomes owner), read, update, rename and delete by id or slug;
+// the listings; the logo and featured periods (logo.ts, featured.ts); records of a community; the
+// directory other engines (requests, members) and OAI-PMH use.
+import { requireUser, type Actor } from "../core/actor";
+import type { Deps } from "../core/deps";
+import { checkRevision } from "../core/etag";
+import { notFound, validationError } from "../core/errors";
+import { newUuid } from "../core/ids";
+import { searchEnvelope, parsePage, type SearchResult } from "../core/paging";
+import { sql } from "drizzle-orm";
+import { writeTransaction } from "../db/connection";
+import type { FileStore } from "../storage/file-store";
+import { chooseSort } from "../search/sorts";
+import type { VocabularyLookup } from "../vocabularies/model";
+import { createFeaturedOperations } from "./featured";
+import { createLogoOperations } from "./logo";
+import type { CommunityBody, CommunitySearchQuery, CommunitySummary, Role } from "./model";
+import { checkCreate, checkOwner, checkSearchOwn, featuredCommunitiesFilter, memberCommunitiesFilter, readableCommunitiesFilter, strongerRole } from "./policy";
+import { presentCommunity, type CommunityJson } from "./present";
+import { featuredOrder, hasStartedFeature, searchListing, single, TYPE_FACET, VISIBILITY_FACET } from "./search";
+import * as store from "./store";
+import type { CommunityRow } from "./store";
+import { checkCommunityBody, checkRenameBody } from "./validate";
+
+/** The narrow view of communities the requests and members engines consume. */
+export interface CommunityDirectory {
+  /** The community by UUID or slug, or null when there is none (with its member policy, which the members module needs). */
+  find(idOrSlug: string): CommunitySummary | null;
+  /** The actor's role in each community it belongs to (directly or through one of its groups — Actor.groupIds); empty for anonymous. */
+  rolesOf(actor: Actor): Map<string, "reader" | "curator" | "manager" | "owner">;
+  /** E-mail addresses of the community's curators, managers and owners (notification recipients). */
+  curatorEmails(communityId: string): string[];
+}
+
+/**
+ * Runs inside the write transaction that deletes a community, before its row goes (members and
+ * featured periods follow by cascade). The requests engine cancels the community's open
+ * invitations and requests here; a hook that throws rolls the deletion back.
+ */
+export type CommunityDeleteHook = (community: CommunitySummary, at: number) => void;
+
+/** Records of a community: the records search answers it once inclusions exist (see the report of issue 15). */
+export type CommunityRecordsSearch = (actor: Actor, communityId: string, query: CommunitySearchQuery) => Promise<SearchResult<unknown>> | SearchResult<unknown>;
+
+export interface CommunitiesDeps extends Deps {
+  lookup: VocabularyLookup;
+  files: FileStore;
+  searchRecords?: CommunityRecordsSearch;
+}
+
+export type CommunitiesService = ReturnType<typeof createCommunitiesService>;
+
+const NOT_FOUND = "The persistent identifier does not exist.";
+const summaryOf = (row: CommunityRow): CommunitySummary => ({
+  id: row.id,
+  slug: row.slug,
+  title: String(row.metadata.title ?? ""),
+  visibility: row.visibility === "restricted" ? "restricted" : "public",
+  memberPolicy: row.memberPolicy === "closed" ? "closed" : "open",
+});
+
+export function createCommunitiesService(deps: CommunitiesDeps) {
+  const { db, clock, config, links, lookup } = deps;
+  const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
+  const deleteHooks: CommunityDeleteHook[] = [];
+  const present = (row: CommunityRow) => presentCommunity(row, links);
+  const presentOne = (row: CommunityRow) => presentCommunity(row, links, { single: true });
+
+  /** A community the actor may see; restricted ones are 404 to non-members, as if they did not exist. */
+  function loadReadable(actor: Actor, key: string): CommunityRow {
+    const row = store.findCommunity(db, key, readableCommunitiesFilter(actor));
+    if (!row) throw notFound(NOT_FOUND);
+    return row;
+  }
+
+  function roleIn(actor: Actor, communityId: string): Role | undefined {
+    return store.listRoleRows(db, actor, [communityId]).reduce<Role | undefined>((best, r) => strongerRole(best, r.role), undefined);
+  }
+
+  /** Signed in first (401), then visible (404), then an owner or administrator (403). */
+  function loadOwned(actor: Actor, key: string): CommunityRow {
+    requireUser(actor);
+    const row = loadReadable(actor, key);
+    checkOwner(actor, roleIn(actor, row.id));
+    return row;
+  }
+
+  /** The slug is free (no other community has it in any case); checked inside the write transaction. */
+  function requireFreeSlug(slug: string) {
+    if (store.findCommunityBySlug(db, slug)) throw validationError([{ field: "slug", messages: ["A community with this identifier already exists."] }]);
+  }
+
+  const directory: CommunityDirectory = {
+    find(idOrSlug) {
+      const row = store.findCommunity(db, idOrSlug, sql`1 = 1`);
+      return row ? summaryOf(row) : null;
+    },
+    rolesOf(actor) {
+      const roles = new Map<string, Role>();
+      for (const r of store.listRoleRows(db, actor)) roles.set(r.communityId, strongerRole(roles.get(r.communityId), r.role));
+      return roles;
+    },
+    curatorEmails: (communityId) => store.listMemberEmails(db, communityId, ["curator", "manager", "owner"]),
+  };
+
+  const searchContext = { db, lookup, limits };
+  const sortOptions = config.COMMUNITIES_SEARCH_SORT_OPTIONS;
+
+  return {
+    directory,
+    ...createLogoOperations({ deps, loadOwned, loadReadable }),
+    ...createFeaturedOperations({ db, clock, loadReadable }),
+
+    /** Registers work to do in the transaction that deletes a community (see CommunityDeleteHook). */
+    onDelete(hook: CommunityDeleteHook) {
+      deleteHooks.push(hook);
+    },
+
+    createCommunity(actor: Actor, body: CommunityBody): CommunityJson {
+      checkCreate(actor);
+      const input = checkCommunityBody(body, lookup);
+      const now = clock.now();
+      const row = writeTransaction(db, () => {
+        requireFreeSlug(input.slug);
+        const id = newUuid();
+        const { visibility, member_policy, record_policy } = input.access;
+        const created = store.insertCommunity(db, {
+          id,
+          slug: input.slug,
+          visibility,
+          memberPolicy: member_policy,
+          recordPolicy: record_policy,
+          metadata: input.metadata,
+          created: now,
+          updated: now,
+        });
+        // The creator owns it; the system (CLI, jobs) creates communities without an owner, as InvenioRDM's system_process does.
+        if (actor.kind === "user") store.insertMember(db, { id: newUuid(), communityId: id, userId: actor.userId, role: "owner", visible: true, created: now, updated: now });
+        return created;
+      });
+      return presentOne(row);
+    },
+
+    readCommunity(actor: Actor, key: string): CommunityJson {
+      return presentOne(loadReadable(actor, key));
+    },
+
+    updateCommunity(actor: Actor, key: string, body: CommunityBody, ifMatch?: string | null): CommunityJson {
+      const row = loadOwned(actor, key);
+      checkRevision(ifMatch, row.revisionId);
+      const input = checkCommunityBody(body, lookup);
+      if (input.slug !== row.slug.toLowerCase()) throw validationError([{ field: "slug", messages: ["The ID should be modified through the renaming URL instead."] }]);
+      const { visibility, member_policy, record_policy } = input.access;
+      const updated = writeTransaction(db, () =>
+        store.updateCommunity(db, row.id, { visibility, memberPolicy: member_policy, recordPolicy: record_policy, metadata: input.metadata, updated: clock.now() }),
+      );
+      if (!updated) throw notFound(NOT_FOUND);
+      return presentOne(updated);
+    },
+
+    renameCommunity(actor: Actor, key: string, body: CommunityBody, ifMatch?: string | null): CommunityJson {
+      const row = loadOwned(actor, key);
+      checkRevision(ifMatch, row.revisionId);
+      const slug = checkRenameBody(body, lookup);
+      if (slug === row.slug.toLowerCase()) throw validationError([{ field: "slug", messages: ["A new ID value is required for the renaming."] }]);
+      const renamed = writeTransaction(db, () => {
+        requireFreeSlug(slug);
+        return store.updateCommunity(db, row.id, { slug, updated: clock.now() });
+      });
+      if (!renamed) throw notFound(NOT_FOUND);
+      return presentOne(renamed);
+    },
+
+    /** Removes the community, its members, featured periods and (through the hooks) open requests; records stay. */
+    async deleteCommunity(actor: Actor, key: string, ifMatch?: string | null) {
+      const row = loadOwned(actor, key);
+      checkRevision(ifMatch, row.revisionId);
+      const logo = writeTransaction(db, () => {
+        const current = store.findCommunityById(db, row.id);
+        if (!current) throw notFound(NOT_FOUND);
+        for (const hook of deleteHooks) hook(summaryOf(current), clock.now());
+        store.deleteCommunity(db, row.id);
+        return current.logoObjectId;
+      });
+      // After commit: a rolled-back deletion keeps its logo.
+      if (logo) await deps.files.removeObject(logo);
+    },
+
+    searchCommunities(actor: Actor, query: CommunitySearchQuery) {
+      const listing = {
+        filters: [readableCommunitiesFilter(actor)],
+        facets: [TYPE_FACET],
+        url: (q: Record<string, unknown>) => links.api("/communities", q as never),
+        sortOptions,
+      };
+      return searchListing(searchContext, listing, query, present);
+    },
+
+    /** The caller's communities, any role, directly or through a group (administrators too see only their own). */
+    searchUserCommunities(actor: Actor, query: CommunitySearchQuery) {
+      checkSearchOwn(actor);
+      const listing = {
+        filters: [memberCommunitiesFilter(actor)],
+        facets: [TYPE_FACET, VISIBILITY_FACET],
+        url: (q: Record<string, unknown>) => links.api("/user/communities", q as never),
+        sortOptions,
+      };
+      return searchListing(searchContext, listing, query, present);
+    },
+
+    /** Public communities whose latest featured period has begun, that period's start newest first. */
+    searchFeatured(_actor: Actor, query: CommunitySearchQuery) {
+      const now = clock.now();
+      const listing = {
+        filters: [featuredCommunitiesFilter(), hasStartedFeature(now)],
+        facets: [TYPE_FACET],
+        url: (q: Record<string, unknown>) => links.api("/communities/featured", q as never),
+        sortOptions,
+        fixedSort: { name: "featured", order: featuredOrder(now) },
+      };
+      return searchListing(searchContext, listing, query, present);
+    },
+
+    /** Records of a community the actor may see: the records search when wired, else (no inclusions yet) an empty envelope. */
+    async searchRecords(actor: Actor, key: string, query: CommunitySearchQuery) {
+      const community = loadReadable(actor, key);
+      if (deps.searchRecords) return deps.searchRecords(actor, community.id, query);
+      const page = parsePage({ page: single(query.page), size: single(query.size) }, limits);
+      const q = single(query.q)?.trim() ?? "";
+      const sortBy = chooseSort({ options: config.RDM_SEARCH_SORT_OPTIONS, requested: single(query.sort), hasQuery: q !== "", defaultSort: "newest" });
+      const facet = (label: string) => ({ label, buckets: [], doc_count_error_upper_bound: 0, sum_other_doc_count: 0 });
+      return searchEnvelope({
+        items: [],
+        total: 0,
+        page,
+        url: (p) => links.api(`/communities/${community.id}/records`, p),
+        params: { q: q || undefined },
+        sortBy,
+        aggregations: { access_status: facet("Access status"), resource_type: facet("Resource types"), language: facet("Languages") },
+      });
+    },
+
+    /** OAI-PMH sets of public communities: `<prefix><slug>`, named by the title. */
+    oaiSets(): { spec: string; name: string; description: string }[] {
+      return store.listPublicCommunities(db).map((row) => {
+        const title = String(row.metadata.title ?? row.slug);
+        const description = typeof row.metadata.description === "string" && row.metadata.description ? row.metadata.description : `Records belonging to the community '${title}'`;
+        return { spec: `${config.COMMUNITIES_OAI_SETS_PREFIX}${row.slug}`, name: title, description };
+      });
+    },
+  };
+}

@@ -1,0 +1,165 @@
+// Queries on the communities, community_members and featured_communities tables.
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { matchAllWords, wordPrefixGlob } from "../core/word-match";
+import { changesOf, type Db } from "../db/connection";
+import { communitiesTable, communityMembersTable, featuredCommunitiesTable, groupMembersTable, usersTable } from "../db/tables";
+import type { Role } from "./model";
+import { actorMembership } from "./policy";
+import type { Actor } from "../core/actor";
+
+export type CommunityRow = typeof communitiesTable.$inferSelect;
+export type FeaturedRow = typeof featuredCommunitiesTable.$inferSelect;
+
+const c = communitiesTable;
+const title = sql`json_extract(${c.metadata}, '$.title')`;
+const description = sql`json_extract(${c.metadata}, '$.description')`;
+export const typeColumn = sql`json_extract(${c.metadata}, '$.type.id')`;
+
+/** The community with this id, or else this slug (any case), within `filter`. */
+export const findCommunity = (db: Db, key: string, filter: SQL) =>
+  db
+    .select()
+    .from(c)
+    .where(and(filter, sql`(${c.id} = ${key} OR lower(${c.slug}) = lower(${key}))`))
+    // A slug can never equal an id (slugs are not UUIDs), but an id match wins all the same.
+    .orderBy(desc(sql`${c.id} = ${key}`))
+    .get();
+
+export const findCommunityById = (db: Db, id: string) => db.select().from(c).where(eq(c.id, id)).get();
+
+export const findCommunityBySlug = (db: Db, slug: string) =>
+  db
+    .select({ id: c.id })
+    .from(c)
+    .where(sql`lower(${c.slug}) = lower(${slug})`)
+    .get();
+
+export const insertCommunity = (db: Db, row: typeof c.$inferInsert) => db.insert(c).values(row).returning().get();
+
+export const insertMember = (db: Db, row: typeof communityMembersTable.$inferInsert) => db.insert(communityMembersTable).values(row).run();
+
+export const updateCommunity = (db: Db, id: string, values: Partial<typeof c.$inferInsert>) =>
+  db
+    .update(c)
+    .set({ ...values, revisionId: sql`${c.revisionId} + 1` })
+    .where(eq(c.id, id))
+    .returning()
+    .get();
+
+/** Deletes the row; its members and featured periods go with it (ON DELETE CASCADE). */
+export const deleteCommunity = (db: Db, id: string) => changesOf(db.delete(c).where(eq(c.id, id)).run());
+
+/** The actor's role rows (direct and through its groups), in `communityIds` when given. */
+export function listRoleRows(db: Db, actor: Actor, communityIds?: string[]): { communityId: string; role: Role }[] {
+  const membership = actorMembership(actor);
+  if (!membership || communityIds?.length === 0) return [];
+  const where = communityIds ? and(membership, inArray(communityMembersTable.communityId, communityIds)) : membership;
+  return db.select({ communityId: communityMembersTable.communityId, role: communityMembersTable.role }).from(communityMembersTable).where(where).all() as {
+    communityId: string;
+    role: Role;
+  }[];
+}
+
+/** E-mails of active users holding one of `roles`, directly or through a group, each once. */
+export function listMemberEmails(db: Db, communityId: string, roles: Role[]): string[] {
+  const m = communityMembersTable;
+  const direct = db
+    .select({ email: usersTable.email })
+    .from(m)
+    .innerJoin(usersTable, eq(usersTable.id, m.userId))
+    .where(and(eq(m.communityId, communityId), inArray(m.role, roles), eq(usersTable.active, true)));
+  const viaGroups = db
+    .select({ email: usersTable.email })
+    .from(m)
+    .innerJoin(groupMembersTable, eq(groupMembersTable.groupId, m.groupId))
+    .innerJoin(usersTable, eq(usersTable.id, groupMembersTable.userId))
+    .where(and(eq(m.communityId, communityId), inArray(m.role, roles), eq(usersTable.active, true)));
+  return direct
+    .union(viaGroups)
+    .all()
+    .map((r) => r.email);
+}
+
+export interface SearchSpec {
+  /** Visibility (policy) and listing filters, AND-ed. */
+  filters: SQL[];
+  words: string[];
+  /** Selected facet values: SQL expression -> values (OR-ed within, AND-ed across). */
+  selected: { column: SQL; values: string[] }[];
+  order: SQL[];
+  offset: number;
+  limit: number;
+}
+
+/** Best match: every word must match somewhere; a title match counts most, then the slug, then the description. */
+export function relevance(words: string[]): SQL {
+  const score = (column: SQL, weight: number, pattern: string) => sql`(CASE WHEN (' ' || coalesce(${column}, '')) GLOB ${pattern} THEN ${weight} ELSE 0 END)`;
+  const parts = words.map((w) => {
+    const p = wordPrefixGlob(w);
+    return sql`${score(title, 4, p)} + ${score(sql`${c.slug}`, 2, p)} + ${score(description, 1, p)}`;
+  });
+  return parts.length ? sql.join(parts, sql` + `) : sql`0`;
+}
+
+/** The latest featured period that has started by `now` (null: none). */
+export const latestFeaturedStart = (now: number) => sql`(SELECT max(f.start_date) FROM ${featuredCommunitiesTable} f WHERE f.community_id = ${c.id} AND f.start_date <= ${now})`;
+
+/** A page of matching communities and the total; facet filters apply to both. */
+export function searchCommunities(db: Db, spec: SearchSpec) {
+  const base = and(...spec.filters, matchAllWords(spec.words, [title, description, sql`${c.slug}`]));
+  const where = and(base, ...spec.selected.map((s) => inArray(s.column, s.values)));
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(c)
+      .where(where)
+      .get()?.n ?? 0;
+  const rows = db
+    .select()
+    .from(c)
+    .where(where)
+    .orderBy(...spec.order)
+    .limit(spec.limit)
+    .offset(spec.offset)
+    .all();
+  return { rows, total, base };
+}
+
+/** Counts by `column` over `where` (the query before facet filters, as InvenioRDM's post_filter counts). */
+export const countBy = (db: Db, column: SQL, where: SQL | undefined) =>
+  db
+    .select({ key: sql<string | null>`${column}`, n: sql<number>`count(*)` })
+    .from(c)
+    .where(where)
+    .groupBy(column)
+    .all();
+
+export const ORDERS: Record<string, SQL[]> = {
+  newest: [desc(c.created), desc(c.id)],
+  oldest: [asc(c.created), asc(c.id)],
+  "updated-desc": [desc(c.updated), desc(c.id)],
+  "updated-asc": [asc(c.updated), asc(c.id)],
+  // Communities have no versions; their revision is the nearest thing (InvenioRDM sorts on version_id).
+  version: [desc(c.revisionId), desc(c.created), desc(c.id)],
+};
+
+// Featured periods.
+const f = featuredCommunitiesTable;
+
+export const insertFeatured = (db: Db, row: typeof f.$inferInsert) => db.insert(f).values(row).returning().get();
+
+export const findFeatured = (db: Db, communityId: string, id: number) =>
+  db
+    .select()
+    .from(f)
+    .where(and(eq(f.id, id), eq(f.communityId, communityId)))
+    .get();
+
+export const listFeatured = (db: Db, communityId: string) => db.select().from(f).where(eq(f.communityId, communityId)).orderBy(desc(f.startDate), desc(f.id)).all();
+
+export const updateFeatured = (db: Db, id: number, startDate: number, at: number) => db.update(f).set({ startDate, updated: at }).where(eq(f.id, id)).returning().get();
+
+export const deleteFeatured = (db: Db, id: number) => db.delete(f).where(eq(f.id, id)).run();
+
+/** Public communities for OAI-PMH sets, by slug. */
+export const listPublicCommunities = (db: Db) => db.select().from(c).where(eq(c.visibility, "public")).orderBy(asc(c.slug)).all();
