@@ -16,7 +16,17 @@ import { docsRoutes } from "./docs/routes";
 import { groupsRoutes } from "./groups/routes";
 import { createGroupsService } from "./groups/service";
 import { communitiesRoutes, COMMUNITY_CONTENT_ROUTES } from "./communities/routes";
+import { createCommunityDirectory } from "./communities/directory";
 import { createCommunitiesService } from "./communities/service";
+import { defineMailJobs } from "./mail/jobs";
+import { createMailService } from "./mail/service";
+import { membersRoutes } from "./members/routes";
+import { createMembersService } from "./members/service";
+import { createMembershipWriter } from "./members/writer";
+import { userDirectoryOf } from "./requests/context";
+import { defineRequestJobs } from "./requests/jobs";
+import { requestsRoutes } from "./requests/routes";
+import { createRequestsService } from "./requests/service";
 import { defineMaintenanceJobs } from "./jobs/maintenance";
 import { createJobRegistry } from "./jobs/registry";
 import { createJobsService } from "./jobs/service";
@@ -107,12 +117,28 @@ export function createServices(options: AppOptions) {
   });
   const users = createUsersService(deps);
   const adminEmails = () => users.adminEmails(systemActor);
+  // Communities, the requests engine and members answer each other: what each needs of another is
+  // built from that module's store first (the directory of communities, the membership writer).
+  const communityDirectory = createCommunityDirectory(db);
+  const mail = createMailService({ ...deps, log });
+  defineMailJobs(registry, { mail });
+  const requests = createRequestsService({
+    ...deps,
+    communities: communityDirectory,
+    users: userDirectoryOf(users.findUserById),
+    queueMail: mail.queueMail,
+    typeServices: { members: createMembershipWriter(db) },
+    log,
+  });
+  defineRequestJobs(registry, { requests });
   const communities = createCommunitiesService({
     ...deps,
     lookup: vocabularies.lookup,
     files: fileStore,
     searchRecords: (actor, communityId, query) => records.searchCommunityRecords(actor, communityId, query),
+    onDelete: [requests.closeCommunityRequests],
   });
+  const members = createMembersService({ ...deps, communities: communityDirectory, requests });
   const oai = createOaiService({ ...deps, records, exportContext: exportsService.context(), adminEmails, communitySets: communities.oaiSets });
   return {
     deps,
@@ -123,6 +149,9 @@ export function createServices(options: AppOptions) {
     records,
     files,
     communities,
+    members,
+    requests,
+    mail,
     exports: exportsService,
     oai,
     vocabularies,
@@ -167,6 +196,8 @@ export function createApp(options: AppOptions) {
     .use(filesRoutes(http, services.files))
     .use(groupsRoutes(http, services.groups))
     .use(communitiesRoutes(http, services.communities))
+    .use(membersRoutes(http, services.members))
+    .use(requestsRoutes(http, services.requests))
     .use(usersRoutes(http, services.users))
     .use(statsRoutes(http, services.stats))
     .use(oaiSetsRoutes(http, services.oai))

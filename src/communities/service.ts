@@ -7,7 +7,6 @@ import { checkRevision } from "../core/etag";
 import { notFound, validationError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { searchEnvelope, parsePage, type SearchResult } from "../core/paging";
-import { sql } from "drizzle-orm";
 import { writeTransaction } from "../db/connection";
 import type { FileStore } from "../storage/file-store";
 import { chooseSort } from "../search/sorts";
@@ -18,19 +17,10 @@ import type { CommunityBody, CommunitySearchQuery, CommunitySummary, Role } from
 import { checkCreate, checkOwner, checkSearchOwn, featuredCommunitiesFilter, memberCommunitiesFilter, readableCommunitiesFilter, strongerRole } from "./policy";
 import { presentCommunity, type CommunityJson } from "./present";
 import { featuredOrder, hasStartedFeature, searchListing, single, TYPE_FACET, VISIBILITY_FACET } from "./search";
+import { createCommunityDirectory, summaryOf } from "./directory";
 import * as store from "./store";
 import type { CommunityRow } from "./store";
 import { checkCommunityBody, checkRenameBody } from "./validate";
-
-/** The narrow view of communities the requests and members engines consume. */
-export interface CommunityDirectory {
-  /** The community by UUID or slug, or null when there is none (with its member policy, which the members module needs). */
-  find(idOrSlug: string): CommunitySummary | null;
-  /** The actor's role in each community it belongs to (directly or through one of its groups — Actor.groupIds); empty for anonymous. */
-  rolesOf(actor: Actor): Map<string, "reader" | "curator" | "manager" | "owner">;
-  /** E-mail addresses of the community's curators, managers and owners (notification recipients). */
-  curatorEmails(communityId: string): string[];
-}
 
 /**
  * Runs inside the write transaction that deletes a community, before its row goes (members and
@@ -43,6 +33,8 @@ export type CommunityDeleteHook = (community: CommunitySummary, at: number) => v
 export type CommunityRecordsSearch = (actor: Actor, communityId: string, query: CommunitySearchQuery) => Promise<SearchResult<unknown>> | SearchResult<unknown>;
 
 export interface CommunitiesDeps extends Deps {
+  /** Work done in the transaction that deletes a community (the requests engine closes its requests). */
+  onDelete?: CommunityDeleteHook[];
   lookup: VocabularyLookup;
   files: FileStore;
   searchRecords?: CommunityRecordsSearch;
@@ -51,18 +43,11 @@ export interface CommunitiesDeps extends Deps {
 export type CommunitiesService = ReturnType<typeof createCommunitiesService>;
 
 const NOT_FOUND = "The persistent identifier does not exist.";
-const summaryOf = (row: CommunityRow): CommunitySummary => ({
-  id: row.id,
-  slug: row.slug,
-  title: String(row.metadata.title ?? ""),
-  visibility: row.visibility === "restricted" ? "restricted" : "public",
-  memberPolicy: row.memberPolicy === "closed" ? "closed" : "open",
-});
 
 export function createCommunitiesService(deps: CommunitiesDeps) {
   const { db, clock, config, links, lookup } = deps;
   const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
-  const deleteHooks: CommunityDeleteHook[] = [];
+  const deleteHooks = deps.onDelete ?? [];
   const present = (row: CommunityRow) => presentCommunity(row, links);
   const presentOne = (row: CommunityRow) => presentCommunity(row, links, { single: true });
 
@@ -90,31 +75,13 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
     if (store.findCommunityBySlug(db, slug)) throw validationError([{ field: "slug", messages: ["A community with this identifier already exists."] }]);
   }
 
-  const directory: CommunityDirectory = {
-    find(idOrSlug) {
-      const row = store.findCommunity(db, idOrSlug, sql`1 = 1`);
-      return row ? summaryOf(row) : null;
-    },
-    rolesOf(actor) {
-      const roles = new Map<string, Role>();
-      for (const r of store.listRoleRows(db, actor)) roles.set(r.communityId, strongerRole(roles.get(r.communityId), r.role));
-      return roles;
-    },
-    curatorEmails: (communityId) => store.listMemberEmails(db, communityId, ["curator", "manager", "owner"]),
-  };
-
   const searchContext = { db, lookup, limits };
   const sortOptions = config.COMMUNITIES_SEARCH_SORT_OPTIONS;
 
   return {
-    directory,
+    directory: createCommunityDirectory(db),
     ...createLogoOperations({ deps, loadOwned, loadReadable }),
     ...createFeaturedOperations({ db, clock, loadReadable }),
-
-    /** Registers work to do in the transaction that deletes a community (see CommunityDeleteHook). */
-    onDelete(hook: CommunityDeleteHook) {
-      deleteHooks.push(hook);
-    },
 
     createCommunity(actor: Actor, body: CommunityBody): CommunityJson {
       checkCreate(actor);

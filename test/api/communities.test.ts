@@ -1,5 +1,8 @@
 // Communities: create (the creator owns it), read, update, rename and delete by id or slug, for every
 // role; restricted communities invisible to non-members; the directory other engines consume.
+import { join } from "node:path";
+import { createCommunitiesService } from "../../src/communities/service";
+import { createFileStore } from "../../src/storage/file-store";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { systemActor } from "../../src/core/actor";
@@ -26,10 +29,6 @@ const ownerStatus = (restricted: boolean, ok: number) => (who: Role) =>
 
 beforeAll(async () => {
   ctx = await createCommunitiesTestApp();
-  ctx.communities.onDelete((community) => deleted.push(community.slug));
-  ctx.communities.onDelete((community) => {
-    if (community.slug === "del-rollback") throw new Error("refused by a hook");
-  });
   for (const slug of ["pub", "ren-owner", "ren-admin", "del-owner", "del-admin", "del-rollback"]) ids[slug] = (await ctx.makeCommunity(slug)).id;
   ids.res = (await ctx.makeCommunity("res", { visibility: "restricted" })).id;
   ids["del-res"] = (await ctx.makeCommunity("del-res", { visibility: "restricted" })).id;
@@ -219,15 +218,31 @@ describe("delete", () => {
     { name: "twice", method: "DELETE", url: "/api/communities/del-owner", as: "owner", status: 404 },
   ]);
 
-  test("members and featured periods go with it; the hooks ran inside", () => {
+  /** The same data directory through a communities service with the test's delete hooks. */
+  const hooked = () =>
+    createCommunitiesService({
+      ...ctx.services.deps,
+      lookup: ctx.services.vocabularies.lookup,
+      files: createFileStore(join(ctx.dataDir, "files")),
+      onDelete: [
+        (community) => deleted.push(community.slug),
+        (community) => {
+          if (community.slug === "del-rollback") throw new Error("refused by a hook");
+        },
+      ],
+    });
+
+  test("members and featured periods go with it; the hooks ran inside", async () => {
     const db = ctx.services.deps.db;
     expect(db.select().from(communityMembersTable).where(eq(communityMembersTable.communityId, ids["del-owner"]!)).all()).toEqual([]);
     expect(db.select().from(featuredCommunitiesTable).where(eq(featuredCommunitiesTable.communityId, ids["del-owner"]!)).all()).toEqual([]);
-    expect(deleted).toEqual(["del-owner", "del-admin", "del-res"]);
+    await ctx.makeCommunity("del-hooked");
+    await hooked().deleteCommunity(systemActor, "del-hooked");
+    expect(deleted).toEqual(["del-hooked"]);
   });
 
   test("a hook that throws rolls the deletion back", async () => {
-    await expect(ctx.communities.deleteCommunity(systemActor, "del-rollback")).rejects.toThrow("refused by a hook");
+    await expect(hooked().deleteCommunity(systemActor, "del-rollback")).rejects.toThrow("refused by a hook");
     expect(ctx.communities.directory.find("del-rollback")?.id).toBe(ids["del-rollback"]!);
   });
 });

@@ -1,0 +1,41 @@
+// What the members module needs from other modules (the community directory, the requests
+// engine), as narrow interfaces app.ts fills in, and the dependencies the members service is built from.
+import type { Actor } from "../core/actor";
+import type { Deps } from "../core/deps";
+import type { NewRequest, RequestLookup } from "../requests/service";
+import type { RequestView } from "../requests/types";
+
+export type Role = "reader" | "curator" | "manager" | "owner";
+
+/**
+ * The communities module's answers (structurally the CommunityDirectory of communities/service.ts
+ * and requests/context.ts), plus the community's `access.member_policy`, which decides whether
+ * people may ask to join (membership requests).
+ */
+export interface CommunityDirectory {
+  find(idOrSlug: string): { id: string; slug: string; title: string; visibility: "public" | "restricted"; memberPolicy: "open" | "closed" } | null;
+  rolesOf(actor: Actor): Map<string, Role>;
+  curatorEmails(communityId: string): string[];
+}
+
+/** What invitations and membership requests use of the requests engine (requests/service.ts). */
+export interface MemberRequests {
+  /** Creates (and with `submit`, opens) a request; joins the caller's transaction when called inside one. */
+  createRequest(actor: Actor, input: NewRequest): { id: string };
+  /** Requests by type, party or topic, oldest first; no permission check. */
+  findRequests(lookup: RequestLookup): RequestView[];
+  /** The request as the actor sees it (status, is_open, expires_at, revision_id). */
+  presentFor(actor: Actor, id: string): { id: string; status: string; is_open: boolean; expires_at: string | null; revision_id: number };
+  /** Adds a comment to the timeline as the actor (a party, or the system). */
+  createComment(actor: Actor, id: string, body: unknown): unknown;
+  /**
+   * Replaces the type's payload of an open request (a new offered role), inside the caller's
+   * transaction, with the next revision.
+   */
+  updatePayload(id: string, payload: Record<string, unknown>, now: number): void;
+}
+
+export interface MembersDeps extends Deps {
+  communities: CommunityDirectory;
+  requests: MemberRequests;
+}

@@ -1,0 +1,110 @@
+// Invitations: managers and owners invite users (one community-invitation request each, from the
+// community to the user about the community, open at once and expiring as the type says), list
+// them with their state, and change the role they offer. Accepting, declining, cancelling and
+// expiry go through the requests engine (requests/types/community-invitation.ts).
+import { requireUser, systemActor, type Actor } from "../core/actor";
+import { validationError, type FieldError } from "../core/errors";
+import { newUuid } from "../core/ids";
+import { writeTransaction } from "../db/connection";
+import { changeOfferedRole, createRequestLookups, INVITATION, pendingRequestsOf, type OperationsContext } from "./member-requests";
+import { actsForCommunity, checkGrantRole, checkManageMembers, checkVisibleChoice, invitationPermissions } from "./policy";
+import { presentRequestItem } from "./present";
+import { searchRequestItems } from "./request-listing";
+import * as store from "./store";
+import { checkInvitationUpdateBody, checkInviteBody } from "./validate";
+
+const BLOCKED = {
+  member: "This user is already a member of the community.",
+  invited: "This user already has an open invitation to the community.",
+  requested: "This user has asked to join already: accept their membership request instead.",
+};
+
+export function createInvitationOperations(ctx: OperationsContext) {
+  const { deps, limits, loadCommunity } = ctx;
+  const { db, clock, links, requests } = deps;
+  const lookups = createRequestLookups(deps);
+
+  return {
+    /** One invitation per listed user; all or nothing. Managers invite any role but owner, owners any. */
+    inviteMembers(actor: Actor, key: string, body: unknown): void {
+      requireUser(actor);
+      const { community, caller } = loadCommunity(actor, key);
+      checkManageMembers(caller);
+      const input = checkInviteBody(body);
+      checkGrantRole(caller, input.role);
+      // Rule 6: becoming visible is the invitee's choice (InvenioRDM: only the system may invite visibly).
+      checkVisibleChoice(caller, { userId: -1, role: input.role, visible: false }, input.visible);
+      const users = store.findActiveUsers(
+        db,
+        input.members.filter((m) => /^\d{1,15}$/.test(m.id)).map((m) => Number(m.id)),
+      );
+      const now = clock.now();
+      // Administrators who are not managers are no party of the community: the system writes for them.
+      const author = actsForCommunity(caller) ? actor : systemActor;
+      writeTransaction(db, () => {
+        const errors: FieldError[] = [];
+        input.members.forEach((m, i) => {
+          const user = users.find((u) => String(u.id) === m.id);
+          const blocker = user ? lookups.blockerOf(community.id, user.id, now) : null;
+          if (!user) errors.push({ field: `members.${i}.id`, messages: [`Invalid member specified. No user '${m.id}' exists.`] });
+          else if (blocker) errors.push({ field: `members.${i}`, messages: [BLOCKED[blocker]] });
+        });
+        if (errors.length) throw validationError(errors, "Invalid member specified.");
+        for (const m of input.members) {
+          requests.createRequest(author, {
+            type: INVITATION,
+            createdBy: { kind: "community", id: community.id },
+            receiver: { kind: "user", id: m.id },
+            topic: { kind: "community", id: community.id },
+            title: `Invitation to join "${community.title}"`,
+            // member_id: the membership the user gets on accepting, so the invitation listing and the members listing agree.
+            payload: { role: input.role, visible: input.visible ?? false, member_id: newUuid() },
+            submit: true,
+            comment: input.message ? { content: input.message, format: "html" } : null,
+          });
+        }
+      });
+    },
+
+    /** Managers, owners and administrators: every invitation of the community, open or answered. */
+    searchInvitations(actor: Actor, key: string, query: Record<string, unknown>) {
+      const { community, caller } = loadCommunity(actor, key);
+      checkManageMembers(caller);
+      const listing = {
+        db,
+        limits,
+        caller,
+        views: lookups.ofCommunity(INVITATION, community.id),
+        userOf: lookups.userOf,
+        url: (q: Record<string, unknown>) => links.api(`/communities/${community.id}/invitations`, q as never),
+      };
+      return searchRequestItems(listing, query, (item) => {
+        const request = requests.presentFor(actor, item.view.id);
+        const entity = { type: "user" as const, id: String(item.user.id), name: item.user.name, description: item.user.affiliations };
+        const fields = {
+          id: String(item.view.payload.member_id ?? item.view.id),
+          user: entity,
+          role: item.role,
+          visible: item.view.payload.visible === true,
+          created: item.view.created,
+          updated: item.view.updated,
+        };
+        return presentRequestItem(fields, request, invitationPermissions(caller, item.role, request.is_open), caller, links);
+      });
+    },
+
+    /** The role (and, to hide, the visibility) open invitations offer; all or nothing. */
+    updateInvitations(actor: Actor, key: string, body: unknown): void {
+      requireUser(actor);
+      const { community, caller } = loadCommunity(actor, key);
+      checkManageMembers(caller);
+      const input = checkInvitationUpdateBody(body);
+      const now = clock.now();
+      writeTransaction(db, () => {
+        for (const view of pendingRequestsOf(lookups, INVITATION, community.id, input.members, now)) {
+          changeOfferedRole(deps, caller, view, { role: input.role, visible: input.visible }, now);
+        }
+      });
+    },
+  };
+}

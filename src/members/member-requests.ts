@@ -1,0 +1,86 @@
+// What invitations and membership requests share: finding a community's requests of either type
+// through the engine, "open" as the members rules mean it, the checks that keep one pending thing
+// per user and community, and changing the role a request offers.
+import { systemActor, type Actor } from "../core/actor";
+import { forbidden, validationError, type FieldError } from "../core/errors";
+import type { PagingLimits } from "../core/paging";
+import type { RequestView } from "../requests/types";
+import type { MembersDeps, Role } from "./context";
+import { ROLE_TITLES } from "./model";
+import { actsForCommunity, checkVisibleChoice, managesRole, type Caller } from "./policy";
+import { offeredRole } from "./request-listing";
+import * as store from "./store";
+
+export const INVITATION = "community-invitation";
+export const MEMBERSHIP_REQUEST = "community-membership-request";
+/** More than a community ever collects; the engine's default cap (1,000) would cut long histories short. */
+const ALL = 1_000_000;
+
+/** What the invitation and membership-request operations are built from (service.ts hands it over). */
+export interface OperationsContext {
+  deps: MembersDeps;
+  limits: PagingLimits;
+  loadCommunity(actor: Actor, key: string): { community: NonNullable<ReturnType<MembersDeps["communities"]["find"]>>; caller: Caller };
+}
+
+/** Submitted and not yet past its expiry: one the daily job has not expired yet no longer blocks a new one. */
+export const isPending = (view: RequestView, now: number) => view.status === "submitted" && (view.expiresAt === null || view.expiresAt > now);
+
+export function createRequestLookups(deps: MembersDeps) {
+  const { db, requests } = deps;
+  const ofCommunity = (type: string, communityId: string) =>
+    type === INVITATION
+      ? requests.findRequests({ type, topic: { kind: "community", id: communityId }, limit: ALL })
+      : requests.findRequests({ type, receiver: { kind: "community", id: communityId }, limit: ALL });
+
+  /** Who the request is about: the invitee, or whoever asked to join. */
+  const userOf = (view: RequestView) => (view.type === INVITATION ? view.receiver.id : view.createdBy.id);
+
+  /** The user's pending request of the type in the community, if any. */
+  function pendingOf(type: string, communityId: string, userId: number, now: number): RequestView | undefined {
+    const party = type === INVITATION ? { receiver: { kind: "user" as const, id: String(userId) } } : { createdBy: { kind: "user" as const, id: String(userId) } };
+    return requests.findRequests({ type, ...party, topic: { kind: "community", id: communityId }, openOnly: true }).find((v) => isPending(v, now));
+  }
+
+  /** Why the user may not be invited or ask to join now: a member already, or an invitation or a membership request pending; null when free. */
+  function blockerOf(communityId: string, userId: number, now: number): "member" | "invited" | "requested" | null {
+    if (store.findUserMembership(db, communityId, userId)) return "member";
+    if (pendingOf(INVITATION, communityId, userId, now)) return "invited";
+    return pendingOf(MEMBERSHIP_REQUEST, communityId, userId, now) ? "requested" : null;
+  }
+
+  return { ofCommunity, userOf, pendingOf, blockerOf };
+}
+
+/**
+ * The role an open request offers, changed by a manager of both the old and the new role (owners
+ * for owner), with a timeline comment the invitee or requester sees (InvenioRDM's wording). Runs
+ * inside the caller's transaction. `visible` (invitations only) may only hide (rule 6).
+ */
+export function changeOfferedRole(deps: MembersDeps, caller: Caller, view: RequestView, change: { role: Role; visible?: boolean }, now: number) {
+  const previous = offeredRole(view);
+  if (!managesRole(caller, previous) || !managesRole(caller, change.role))
+    throw forbidden(`Only owners may offer or change the ${change.role === "owner" ? "owner" : previous} role.`);
+  const invitation = view.type === INVITATION && change.visible !== undefined;
+  if (invitation) checkVisibleChoice(caller, { userId: Number(view.receiver.id), role: previous, visible: false }, change.visible);
+  const payload = { ...view.payload, role: change.role, ...(invitation ? { visible: change.visible } : {}) };
+  deps.requests.updatePayload(view.id, payload, now);
+  if (change.role !== previous) {
+    // Administrators are not parties of a request: their note is written by the system.
+    const author = actsForCommunity(caller) ? caller.actor : systemActor;
+    const content = `<p>You will join as "${ROLE_TITLES[change.role]}" (changed from: "${ROLE_TITLES[previous]}").</p>`;
+    deps.requests.createComment(author, view.id, { payload: { content, format: "html" } });
+  }
+}
+
+/** Resolves `members` (users) to their pending requests of the type; 400 naming each user without one. */
+export function pendingRequestsOf(lookups: ReturnType<typeof createRequestLookups>, type: string, communityId: string, members: { id: string }[], now: number) {
+  const errors: FieldError[] = [];
+  const views = members.map((m, i) => {
+    const view = /^\d{1,15}$/.test(m.id) ? lookups.pendingOf(type, communityId, Number(m.id), now) : undefined;
+    if (!view) errors.push({ field: `members.${i}`, messages: [`The user '${m.id}' has no open ${type === INVITATION ? "invitation" : "membership request"} in this community.`] });
+    return view!;
+  });
+  if (errors.length) throw validationError(errors, "Invalid member specified.");
+  return views;
+}

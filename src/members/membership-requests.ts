@@ -1,0 +1,86 @@
+// Membership requests (InvenioRDM's community-membership-request): where the community's
+// member_policy is open, a signed-in user asks to join (a request from the user to the community
+// about the community); managers and owners list them and set the role they would give;
+// accepting (by a manager, through the requests engine) makes the user a member with that role.
+import { requireUser, type Actor } from "../core/actor";
+import { badRequest } from "../core/errors";
+import { writeTransaction } from "../db/connection";
+import { changeOfferedRole, createRequestLookups, MEMBERSHIP_REQUEST, pendingRequestsOf, type OperationsContext } from "./member-requests";
+import { checkManageMembers, membershipRequestPermissions } from "./policy";
+import { presentRequestItem } from "./present";
+import { searchRequestItems } from "./request-listing";
+import { checkInvitationUpdateBody, checkMembershipRequestBody } from "./validate";
+
+const BLOCKED = {
+  member: "You are already a member of this community.",
+  invited: "You have an open invitation to this community: accept it instead.",
+  requested: "You have already asked to join this community; the request is open.",
+};
+
+export function createMembershipRequestOperations(ctx: OperationsContext) {
+  const { deps, limits, loadCommunity } = ctx;
+  const { db, clock, links, requests } = deps;
+  const lookups = createRequestLookups(deps);
+
+  return {
+    /** The caller asks to join; 400 when the community is closed to requests or the caller is a member or has something pending. */
+    requestMembership(actor: Actor, key: string, body: unknown) {
+      requireUser(actor);
+      const { community, caller } = loadCommunity(actor, key);
+      const input = checkMembershipRequestBody(body);
+      if (community.memberPolicy !== "open")
+        throw badRequest("This community does not take membership requests (its member policy is closed): ask its managers for an invitation.");
+      if (caller.userId === null) throw badRequest("Only users can ask to join a community.");
+      // A role through one of the caller's groups is membership too (InvenioRDM: any community role).
+      if (caller.role) throw badRequest(`You are already a member of this community (as ${caller.role}).`);
+      const now = clock.now();
+      const userId = caller.userId;
+      return writeTransaction(db, () => {
+        const blocker = lookups.blockerOf(community.id, userId, now);
+        if (blocker) throw badRequest(BLOCKED[blocker]);
+        return requests.createRequest(actor, {
+          type: MEMBERSHIP_REQUEST,
+          receiver: { kind: "community", id: community.id },
+          topic: { kind: "community", id: community.id },
+          title: `Request to join "${community.title}"`,
+          // The role a manager gives on accepting; they may change it first (PUT .../membership-requests).
+          payload: { role: "reader" },
+          submit: true,
+          comment: input.message ? { content: input.message, format: "html" } : null,
+        });
+      });
+    },
+
+    /** Managers, owners and administrators: every membership request of the community. */
+    searchMembershipRequests(actor: Actor, key: string, query: Record<string, unknown>) {
+      const { community, caller } = loadCommunity(actor, key);
+      checkManageMembers(caller);
+      const listing = {
+        db,
+        limits,
+        caller,
+        views: lookups.ofCommunity(MEMBERSHIP_REQUEST, community.id),
+        userOf: lookups.userOf,
+        url: (q: Record<string, unknown>) => links.api(`/communities/${community.id}/membership-requests`, q as never),
+      };
+      return searchRequestItems(listing, query, (item) => {
+        const request = requests.presentFor(actor, item.view.id);
+        const entity = { type: "user" as const, id: String(item.user.id), name: item.user.name, description: item.user.affiliations };
+        const fields = { id: item.view.id, user: entity, role: item.role, visible: false, created: item.view.created, updated: item.view.updated };
+        return presentRequestItem(fields, request, membershipRequestPermissions(caller, item.role, request.is_open), caller, links);
+      });
+    },
+
+    /** The role open membership requests would give; all or nothing. */
+    updateMembershipRequests(actor: Actor, key: string, body: unknown): void {
+      requireUser(actor);
+      const { community, caller } = loadCommunity(actor, key);
+      checkManageMembers(caller);
+      const input = checkInvitationUpdateBody(body);
+      const now = clock.now();
+      writeTransaction(db, () => {
+        for (const view of pendingRequestsOf(lookups, MEMBERSHIP_REQUEST, community.id, input.members, now)) changeOfferedRole(deps, caller, view, { role: input.role }, now);
+      });
+    },
+  };
+}

@@ -1,0 +1,170 @@
+// Community members: the listings, adding groups, changing roles and visibility, removing and
+// leaving, with every rule of the spec's list; invitations and membership requests (their own
+// files).
+import { requireUser, type Actor } from "../core/actor";
+import { notFound, validationError, type FieldError } from "../core/errors";
+import { writeTransaction } from "../db/connection";
+import type { MembersDeps, Role } from "./context";
+import type { MemberKey } from "./model";
+import {
+  callerIn,
+  checkGrantRole,
+  checkListMembers,
+  checkManageMembers,
+  checkOwnersLeft,
+  checkRemoveMember,
+  checkSeeCommunity,
+  checkUpdateMember,
+  NOT_FOUND,
+  publicMembersFilter,
+  searchableColumns,
+  type Caller,
+} from "./policy";
+import { presentMember, presentPublicMember } from "./present";
+import { ROLE_FACET, searchListing, VISIBILITY_FACET } from "./search";
+import * as store from "./store";
+import { checkAddBody, checkDeleteBody, checkUpdateBody } from "./validate";
+import { createInvitationOperations } from "./invitations";
+import { createMembershipWriter } from "./writer";
+import { createMembershipRequestOperations } from "./membership-requests";
+
+export type MembersService = ReturnType<typeof createMembersService>;
+
+const INVALID_MEMBER = "Invalid member specified.";
+
+export function createMembersService(deps: MembersDeps) {
+  const { db, clock, config, links, communities } = deps;
+  const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
+
+  /** The community by UUID or slug and the caller's standing in it; 404 when missing or restricted from the caller. */
+  function loadCommunity(actor: Actor, key: string) {
+    const community = communities.find(key);
+    if (!community) throw notFound(NOT_FOUND);
+    const caller = callerIn(actor, communities.rolesOf(actor).get(community.id));
+    checkSeeCommunity(caller, community);
+    return { community, caller };
+  }
+
+  /** The memberships the list names, in its order; 400 naming each one that is not a member. */
+  function resolveMembers(communityId: string, keys: MemberKey[]) {
+    const userIds = keys.filter((k) => k.type === "user" && /^\d{1,15}$/.test(k.id)).map((k) => Number(k.id));
+    const groupKeys = keys.filter((k) => k.type === "group").map((k) => k.id);
+    const rows = store.findMembers(db, communityId, userIds, groupKeys);
+    const errors: FieldError[] = [];
+    const found = keys.map((key, i) => {
+      const row = rows.find((r) =>
+        key.type === "user" ? String(r.member.userId) === key.id : r.member.groupId === key.id || (r.member.groupId !== null && r.name.toLowerCase() === key.id.toLowerCase()),
+      );
+      if (!row) errors.push({ field: `members.${i}`, messages: [`${INVALID_MEMBER} The ${key.type} '${key.id}' is not a member of this community.`] });
+      return row!;
+    });
+    if (new Set(found.filter(Boolean).map((r) => r.member.id)).size < found.filter(Boolean).length) {
+      errors.push({ field: "members", messages: ["The same member is listed twice."] });
+    }
+    if (errors.length) throw validationError(errors, INVALID_MEMBER);
+    return found;
+  }
+
+  /** Inserts a membership; 400 when the user or group is a member already. Runs inside the caller's transaction. */
+  const insertMembership = createMembershipWriter(db).insert;
+
+  const present = (caller: Caller, communityId: string) => {
+    const owners = store.countOwners(db, communityId);
+    return (row: store.ListedMember) => presentMember(row, caller, owners, links);
+  };
+
+  const operations = { deps, limits, loadCommunity };
+
+  return {
+    ...createInvitationOperations(operations),
+    ...createMembershipRequestOperations(operations),
+
+    /** Members of any role (directly or through a group) and administrators. */
+    searchMembers(actor: Actor, key: string, query: Record<string, unknown>) {
+      const { community, caller } = loadCommunity(actor, key);
+      checkListMembers(caller);
+      const listing = {
+        communityId: community.id,
+        filters: [],
+        columns: searchableColumns(caller, "members"),
+        facets: [ROLE_FACET, VISIBILITY_FACET],
+        url: (q: Record<string, unknown>) => links.api(`/communities/${community.id}/members`, q as never),
+      };
+      return searchListing(db, limits, listing, query, present(caller, community.id));
+    },
+
+    /** Anyone who may see the community: visible members only, `id` and `member` only, always by name. */
+    searchPublicMembers(actor: Actor, key: string, query: Record<string, unknown>) {
+      const { community, caller } = loadCommunity(actor, key);
+      const listing = {
+        communityId: community.id,
+        filters: [publicMembersFilter()],
+        columns: searchableColumns(caller, "public"),
+        facets: [],
+        fixedSort: "name",
+        url: (q: Record<string, unknown>) => links.api(`/communities/${community.id}/members/public`, q as never),
+      };
+      return searchListing(db, limits, listing, query, (row) => presentPublicMember(row, links));
+    },
+
+    /** Rule 1: groups are added directly (users are invited). Owners add any role, managers any but owner. */
+    addMembers(actor: Actor, key: string, body: unknown): void {
+      requireUser(actor);
+      const { community, caller } = loadCommunity(actor, key);
+      checkManageMembers(caller);
+      const input = checkAddBody(body);
+      checkGrantRole(caller, input.role);
+      const groups = store.findGroups(
+        db,
+        input.members.map((m) => m.id),
+      );
+      const errors: FieldError[] = [];
+      const ids = input.members.map((m, i) => {
+        const group = groups.find((g) => g.id === m.id) ?? groups.find((g) => g.name.toLowerCase() === m.id.toLowerCase());
+        if (!group) errors.push({ field: `members.${i}.id`, messages: [`${INVALID_MEMBER} No group '${m.id}' exists.`] });
+        return group?.id;
+      });
+      if (new Set(ids).size < ids.length) errors.push({ field: "members", messages: ["The same group is listed twice."] });
+      if (errors.length) throw validationError(errors, INVALID_MEMBER);
+      const now = clock.now();
+      // InvenioRDM adds members hidden unless told otherwise; a group has no privacy of its own to protect, so `visible: true` is allowed.
+      writeTransaction(db, () => {
+        for (const id of ids) insertMembership({ communityId: community.id, member: { kind: "group", id: id! }, role: input.role, visible: input.visible ?? false, now });
+      });
+    },
+
+    /** Role and/or visibility of the listed members; all or nothing. */
+    updateMembers(actor: Actor, key: string, body: unknown): void {
+      requireUser(actor);
+      const { community, caller } = loadCommunity(actor, key);
+      checkListMembers(caller);
+      const input = checkUpdateBody(body);
+      const now = clock.now();
+      writeTransaction(db, () => {
+        const rows = resolveMembers(community.id, input.members);
+        for (const row of rows) {
+          const facts = { userId: row.member.userId, role: row.member.role as Role, visible: row.member.visible };
+          checkUpdateMember(caller, facts, { role: input.role, visible: input.visible });
+          store.updateMember(db, row.member.id, { role: input.role, visible: input.visible }, now);
+        }
+        if (input.role !== undefined && rows.some((r) => r.member.role === "owner")) checkOwnersLeft(store.countOwners(db, community.id));
+      });
+    },
+
+    /** Removes the listed members, or the caller themself (leaving); all or nothing; never the last owner. */
+    removeMembers(actor: Actor, key: string, body: unknown): void {
+      requireUser(actor);
+      const { community, caller } = loadCommunity(actor, key);
+      checkListMembers(caller);
+      const input = checkDeleteBody(body);
+      writeTransaction(db, () => {
+        const rows = resolveMembers(community.id, input.members);
+        for (const row of rows) {
+          checkRemoveMember(caller, { userId: row.member.userId, role: row.member.role as Role, visible: row.member.visible });
+          store.deleteMember(db, row.member.id);
+        }
+        if (rows.some((r) => r.member.role === "owner")) checkOwnersLeft(store.countOwners(db, community.id));
+      });
+    },
+  };
+}

@@ -1,0 +1,184 @@
+// Queries on the community_members table, joined with the users and groups they name.
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { matchAllWords, wordPrefixGlob } from "../core/word-match";
+import { changesOf, type Db } from "../db/connection";
+import { communityMembersTable, groupsTable, usersTable } from "../db/tables";
+import type { Role } from "./context";
+
+const m = communityMembersTable;
+const u = usersTable;
+const g = groupsTable;
+
+export type MemberRow = typeof m.$inferSelect;
+export type NewMemberRow = typeof m.$inferInsert;
+
+/** The name a member is listed and sorted by: InvenioRDM's full name, else username, else "Untitled"; a group's name. */
+export const memberName = sql<string>`CASE WHEN ${m.userId} IS NOT NULL THEN coalesce(nullif(trim(${u.fullName}), ''), ${u.username}, 'Untitled') ELSE coalesce(${g.name}, '') END`;
+
+/** A membership with what its JSON shows of the user or group. */
+const listedColumns = {
+  member: m,
+  name: memberName,
+  affiliations: u.affiliations,
+  groupDescription: g.description,
+};
+
+export type ListedMember = { member: MemberRow; name: string; affiliations: string | null; groupDescription: string | null };
+
+const joined = (db: Db) => db.select(listedColumns).from(m).leftJoin(u, eq(u.id, m.userId)).leftJoin(g, eq(g.id, m.groupId));
+
+export interface MemberQuery {
+  /** Who sees what and this listing's own conditions (community, visibility). */
+  filters: SQL[];
+  words: string[];
+  /** The columns `q` may match for this caller. */
+  columns: SQL[];
+  /** Facet selections: values OR-ed within a facet, facets AND-ed. */
+  selected: { column: SQL; values: (string | number)[] }[];
+  order: SQL[];
+  limit: number;
+  offset: number;
+}
+
+/** One page of members, the total, and the condition without facet filters (what aggregations count over). */
+export function searchMembers(db: Db, query: MemberQuery) {
+  const base = and(...query.filters, matchAllWords(query.words, query.columns));
+  const where = and(base, ...query.selected.map((s) => inArray(s.column, s.values)));
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(m)
+      .leftJoin(u, eq(u.id, m.userId))
+      .leftJoin(g, eq(g.id, m.groupId))
+      .where(where)
+      .get()?.n ?? 0;
+  const rows = joined(db)
+    .where(where)
+    .orderBy(...query.order)
+    .limit(query.limit)
+    .offset(query.offset)
+    .all() as ListedMember[];
+  return { rows, total, base };
+}
+
+/** Matching members counted by one column (a facet), over `where`. */
+export const countBy = (db: Db, column: SQL, where: SQL | undefined) =>
+  db
+    .select({ key: sql<string | number>`${column}`, n: sql<number>`count(*)` })
+    .from(m)
+    .leftJoin(u, eq(u.id, m.userId))
+    .leftJoin(g, eq(g.id, m.groupId))
+    .where(where)
+    .groupBy(column)
+    .all();
+
+/** Sort orders; ties go by id so pages never overlap. */
+export const ORDERS: Record<string, SQL[]> = {
+  name: [sql`${memberName} COLLATE NOCASE`, asc(m.id)],
+  newest: [desc(m.created), asc(m.id)],
+  oldest: [asc(m.created), asc(m.id)],
+};
+
+/** bestmatch: InvenioRDM's field weights (full name 3, username and e-mail 2, the rest 1) per matched query word. */
+export function relevance(words: string[], weighted: { column: SQL; weight: number }[]): SQL {
+  const parts = words.flatMap((w) => weighted.map(({ column, weight }) => sql`(CASE WHEN (' ' || coalesce(${column}, '')) GLOB ${wordPrefixGlob(w)} THEN ${weight} ELSE 0 END)`));
+  return parts.length ? sql.join(parts, sql` + `) : sql`0`;
+}
+
+/** The memberships of the community naming these users and groups (a group by id or name). */
+export function findMembers(db: Db, communityId: string, userIds: number[], groupKeys: string[]): ListedMember[] {
+  const byUser = userIds.length ? inArray(m.userId, userIds) : undefined;
+  const byGroup = groupKeys.length
+    ? or(
+        inArray(m.groupId, groupKeys),
+        inArray(
+          sql`lower(${g.name})`,
+          groupKeys.map((k) => k.toLowerCase()),
+        ),
+      )
+    : undefined;
+  if (!byUser && !byGroup) return [];
+  return joined(db)
+    .where(and(eq(m.communityId, communityId), or(byUser, byGroup)))
+    .all() as ListedMember[];
+}
+
+export const findUserMembership = (db: Db, communityId: string, userId: number) =>
+  db
+    .select()
+    .from(m)
+    .where(and(eq(m.communityId, communityId), eq(m.userId, userId)))
+    .get();
+
+export const countOwners = (db: Db, communityId: string) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(m)
+    .where(and(eq(m.communityId, communityId), eq(m.role, "owner")))
+    .get()?.n ?? 0;
+
+export const insertMember = (db: Db, row: NewMemberRow) => db.insert(m).values(row).returning().get();
+
+/** Writes a new role and/or visibility with the next revision. */
+export const updateMember = (db: Db, id: string, set: { role?: Role; visible?: boolean }, updated: number) =>
+  db
+    .update(m)
+    .set({ ...set, updated, revisionId: sql`${m.revisionId} + 1` })
+    .where(eq(m.id, id))
+    .run();
+
+export const deleteMember = (db: Db, id: string) => changesOf(db.delete(m).where(eq(m.id, id)).run());
+
+/** Active users by id (inactive accounts cannot be invited). */
+export const findActiveUsers = (db: Db, ids: number[]) =>
+  ids.length
+    ? db
+        .select({ id: u.id, name: sql<string>`coalesce(nullif(trim(${u.fullName}), ''), ${u.username}, 'Untitled')`, affiliations: u.affiliations })
+        .from(u)
+        .where(and(inArray(u.id, ids), eq(u.active, true)))
+        .all()
+    : [];
+
+/** Groups by id or name (InvenioRDM role ids are often names). */
+export const findGroups = (db: Db, keys: string[]) =>
+  keys.length
+    ? db
+        .select({ id: g.id, name: g.name })
+        .from(g)
+        .where(
+          or(
+            inArray(g.id, keys),
+            inArray(
+              sql`lower(${g.name})`,
+              keys.map((k) => k.toLowerCase()),
+            ),
+          ),
+        )
+        .all()
+    : [];
+
+/**
+ * Users among `ids` whose columns match every query word (all of them without words), with their
+ * listed name, affiliations and bestmatch score: what invitation and membership-request listings join.
+ */
+export function findUsersMatching(db: Db, ids: number[], words: string[], weighted: { column: SQL; weight: number }[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: u.id,
+      name: sql<string>`coalesce(nullif(trim(${u.fullName}), ''), ${u.username}, 'Untitled')`,
+      affiliations: u.affiliations,
+      score: sql<number>`${relevance(words, weighted)}`,
+    })
+    .from(u)
+    .where(
+      and(
+        inArray(u.id, ids),
+        matchAllWords(
+          words,
+          weighted.map((w) => w.column),
+        ),
+      ),
+    )
+    .all();
+}

@@ -1,0 +1,48 @@
+// Adding a membership: the one write both the members endpoints (groups added directly) and the
+// request types (an accepted invitation or membership request, inside the engine's transaction)
+// make. Built from the store alone, so the requests engine can be handed it before members exist.
+import { HttpError, validationError } from "../core/errors";
+import { newUuid } from "../core/ids";
+import type { Db } from "../db/connection";
+import type { Role } from "./context";
+import * as store from "./store";
+
+/** What request types need to add a member inside the engine's transaction (requests/types.ts MembershipWriter). */
+export interface MemberToAdd {
+  communityId: string;
+  member: { kind: string; id: string };
+  role: Role;
+  visible: boolean;
+  now: number;
+  /** The membership's id, when the invitation promised one (its listing showed it). */
+  id?: string;
+}
+
+export const ALREADY_MEMBER = "A member was already added or invited.";
+
+export function createMembershipWriter(db: Db) {
+  function insert(input: MemberToAdd) {
+    const isUser = input.member.kind === "user";
+    const existing = isUser ? store.findUserMembership(db, input.communityId, Number(input.member.id)) : store.findMembers(db, input.communityId, [], [input.member.id]).length > 0;
+    if (existing) throw validationError([{ field: "members", messages: [ALREADY_MEMBER] }], ALREADY_MEMBER);
+    store.insertMember(db, {
+      id: input.id ?? newUuid(),
+      communityId: input.communityId,
+      userId: isUser ? Number(input.member.id) : null,
+      groupId: isUser ? null : input.member.id,
+      role: input.role,
+      visible: input.visible,
+      created: input.now,
+      updated: input.now,
+    });
+  }
+
+  return {
+    insert,
+    /** For request types, inside the engine's transaction (requests/types.ts MembershipWriter). */
+    addMember(input: MemberToAdd) {
+      if (input.member.kind !== "user" && input.member.kind !== "group") throw new HttpError(400, "Invalid member specified.");
+      insert(input);
+    },
+  };
+}

@@ -1,0 +1,202 @@
+// Creating requests and moving them through the status machine: every transition checked (state,
+// then party), written with its log event, the optional comment and the type's hook in one
+// transaction, and notified after commit. The daily expiry runs through the same path.
+import { requireUser, systemActor, type Actor } from "../core/actor";
+import { badRequest, forbidden, validationError, type FieldError } from "../core/errors";
+import { newUuid } from "../core/ids";
+import { DAY_MS, formatIsoTime } from "../core/time";
+import { writeTransaction } from "../db/connection";
+import type { RequestsContext } from "./context";
+import { allowedIn, TRANSITIONS } from "./machine";
+import type { CommentInput } from "./model";
+import type { Notify } from "./notify";
+import { actsFor, canRunAction, type Roles } from "./policy";
+import { isExpired } from "./present";
+import * as store from "./store";
+import type { EntityRef, NotificationEvent, RequestAction, RequestStatus, RequestType } from "./types";
+
+/** What another module (members, records, access) asks the engine to create; it has authorised the caller for its own purpose. */
+export interface NewRequest {
+  type: string;
+  /** Default: the calling user. */
+  createdBy?: EntityRef;
+  receiver: EntityRef;
+  topic?: EntityRef | null;
+  title?: string;
+  description?: string;
+  payload?: Record<string, unknown>;
+  /** Overrides the type's expiry (ms); null: never. */
+  expiresAt?: number | null;
+  /** Create and submit at once (InvenioRDM's "create-and-submit"): the request starts open. */
+  submit?: boolean;
+  /** A comment written with the submission. */
+  comment?: CommentInput | null;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+const NOTIFIED: Partial<Record<RequestAction, NotificationEvent>> = { submit: "submitted", accept: "accepted", decline: "declined", cancel: "cancelled", expire: "expired" };
+
+export function createRequestActions(ctx: RequestsContext, notify: Notify) {
+  const { db, clock, users, communities } = ctx.deps;
+
+  /**
+   * Writes one transition (the checks done): the new status, its log event, the comment, the
+   * type's hook. Runs inside the caller's transaction; returns the new row (null: deleted).
+   */
+  function applyTransition(actor: Actor, type: RequestType, row: store.RequestRow, action: RequestAction, comment: CommentInput | null, now: number) {
+    const to = TRANSITIONS[action].to;
+    if (to === null) {
+      store.deleteRequest(db, row.id);
+      return null;
+    }
+    const set: Partial<store.NewRequestRow> = { status: to };
+    // The expiry clock starts when the request reaches its receiver (a draft does not expire).
+    if (to === "submitted" && row.expiresAt === null && type.expiresInDays) set.expiresAt = now + type.expiresInDays * DAY_MS;
+    const updated = store.updateRequest(db, row.id, set, now);
+    const author = ctx.authorOf(actor);
+    store.insertEvent(db, { id: newUuid(), requestId: row.id, type: "L", ...author, payload: { event: to }, created: now, updated: now });
+    if (comment) store.insertEvent(db, { id: newUuid(), requestId: row.id, type: "C", ...author, payload: { ...comment }, created: now, updated: now });
+    type.on?.[action]?.({ request: store.viewOf(updated), actor, now, services: ctx.typeServices() });
+    return updated;
+  }
+
+  /** 400 when the state does not allow it (or the request is overdue), 403 when the caller may not. */
+  function checkTransition(actor: Actor, roles: Roles, type: RequestType, row: store.RequestRow, action: RequestAction, now: number) {
+    if (!allowedIn(action, row.status as RequestStatus)) {
+      throw badRequest(
+        `The action '${action}' is not possible on a request in the state '${row.status}'${TRANSITIONS[action].from.length ? ` (only in: ${TRANSITIONS[action].from.join(", ")})` : ""}.`,
+      );
+    }
+    if (action !== "expire" && isExpired(row, now)) {
+      throw badRequest(`The request expired on ${formatIsoTime(row.expiresAt!)}: the action '${action}' is no longer possible in the state '${row.status}'.`);
+    }
+    if (!canRunAction(type, action, actor, roles, store.viewOf(row))) throw forbidden();
+  }
+
+  /** Runs the action on a request the caller can read; returns the row after it (null: deleted). */
+  function runTransition(actor: Actor, id: string, action: RequestAction, comment: CommentInput | null, revision?: (current: number) => void) {
+    const { row: seen, roles, type } = ctx.loadRequest(actor, id);
+    const now = clock.now();
+    const result = writeTransaction(db, () => {
+      // Checked again on the row inside the transaction: another action may have run meanwhile.
+      const row = store.findRequest(db, seen.id) ?? seen;
+      revision?.(row.revisionId);
+      checkTransition(actor, roles, type, row, action, now);
+      return applyTransition(actor, type, row, action, comment, now);
+    });
+    const event = NOTIFIED[action];
+    if (result && event) notify(event, result, actor, comment?.content);
+    return { row: result, roles };
+  }
+
+  /** A party reference checked against the type and made canonical (a community slug becomes its id). */
+  function checkRef(field: string, ref: EntityRef | null | undefined, allowed: readonly string[] | null, errors: FieldError[]): EntityRef | null {
+    if (!ref) {
+      if (allowed && field !== "topic") errors.push({ field, messages: ["Missing data for required field."] });
+      return null;
+    }
+    if (!allowed || !allowed.includes(ref.kind)) {
+      errors.push({ field, messages: [allowed?.length ? `Must be one of the kinds: ${allowed.join(", ")}.` : "This request type takes none."] });
+      return null;
+    }
+    const id = String(ref.id).trim();
+    if (ref.kind === "community") {
+      const found = communities.find(id);
+      if (!found) errors.push({ field, messages: [`No community '${id}'.`] });
+      return found ? { kind: "community", id: found.id } : null;
+    }
+    if (ref.kind === "user" && users.emailOf(id) === null) errors.push({ field, messages: [`No user '${id}'.`] });
+    if (ref.kind === "email" && !EMAIL.test(id)) errors.push({ field, messages: ["Not a valid e-mail address."] });
+    return { kind: ref.kind, id };
+  }
+
+  return {
+    applyTransition,
+    runTransition,
+
+    /** Creates a request (optionally submitted at once); the caller must be, or act for, its creator. */
+    createRequest(actor: Actor, input: NewRequest) {
+      requireUser(actor);
+      const type = ctx.types.get(input.type);
+      if (!type) throw validationError([{ field: "type", messages: [`Unknown request type '${input.type}'.`] }]);
+      const errors: FieldError[] = [];
+      const own: EntityRef | undefined = actor.kind === "user" ? { kind: "user", id: String(actor.userId) } : undefined;
+      const createdBy = checkRef("created_by", input.createdBy ?? own, type.entities.creator, errors);
+      const receiver = checkRef("receiver", input.receiver, type.entities.receiver, errors);
+      const topic = type.entities.topic || input.topic ? checkRef("topic", input.topic, type.entities.topic, errors) : null;
+      if (errors.length) throw validationError(errors);
+      const roles = ctx.rolesOf(actor);
+      if (actor.kind !== "system" && !actsFor(actor, roles, createdBy!)) throw forbidden();
+      const now = clock.now();
+      const row = writeTransaction(db, () => {
+        const draft = {
+          id: newUuid(),
+          number: store.nextNumber(db),
+          type: type.id,
+          title: input.title?.trim() ?? "",
+          description: input.description?.trim() ?? "",
+          status: "created",
+          createdByKind: createdBy!.kind,
+          createdById: createdBy!.id,
+          receiverKind: receiver!.kind,
+          receiverId: receiver!.id,
+          topicKind: topic?.kind ?? null,
+          topicId: topic?.id ?? null,
+          payload: input.payload ?? {},
+          expiresAt: input.expiresAt ?? null,
+          created: now,
+          updated: now,
+        };
+        const defaults = type.defaults?.(store.viewOf({ ...draft, revisionId: 1 })) ?? {};
+        const created = store.insertRequest(db, { ...draft, title: draft.title || defaults.title || "", description: draft.description || defaults.description || "" });
+        return input.submit ? applyTransition(actor, type, created, "submit", input.comment ?? null, now)! : created;
+      });
+      if (input.submit) notify("submitted", row, actor, input.comment?.content);
+      return ctx.present(actor, roles, row);
+    },
+
+    /**
+     * Inside the transaction that deletes a community (communities' onDelete hook): its drafts go,
+     * its open requests are cancelled by the system. No mail: the community is going away.
+     */
+    closeCommunityRequests(communityId: string, now: number) {
+      let closed = 0;
+      for (const row of store.listUnfinishedOfCommunity(db, communityId)) {
+        applyTransition(systemActor, ctx.typeOf(row.type), row, row.status === "created" ? "delete" : "cancel", null, now);
+        closed++;
+      }
+      return closed;
+    },
+
+    /** The daily job: expires every open request past its expiry (idempotent: a second run finds none). */
+    expireOverdue() {
+      let expired = 0;
+      const failed = new Set<string>();
+      for (;;) {
+        const batch = store.listOverdue(db, clock.now(), 200 + failed.size).filter((r) => !failed.has(r.id));
+        if (batch.length === 0) return { expired, failed: failed.size };
+        for (const seen of batch) {
+          const now = clock.now();
+          try {
+            const row = writeTransaction(db, () => {
+              const row = store.findRequest(db, seen.id);
+              if (!row || row.status !== "submitted" || row.expiresAt === null || row.expiresAt > now) return null;
+              return applyTransition(systemActor, ctx.typeOf(row.type), row, "expire", null, now);
+            });
+            if (row) {
+              expired++;
+              notify("expired", row, systemActor);
+            }
+          } catch (err) {
+            // A type's hook refused: the request stays open and is tried again tomorrow; the others go on.
+            failed.add(seen.id);
+            ctx.deps.log?.(`requests: expiring ${seen.id} failed: ${err instanceof Error ? err.message : String(err)}`);
+          }
+        }
+      }
+    },
+  };
+}
+
+export type RequestActions = ReturnType<typeof createRequestActions>;

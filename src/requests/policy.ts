@@ -1,0 +1,95 @@
+// Who may see and act on requests: the parties (creator and receiver, a community party acted for
+// by its curators and up; the receiver only once submitted), administrators reading everything,
+// and the listing filter in SQL that keeps searches, totals and facets to what the caller may read.
+import { and, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { isAdmin, type Actor } from "../core/actor";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { requestsTable } from "../db/tables";
+import type { CommunityRole, EntityRef, Parties, RequestAction, RequestType, RequestView } from "./types";
+
+/** The actor's community roles, asked once per operation (the directory's answer). */
+export type Roles = ReadonlyMap<string, CommunityRole>;
+
+/** Community roles from the least to the most rights. */
+export const ROLE_RANK: Record<CommunityRole, number> = { reader: 0, curator: 1, manager: 2, owner: 3 };
+
+/** The least community role that acts for a community party unless a type asks for more. */
+export const DEFAULT_PARTY_ROLE: CommunityRole = "curator";
+
+/** True when the actor is this party, or acts for it (a community with at least `atLeast`, a group it belongs to). */
+export function actsFor(actor: Actor, roles: Roles, ref: EntityRef, atLeast: CommunityRole = DEFAULT_PARTY_ROLE): boolean {
+  if (actor.kind !== "user") return false;
+  switch (ref.kind) {
+    case "user":
+      return ref.id === String(actor.userId);
+    case "community": {
+      const role = roles.get(ref.id);
+      return role !== undefined && ROLE_RANK[role] >= ROLE_RANK[atLeast];
+    }
+    case "group":
+      return actor.groupIds.includes(ref.id);
+    default:
+      // An e-mail party is a guest: nobody signed in acts for it. A record is never a party.
+      return false;
+  }
+}
+
+export function partiesOf(actor: Actor, roles: Roles, request: Pick<RequestView, "createdBy" | "receiver">): Parties {
+  return {
+    actor,
+    isCreator: (atLeast) => actsFor(actor, roles, request.createdBy, atLeast),
+    isReceiver: (atLeast) => actsFor(actor, roles, request.receiver, atLeast),
+  };
+}
+
+type Sides = Pick<RequestView, "createdBy" | "receiver" | "status">;
+
+/** The creator, always; the receiver once the request is submitted (a `created` request is the creator's draft). */
+function isParty(actor: Actor, roles: Roles, request: Sides): boolean {
+  const p = partiesOf(actor, roles, request);
+  return p.isCreator() || (request.status !== "created" && p.isReceiver());
+}
+
+/** Parties read their requests; administrators and the system read every request. */
+export function canReadRequest(actor: Actor, roles: Roles, request: Sides): boolean {
+  return isAdmin(actor) || isParty(actor, roles, request);
+}
+
+/** Parties comment; administrators read but take no part (InvenioRDM: creator, receiver, system). */
+export function canComment(actor: Actor, roles: Roles, request: Sides): boolean {
+  return actor.kind === "system" || isParty(actor, roles, request);
+}
+
+/** Whether the caller may run an action the status machine allows now: the system always, others as the type says. */
+export function canRunAction(type: RequestType, action: RequestAction, actor: Actor, roles: Roles, request: RequestView): boolean {
+  if (actor.kind === "system") return true;
+  const rule = type.can[action];
+  return rule ? rule(partiesOf(actor, roles, request), request) : false;
+}
+
+/** Only the creator edits the title and description (the same rule as submitting). */
+export function canEditRequest(type: RequestType, actor: Actor, roles: Roles, request: RequestView): boolean {
+  if (actor.kind === "system") return true;
+  const p = partiesOf(actor, roles, request);
+  return type.can.submit ? type.can.submit(p, request) : p.isCreator();
+}
+
+/** One side of a request (creator or receiver) naming the actor or a community or group it acts for. */
+function sideFilter(kind: SQLiteColumn, id: SQLiteColumn, actor: Actor & { kind: "user" }, communities: string[]): SQL {
+  const conds = [and(eq(kind, "user"), eq(id, String(actor.userId)))];
+  if (communities.length) conds.push(and(eq(kind, "community"), inArray(id, communities)));
+  if (actor.groupIds.length) conds.push(and(eq(kind, "group"), inArray(id, actor.groupIds)));
+  return or(...conds)!;
+}
+
+/**
+ * Requests the actor may read, as SQL. `ownOnly` (`/api/user/requests`) leaves out the
+ * administrator's view of everything: only requests the caller is a party to.
+ */
+export function readableRequestsFilter(actor: Actor, roles: Roles, ownOnly = false): SQL {
+  if (!ownOnly && isAdmin(actor)) return sql`1 = 1`;
+  if (actor.kind !== "user") return sql`1 = 0`;
+  const communities = [...roles].filter(([, role]) => ROLE_RANK[role] >= ROLE_RANK[DEFAULT_PARTY_ROLE]).map(([id]) => id);
+  const t = requestsTable;
+  return or(sideFilter(t.createdByKind, t.createdById, actor, communities), and(ne(t.status, "created"), sideFilter(t.receiverKind, t.receiverId, actor, communities)))!;
+}

@@ -1,0 +1,92 @@
+// Request listings: `/requests` (all the caller may read), `/user/requests` (the caller's own) and
+// `/communities/{id}/requests` (a community's inbox), one SQL query each under the policy's filter,
+// with `type` and `status` facets counted over the same filter (never over others' requests).
+import { and, type SQL } from "drizzle-orm";
+import { isAdmin, requireUser, type Actor } from "../core/actor";
+import { forbidden, notFound } from "../core/errors";
+import { parsePage, searchEnvelope, type SearchResult } from "../core/paging";
+import { queryWords } from "../core/word-match";
+import type { RequestsContext } from "./context";
+import { readListFilters, type ListFilters, type ListParams } from "./model";
+import { ROLE_RANK, readableRequestsFilter, type Roles } from "./policy";
+import type { RequestJson } from "./present";
+import * as store from "./store";
+import { chooseSort } from "../search/sorts";
+import type { EntityRef } from "./types";
+
+const SORTS = ["bestmatch", "newest", "oldest"];
+const STATUS_LABELS: Record<string, string> = {
+  created: "Created",
+  submitted: "Submitted",
+  accepted: "Accepted",
+  declined: "Declined",
+  cancelled: "Cancelled",
+  expired: "Expired",
+};
+/** `community-invitation` -> `Community invitation`. */
+const typeLabel = (id: string) => (id.charAt(0).toUpperCase() + id.slice(1)).replace(/-/g, " ");
+
+type Scope = { kind: "all" } | { kind: "user" } | { kind: "community"; idOrSlug: string };
+
+export function createRequestSearch(ctx: RequestsContext) {
+  const { db, config, links, communities } = ctx.deps;
+  const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
+
+  /** The scope's SQL and the path of its listing; 404/403 for a community the caller may not see the inbox of. */
+  function scopeOf(actor: Actor, roles: Roles, scope: Scope): { filter: SQL; path: string } {
+    if (scope.kind === "all") return { filter: readableRequestsFilter(actor, roles), path: "/requests" };
+    if (scope.kind === "user") return { filter: readableRequestsFilter(actor, roles, true), path: "/user/requests" };
+    const community = communities.find(scope.idOrSlug);
+    if (!community) throw notFound(`No community '${scope.idOrSlug}'.`);
+    const role = roles.get(community.id);
+    if (!isAdmin(actor)) {
+      // A restricted community does not exist for those outside it (as the communities module answers).
+      if (role === undefined && community.visibility === "restricted") throw notFound(`No community '${scope.idOrSlug}'.`);
+      // InvenioRDM: searching a community's requests is for its curators, managers and owners.
+      if (role === undefined || ROLE_RANK[role] < ROLE_RANK.curator) throw forbidden();
+    }
+    return { filter: and(readableRequestsFilter(actor, roles), store.receivedBy({ kind: "community", id: community.id }))!, path: `/communities/${scope.idOrSlug}/requests` };
+  }
+
+  function aggregations(where: SQL, f: ListFilters) {
+    const facet = (label: string, column: "type" | "status", selected: string[], labelOf: (k: string) => string) => ({
+      label,
+      buckets: store.countByColumn(db, where, column).map(({ key, n }) => ({ key, doc_count: n, label: labelOf(key), is_selected: selected.includes(key) })),
+    });
+    return {
+      type: facet("Type", "type", f.types, typeLabel),
+      status: facet("Status", "status", f.statuses, (k) => STATUS_LABELS[k] ?? k),
+    };
+  }
+
+  return function searchRequests(actor: Actor, params: ListParams, scope: Scope): SearchResult<RequestJson> {
+    requireUser(actor);
+    const f = readListFilters(params);
+    const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.at(-1) : v);
+    const page = parsePage({ page: one(params.page), size: one(params.size) }, limits);
+    const sort = chooseSort({ options: SORTS, requested: f.sort, hasQuery: queryWords(f.q).length > 0, defaultSort: "newest" });
+    const roles = ctx.rolesOf(actor);
+    const { filter, path } = scopeOf(actor, roles, scope);
+    // Facet counts are over the query without the facet selections (InvenioRDM's post_filter).
+    const where = store.listingWhere(filter, f);
+    const { rows, total } = store.searchRequests(db, store.facetWhere(where, f), store.listingOrder(sort, f.q), page.size, page.offset);
+    const ref = (x: EntityRef | null) => (x ? `${x.kind}:${x.id}` : undefined);
+    return searchEnvelope({
+      items: rows.map((row) => ctx.present(actor, roles, row)),
+      total,
+      page,
+      url: (query) => links.api(path, query),
+      params: {
+        q: f.q,
+        type: f.types,
+        status: f.statuses,
+        is_open: f.isOpen === null ? undefined : String(f.isOpen),
+        created_by: ref(f.createdBy),
+        receiver: ref(f.receiver),
+        topic: ref(f.topic),
+      },
+      sortBy: sort,
+      aggregations: aggregations(where, f),
+    });
+  };
+}

@@ -1,0 +1,202 @@
+// Queries on the requests and request_events tables, and rows -> the view types see.
+import { and, asc, desc, eq, inArray, isNotNull, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { matchAllWords, queryWords } from "../core/word-match";
+import type { Db } from "../db/connection";
+import { requestEventsTable, requestsTable } from "../db/tables";
+import type { ListFilters } from "./model";
+import type { EntityKind, EntityRef, RequestStatus, RequestView } from "./types";
+
+export type RequestRow = typeof requestsTable.$inferSelect;
+export type NewRequestRow = typeof requestsTable.$inferInsert;
+export type EventRow = typeof requestEventsTable.$inferSelect;
+
+const refIs = (kind: SQLiteColumn, id: SQLiteColumn, ref: EntityRef) => and(eq(kind, ref.kind), eq(id, ref.id));
+
+const ref = (kind: string, id: string): EntityRef => ({ kind: kind as EntityKind, id });
+
+export function viewOf(row: RequestRow): RequestView {
+  return {
+    id: row.id,
+    number: String(row.number),
+    type: row.type,
+    title: row.title,
+    description: row.description,
+    status: row.status as RequestStatus,
+    createdBy: ref(row.createdByKind, row.createdById),
+    receiver: ref(row.receiverKind, row.receiverId),
+    topic: row.topicKind && row.topicId ? ref(row.topicKind, row.topicId) : null,
+    payload: row.payload,
+    expiresAt: row.expiresAt,
+    created: row.created,
+    updated: row.updated,
+  };
+}
+
+export const findRequest = (db: Db, id: string) => db.select().from(requestsTable).where(eq(requestsTable.id, id)).get();
+
+/** The next human number; called inside the inserting transaction, so numbers never repeat. */
+export const nextNumber = (db: Db) =>
+  (db
+    .select({ n: sql<number>`coalesce(max(${requestsTable.number}), 0)` })
+    .from(requestsTable)
+    .get()?.n ?? 0) + 1;
+
+export const insertRequest = (db: Db, row: NewRequestRow) => db.insert(requestsTable).values(row).returning().get();
+
+/** Writes the changes with the next revision. */
+export const updateRequest = (db: Db, id: string, set: Partial<NewRequestRow>, updated: number) =>
+  db
+    .update(requestsTable)
+    .set({ ...set, updated, revisionId: sql`${requestsTable.revisionId} + 1` })
+    .where(eq(requestsTable.id, id))
+    .returning()
+    .get()!;
+
+export const deleteRequest = (db: Db, id: string) => db.delete(requestsTable).where(eq(requestsTable.id, id)).run();
+
+export function searchRequests(db: Db, where: SQL | undefined, orderBy: SQL[], limit: number, offset: number) {
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(requestsTable)
+      .where(where)
+      .get()?.n ?? 0;
+  const rows =
+    total === 0
+      ? []
+      : db
+          .select()
+          .from(requestsTable)
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(limit)
+          .offset(offset)
+          .all();
+  return { rows, total };
+}
+
+/** Matching requests counted by the values of one column (a facet), most first. */
+export function countByColumn(db: Db, where: SQL | undefined, name: "type" | "status") {
+  const column = requestsTable[name];
+  return db
+    .select({ key: sql<string>`${column}`, n: sql<number>`count(*)` })
+    .from(requestsTable)
+    .where(where)
+    .groupBy(column)
+    .orderBy(desc(sql`count(*)`), asc(column))
+    .all();
+}
+
+/** Requests this party receives (a community's inbox). */
+export const receivedBy = (ref: EntityRef): SQL => refIs(requestsTable.receiverKind, requestsTable.receiverId, ref)!;
+
+/** A listing's conditions beside the facets: the policy's filter, words in title or description, openness, parties, topic. */
+export function listingWhere(filter: SQL, f: ListFilters): SQL {
+  const t = requestsTable;
+  return and(
+    filter,
+    matchAllWords(queryWords(f.q), [sql`${t.title}`, sql`${t.description}`]),
+    f.isOpen === null ? undefined : f.isOpen ? eq(t.status, "submitted") : ne(t.status, "submitted"),
+    f.createdBy ? refIs(t.createdByKind, t.createdById, f.createdBy) : undefined,
+    f.receiver ? refIs(t.receiverKind, t.receiverId, f.receiver) : undefined,
+    f.topic ? refIs(t.topicKind, t.topicId, f.topic) : undefined,
+  )!;
+}
+
+/** The facet selections on top (values of one facet OR-ed, facets AND-ed). */
+export const facetWhere = (where: SQL, f: ListFilters): SQL =>
+  and(where, f.types.length ? inArray(requestsTable.type, f.types) : undefined, f.statuses.length ? inArray(requestsTable.status, f.statuses) : undefined)!;
+
+/** `newest` (default), `oldest`, or `bestmatch`: without a ranking index, requests whose title holds every word first, then the newest. */
+export function listingOrder(sort: string, q: string | undefined): SQL[] {
+  const t = requestsTable;
+  if (sort === "oldest") return [asc(t.created), asc(t.number)];
+  if (sort === "bestmatch") {
+    const inTitle = matchAllWords(queryWords(q), [sql`${t.title}`]) ?? sql`0`;
+    return [desc(sql`(${inTitle})`), desc(t.created), desc(t.number)];
+  }
+  return [desc(t.created), desc(t.number)];
+}
+
+/** What other modules look requests up by. */
+export interface RequestLookup {
+  type?: string;
+  createdBy?: EntityRef;
+  receiver?: EntityRef;
+  topic?: EntityRef;
+  /** Only open (submitted) requests. */
+  openOnly?: boolean;
+}
+
+/** Requests by type, party or topic, oldest first (e.g. a community's invitations). */
+export function listRequestsBy(db: Db, lookup: RequestLookup, limit: number) {
+  const t = requestsTable;
+  const where = and(
+    lookup.type ? eq(t.type, lookup.type) : undefined,
+    lookup.openOnly ? eq(t.status, "submitted") : undefined,
+    lookup.createdBy ? refIs(t.createdByKind, t.createdById, lookup.createdBy) : undefined,
+    lookup.receiver ? refIs(t.receiverKind, t.receiverId, lookup.receiver) : undefined,
+    lookup.topic ? refIs(t.topicKind, t.topicId, lookup.topic) : undefined,
+  );
+  return db.select().from(t).where(where).orderBy(asc(t.created), asc(t.number)).limit(limit).all();
+}
+
+/** Open requests whose expiry has passed. */
+export const listOverdue = (db: Db, now: number, limit: number) =>
+  db
+    .select()
+    .from(requestsTable)
+    .where(and(eq(requestsTable.status, "submitted"), isNotNull(requestsTable.expiresAt), lte(requestsTable.expiresAt, now)))
+    .orderBy(asc(requestsTable.expiresAt))
+    .limit(limit)
+    .all();
+
+/** Drafts and open requests a community takes part in (as creator, receiver or topic). */
+export function listUnfinishedOfCommunity(db: Db, communityId: string) {
+  const t = requestsTable;
+  const c = { kind: "community" as const, id: communityId };
+  return db
+    .select()
+    .from(t)
+    .where(and(inArray(t.status, ["created", "submitted"]), or(refIs(t.createdByKind, t.createdById, c), refIs(t.receiverKind, t.receiverId, c), refIs(t.topicKind, t.topicId, c))))
+    .all();
+}
+
+export const insertEvent = (db: Db, row: typeof requestEventsTable.$inferInsert) => db.insert(requestEventsTable).values(row).returning().get();
+
+export const findEvent = (db: Db, requestId: string, eventId: string) =>
+  db
+    .select()
+    .from(requestEventsTable)
+    .where(and(eq(requestEventsTable.requestId, requestId), eq(requestEventsTable.id, eventId)))
+    .get();
+
+export const updateEvent = (db: Db, id: string, set: Partial<typeof requestEventsTable.$inferInsert>, updated: number) =>
+  db
+    .update(requestEventsTable)
+    .set({ ...set, updated, revisionId: sql`${requestEventsTable.revisionId} + 1` })
+    .where(eq(requestEventsTable.id, id))
+    .returning()
+    .get()!;
+
+/** A request's events in time order; rowid breaks ties, so events of one instant keep the order they were written in. */
+export function listEvents(db: Db, requestId: string, newestFirst: boolean, limit: number, offset: number) {
+  const where = eq(requestEventsTable.requestId, requestId);
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(requestEventsTable)
+      .where(where)
+      .get()?.n ?? 0;
+  const dir = newestFirst ? desc : asc;
+  const rows = db
+    .select()
+    .from(requestEventsTable)
+    .where(where)
+    .orderBy(dir(requestEventsTable.created), dir(sql`rowid`))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  return { rows, total };
+}

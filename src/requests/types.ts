@@ -1,0 +1,126 @@
+// The request-type interface: what one kind of request (an invitation, a submission, an access
+// request) says about itself. The engine owns rows, states, timeline and mail; a type only adds
+// rules and hooks. Each type is one file in requests/types/, listed once in requests/types/index.ts.
+import type { Actor } from "../core/actor";
+
+/** Kinds of the one-key entity references (`{user: "3"}`, `{community: "<uuid>"}`, ...). */
+export type EntityKind = "user" | "community" | "record" | "email" | "group";
+
+/** A party or topic: `{kind: "user", id: "3"}` is `{"user": "3"}` on the wire. */
+export interface EntityRef {
+  kind: EntityKind;
+  id: string;
+}
+
+export type RequestStatus = "created" | "submitted" | "accepted" | "declined" | "cancelled" | "expired";
+
+/** The actions of the status machine (InvenioRDM's names); `delete` exists only in `created`. */
+export type RequestAction = "submit" | "accept" | "decline" | "cancel" | "expire" | "delete";
+
+export type CommunityRole = "reader" | "curator" | "manager" | "owner";
+
+/** What the engine tells mail about: the transitions a party hears of, and comments. */
+export type NotificationEvent = "submitted" | "accepted" | "declined" | "cancelled" | "expired" | "commented";
+
+/** A request as types see it (times in ms since the epoch). */
+export interface RequestView {
+  id: string;
+  /** The human number, "1", "2"... */
+  number: string;
+  type: string;
+  title: string;
+  description: string;
+  status: RequestStatus;
+  createdBy: EntityRef;
+  receiver: EntityRef;
+  topic: EntityRef | null;
+  /** What the type keeps beside the common fields (e.g. the role an invitation offers). */
+  payload: Record<string, unknown>;
+  expiresAt: number | null;
+  created: number;
+  updated: number;
+}
+
+/**
+ * Questions about the caller, answered by the engine for one request. A community party is acted
+ * for by its members holding at least `atLeast` (default `curator`: curators, managers, owners);
+ * a group party by the group's members; an e-mail party (a guest) by nobody signed in.
+ */
+export interface Parties {
+  readonly actor: Actor;
+  /** The caller is the creating user, or acts for the creating community or group. */
+  isCreator(atLeast?: CommunityRole): boolean;
+  /** The caller is the receiving user, or acts for the receiving community or group. */
+  isReceiver(atLeast?: CommunityRole): boolean;
+}
+
+/**
+ * What types may act on inside an action's transaction, handed to the engine by app.ts. Each
+ * module a type needs adds one narrow, synchronous member here, built from that module's store
+ * before the engine (so modules that create requests can be built after it); its writes join the
+ * engine's transaction.
+ */
+export interface RequestTypeServices {
+  /** Community memberships: members/writer.ts `createMembershipWriter`. */
+  members?: MembershipWriter;
+}
+
+/** Adds memberships inside the caller's transaction (members/writer.ts). */
+export interface MembershipWriter {
+  /** Adds the user or group to the community with the role; an HttpError (400) when it is a member already. */
+  addMember(input: { communityId: string; member: EntityRef; role: CommunityRole; visible: boolean; now: number; id?: string }): void;
+}
+
+/** Handed to a type's hooks. */
+export interface HookContext {
+  /** The request after the transition (its new status written, not yet committed). */
+  request: RequestView;
+  /** Who runs the action (the system actor for expiry). */
+  actor: Actor;
+  now: number;
+  services: RequestTypeServices;
+}
+
+/** Handed to notification texts. */
+export interface NotificationContext {
+  request: RequestView;
+  event: NotificationEvent;
+  /** Display name of whoever caused the event ("the system" for expiry). */
+  actorName: string;
+  /** `self_html` of the request. */
+  url: string;
+  /** The comment's text (tags stripped) for `commented`, and for an action sent with a comment. */
+  comment?: string;
+  siteName: string;
+}
+
+export interface MailText {
+  subject: string;
+  body: string;
+}
+
+export interface RequestType {
+  /** InvenioRDM's type id, e.g. `community-invitation`; stored in `requests.type`. */
+  id: string;
+  /** Entity kinds allowed for each role; creation with another kind is a 400. `topic: null`: no topic. */
+  entities: { creator: readonly EntityKind[]; receiver: readonly EntityKind[]; topic: readonly EntityKind[] | null };
+  /**
+   * Who may run each action, asked only when the status machine allows it in the current state
+   * (so e.g. `delete` is asked only in `created`). Missing: no party may. The system actor (jobs)
+   * may run every action the state allows; administrators are not parties and act like others.
+   * The usual: submit, cancel, delete by the creator; accept, decline by the receiver. Editing
+   * the title and description follows `submit`.
+   */
+  can: Partial<Record<RequestAction, (parties: Parties, request: RequestView) => boolean>>;
+  /**
+   * Side effects of an action, run inside the engine's transaction after the status is written
+   * (accept adds a member, say). Throwing an HttpError refuses the action and rolls back.
+   */
+  on?: Partial<Record<RequestAction, (ctx: HookContext) => void>>;
+  /** Days an open request lives after it is submitted; null or absent: it never expires. */
+  expiresInDays?: number | null;
+  /** Title and description used when the creator gives none. */
+  defaults?(request: RequestView): { title?: string; description?: string };
+  /** Mail text per event; the engine's generic text when absent. Return null to send nothing for an event. */
+  notification?(ctx: NotificationContext): MailText | null;
+}
