@@ -98,7 +98,8 @@ export function relevance(words: string[]): SQL {
     const p = wordPrefixGlob(w);
     return sql`${score(title, 4, p)} + ${score(sql`${c.slug}`, 2, p)} + ${score(description, 1, p)}`;
   });
-  return parts.length ? sql.join(parts, sql` + `) : sql`0`;
+  // A constant, not a bare 0: SQLite reads an integer literal in ORDER BY as a column number.
+  return parts.length ? sql.join(parts, sql` + `) : sql`abs(0)`;
 }
 
 /** The latest featured period that has started by `now` (null: none). */

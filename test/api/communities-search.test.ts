@@ -130,6 +130,16 @@ describe("GET /api/communities", () => {
       json: { hits: { total: 4 } },
     },
   ]);
+
+  test("a query with no words (punctuation, a lone wildcard) lists everything, in both listings, never a 500", async () => {
+    for (const q of ["*", "((", "-", '"', "*:*"]) {
+      for (const path of ["/api/communities", "/api/user/communities"]) {
+        const res = await ctx.call("GET", `${path}?q=${encodeURIComponent(q)}`, { as: "alice" });
+        expect({ q, path, status: res.status }).toEqual({ q, path, status: 200 });
+        expect(Array.isArray(res.json.hits.hits)).toBe(true);
+      }
+    }
+  });
 });
 
 describe("GET /api/user/communities", () => {
