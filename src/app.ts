@@ -85,6 +85,9 @@ export function createServices(options: AppOptions) {
   const fileHooks = createLifecycleHooks({ db, clock, files: fileStore, log });
   const statsTotals = createStatsTotals(db);
   const tombstones = createTombstoneWriter(db);
+  // Communities, the requests engine and members answer each other and records show communities:
+  // what each needs of another is built from that module's store first.
+  const communityDirectory = createCommunityDirectory(db, deps.links);
   const records = createRecordsService({
     ...deps,
     lookup: vocabularies.lookup,
@@ -92,6 +95,7 @@ export function createServices(options: AppOptions) {
     files: fileHooks,
     onVisibilityChange: tombstones.noteVisibilityChange,
     recordStats: config.STATS_ENABLED ? statsTotals.recordStats : undefined,
+    communityEntries: communityDirectory.publicEntries,
     log,
   });
   const stats = createStatsService({ ...deps, records, totals: statsTotals, onPopularity: records.updatePopularity, log });
@@ -117,9 +121,7 @@ export function createServices(options: AppOptions) {
   });
   const users = createUsersService(deps);
   const adminEmails = () => users.adminEmails(systemActor);
-  // Communities, the requests engine and members answer each other: what each needs of another is
-  // built from that module's store first (the directory of communities, the membership writer).
-  const communityDirectory = createCommunityDirectory(db);
+  // The membership writer too is built from its store, before the engine whose request types use it.
   const mail = createMailService({ ...deps, log });
   defineMailJobs(registry, { mail });
   const requests = createRequestsService({

@@ -5,6 +5,8 @@ import type { Db } from "../db/connection";
 import { sql } from "drizzle-orm";
 import type { CommunitySummary, Role } from "./model";
 import { strongerRole } from "./policy";
+import type { Links } from "../core/links";
+import { presentCommunity, type CommunityJson } from "./present";
 import * as store from "./store";
 import type { CommunityRow } from "./store";
 
@@ -16,6 +18,8 @@ export interface CommunityDirectory {
   rolesOf(actor: Actor): Map<string, "reader" | "curator" | "manager" | "owner">;
   /** E-mail addresses of the community's curators, managers and owners (notification recipients). */
   curatorEmails(communityId: string): string[];
+  /** The public ones among these communities as their JSON, in the order given (a record's `parent.communities.entries`). */
+  publicEntries(ids: string[]): CommunityJson[];
 }
 
 export const summaryOf = (row: CommunityRow): CommunitySummary => ({
@@ -26,7 +30,7 @@ export const summaryOf = (row: CommunityRow): CommunitySummary => ({
   memberPolicy: row.memberPolicy === "closed" ? "closed" : "open",
 });
 
-export function createCommunityDirectory(db: Db): CommunityDirectory {
+export function createCommunityDirectory(db: Db, links: Links): CommunityDirectory {
   return {
     find(idOrSlug) {
       const row = store.findCommunity(db, idOrSlug, sql`1 = 1`);
@@ -38,5 +42,10 @@ export function createCommunityDirectory(db: Db): CommunityDirectory {
       return roles;
     },
     curatorEmails: (communityId) => store.listMemberEmails(db, communityId, ["curator", "manager", "owner"]),
+    publicEntries: (ids) =>
+      ids.flatMap((id) => {
+        const row = store.findCommunityById(db, id);
+        return row && row.visibility === "public" ? [presentCommunity(row, links)] : [];
+      }),
   };
 }

@@ -79,7 +79,7 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
   const sortOptions = config.COMMUNITIES_SEARCH_SORT_OPTIONS;
 
   return {
-    directory: createCommunityDirectory(db),
+    directory: createCommunityDirectory(db, links),
     ...createLogoOperations({ deps, loadOwned, loadReadable }),
     ...createFeaturedOperations({ db, clock, loadReadable }),
 

@@ -24,6 +24,8 @@ export interface RecordsDeps extends Deps {
   /** The `stats` of a published record (statistics module): this version and all versions; absent when statistics are off. */
   recordStats?(recordId: string, parentId: string): Record<string, unknown>;
   log(message: string): void;
+  /** The communities module's JSON of public communities (`parent.communities.entries`). */
+  communityEntries?(ids: string[]): Record<string, unknown>[];
 }
 
 /** A published record's visibility before and after a write; `at` is the record's new `updated`. */
@@ -55,6 +57,19 @@ export interface FilesSettings {
 export function createRecordsContext(deps: RecordsDeps) {
   const { db, config, links, clock } = deps;
 
+  /**
+   * `parent.communities`: the public communities the record is included in, with the default one;
+   * `{}` when there are none, as InvenioRDM shows it (restricted communities are not disclosed).
+   */
+  function parentCommunities(parentId: string) {
+    const included = store.listParentCommunities(db, parentId);
+    const entries = included.length && deps.communityEntries ? deps.communityEntries(included.map((c) => c.communityId)) : [];
+    if (entries.length === 0) return {};
+    const ids = entries.map((e) => String(e.id));
+    const chosen = included.find((c) => c.isDefault)?.communityId;
+    return { ids, default: chosen && ids.includes(chosen) ? chosen : ids[0]!, entries };
+  }
+
   function presentContext(row: { id: string; parentId: string }, isDraft: boolean, filesVisible: boolean): PresentContext {
     const found = store.findParentWithVersions(db, row.parentId);
     if (!found) throw new Error(`record parent ${row.parentId} is missing`);
@@ -65,6 +80,7 @@ export function createRecordsContext(deps: RecordsDeps) {
       doiUrl: (doi) => doiResolverUrl(doi, config.DATACITE_TEST_MODE),
       filesField: (settings) => deps.files.filesField(row.id, isDraft, settings, filesVisible),
       recordStats: () => deps.recordStats?.(row.id, row.parentId) ?? null,
+      communities: () => parentCommunities(row.parentId),
     };
   }
 

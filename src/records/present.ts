@@ -18,13 +18,15 @@ export interface PresentContext {
   filesField(settings: { enabled: boolean; default_preview: string | null; order: string[] }): Record<string, unknown>;
   /** `stats` of a published record (views, downloads of this version and all versions); null when statistics are not wired. */
   recordStats?(): Record<string, unknown> | null;
+  /** `parent.communities`: `{ids, default, entries}`, or `{}` when the record is in none. */
+  communities?(): Record<string, unknown>;
 }
 
-function parentOf(parent: ParentRow) {
+function parentOf(parent: ParentRow, ctx: PresentContext) {
   return {
     id: parent.id,
     access: { owned_by: parent.ownerId === null ? null : { user: String(parent.ownerId) }, links: [], grants: [], settings: {} },
-    communities: {},
+    communities: ctx.communities?.() ?? {},
     pids: parent.pids,
   };
 }
@@ -45,7 +47,7 @@ function common(row: DraftRow | RecordRow, ctx: PresentContext) {
     metadata: doc.metadata ?? {},
     custom_fields: doc.custom_fields ?? {},
     pids: doc.pids ?? {},
-    parent: parentOf(ctx.parent),
+    parent: parentOf(ctx.parent, ctx),
   };
 }
 

@@ -3,7 +3,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { RecordDocument } from "../core/record-document";
 import { changesOf, type Db } from "../db/connection";
 import { findRow, insertRow, shapeRow } from "../db/rows";
-import { draftsTable, recordParentsTable, recordsTable } from "../db/tables";
+import { draftsTable, recordCommunitiesTable, recordParentsTable, recordsTable } from "../db/tables";
 
 export type RecordRow = typeof recordsTable.$inferSelect;
 export type DraftRow = typeof draftsTable.$inferSelect;
@@ -86,4 +86,13 @@ export const listDueEmbargoes = (db: Db, date: string) =>
     .select()
     .from(recordsTable)
     .where(sql`${recordsTable.embargoUntil} IS NOT NULL AND ${recordsTable.embargoUntil} <= ${date}`)
+    .all();
+
+/** The communities a record's parent is included in (`parent.communities`), oldest inclusion first. */
+export const listParentCommunities = (db: Db, parentId: string) =>
+  db
+    .select({ communityId: recordCommunitiesTable.communityId, isDefault: recordCommunitiesTable.isDefault })
+    .from(recordCommunitiesTable)
+    .where(eq(recordCommunitiesTable.parentId, parentId))
+    .orderBy(recordCommunitiesTable.created, recordCommunitiesTable.communityId)
     .all();

@@ -48,6 +48,19 @@ describe("records of a community", () => {
     expect(hitIds(q.json)).toEqual([ids.hidden]);
   });
 
+  test("a record shows the public communities it is in as parent.communities; {} when none", async () => {
+    const record = await t.call("GET", `/api/records/${ids.open}`);
+    expect(record.json.parent.communities).toMatchObject({ ids: [community], default: community, entries: [{ id: community, slug: "tidal" }] });
+    expect(record.json.parent.communities.entries[0].metadata.title).toBe("Community tidal");
+    expect((await t.call("GET", `/api/records/${ids.outside}`)).json.parent.communities).toEqual({});
+    const secret = await t.call("POST", "/api/communities", { as: "alice", body: COMMUNITY_BODY("secret-tides", { visibility: "restricted" }) });
+    t.services.deps.db
+      .insert(recordCommunitiesTable)
+      .values({ parentId: (await t.call("GET", `/api/records/${ids.outside}`)).json.parent.id, communityId: secret.json.id, created: t.clock.now() })
+      .run();
+    expect((await t.call("GET", `/api/records/${ids.outside}`)).json.parent.communities).toEqual({});
+  });
+
   test("another community lists none of them; an unknown one is a 404", async () => {
     expect((await t.call("GET", "/api/communities/other/records")).json.hits.total).toBe(0);
     expect((await t.call("GET", "/api/communities/nowhere/records")).status).toBe(404);
