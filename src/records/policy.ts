@@ -62,12 +62,15 @@ export interface ScopeColumns {
  * the columns cannot decide it (the own listing needs to know which records have a draft open).
  */
 export function scopePredicate(scope: RecordScope, c: ScopeColumns): ((i: number) => boolean) | null {
+  // The columns are read once here, not per row: the test runs once for every row a search counts.
+  const { draft, isPublic, owner } = c;
   switch (scope.kind) {
     case "all":
-      return (i) => c.draft[i] === 0;
+      return (i) => draft[i] === 0;
     case "readers": {
-      const userId = scope.userId ?? -2; // never an owner: rows without one hold -1
-      return (i) => c.draft[i] === 0 && (c.isPublic[i] === 1 || c.owner[i] === userId);
+      if (scope.userId === null) return (i) => draft[i] === 0 && isPublic[i] === 1;
+      const userId = scope.userId;
+      return (i) => draft[i] === 0 && (isPublic[i] === 1 || owner[i] === userId);
     }
     case "own":
       return null;
