@@ -6,10 +6,16 @@ import { requireUser, systemActor, type Actor } from "../core/actor";
 import { validationError, type FieldError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { writeTransaction } from "../db/connection";
-import { changeOfferedRole, createRequestLookups, INVITATION, pendingRequestsOf, type OperationsContext } from "./member-requests";
+import {
+  changeOfferedRole,
+  createRequestLookups,
+  INVITATION,
+  pendingRequestsOf,
+  searchCommunityRequests,
+  type OperationsContext,
+  type RequestListingKind,
+} from "./member-requests";
 import { actsForCommunity, checkGrantRole, checkManageMembers, checkVisibleChoice, invitationPermissions } from "./policy";
-import { presentRequestItem } from "./present";
-import { searchRequestItems } from "./request-listing";
 import * as store from "./store";
 import { checkInvitationUpdateBody, checkInviteBody } from "./validate";
 
@@ -19,9 +25,18 @@ const BLOCKED = {
   requested: "This user has asked to join already: accept their membership request instead.",
 };
 
+const INVITATIONS: RequestListingKind = {
+  type: INVITATION,
+  path: "invitations",
+  // The membership the user gets on accepting, so the invitation listing and the members listing agree.
+  itemId: (view) => String(view.payload.member_id ?? view.id),
+  visible: (view) => view.payload.visible === true,
+  permissions: invitationPermissions,
+};
+
 export function createInvitationOperations(ctx: OperationsContext) {
-  const { deps, limits, loadCommunity } = ctx;
-  const { db, clock, links, requests } = deps;
+  const { deps, loadCommunity } = ctx;
+  const { db, clock, requests } = deps;
   const lookups = createRequestLookups(deps);
 
   return {
@@ -67,31 +82,7 @@ export function createInvitationOperations(ctx: OperationsContext) {
     },
 
     /** Managers, owners and administrators: every invitation of the community, open or answered. */
-    searchInvitations(actor: Actor, key: string, query: Record<string, unknown>) {
-      const { community, caller } = loadCommunity(actor, key);
-      checkManageMembers(caller);
-      const listing = {
-        db,
-        limits,
-        caller,
-        views: lookups.ofCommunity(INVITATION, community.id),
-        userOf: lookups.userOf,
-        url: (q: Record<string, unknown>) => links.api(`/communities/${community.id}/invitations`, q as never),
-      };
-      return searchRequestItems(listing, query, (item) => {
-        const request = requests.presentFor(actor, item.view.id);
-        const entity = { type: "user" as const, id: String(item.user.id), name: item.user.name, description: item.user.affiliations };
-        const fields = {
-          id: String(item.view.payload.member_id ?? item.view.id),
-          user: entity,
-          role: item.role,
-          visible: item.view.payload.visible === true,
-          created: item.view.created,
-          updated: item.view.updated,
-        };
-        return presentRequestItem(fields, request, invitationPermissions(caller, item.role, request.is_open), caller, links);
-      });
-    },
+    searchInvitations: (actor: Actor, key: string, query: Record<string, unknown>) => searchCommunityRequests(ctx, INVITATIONS, actor, key, query),
 
     /** The role (and, to hide, the visibility) open invitations offer; all or nothing. */
     updateInvitations(actor: Actor, key: string, body: unknown): void {

@@ -7,8 +7,9 @@ import type { PagingLimits } from "../core/paging";
 import type { RequestView } from "../requests/types";
 import type { MembersDeps, Role } from "./context";
 import { ROLE_TITLES } from "./model";
-import { actsForCommunity, checkVisibleChoice, managesRole, type Caller } from "./policy";
-import { offeredRole } from "./request-listing";
+import { actsForCommunity, checkManageMembers, checkVisibleChoice, managesRole, type Caller } from "./policy";
+import { presentRequestItem } from "./present";
+import { offeredRole, searchRequestItems } from "./request-listing";
 import * as store from "./store";
 
 export const INVITATION = "community-invitation";
@@ -83,4 +84,37 @@ export function pendingRequestsOf(lookups: ReturnType<typeof createRequestLookup
   });
   if (errors.length) throw validationError(errors, "Invalid member specified.");
   return views;
+}
+
+/** How one kind of community request is listed: its type, its path and what each item shows. */
+export interface RequestListingKind {
+  type: string;
+  /** The listing's path under the community, e.g. `invitations`. */
+  path: string;
+  /** The membership id and visibility an item shows. */
+  itemId(view: RequestView): string;
+  visible(view: RequestView): boolean;
+  permissions(caller: Caller, role: Role, isOpen: boolean): Record<string, boolean>;
+}
+
+/** Managers, owners and administrators: every request of the kind for the community, open or answered. */
+export function searchCommunityRequests(ctx: OperationsContext, kind: RequestListingKind, actor: Actor, key: string, query: Record<string, unknown>) {
+  const { deps, limits, loadCommunity } = ctx;
+  const lookups = createRequestLookups(deps);
+  const { community, caller } = loadCommunity(actor, key);
+  checkManageMembers(caller);
+  const listing = {
+    db: deps.db,
+    limits,
+    caller,
+    views: lookups.ofCommunity(kind.type, community.id),
+    userOf: lookups.userOf,
+    url: (q: Record<string, unknown>) => deps.links.api(`/communities/${community.id}/${kind.path}`, q as never),
+  };
+  return searchRequestItems(listing, query, (item) => {
+    const request = deps.requests.presentFor(actor, item.view.id);
+    const user = { type: "user" as const, id: String(item.user.id), name: item.user.name, description: item.user.affiliations };
+    const fields = { id: kind.itemId(item.view), user, role: item.role, visible: kind.visible(item.view), created: item.view.created, updated: item.view.updated };
+    return presentRequestItem(fields, request, kind.permissions(caller, item.role, request.is_open), caller, deps.links);
+  });
 }

@@ -5,10 +5,16 @@
 import { requireUser, type Actor } from "../core/actor";
 import { badRequest } from "../core/errors";
 import { writeTransaction } from "../db/connection";
-import { changeOfferedRole, createRequestLookups, MEMBERSHIP_REQUEST, pendingRequestsOf, type OperationsContext } from "./member-requests";
+import {
+  changeOfferedRole,
+  createRequestLookups,
+  MEMBERSHIP_REQUEST,
+  pendingRequestsOf,
+  searchCommunityRequests,
+  type OperationsContext,
+  type RequestListingKind,
+} from "./member-requests";
 import { checkManageMembers, membershipRequestPermissions } from "./policy";
-import { presentRequestItem } from "./present";
-import { searchRequestItems } from "./request-listing";
 import { checkInvitationUpdateBody, checkMembershipRequestBody } from "./validate";
 
 const BLOCKED = {
@@ -17,9 +23,17 @@ const BLOCKED = {
   requested: "You have already asked to join this community; the request is open.",
 };
 
+const MEMBERSHIP_REQUESTS: RequestListingKind = {
+  type: MEMBERSHIP_REQUEST,
+  path: "membership-requests",
+  itemId: (view) => view.id,
+  visible: () => false,
+  permissions: membershipRequestPermissions,
+};
+
 export function createMembershipRequestOperations(ctx: OperationsContext) {
-  const { deps, limits, loadCommunity } = ctx;
-  const { db, clock, links, requests } = deps;
+  const { deps, loadCommunity } = ctx;
+  const { db, clock, requests } = deps;
   const lookups = createRequestLookups(deps);
 
   return {
@@ -52,24 +66,7 @@ export function createMembershipRequestOperations(ctx: OperationsContext) {
     },
 
     /** Managers, owners and administrators: every membership request of the community. */
-    searchMembershipRequests(actor: Actor, key: string, query: Record<string, unknown>) {
-      const { community, caller } = loadCommunity(actor, key);
-      checkManageMembers(caller);
-      const listing = {
-        db,
-        limits,
-        caller,
-        views: lookups.ofCommunity(MEMBERSHIP_REQUEST, community.id),
-        userOf: lookups.userOf,
-        url: (q: Record<string, unknown>) => links.api(`/communities/${community.id}/membership-requests`, q as never),
-      };
-      return searchRequestItems(listing, query, (item) => {
-        const request = requests.presentFor(actor, item.view.id);
-        const entity = { type: "user" as const, id: String(item.user.id), name: item.user.name, description: item.user.affiliations };
-        const fields = { id: item.view.id, user: entity, role: item.role, visible: false, created: item.view.created, updated: item.view.updated };
-        return presentRequestItem(fields, request, membershipRequestPermissions(caller, item.role, request.is_open), caller, links);
-      });
-    },
+    searchMembershipRequests: (actor: Actor, key: string, query: Record<string, unknown>) => searchCommunityRequests(ctx, MEMBERSHIP_REQUESTS, actor, key, query),
 
     /** The role open membership requests would give; all or nothing. */
     updateMembershipRequests(actor: Actor, key: string, body: unknown): void {
