@@ -6,18 +6,10 @@ import { requireUser, systemActor, type Actor } from "../core/actor";
 import { validationError, type FieldError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { writeTransaction } from "../db/connection";
-import {
-  changeOfferedRole,
-  createRequestLookups,
-  INVITATION,
-  pendingRequestsOf,
-  searchCommunityRequests,
-  type OperationsContext,
-  type RequestListingKind,
-} from "./member-requests";
+import { createRequestLookups, INVITATION, searchCommunityRequests, updateCommunityRequests, type OperationsContext, type RequestListingKind } from "./member-requests";
 import { actsForCommunity, checkGrantRole, checkManageMembers, checkVisibleChoice, invitationPermissions } from "./policy";
 import * as store from "./store";
-import { checkInvitationUpdateBody, checkInviteBody } from "./validate";
+import { checkInviteBody } from "./validate";
 
 const BLOCKED = {
   member: "This user is already a member of the community.",
@@ -32,6 +24,7 @@ const INVITATIONS: RequestListingKind = {
   itemId: (view) => String(view.payload.member_id ?? view.id),
   visible: (view) => view.payload.visible === true,
   permissions: invitationPermissions,
+  offersVisibility: true,
 };
 
 export function createInvitationOperations(ctx: OperationsContext) {
@@ -85,17 +78,6 @@ export function createInvitationOperations(ctx: OperationsContext) {
     searchInvitations: (actor: Actor, key: string, query: Record<string, unknown>) => searchCommunityRequests(ctx, INVITATIONS, actor, key, query),
 
     /** The role (and, to hide, the visibility) open invitations offer; all or nothing. */
-    updateInvitations(actor: Actor, key: string, body: unknown): void {
-      requireUser(actor);
-      const { community, caller } = loadCommunity(actor, key);
-      checkManageMembers(caller);
-      const input = checkInvitationUpdateBody(body);
-      const now = clock.now();
-      writeTransaction(db, () => {
-        for (const view of pendingRequestsOf(lookups, INVITATION, community.id, input.members, now)) {
-          changeOfferedRole(deps, caller, view, { role: input.role, visible: input.visible }, now);
-        }
-      });
-    },
+    updateInvitations: (actor: Actor, key: string, body: unknown) => updateCommunityRequests(ctx, INVITATIONS, actor, key, body),
   };
 }

@@ -1,9 +1,10 @@
 // What invitations and membership requests share: finding a community's requests of either type
 // through the engine, "open" as the members rules mean it, the checks that keep one pending thing
 // per user and community, and changing the role a request offers.
-import { systemActor, type Actor } from "../core/actor";
+import { requireUser, systemActor, type Actor } from "../core/actor";
 import { forbidden, validationError, type FieldError } from "../core/errors";
 import type { PagingLimits } from "../core/paging";
+import { writeTransaction } from "../db/connection";
 import type { RequestView } from "../requests/types";
 import type { MembersDeps, Role } from "./context";
 import { ROLE_TITLES } from "./model";
@@ -11,6 +12,7 @@ import { actsForCommunity, checkManageMembers, checkVisibleChoice, managesRole, 
 import { presentRequestItem } from "./present";
 import { offeredRole, searchRequestItems } from "./request-listing";
 import * as store from "./store";
+import { checkInvitationUpdateBody } from "./validate";
 
 export const INVITATION = "community-invitation";
 export const MEMBERSHIP_REQUEST = "community-membership-request";
@@ -95,6 +97,8 @@ export interface RequestListingKind {
   itemId(view: RequestView): string;
   visible(view: RequestView): boolean;
   permissions(caller: Caller, role: Role, isOpen: boolean): Record<string, boolean>;
+  /** Whether an update may also change the visibility the request offers (invitations do). */
+  offersVisibility: boolean;
 }
 
 /** Managers, owners and administrators: every request of the kind for the community, open or answered. */
@@ -116,5 +120,21 @@ export function searchCommunityRequests(ctx: OperationsContext, kind: RequestLis
     const user = { type: "user" as const, id: String(item.user.id), name: item.user.name, description: item.user.affiliations };
     const fields = { id: kind.itemId(item.view), user, role: item.role, visible: kind.visible(item.view), created: item.view.created, updated: item.view.updated };
     return presentRequestItem(fields, request, kind.permissions(caller, item.role, request.is_open), caller, deps.links);
+  });
+}
+
+/** The role (and, where the kind offers one, the visibility) of the community's open requests of the kind; all or nothing. */
+export function updateCommunityRequests(ctx: OperationsContext, kind: RequestListingKind, actor: Actor, key: string, body: unknown): void {
+  requireUser(actor);
+  const { deps, loadCommunity } = ctx;
+  const { community, caller } = loadCommunity(actor, key);
+  checkManageMembers(caller);
+  const input = checkInvitationUpdateBody(body);
+  const now = deps.clock.now();
+  const lookups = createRequestLookups(deps);
+  writeTransaction(deps.db, () => {
+    for (const view of pendingRequestsOf(lookups, kind.type, community.id, input.members, now)) {
+      changeOfferedRole(deps, caller, view, kind.offersVisibility ? { role: input.role, visible: input.visible } : { role: input.role }, now);
+    }
   });
 }

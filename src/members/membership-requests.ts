@@ -5,17 +5,9 @@
 import { requireUser, type Actor } from "../core/actor";
 import { badRequest } from "../core/errors";
 import { writeTransaction } from "../db/connection";
-import {
-  changeOfferedRole,
-  createRequestLookups,
-  MEMBERSHIP_REQUEST,
-  pendingRequestsOf,
-  searchCommunityRequests,
-  type OperationsContext,
-  type RequestListingKind,
-} from "./member-requests";
-import { checkManageMembers, membershipRequestPermissions } from "./policy";
-import { checkInvitationUpdateBody, checkMembershipRequestBody } from "./validate";
+import { createRequestLookups, MEMBERSHIP_REQUEST, searchCommunityRequests, updateCommunityRequests, type OperationsContext, type RequestListingKind } from "./member-requests";
+import { membershipRequestPermissions } from "./policy";
+import { checkMembershipRequestBody } from "./validate";
 
 const BLOCKED = {
   member: "You are already a member of this community.",
@@ -29,6 +21,7 @@ const MEMBERSHIP_REQUESTS: RequestListingKind = {
   itemId: (view) => view.id,
   visible: () => false,
   permissions: membershipRequestPermissions,
+  offersVisibility: false,
 };
 
 export function createMembershipRequestOperations(ctx: OperationsContext) {
@@ -69,15 +62,6 @@ export function createMembershipRequestOperations(ctx: OperationsContext) {
     searchMembershipRequests: (actor: Actor, key: string, query: Record<string, unknown>) => searchCommunityRequests(ctx, MEMBERSHIP_REQUESTS, actor, key, query),
 
     /** The role open membership requests would give; all or nothing. */
-    updateMembershipRequests(actor: Actor, key: string, body: unknown): void {
-      requireUser(actor);
-      const { community, caller } = loadCommunity(actor, key);
-      checkManageMembers(caller);
-      const input = checkInvitationUpdateBody(body);
-      const now = clock.now();
-      writeTransaction(db, () => {
-        for (const view of pendingRequestsOf(lookups, MEMBERSHIP_REQUEST, community.id, input.members, now)) changeOfferedRole(deps, caller, view, { role: input.role }, now);
-      });
-    },
+    updateMembershipRequests: (actor: Actor, key: string, body: unknown) => updateCommunityRequests(ctx, MEMBERSHIP_REQUESTS, actor, key, body),
   };
 }

@@ -7,28 +7,13 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { narrowPermissions } from "../../src/server/data-dir";
-import { cairn, cleanEnv, freePort, MAIN } from "../helpers/cli";
+import { MAIN, cairn, cleanEnv, freePort, serve } from "../helpers/cli";
 
 let root = "";
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "cairn-hardening-"));
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** Starts `cairn serve` and resolves once it says it is serving. */
-async function serve(args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn([process.execPath, MAIN, "serve", ...args], { env: { ...cleanEnv(), ...env }, stdout: "pipe", stderr: "pipe" });
-  let output = "";
-  const reader = proc.stdout.getReader();
-  const deadline = Date.now() + 20_000;
-  while (!output.includes("Cairn serving") && Date.now() < deadline) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    output += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return { proc, output };
-}
 
 /** Stops the server; resolves to its exit code and everything it wrote to stderr. */
 async function stop(proc: Bun.Subprocess<"ignore", "pipe", "pipe">) {

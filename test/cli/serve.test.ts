@@ -5,28 +5,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
-import { cairn, cleanEnv, freePort, MAIN } from "../helpers/cli";
+import { MAIN, cairn, cleanEnv, freePort, serve } from "../helpers/cli";
 
 let root = "";
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "cairn-serve-"));
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** Starts `cairn serve` and resolves once it says it is serving. */
-async function serve(args: string[]) {
-  const proc = Bun.spawn([process.execPath, MAIN, "serve", ...args], { env: cleanEnv(), stdout: "pipe", stderr: "pipe" });
-  let output = "";
-  const reader = proc.stdout.getReader();
-  const deadline = Date.now() + 20_000;
-  while (!output.includes("Cairn serving") && Date.now() < deadline) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    output += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return { proc, output };
-}
 
 async function stop(proc: Bun.Subprocess) {
   proc.kill("SIGTERM");

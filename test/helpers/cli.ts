@@ -35,3 +35,18 @@ export function freePort(): number {
   server.stop(true);
   return port;
 }
+
+/** Starts `cairn serve` as a process and resolves once it says it is serving (or gives up after 20 s). */
+export async function serve(args: string[], env: Record<string, string> = {}) {
+  const proc = Bun.spawn([process.execPath, MAIN, "serve", ...args], { env: { ...cleanEnv(), ...env }, stdout: "pipe", stderr: "pipe" });
+  let output = "";
+  const reader = proc.stdout.getReader();
+  const deadline = Date.now() + 20_000;
+  while (!output.includes("Cairn serving") && Date.now() < deadline) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    output += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return { proc, output };
+}
