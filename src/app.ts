@@ -26,6 +26,9 @@ import { createMembershipWriter } from "./members/writer";
 import { userDirectoryOf } from "./requests/context";
 import { defineRequestJobs } from "./requests/jobs";
 import { requestsRoutes } from "./requests/routes";
+import { createRequestDirectory } from "./requests/directory";
+import { curationRoutes } from "./curation/routes";
+import { createCurationService } from "./curation/service";
 import { createRequestsService } from "./requests/service";
 import { defineMaintenanceJobs } from "./jobs/maintenance";
 import { createJobRegistry } from "./jobs/registry";
@@ -88,6 +91,7 @@ export function createServices(options: AppOptions) {
   // Communities, the requests engine and members answer each other and records show communities:
   // what each needs of another is built from that module's store first.
   const communityDirectory = createCommunityDirectory(db, deps.links);
+  const requestDirectory = createRequestDirectory(db);
   const records = createRecordsService({
     ...deps,
     lookup: vocabularies.lookup,
@@ -96,6 +100,9 @@ export function createServices(options: AppOptions) {
     onVisibilityChange: tombstones.noteVisibilityChange,
     recordStats: config.STATS_ENABLED ? statsTotals.recordStats : undefined,
     communityEntries: communityDirectory.publicEntries,
+    communityTitles: communityDirectory.readableTitles,
+    communityRoles: communityDirectory.rolesOf,
+    requests: requestDirectory,
     log,
   });
   const stats = createStatsService({ ...deps, records, totals: statsTotals, onPopularity: records.updatePopularity, log });
@@ -129,7 +136,7 @@ export function createServices(options: AppOptions) {
     communities: communityDirectory,
     users: userDirectoryOf(users.findUserById),
     queueMail: mail.queueMail,
-    typeServices: { members: createMembershipWriter(db) },
+    typeServices: { members: createMembershipWriter(db), records: records.curation.forRequests },
     log,
   });
   defineRequestJobs(registry, { requests });
@@ -138,8 +145,9 @@ export function createServices(options: AppOptions) {
     lookup: vocabularies.lookup,
     files: fileStore,
     searchRecords: (actor, communityId, query) => records.searchCommunityRecords(actor, communityId, query),
-    onDelete: [requests.closeCommunityRequests],
+    onDelete: [requests.closeCommunityRequests, records.curation.leaveCommunity],
   });
+  const curation = createCurationService({ curation: records.curation, requests, communities: communityDirectory, searchCommunities: communities.searchAmong });
   const members = createMembersService({ ...deps, communities: communityDirectory, requests });
   const oai = createOaiService({ ...deps, records, exportContext: exportsService.context(), adminEmails, communitySets: communities.oaiSets });
   return {
@@ -153,6 +161,7 @@ export function createServices(options: AppOptions) {
     communities,
     members,
     requests,
+    curation,
     mail,
     exports: exportsService,
     oai,
@@ -200,6 +209,7 @@ export function createApp(options: AppOptions) {
     .use(communitiesRoutes(http, services.communities))
     .use(membersRoutes(http, services.members))
     .use(requestsRoutes(http, services.requests))
+    .use(curationRoutes(http, services.curation))
     .use(usersRoutes(http, services.users))
     .use(statsRoutes(http, services.stats))
     .use(oaiSetsRoutes(http, services.oai))

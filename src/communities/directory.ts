@@ -2,9 +2,10 @@
 // the store alone, so it exists before the services that need each other's answers.
 import type { Actor } from "../core/actor";
 import type { Db } from "../db/connection";
-import { sql } from "drizzle-orm";
+import { and, inArray, sql } from "drizzle-orm";
+import { communitiesTable } from "../db/tables";
 import type { CommunitySummary, Role } from "./model";
-import { strongerRole } from "./policy";
+import { readableCommunitiesFilter, strongerRole } from "./policy";
 import type { Links } from "../core/links";
 import { presentCommunity, type CommunityJson } from "./present";
 import * as store from "./store";
@@ -20,6 +21,11 @@ export interface CommunityDirectory {
   curatorEmails(communityId: string): string[];
   /** The public ones among these communities as their JSON, in the order given (a record's `parent.communities.entries`). */
   publicEntries(ids: string[]): CommunityJson[];
+  /**
+   * Titles of those of `ids` the actor may read (public ones, its own directly or through a group,
+   * every one for administrators), by id; the others are left out (a record search's communities facet).
+   */
+  readableTitles(actor: Actor, ids: string[]): Map<string, string>;
 }
 
 export const summaryOf = (row: CommunityRow): CommunitySummary => ({
@@ -28,6 +34,7 @@ export const summaryOf = (row: CommunityRow): CommunitySummary => ({
   title: String(row.metadata.title ?? ""),
   visibility: row.visibility === "restricted" ? "restricted" : "public",
   memberPolicy: row.memberPolicy === "closed" ? "closed" : "open",
+  recordPolicy: row.recordPolicy === "closed" ? "closed" : "open",
 });
 
 export function createCommunityDirectory(db: Db, links: Links): CommunityDirectory {
@@ -47,5 +54,18 @@ export function createCommunityDirectory(db: Db, links: Links): CommunityDirecto
         const row = store.findCommunityById(db, id);
         return row && row.visibility === "public" ? [presentCommunity(row, links)] : [];
       }),
+    readableTitles(actor, ids) {
+      const titles = new Map<string, string>();
+      const unique = [...new Set(ids)];
+      for (let i = 0; i < unique.length; i += 500) {
+        const rows = db
+          .select({ id: communitiesTable.id, slug: communitiesTable.slug, title: sql<unknown>`json_extract(${communitiesTable.metadata}, '$.title')` })
+          .from(communitiesTable)
+          .where(and(inArray(communitiesTable.id, unique.slice(i, i + 500)), readableCommunitiesFilter(actor)))
+          .all();
+        for (const row of rows) titles.set(row.id, typeof row.title === "string" && row.title ? row.title : row.slug);
+      }
+      return titles;
+    },
   };
 }

@@ -33,4 +33,6 @@ export interface CommunitySummary {
   visibility: "public" | "restricted";
   /** `access.member_policy`: whether people may ask to join (the members module's membership requests). */
   memberPolicy: "open" | "closed";
+  /** `access.record_policy`: `open`, members include records without review; `closed`, review always. */
+  recordPolicy: "open" | "closed";
 }

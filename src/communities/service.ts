@@ -7,7 +7,9 @@ import { checkRevision } from "../core/etag";
 import { notFound, validationError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { searchEnvelope, parsePage, type SearchResult } from "../core/paging";
+import { inArray, notInArray, sql } from "drizzle-orm";
 import { writeTransaction } from "../db/connection";
+import { communitiesTable } from "../db/tables";
 import type { FileStore } from "../storage/file-store";
 import { chooseSort } from "../search/sorts";
 import type { VocabularyLookup } from "../vocabularies/model";
@@ -163,6 +165,18 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
       return searchListing(searchContext, listing, query, present);
     },
 
+    /**
+     * Communities the caller may read among `only` and outside `except` (`membersOnly`: those it
+     * belongs to): the communities of a record and the suggestions for it.
+     */
+    searchAmong(actor: Actor, among: { only?: string[]; except?: string[]; membersOnly?: boolean }, query: CommunitySearchQuery, path: string) {
+      const filters = [among.membersOnly ? memberCommunitiesFilter(actor) : readableCommunitiesFilter(actor)];
+      if (among.only) filters.push(among.only.length ? inArray(communitiesTable.id, among.only) : sql`0 = 1`);
+      if (among.except?.length) filters.push(notInArray(communitiesTable.id, among.except));
+      const listing = { filters, facets: [TYPE_FACET], url: (q: Record<string, unknown>) => links.api(path, q as never), sortOptions };
+      return searchListing(searchContext, listing, query, present);
+    },
+
     /** The caller's communities, any role, directly or through a group (administrators too see only their own). */
     searchUserCommunities(actor: Actor, query: CommunitySearchQuery) {
       checkSearchOwn(actor);
@@ -208,11 +222,12 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
     },
 
     /** OAI-PMH sets of public communities: `<prefix><slug>`, named by the title. */
-    oaiSets(): { spec: string; name: string; description: string }[] {
+    oaiSets(): { spec: string; name: string; description: string; searchPattern: string }[] {
       return store.listPublicCommunities(db).map((row) => {
         const title = String(row.metadata.title ?? row.slug);
         const description = typeof row.metadata.description === "string" && row.metadata.description ? row.metadata.description : `Records belonging to the community '${title}'`;
-        return { spec: `${config.COMMUNITIES_OAI_SETS_PREFIX}${row.slug}`, name: title, description };
+        // The records included in it, by the id the index keeps for every version (parent.communities.ids).
+        return { spec: `${config.COMMUNITIES_OAI_SETS_PREFIX}${row.slug}`, name: title, description, searchPattern: `parent.communities.ids:"${row.id}"` };
       });
     },
   };

@@ -22,8 +22,8 @@ export interface OaiDeps extends Deps {
   exportContext: ExportContext;
   /** Addresses of administrators, for Identify's adminEmail when OAISERVER_ADMIN_EMAIL is not set. */
   adminEmails(): string[];
-  /** The sets of public communities (`user-<slug>`), listed beside the administrators' sets. */
-  communitySets?(): { spec: string; name: string; description: string }[];
+  /** The sets of public communities (`user-<slug>`), listed beside the administrators' sets; `searchPattern` selects their records. */
+  communitySets?(): { spec: string; name: string; description: string; searchPattern: string }[];
 }
 
 export type OaiService = ReturnType<typeof createOaiService>;
@@ -65,7 +65,7 @@ export function createOaiService(deps: OaiDeps) {
   function harvestSets(): HarvestSet[] {
     const own: HarvestSet[] = store.listSets(db, "spec", "asc", 0, Number.MAX_SAFE_INTEGER);
     const taken = new Set(own.map((s) => s.spec));
-    const communities = (deps.communitySets?.() ?? []).filter((s) => !taken.has(s.spec)).map((s) => ({ ...s, searchPattern: null }));
+    const communities = (deps.communitySets?.() ?? []).filter((s) => !taken.has(s.spec));
     if (communities.length === 0) return own;
     // Code-point order, as SQLite's BINARY collation sorts the administrators' sets.
     return [...own, ...communities].sort((a, b) => (a.spec < b.spec ? -1 : a.spec > b.spec ? 1 : 0));

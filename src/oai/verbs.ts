@@ -9,7 +9,7 @@ import type { SetRow } from "./store";
 import { decodeToken, encodeToken, type ListState, type ListVerb } from "./tokens";
 import { headerTree, OaiError, oaiDatestamp, recordTree, tokenTree, type Header, type TokenInfo } from "./xml";
 
-/** A set as harvesting sees it: an administrator's (its query selects the records) or a community's (no query: its records are those included in it). */
+/** A set as harvesting sees it: an administrator's or a community's (`parent.communities.ids:"<id>"`), its query selecting the records. */
 export type HarvestSet = Pick<SetRow, "spec" | "name" | "description"> & { searchPattern: string | null };
 
 export interface VerbContext {
@@ -142,7 +142,6 @@ function setPatterns(c: VerbContext, spec: string | undefined): string[] | undef
   if (spec === undefined) return undefined;
   const sets = c.sets();
   if (sets.length === 0) throw new OaiError("noSetHierarchy", "This repository has no sets.");
-  // A community's set selects no record yet (nothing includes records in communities): no pattern, no records.
   return sets.filter((s) => s.spec === spec || s.spec.startsWith(`${spec}:`)).flatMap((s) => (s.searchPattern === null ? [] : [s.searchPattern]));
 }
 

@@ -3,14 +3,15 @@
 import { systemActor, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import type { FieldError } from "../core/errors";
-import { notFound } from "../core/errors";
+import { badRequest, notFound } from "../core/errors";
 import type { RecordDocument } from "../core/record-document";
 import { formatDate } from "../core/time";
 import { doiResolverUrl } from "../pids/doi";
 import type { VocabularyLookup } from "../vocabularies/model";
-import { canReadFiles, isPublicRecord } from "./policy";
+import type { RequestDirectory } from "../requests/directory";
+import { canReadFiles, isPublicRecord, levelOf, recordScope, type Level } from "./policy";
 import { presentDraft, presentListedRecord, presentRecord, type PresentContext } from "./present";
-import { createRecordSearch, indexedRecord } from "./search";
+import { createRecordSearch, indexedRecord, type IndexedParent } from "./search";
 import * as store from "./store";
 
 export interface RecordsDeps extends Deps {
@@ -26,6 +27,15 @@ export interface RecordsDeps extends Deps {
   log(message: string): void;
   /** The communities module's JSON of public communities (`parent.communities.entries`). */
   communityEntries?(ids: string[]): Record<string, unknown>[];
+  /** The caller's role in each community it belongs to (the community directory): members see included records, curators curate them. */
+  communityRoles?(actor: Actor): ReadonlyMap<string, CommunityRole>;
+  /**
+   * Titles of those of `ids` the actor may read (the community directory): public communities,
+   * its own, all for administrators; the communities facet's labels, and which facet values count.
+   */
+  communityTitles?(actor: Actor, ids: string[]): Map<string, string>;
+  /** Open reviews and inclusion requests of a record (the requests directory), for the permission levels. */
+  requests?: Pick<RequestDirectory, "openAbout" | "latestAbout" | "discardUnsubmitted">;
 }
 
 /** A published record's visibility before and after a write; `at` is the record's new `updated`. */
@@ -54,8 +64,45 @@ export interface FilesSettings {
   order: string[];
 }
 
+type CommunityRole = "reader" | "curator" | "manager" | "owner";
+
 export function createRecordsContext(deps: RecordsDeps) {
   const { db, config, links, clock } = deps;
+
+  // A caller's community roles, asked once per request (an actor object lives as long as its request).
+  const rolesCache = new WeakMap<Actor, ReadonlyMap<string, CommunityRole>>();
+  function communityRoles(actor: Actor): ReadonlyMap<string, CommunityRole> {
+    if (actor.kind !== "user" || !deps.communityRoles) return new Map();
+    let roles = rolesCache.get(actor);
+    if (!roles) rolesCache.set(actor, (roles = deps.communityRoles(actor)));
+    return roles;
+  }
+
+  /** The caller's permission level on a record or draft (records/policy.ts levelOf), its facts read only when needed. */
+  function levelFor(actor: Actor, row: { id: string; parentId: string; ownerId: number | null }, isDraft: boolean): Level {
+    const topic = { kind: "record" as const, id: row.id };
+    return levelOf(actor, {
+      ownerId: row.ownerId,
+      memberRoles() {
+        const roles = communityRoles(actor);
+        if (roles.size === 0) return [];
+        return store.listParentCommunities(db, row.parentId).flatMap((c) => (roles.has(c.communityId) ? [roles.get(c.communityId)!] : []));
+      },
+      reviewerRole() {
+        const roles = communityRoles(actor);
+        if (!isDraft || roles.size === 0 || !deps.requests) return null;
+        const review = deps.requests.openAbout("community-submission", topic)[0];
+        return review?.receiver.kind === "community" ? (roles.get(review.receiver.id) ?? null) : null;
+      },
+      reviewsInclusion() {
+        const roles = communityRoles(actor);
+        if (isDraft || roles.size === 0 || !deps.requests) return false;
+        return deps.requests
+          .openAbout("community-inclusion", topic)
+          .some((r) => r.receiver.kind === "community" && roles.get(r.receiver.id) && roles.get(r.receiver.id) !== "reader");
+      },
+    });
+  }
 
   /**
    * `parent.communities`: the public communities the record is included in, with the default one;
@@ -70,6 +117,13 @@ export function createRecordsContext(deps: RecordsDeps) {
     return { ids, default: chosen && ids.includes(chosen) ? chosen : ids[0]!, entries };
   }
 
+  /** A draft's newest review request as `parent.review` shows it. */
+  function reviewOf(id: string) {
+    const review = deps.requests?.latestAbout("community-submission", { kind: "record", id });
+    if (!review) return null;
+    return { id: review.id, type: review.type, receiver: { [review.receiver.kind]: review.receiver.id }, status: review.status };
+  }
+
   function presentContext(row: { id: string; parentId: string }, isDraft: boolean, filesVisible: boolean): PresentContext {
     const found = store.findParentWithVersions(db, row.parentId);
     if (!found) throw new Error(`record parent ${row.parentId} is missing`);
@@ -81,12 +135,49 @@ export function createRecordsContext(deps: RecordsDeps) {
       filesField: (settings) => deps.files.filesField(row.id, isDraft, settings, filesVisible),
       recordStats: () => deps.recordStats?.(row.id, row.parentId) ?? null,
       communities: () => parentCommunities(row.parentId),
+      review: isDraft ? () => reviewOf(row.id) : undefined,
     };
   }
 
   const search = createRecordSearch(db, deps.lookup, {
     readers: { count: config.SEARCH_READERS, timeoutMs: config.SEARCH_TIMEOUT_MS, log: deps.log },
   });
+
+  /** What the index keeps of a parent for each of its versions: pids and community ids. */
+  const indexedParent = (parentId: string, pids: Record<string, unknown> | undefined): IndexedParent => ({
+    pids: pids ?? {},
+    communities: store.listParentCommunities(db, parentId).map((c) => c.communityId),
+  });
+
+  /** Re-indexes a draft (or drops it from the index when it is gone); call inside the write's transaction. */
+  function reindexDraft(id: string) {
+    const draft = store.findDraft(db, id);
+    if (!draft) return search.unindexRecord(id, true);
+    const doc = draft.document;
+    const found = store.findParentWithVersions(db, draft.parentId);
+    const isLatest = draft.versionIndex >= (found?.maxVersionIndex ?? 0);
+    const fileTypes = deps.files.fileTypes(id, true);
+    search.indexRecord({ ...draft, isDraft: true, isLatest, accessRecord: doc.access?.record ?? "public", fileTypes }, indexedParent(draft.parentId, found?.parent.pids));
+  }
+
+  /** Re-indexes a published record, telling OAI-PMH of a visibility change; call inside the write's transaction. */
+  function reindexRecord(id: string) {
+    const record = store.findRecord(db, id)!;
+    const indexed = search.indexedAccess(id);
+    const wasPublic = indexed !== null && isPublicRecord({ accessRecord: indexed });
+    search.indexRecord({ ...indexedRecord(record), fileTypes: deps.files.fileTypes(id, false) }, indexedParent(record.parentId, store.findParent(db, record.parentId)?.pids));
+    deps.onVisibilityChange({ recordId: id, wasPublic, isPublic: isPublicRecord(record), at: record.updated });
+  }
+
+  /**
+   * Re-indexes every published version and every draft of a parent: what the parent holds for all
+   * of them changed (its communities). Call inside the write's transaction.
+   */
+  function reindexParent(parentId: string) {
+    for (const record of store.listParentVersions(db, parentId)) reindexRecord(record.id);
+    const drafts = db.$client.query<{ id: string }, [string]>("SELECT id FROM drafts WHERE parent_id = ?").all(parentId);
+    for (const draft of drafts) reindexDraft(draft.id);
+  }
 
   return {
     deps,
@@ -129,33 +220,29 @@ export function createRecordsContext(deps: RecordsDeps) {
       return errors;
     },
 
-    /** Re-indexes a draft (or drops it from the index when it is gone); call inside the write's transaction. */
-    reindexDraft(id: string) {
-      const draft = store.findDraft(db, id);
-      if (!draft) return search.unindexRecord(id, true);
-      const doc = draft.document;
-      const found = store.findParentWithVersions(db, draft.parentId);
-      const isLatest = draft.versionIndex >= (found?.maxVersionIndex ?? 0);
-      const fileTypes = deps.files.fileTypes(id, true);
-      search.indexRecord({ ...draft, isDraft: true, isLatest, accessRecord: doc.access?.record ?? "public", fileTypes }, found?.parent.pids ?? {});
-    },
-
-    /** Re-indexes a published record; call inside the write's transaction. */
-    reindexRecord(id: string) {
-      const record = store.findRecord(db, id)!;
-      const indexed = search.indexedAccess(id);
-      const wasPublic = indexed !== null && isPublicRecord({ accessRecord: indexed });
-      search.indexRecord({ ...indexedRecord(record), fileTypes: deps.files.fileTypes(id, false) }, store.findParent(db, record.parentId)?.pids ?? {});
-      deps.onVisibilityChange({ recordId: id, wasPublic, isPublic: isPublicRecord(record), at: record.updated });
-    },
+    reindexDraft,
+    reindexRecord,
+    reindexParent,
 
     /** Drafts are shown only to who manages them, so their files are always listed. */
     draftJson(row: store.DraftRow, errors: FieldError[] = []) {
       return presentDraft(row, presentContext(row, true, true), store.findRecord(db, row.id) !== null, errors);
     },
     /** A record's JSON; its file entries only for callers who may read the files (the system may). */
-    recordJson: (row: store.RecordRow, actor: Actor = systemActor) => presentRecord(row, presentContext(row, false, canReadFiles(actor, row))),
-    listedRecordJson: (row: store.RecordRow, actor: Actor) => presentListedRecord(row, presentContext(row, false, canReadFiles(actor, row))),
+    recordJson: (row: store.RecordRow, actor: Actor = systemActor) => presentRecord(row, presentContext(row, false, canReadFiles(row, levelFor(actor, row, false)))),
+    listedRecordJson: (row: store.RecordRow, actor: Actor) => presentListedRecord(row, presentContext(row, false, canReadFiles(row, levelFor(actor, row, false)))),
+    /**
+     * 400 while the draft is submitted to a community for review: the review's outcome publishes
+     * it (or not); the submitter cancels the review to publish or delete it directly.
+     */
+    checkNotInReview(id: string, what: string) {
+      const review = deps.requests?.openAbout("community-submission", { kind: "record", id })[0];
+      if (review) throw badRequest(`The draft is under review by a community (request ${review.id}): it cannot be ${what} until the review is cancelled or declined.`);
+    },
+    /** The caller's permission level on a published record (`isDraft` false) or a draft. */
+    levelFor,
+    /** The records the caller may see in searches (records/policy.ts recordScope, with its community roles). */
+    scopeOf: (actor: Actor, listing: "published" | "own" = "published") => recordScope(actor, listing, communityRoles(actor)),
   };
 }
 

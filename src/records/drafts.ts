@@ -6,7 +6,7 @@ import type { RecordDocument } from "../core/record-document";
 import { writeTransaction } from "../db/connection";
 import { newRecordId } from "./ids";
 import { buildDocument } from "./document";
-import { requireManage } from "./policy";
+import { requireLevel } from "./policy";
 import type { RecordsContext } from "./context";
 import * as store from "./store";
 
@@ -38,14 +38,14 @@ export function createDraftOperations(ctx: RecordsContext) {
 
     readDraft(actor: Actor, id: string) {
       const draft = ctx.loadDraft(id);
-      requireManage(actor, draft.ownerId);
+      requireLevel(actor, ctx.levelFor(actor, draft, true), "preview");
       return ctx.draftJson(draft, build(id, draft.document, draft.document).errors);
     },
 
     /** A full replacement, as InvenioRDM's PUT; `If-Match` must name the current revision. */
     updateDraft(actor: Actor, id: string, body: unknown, ifMatch: string | null) {
       const draft = ctx.loadDraft(id);
-      requireManage(actor, draft.ownerId);
+      requireLevel(actor, ctx.levelFor(actor, draft, true), "review");
       checkRevision(ifMatch, draft.revisionId);
       const { document, errors } = build(id, body, draft.document);
       writeTransaction(db, () => {
@@ -58,9 +58,12 @@ export function createDraftOperations(ctx: RecordsContext) {
     /** Removes the draft; for a record never published, its parent too (files follow them). */
     deleteDraft(actor: Actor, id: string, ifMatch: string | null) {
       const draft = ctx.loadDraft(id);
-      requireManage(actor, draft.ownerId);
+      requireLevel(actor, ctx.levelFor(actor, draft, true), "curate");
       checkRevision(ifMatch, draft.revisionId);
+      ctx.checkNotInReview(id, "deleted");
       const orphans = writeTransaction(db, () => {
+        // A review never submitted goes with its draft.
+        ctx.deps.requests?.discardUnsubmitted({ kind: "record", id });
         const dropped = ctx.deps.files.discardDraft(id);
         store.deleteDraft(db, id);
         ctx.reindexDraft(id);
@@ -74,7 +77,7 @@ export function createDraftOperations(ctx: RecordsContext) {
     /** POST /records/{id}/draft: an edit draft of a published record (the existing one if open). */
     editRecord(actor: Actor, id: string) {
       const record = ctx.loadRecord(id);
-      requireManage(actor, record.ownerId);
+      requireLevel(actor, ctx.levelFor(actor, record, false), "curate");
       const existing = store.findDraft(db, id);
       if (existing) return ctx.draftJson(existing);
       const now = clock.now();

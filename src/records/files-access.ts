@@ -3,7 +3,7 @@
 import type { Actor } from "../core/actor";
 import type { RecordDocument } from "../core/record-document";
 import type { RecordsContext } from "./context";
-import { requireManage, requireReadFiles } from "./policy";
+import { requireLevel, requireReadFiles } from "./policy";
 import * as store from "./store";
 
 const settingsOf = (document: RecordDocument) => {
@@ -17,14 +17,14 @@ export function createFileAccess(ctx: RecordsContext) {
     /** A draft whose files the actor manages; an edit of a published record has its files locked. */
     draftTarget(actor: Actor, id: string) {
       const draft = ctx.loadDraft(id);
-      requireManage(actor, draft.ownerId);
+      requireLevel(actor, ctx.levelFor(actor, draft, true), "review");
       return { settings: settingsOf(draft.document), locked: store.findRecord(db, id) !== null, parentId: draft.parentId, updated: draft.updated };
     },
 
     /** A published record whose files the actor may read: restricted files and embargoes apply. */
     recordTarget(actor: Actor, id: string) {
       const record = ctx.loadRecord(id);
-      requireReadFiles(actor, record);
+      requireReadFiles(actor, record, ctx.levelFor(actor, record, false));
       return { settings: settingsOf(record.document), locked: true, parentId: record.parentId, updated: record.updated };
     },
 

@@ -1,36 +1,109 @@
 // Who may do what with records and drafts, and the one rule for who sees a record: a scope per
 // caller, rendered here as SQL (search, harvest, OAI) and as a predicate over the in-memory
-// search columns. Nothing else decides visibility; a differential test keeps the two equal.
+// search columns, and a permission level per caller and record for everything else. Nothing else
+// decides visibility; a differential test keeps the two renderings equal.
 import { isAdmin, requireUser, type Actor } from "../core/actor";
 import { forbidden, unauthorized } from "../core/errors";
 
+/** Community roles, weakest first (the communities module's ROLES). */
+type CommunityRole = "reader" | "curator" | "manager" | "owner";
+const RANK: Record<CommunityRole, number> = { reader: 0, curator: 1, manager: 2, owner: 3 };
+const curates = (role: CommunityRole | null | undefined) => role !== null && role !== undefined && RANK[role] >= RANK.curator;
+
 export const isOwner = (actor: Actor, ownerId: number | null) => actor.kind === "user" && ownerId !== null && actor.userId === ownerId;
-export const canManage = (actor: Actor, ownerId: number | null) => isAdmin(actor) || isOwner(actor, ownerId);
+
+/**
+ * InvenioRDM's permission ladder for one record, each level including those below it:
+ * - `manage`: the owner, curators of a community the record is in, administrators (access, inclusion);
+ * - `curate`: edit a published record, new versions, delete a draft (grants of `edit` will land here);
+ * - `review`: update and publish a draft, its files and DOI — also the curators of the community a
+ *   draft is submitted to while the review is open;
+ * - `preview`: read a draft;
+ * - `view`: read a restricted record and its files — also members of the record's communities and
+ *   curators of a community asked to include it.
+ */
+export const LEVELS = ["none", "view", "preview", "review", "curate", "manage"] as const;
+export type Level = (typeof LEVELS)[number];
+export const atLeast = (level: Level, wanted: Level) => LEVELS.indexOf(level) >= LEVELS.indexOf(wanted);
+
+/** What a caller's level on a record depends on beyond its owner; read lazily, only when the owner test does not decide. */
+export interface AccessFacts {
+  ownerId: number | null;
+  /** The caller's roles in the communities the record's parent is included in. */
+  memberRoles(): CommunityRole[];
+  /** The caller's role in the community an open review of this draft is submitted to. */
+  reviewerRole(): CommunityRole | null;
+  /** The caller curates a community that an open inclusion request of this record is sent to. */
+  reviewsInclusion(): boolean;
+}
+
+/** The caller's level on a record or draft. */
+export function levelOf(actor: Actor, facts: AccessFacts): Level {
+  if (isAdmin(actor)) return "manage";
+  if (actor.kind !== "user") return "none";
+  if (isOwner(actor, facts.ownerId)) return "manage";
+  const roles = facts.memberRoles();
+  if (roles.some(curates)) return "manage";
+  if (curates(facts.reviewerRole())) return "review";
+  if (roles.length > 0 || facts.reviewsInclusion()) return "view";
+  return "none";
+}
+
+/** 401 for anonymous callers, 403 for others below the level. */
+export function requireLevel(actor: Actor, level: Level, wanted: Level) {
+  requireUser(actor);
+  if (!atLeast(level, wanted)) throw forbidden();
+}
 
 /**
  * What a caller may see of the records index.
  * - `all`: every published record (administrators and the system).
- * - `readers`: published records that are public, or owned by `userId`; `groupIds` are the
- *   caller's groups, carried for the grants and community roles that will admit records by group.
+ * - `readers`: published records that are public, owned by `userId`, included in one of
+ *   `communities` (the caller is a member), or asked to be included in one of `reviewing` (the
+ *   caller curates it); `groupIds` are the caller's groups, for the grants that admit by group.
  * - `own`: a user's own listing (`/api/user/records`): their drafts, and their published records
  *   that have no draft open (the draft stands for the record there).
  */
-export type RecordScope = { kind: "all" } | { kind: "readers"; userId: number | null; groupIds: string[] } | { kind: "own"; userId: number };
+export type RecordScope =
+  { kind: "all" } | { kind: "readers"; userId: number | null; groupIds: string[]; communities: string[]; reviewing: string[] } | { kind: "own"; userId: number };
 
-/** The records listed to `actor`: published ones it may read, or (`own`) its own drafts and records. */
-export function recordScope(actor: Actor, listing: "published" | "own" = "published"): RecordScope {
+/** The records listed to `actor` (with its community roles): published ones it may read, or (`own`) its own drafts and records. */
+export function recordScope(actor: Actor, listing: "published" | "own" = "published", roles: ReadonlyMap<string, CommunityRole> = new Map()): RecordScope {
   if (listing === "own") return { kind: "own", userId: actor.kind === "user" ? actor.userId : -1 };
   if (isAdmin(actor)) return { kind: "all" };
-  if (actor.kind === "user") return { kind: "readers", userId: actor.userId, groupIds: actor.groupIds };
-  return { kind: "readers", userId: null, groupIds: [] };
+  if (actor.kind !== "user") return publicScope;
+  const member = [...roles.keys()].sort();
+  return { kind: "readers", userId: actor.userId, groupIds: actor.groupIds, communities: member, reviewing: member.filter((id) => curates(roles.get(id))) };
 }
 
 /** What anonymous callers, harvesters and exports of public records see. */
-export const publicScope: RecordScope = { kind: "readers", userId: null, groupIds: [] };
+export const publicScope: RecordScope = { kind: "readers", userId: null, groupIds: [], communities: [], reviewing: [] };
 
 export interface ScopeSql {
   where: string;
   params: (string | number)[];
+}
+
+const marks = (values: unknown[]) => values.map(() => "?").join(", ");
+
+/**
+ * Records a `readers` scope admits beyond public and own ones, as a condition on `record_index r`;
+ * null when it admits none. The in-memory path resolves it to index keys once per search.
+ */
+export function grantedSql(scope: RecordScope): ScopeSql | null {
+  if (scope.kind !== "readers") return null;
+  const parts: ScopeSql[] = [];
+  if (scope.communities.length) {
+    parts.push({ where: `r.parent_id IN (SELECT parent_id FROM record_communities WHERE community_id IN (${marks(scope.communities)}))`, params: scope.communities });
+  }
+  if (scope.reviewing.length) {
+    parts.push({
+      where: `r.record_id IN (SELECT topic_id FROM requests WHERE type = 'community-inclusion' AND status = 'submitted' AND topic_kind = 'record' AND receiver_kind = 'community' AND receiver_id IN (${marks(scope.reviewing)}))`,
+      params: scope.reviewing,
+    });
+  }
+  if (parts.length === 0) return null;
+  return { where: `(${parts.map((p) => p.where).join(" OR ")})`, params: parts.flatMap((p) => p.params) };
 }
 
 /** The scope as a condition on `record_index` under the alias `r`. */
@@ -38,10 +111,13 @@ export function scopeSql(scope: RecordScope): ScopeSql {
   switch (scope.kind) {
     case "all":
       return { where: "r.is_draft = 0", params: [] };
-    case "readers":
-      return scope.userId === null
-        ? { where: "r.is_draft = 0 AND r.access_record = 'public'", params: [] }
+    case "readers": {
+      if (scope.userId === null) return { where: "r.is_draft = 0 AND r.access_record = 'public'", params: [] };
+      const granted = grantedSql(scope);
+      return granted
+        ? { where: `r.is_draft = 0 AND (r.access_record = 'public' OR r.owner_id = ? OR ${granted.where})`, params: [scope.userId, ...granted.params] }
         : { where: "r.is_draft = 0 AND (r.access_record = 'public' OR r.owner_id = ?)", params: [scope.userId] };
+    }
     case "own":
       return {
         where: "r.owner_id = ? AND (r.is_draft = 1 OR NOT EXISTS (SELECT 1 FROM record_index d WHERE d.record_id = r.record_id AND d.is_draft = 1))",
@@ -52,25 +128,28 @@ export function scopeSql(scope: RecordScope): ScopeSql {
 
 /** The in-memory columns a scope is decided on (one entry per index row). */
 export interface ScopeColumns {
+  key: Int32Array;
   draft: Uint8Array;
   isPublic: Uint8Array;
   owner: Int32Array;
 }
 
 /**
- * The scope as a test of row `i` of the in-memory columns, the same rule as `scopeSql`; null when
- * the columns cannot decide it (the own listing needs to know which records have a draft open).
+ * The scope as a test of row `i` of the in-memory columns, the same rule as `scopeSql`; `granted`
+ * holds the index keys `grantedSql` selects. Null when the columns cannot decide it (the own
+ * listing needs to know which records have a draft open).
  */
-export function scopePredicate(scope: RecordScope, c: ScopeColumns): ((i: number) => boolean) | null {
+export function scopePredicate(scope: RecordScope, c: ScopeColumns, granted: ReadonlySet<number> = new Set()): ((i: number) => boolean) | null {
   // The columns are read once here, not per row: the test runs once for every row a search counts.
-  const { draft, isPublic, owner } = c;
+  const { key, draft, isPublic, owner } = c;
   switch (scope.kind) {
     case "all":
       return (i) => draft[i] === 0;
     case "readers": {
       if (scope.userId === null) return (i) => draft[i] === 0 && isPublic[i] === 1;
       const userId = scope.userId;
-      return (i) => draft[i] === 0 && (isPublic[i] === 1 || owner[i] === userId);
+      if (granted.size === 0) return (i) => draft[i] === 0 && (isPublic[i] === 1 || owner[i] === userId);
+      return (i) => draft[i] === 0 && (isPublic[i] === 1 || owner[i] === userId || granted.has(key[i]!));
     }
     case "own":
       return null;
@@ -80,35 +159,27 @@ export function scopePredicate(scope: RecordScope, c: ScopeColumns): ((i: number
 /** Whether a published record is visible to everyone (listed to harvesters, kept out of OAI tombstones). */
 export const isPublicRecord = (record: { accessRecord: string }) => record.accessRecord === "public";
 
-/** Reading a published record: public ones by anyone; restricted ones by who manages them. */
-export function canRead(actor: Actor, record: { accessRecord: string; ownerId: number | null }) {
-  return isPublicRecord(record) || canManage(actor, record.ownerId);
-}
-
-/** 401 for anonymous callers, 403 for others who do not manage the record. */
-export function requireManage(actor: Actor, ownerId: number | null) {
-  requireUser(actor);
-  if (!canManage(actor, ownerId)) throw forbidden();
-}
+/** Reading a published record: public ones by anyone; restricted ones from `view` up. */
+export const canRead = (record: { accessRecord: string }, level: Level) => isPublicRecord(record) || atLeast(level, "view");
 
 /** 401/403 unless the actor may read the published record. */
-export function requireRead(actor: Actor, record: { accessRecord: string; ownerId: number | null }) {
-  if (canRead(actor, record)) return;
+export function requireRead(actor: Actor, record: { accessRecord: string }, level: Level) {
+  if (canRead(record, level)) return;
   if (actor.kind === "anonymous") throw unauthorized();
   throw forbidden();
 }
 
-/** Files of a published record: who manages it always; others when the record and its files are public and not embargoed. */
-export function canReadFiles(actor: Actor, record: { accessRecord: string; ownerId: number | null; document: unknown }) {
-  if (canManage(actor, record.ownerId)) return true;
+/** Files of a published record: from `view` up always; others when the record and its files are public and not embargoed. */
+export function canReadFiles(record: { accessRecord: string; document: unknown }, level: Level) {
+  if (atLeast(level, "view")) return true;
   const access = (record.document as { access?: { files?: string; embargo?: { active?: boolean } } }).access;
   return isPublicRecord(record) && access?.files !== "restricted" && !access?.embargo?.active;
 }
 
 /** 401/403 unless the actor may read the record's files (a restricted record reads as not found-or-forbidden first). */
-export function requireReadFiles(actor: Actor, record: { accessRecord: string; ownerId: number | null; document: unknown }) {
-  requireRead(actor, record);
-  if (canReadFiles(actor, record)) return;
+export function requireReadFiles(actor: Actor, record: { accessRecord: string; document: unknown }, level: Level) {
+  requireRead(actor, record, level);
+  if (canReadFiles(record, level)) return;
   if (actor.kind === "anonymous") throw unauthorized("The files of this record are restricted or under embargo: sign in with an account that has access.");
   throw forbidden("The files of this record are restricted or under embargo.");
 }

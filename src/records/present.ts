@@ -20,6 +20,8 @@ export interface PresentContext {
   recordStats?(): Record<string, unknown> | null;
   /** `parent.communities`: `{ids, default, entries}`, or `{}` when the record is in none. */
   communities?(): Record<string, unknown>;
+  /** `parent.review` of a draft: its newest review request (`{id, type, receiver, status}`), or null when it has none. */
+  review?(): Record<string, unknown> | null;
 }
 
 function parentOf(parent: ParentRow, ctx: PresentContext) {
@@ -28,6 +30,7 @@ function parentOf(parent: ParentRow, ctx: PresentContext) {
     access: { owned_by: parent.ownerId === null ? null : { user: String(parent.ownerId) }, links: [], grants: [], settings: {} },
     communities: ctx.communities?.() ?? {},
     pids: parent.pids,
+    ...(ctx.review ? { review: ctx.review() } : {}),
   };
 }
 

@@ -8,7 +8,7 @@ import { writeTransaction } from "../db/connection";
 import { checkEmbargoInFuture, type Access } from "./access";
 import { buildDocument } from "./document";
 import { newRecordId } from "./ids";
-import { requireManage } from "./policy";
+import { requireLevel } from "./policy";
 import type { RecordsContext } from "./context";
 import * as store from "./store";
 
@@ -26,48 +26,65 @@ export function createPublishOperations(ctx: RecordsContext) {
     return built.document;
   }
 
-  return {
-    /** Publishes whole or not at all: record row, latest flags, DOIs and draft removal in one transaction. */
-    publish(actor: Actor, id: string) {
-      const draft = ctx.loadDraft(id);
-      requireManage(actor, draft.ownerId);
-      const document = validateForPublish(draft);
-      if (ctx.doisEnabled() && !document.pids.doi) document.pids = { ...document.pids, doi: managedDoi(id) };
-      const access = document.access as Access;
-      const now = clock.now();
-      const orphans = writeTransaction(db, () => {
-        const fields = {
-          document,
-          accessRecord: access.record,
-          embargoUntil: access.embargo.active ? access.embargo.until : null,
-          isPublished: true,
-        };
-        if (store.findRecord(db, id)) store.updateRecord(db, id, fields, now);
-        else store.insertRecord(db, { id, parentId: draft.parentId, ownerId: draft.ownerId, versionIndex: draft.versionIndex, created: now, updated: now, ...fields });
-        const parent = store.findParent(db, draft.parentId)!;
-        const latest = parent.latestId ? store.findRecord(db, parent.latestId) : null;
-        if (!latest || latest.versionIndex <= draft.versionIndex) store.setLatestVersion(db, draft.parentId, id, now);
-        // A concept DOI for the parent, once its versions get DOIs from this repository.
-        if (document.pids.doi?.provider === "datacite" && !(parent.pids as JsonObject).doi) {
-          store.updateParentPids(db, parent.id, { ...parent.pids, doi: managedDoi(parent.id) }, now);
-        }
-        // The record's files become the draft's (shared bytes); those it no longer has go after commit.
-        const dropped = ctx.deps.files.publish(id);
-        store.deleteDraft(db, id);
-        ctx.reindexDraft(id);
-        ctx.reindexRecord(id);
-        ctx.search.indexLatestFlags(draft.parentId, store.findParent(db, draft.parentId)!.latestId!);
-        return dropped;
-      });
+  /**
+   * Writes a publication whole or not at all: record row, latest flags, DOIs, the community it is
+   * published into and the draft's removal, in the caller's transaction (or one of its own).
+   * Returns the work to do once that transaction has committed (files to remove, DOI to register).
+   */
+  function writePublication(draft: store.DraftRow, document: RecordDocument, now: number, communityId?: string): () => void {
+    const id = draft.id;
+    if (ctx.doisEnabled() && !document.pids.doi) document.pids = { ...document.pids, doi: managedDoi(id) };
+    const access = document.access as Access;
+    const orphans = writeTransaction(db, () => {
+      const fields = {
+        document,
+        accessRecord: access.record,
+        embargoUntil: access.embargo.active ? access.embargo.until : null,
+        isPublished: true,
+      };
+      if (store.findRecord(db, id)) store.updateRecord(db, id, fields, now);
+      else store.insertRecord(db, { id, parentId: draft.parentId, ownerId: draft.ownerId, versionIndex: draft.versionIndex, created: now, updated: now, ...fields });
+      const parent = store.findParent(db, draft.parentId)!;
+      const latest = parent.latestId ? store.findRecord(db, parent.latestId) : null;
+      if (!latest || latest.versionIndex <= draft.versionIndex) store.setLatestVersion(db, draft.parentId, id, now);
+      // A concept DOI for the parent, once its versions get DOIs from this repository.
+      if (document.pids.doi?.provider === "datacite" && !(parent.pids as JsonObject).doi) {
+        store.updateParentPids(db, parent.id, { ...parent.pids, doi: managedDoi(parent.id) }, now);
+      }
+      // The record's files become the draft's (shared bytes); those it no longer has go after commit.
+      const dropped = ctx.deps.files.publish(id);
+      store.deleteDraft(db, id);
+      ctx.reindexDraft(id);
+      ctx.reindexRecord(id);
+      ctx.search.indexLatestFlags(draft.parentId, store.findParent(db, draft.parentId)!.latestId!);
+      // Into the community whose review accepted it: every version shows it (through the parent).
+      if (communityId && store.addParentCommunity(db, draft.parentId, communityId, now)) ctx.reindexParent(draft.parentId);
+      return dropped;
+    });
+    return () => {
       ctx.deps.files.removeObjects(orphans);
       if (document.pids.doi?.provider === "datacite") ctx.deps.enqueue("datacite-register", { recordId: id });
+    };
+  }
+
+  return {
+    validateForPublish,
+    writePublication,
+
+    /** Publishes the draft (the caller reviews it, and no community review of it is open). */
+    publish(actor: Actor, id: string) {
+      const draft = ctx.loadDraft(id);
+      requireLevel(actor, ctx.levelFor(actor, draft, true), "review");
+      ctx.checkNotInReview(id, "published");
+      const document = validateForPublish(draft);
+      writePublication(draft, document, clock.now())();
       return ctx.recordJson(ctx.loadRecord(id));
     },
 
     /** A new-version draft of the record's parent (the open one if there is one already). */
     newVersion(actor: Actor, id: string) {
       const record = ctx.loadRecord(id);
-      requireManage(actor, record.ownerId);
+      requireLevel(actor, ctx.levelFor(actor, record, false), "curate");
       const open = store.findNewVersionDraft(db, record.parentId);
       if (open) return ctx.draftJson(open);
       const parent = store.findParent(db, record.parentId)!;
@@ -94,7 +111,7 @@ export function createPublishOperations(ctx: RecordsContext) {
 
     reserveDoi(actor: Actor, id: string) {
       const draft = ctx.loadDraft(id);
-      requireManage(actor, draft.ownerId);
+      requireLevel(actor, ctx.levelFor(actor, draft, true), "review");
       if (!ctx.doisEnabled()) throw new HttpError(400, "DOIs are not configured on this repository: set DATACITE_PREFIX to mint them.");
       const doc = draft.document;
       if (doc.pids?.doi) throw validationError([{ field: "pids.doi", messages: ["A PID of type doi already exists for this record."] }]);
@@ -109,7 +126,7 @@ export function createPublishOperations(ctx: RecordsContext) {
     /** Removes a DOI reserved through the repository; an external one goes by updating the draft. */
     discardDoi(actor: Actor, id: string) {
       const draft = ctx.loadDraft(id);
-      requireManage(actor, draft.ownerId);
+      requireLevel(actor, ctx.levelFor(actor, draft, true), "review");
       const doc = draft.document;
       const doi = doc.pids?.doi;
       if (!doi) throw notFound("The persistent identifier does not exist.");

@@ -8,10 +8,11 @@ import { writeTransaction } from "../db/connection";
 import { liftedAccess, type Access } from "./access";
 import { createRecordsContext, type RecordsDeps } from "./context";
 import { createDraftOperations } from "./drafts";
-import { isPublicRecord, recordScope, requireRead } from "./policy";
+import { isPublicRecord, requireRead } from "./policy";
 import { createFileAccess } from "./files-access";
 import { createPublishOperations } from "./publish";
-import type { HarvestFilter, HarvestKey, RebuildHooks } from "./search";
+import { createCuration } from "./curation";
+import { withReadableCommunities, type FacetLabels, type HarvestFilter, type HarvestKey, type RebuildHooks } from "./search";
 import * as store from "./store";
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
@@ -38,6 +39,10 @@ export function createRecordsService(deps: RecordsDeps) {
     const page = parsePage(query, limits);
     const str = (v: unknown) => (typeof v === "string" ? v : undefined);
     const allversions = truthy(query.allversions);
+    // Communities the caller may not read: no bucket, and a facet value naming one matches nothing.
+    const titles = (ids: string[]) => deps.communityTitles?.(actor, ids) ?? new Map<string, string>();
+    const labels: FacetLabels = (kind, keys) => (kind === "communities" ? titles(keys) : new Map());
+    const { query: searched, asked } = withReadableCommunities(query, titles);
     const input = {
       sortOptions: config.RDM_SEARCH_SORT_OPTIONS,
       q: str(query.q),
@@ -47,9 +52,9 @@ export function createRecordsService(deps: RecordsDeps) {
       communityId: scope.communityId,
       facets: scope.facets,
       defaultSort: scope.defaultSort,
-      query,
+      query: searched,
     };
-    const found = await index.search(recordScope(actor, scope.listing), input, page);
+    const found = await index.search(ctx.scopeOf(actor, scope.listing), input, page, labels);
     // A reader worker searched a snapshot: a draft discarded since then is left out, not a 404.
     const items = found.hits.flatMap((hit) => {
       const row = hit.isDraft ? store.findDraft(db, hit.id) : store.findRecord(db, hit.id);
@@ -61,15 +66,20 @@ export function createRecordsService(deps: RecordsDeps) {
       total: found.total,
       page,
       url: scope.url,
-      params: { q: str(query.q), ...(allversions && !scope.hideAllVersions ? { allversions: "true" } : {}), ...found.facets },
+      params: { q: str(query.q), ...(allversions && !scope.hideAllVersions ? { allversions: "true" } : {}), ...found.facets, ...(asked.length ? { communities: asked } : {}) },
       sortBy: found.sortBy,
       aggregations: found.aggregations,
     });
   }
 
+  const publishing = createPublishOperations(ctx);
+  const { validateForPublish: _validate, writePublication: _write, ...publishOperations } = publishing;
+
   return {
     ...createDraftOperations(ctx),
-    ...createPublishOperations(ctx),
+    ...publishOperations,
+    /** What reviews, inclusions and their request types do to records (curation.ts). */
+    curation: createCuration(ctx, publishing),
     /** What the files module asks (see files/context.ts FileOwners). */
     fileOwners: createFileAccess(ctx),
 
@@ -100,13 +110,13 @@ export function createRecordsService(deps: RecordsDeps) {
         if (store.findDraft(db, id)) throw notFound("The persistent identifier is not registered.");
         throw notFound("The persistent identifier does not exist.");
       }
-      requireRead(actor, record);
+      requireRead(actor, record, ctx.levelFor(actor, record, false));
       return ctx.recordJson(record, actor);
     },
 
     listVersions(actor: Actor, id: string, query: Record<string, unknown>) {
       const record = ctx.loadRecord(id);
-      requireRead(actor, record);
+      requireRead(actor, record, ctx.levelFor(actor, record, false));
       return search(
         actor,
         { ...query, allversions: "true" },
@@ -117,7 +127,7 @@ export function createRecordsService(deps: RecordsDeps) {
     /** 301 to the latest published version the caller may read. */
     latestVersion(actor: Actor, id: string): never {
       const record = ctx.loadRecord(id);
-      requireRead(actor, record);
+      requireRead(actor, record, ctx.levelFor(actor, record, false));
       const latest = store.findParent(db, record.parentId)?.latestId ?? record.id;
       throw new RedirectError(301, links.api(`/records/${latest}`), "Redirecting...");
     },
@@ -184,7 +194,7 @@ export function createRecordsService(deps: RecordsDeps) {
       const latestId = scope === "parent" ? store.findParent(db, id)?.latestId : id;
       const record = latestId ? store.findRecord(db, latestId) : null;
       if (!record) return false;
-      requireRead(actor, record);
+      requireRead(actor, record, ctx.levelFor(actor, record, false));
       return true;
     },
 
@@ -194,6 +204,12 @@ export function createRecordsService(deps: RecordsDeps) {
         for (const row of rows) index.setPopularity(row.parentId, row.views, row.downloads);
       });
     },
+
+    /**
+     * Re-indexes every published version and draft of a parent (its communities changed); call
+     * inside the transaction that changed them.
+     */
+    reindexParent: (parentId: string) => ctx.reindexParent(parentId),
 
     /** Rebuilds the search index from the stored records (`cairn reindex`). */
     reindex(actor: Actor, hooks: RebuildHooks = {}) {

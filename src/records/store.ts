@@ -100,3 +100,44 @@ export const listParentCommunities = (db: Db, parentId: string) =>
     )
     .all(parentId)
     .map((r) => ({ communityId: r.communityId, isDefault: r.isDefault === 1 }));
+
+/**
+ * Includes the parent (all its versions) in the community; the first inclusion becomes the
+ * default. False when it is included already.
+ */
+export function addParentCommunity(db: Db, parentId: string, communityId: string, now: number): boolean {
+  const hasDefault = db.$client.query("SELECT 1 FROM record_communities WHERE parent_id = ? AND is_default = 1").get(parentId) !== null;
+  const added = db.$client
+    .query("INSERT INTO record_communities (parent_id, community_id, is_default, created) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
+    .run(parentId, communityId, hasDefault ? 0 : 1, now);
+  return added.changes === 1;
+}
+
+/** Removes the parent from the community; the oldest remaining inclusion becomes the default if the default went. False when it was not included. */
+export function removeParentCommunity(db: Db, parentId: string, communityId: string): boolean {
+  const removed = db.$client
+    .query<{ isDefault: number }, [string, string]>("DELETE FROM record_communities WHERE parent_id = ? AND community_id = ? RETURNING is_default AS isDefault")
+    .get(parentId, communityId);
+  if (!removed) return false;
+  if (removed.isDefault === 1) {
+    db.$client
+      .query("UPDATE record_communities SET is_default = 1 WHERE rowid = (SELECT rowid FROM record_communities WHERE parent_id = ? ORDER BY created, community_id LIMIT 1)")
+      .run(parentId);
+  }
+  return true;
+}
+
+/** Makes the community the parent's default; false when the parent is not included in it. */
+export function setDefaultCommunity(db: Db, parentId: string, communityId: string): boolean {
+  if (db.$client.query("SELECT 1 FROM record_communities WHERE parent_id = ? AND community_id = ?").get(parentId, communityId) === null) return false;
+  db.$client.query("UPDATE record_communities SET is_default = 0 WHERE parent_id = ? AND is_default = 1").run(parentId);
+  db.$client.query("UPDATE record_communities SET is_default = 1 WHERE parent_id = ? AND community_id = ?").run(parentId, communityId);
+  return true;
+}
+
+/** The parents included in a community. */
+export const listCommunityParents = (db: Db, communityId: string): string[] =>
+  db.$client
+    .query<{ parentId: string }, [string]>("SELECT parent_id AS parentId FROM record_communities WHERE community_id = ?")
+    .all(communityId)
+    .map((r) => r.parentId);

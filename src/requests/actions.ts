@@ -40,11 +40,22 @@ const NOTIFIED: Partial<Record<RequestAction, NotificationEvent>> = { submit: "s
 export function createRequestActions(ctx: RequestsContext, notify: Notify) {
   const { db, clock, users, communities } = ctx.deps;
 
+  /** Work the hooks deferred until their transaction committed; a failure is logged (the change stands). */
+  function runLater(later: (() => void)[]) {
+    for (const work of later) {
+      try {
+        work();
+      } catch (err) {
+        ctx.deps.log?.(`requests: work after commit failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+
   /**
    * Writes one transition (the checks done): the new status, its log event, the comment, the
    * type's hook. Runs inside the caller's transaction; returns the new row (null: deleted).
    */
-  function applyTransition(actor: Actor, type: RequestType, row: store.RequestRow, action: RequestAction, comment: CommentInput | null, now: number) {
+  function applyTransition(actor: Actor, type: RequestType, row: store.RequestRow, action: RequestAction, comment: CommentInput | null, now: number, later: (() => void)[]) {
     const to = TRANSITIONS[action].to;
     if (to === null) {
       store.deleteRequest(db, row.id);
@@ -57,7 +68,7 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
     const author = ctx.authorOf(actor);
     store.insertEvent(db, { id: newUuid(), requestId: row.id, type: "L", ...author, payload: { event: to }, created: now, updated: now });
     if (comment) store.insertEvent(db, { id: newUuid(), requestId: row.id, type: "C", ...author, payload: { ...comment }, created: now, updated: now });
-    type.on?.[action]?.({ request: store.viewOf(updated), actor, now, services: ctx.typeServices() });
+    type.on?.[action]?.({ request: store.viewOf(updated), actor, now, services: ctx.typeServices(), afterCommit: (work) => later.push(work) });
     return updated;
   }
 
@@ -78,13 +89,15 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
   function runTransition(actor: Actor, id: string, action: RequestAction, comment: CommentInput | null, revision?: (current: number) => void) {
     const { row: seen, roles, type } = ctx.loadRequest(actor, id);
     const now = clock.now();
+    const later: (() => void)[] = [];
     const result = writeTransaction(db, () => {
       // Checked again on the row inside the transaction: another action may have run meanwhile.
       const row = store.findRequest(db, seen.id) ?? seen;
       revision?.(row.revisionId);
       checkTransition(actor, roles, type, row, action, now);
-      return applyTransition(actor, type, row, action, comment, now);
+      return applyTransition(actor, type, row, action, comment, now, later);
     });
+    runLater(later);
     const event = NOTIFIED[action];
     if (result && event) notify(event, result, actor, comment?.content);
     return { row: result, roles };
@@ -129,6 +142,7 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
       const roles = ctx.rolesOf(actor);
       if (actor.kind !== "system" && !actsFor(actor, roles, createdBy!)) throw forbidden();
       const now = clock.now();
+      const later: (() => void)[] = [];
       const row = writeTransaction(db, () => {
         const draft = {
           id: newUuid(),
@@ -150,8 +164,9 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
         };
         const defaults = type.defaults?.(store.viewOf({ ...draft, revisionId: 1 })) ?? {};
         const created = store.insertRequest(db, { ...draft, title: draft.title || defaults.title || "", description: draft.description || defaults.description || "" });
-        return input.submit ? applyTransition(actor, type, created, "submit", input.comment ?? null, now)! : created;
+        return input.submit ? applyTransition(actor, type, created, "submit", input.comment ?? null, now, later)! : created;
       });
+      runLater(later);
       if (input.submit) notify("submitted", row, actor, input.comment?.content);
       return ctx.present(actor, roles, row);
     },
@@ -162,10 +177,13 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
      */
     closeCommunityRequests(communityId: string, now: number) {
       let closed = 0;
+      // Cancelling and deleting run no hooks that defer work; were one to, it runs at once.
+      const later: (() => void)[] = [];
       for (const row of store.listUnfinishedOfCommunity(db, communityId)) {
-        applyTransition(systemActor, ctx.typeOf(row.type), row, row.status === "created" ? "delete" : "cancel", null, now);
+        applyTransition(systemActor, ctx.typeOf(row.type), row, row.status === "created" ? "delete" : "cancel", null, now, later);
         closed++;
       }
+      runLater(later);
       return closed;
     },
 
@@ -179,11 +197,13 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
         for (const seen of batch) {
           const now = clock.now();
           try {
+            const later: (() => void)[] = [];
             const row = writeTransaction(db, () => {
               const row = store.findRequest(db, seen.id);
               if (!row || row.status !== "submitted" || row.expiresAt === null || row.expiresAt > now) return null;
-              return applyTransition(systemActor, ctx.typeOf(row.type), row, "expire", null, now);
+              return applyTransition(systemActor, ctx.typeOf(row.type), row, "expire", null, now, later);
             });
+            runLater(later);
             if (row) {
               expired++;
               notify("expired", row, systemActor);

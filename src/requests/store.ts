@@ -142,6 +142,17 @@ export function listRequestsBy(db: Db, lookup: RequestLookup, limit: number) {
   return db.select().from(t).where(where).orderBy(asc(t.created), asc(t.number)).limit(limit).all();
 }
 
+/** The newest request matching the lookup (highest number), or null. */
+export function findLatestRequest(db: Db, lookup: RequestLookup) {
+  const t = requestsTable;
+  const where = and(
+    lookup.type ? eq(t.type, lookup.type) : undefined,
+    lookup.topic ? refIs(t.topicKind, t.topicId, lookup.topic) : undefined,
+    lookup.createdBy ? refIs(t.createdByKind, t.createdById, lookup.createdBy) : undefined,
+  );
+  return db.select().from(t).where(where).orderBy(desc(t.number)).limit(1).get() ?? null;
+}
+
 /** Open requests whose expiry has passed. */
 export const listOverdue = (db: Db, now: number, limit: number) =>
   db

@@ -63,6 +63,18 @@ export interface Parties {
 export interface RequestTypeServices {
   /** Community memberships: members/writer.ts `createMembershipWriter`. */
   members?: MembershipWriter;
+  /** Publishing drafts into communities and including records: records/curation.ts. */
+  records?: RecordCuration;
+}
+
+/** What the submission and inclusion types do to records, inside the caller's transaction (records/curation.ts). */
+export interface RecordCuration {
+  /** 404 without the draft; 400 with the `errors` list unless it can be published (an edit of a published record is not reviewable). */
+  checkReviewable(draftId: string): void;
+  /** Publishes the draft into the community; returns the work to do after commit. */
+  publishInto(draftId: string, communityId: string, now: number): () => void;
+  /** Includes the published record (its parent: every version) in the community; 400 when it is already. */
+  include(recordId: string, communityId: string, now: number): void;
 }
 
 /** Adds memberships inside the caller's transaction (members/writer.ts). */
@@ -79,6 +91,8 @@ export interface HookContext {
   actor: Actor;
   now: number;
   services: RequestTypeServices;
+  /** Runs `work` once the action's transaction has committed (files to remove, jobs to queue). */
+  afterCommit(work: () => void): void;
 }
 
 /** Handed to notification texts. */

@@ -249,7 +249,14 @@ describe("delete", () => {
 
 describe("the directory", () => {
   test("find by slug or id; null for none", () => {
-    expect(ctx.communities.directory.find("RES")).toEqual({ id: ids.res!, slug: "res", title: "Updated restricted", visibility: "restricted", memberPolicy: "open" });
+    expect(ctx.communities.directory.find("RES")).toEqual({
+      id: ids.res!,
+      slug: "res",
+      title: "Updated restricted",
+      visibility: "restricted",
+      memberPolicy: "open",
+      recordPolicy: "open",
+    });
     expect(ctx.communities.directory.find(ids.pub!)?.slug).toBe("pub");
     expect(ctx.communities.directory.find("nothing-here")).toBeNull();
   });

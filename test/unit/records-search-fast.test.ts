@@ -1,10 +1,13 @@
 // The in-memory search path must give exactly what the SQL path gives: hits in order, totals and
-// aggregations, for every kind of caller (the scope's two renderings), facet selection, sort and
-// page: fixed cases, and random queries under random scopes.
+// aggregations, for every kind of caller (the scope's two renderings), facet selection (the
+// communities facet too, with a bucket the labels drop), sort and page: fixed cases, and random
+// queries under random scopes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Actor } from "../../src/core/actor";
 import { recordScope } from "../../src/records/policy";
-import { createRecordSearch, type RecordSearchInput } from "../../src/records/search";
+import { writeTransaction } from "../../src/db/connection";
+import { recordCommunitiesTable } from "../../src/db/tables";
+import { createRecordSearch, type FacetLabels, type RecordSearchInput } from "../../src/records/search";
 import { memoryPlan } from "../../src/records/search/plan";
 import { RECORD_SEARCH_SCHEMA } from "../../src/records/search/schema";
 import { parseQueryString } from "../../src/search/query-string";
@@ -18,6 +21,9 @@ let ctx: TestApp;
 const TYPES = ["dataset", "image-photo", "image-plot", "publication-article", "software"];
 const LANGS = [[], ["eng"], ["fra"], ["eng", "deu"]];
 const WORDS = ["ocean", "coral", "glacier", "forest", "river"];
+/** Community slug -> id; queries name them `@slug`. `hidden` has no label: its bucket is dropped. */
+const COMMUNITIES: Record<string, string> = { reefs: "", tides: "", hidden: "" };
+const labels: FacetLabels = (kind, keys) => new Map(kind === "communities" ? keys.filter((k) => k !== COMMUNITIES.hidden).map((k) => [k, `Community ${k}`]) : []);
 
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -49,6 +55,24 @@ beforeAll(async () => {
     }
     if (i % 11 === 0) records.editRecord(actor, draft.id);
   }
+  // Parents in none, one or several communities; included after publishing, so every version and draft is re-indexed.
+  const alice: Actor = { kind: "user", userId: ctx.users.alice.user.id, isAdmin: false, groupIds: [], scopes: [], tokenId: null };
+  for (const slug of Object.keys(COMMUNITIES)) {
+    COMMUNITIES[slug] = ctx.services.communities.createCommunity(alice, {
+      slug,
+      access: { visibility: "public", member_policy: "open", record_policy: "open" },
+      metadata: { title: slug },
+    }).id;
+  }
+  const db = ctx.services.deps.db;
+  const parents = db.$client.query<{ p: string }, []>("SELECT DISTINCT parent_id AS p FROM records ORDER BY created, parent_id").all();
+  writeTransaction(db, () =>
+    parents.forEach(({ p }, i) => {
+      const chosen = [i % 3 === 0 && "reefs", i % 4 === 1 && "tides", i % 5 === 2 && "hidden"].filter((c): c is string => Boolean(c));
+      for (const slug of chosen) db.insert(recordCommunitiesTable).values({ parentId: p, communityId: COMMUNITIES[slug]!, created: ctx.clock.now() }).run();
+      if (chosen.length) records.reindexParent(p);
+    }),
+  );
 });
 afterAll(() => ctx.close());
 
@@ -81,11 +105,27 @@ const queries: Record<string, unknown>[] = [
   { q: "study AND publication_date:[2011 TO 2019] AND publication_date:<2015", resource_type: "image" },
   { q: "_exists_:metadata.publication_date" },
   { q: "publication_date:[2012 TO 2016] OR coral" },
+  { communities: "@reefs" },
+  { communities: ["@tides", "@hidden"], q: "study" },
+  { communities: "@hidden", resource_type: "image", allversions: "true" },
+  { q: 'parent.communities.ids:"@tides" OR ocean' },
+  { q: 'communities:"@reefs"', communities: "@tides" },
 ];
+
+/** A query with its `@slug` placeholders replaced by the communities' ids. */
+const withIds = (value: unknown): unknown =>
+  typeof value === "string"
+    ? value.replace(/@(\w+)/g, (_, slug: string) => COMMUNITIES[slug] ?? slug)
+    : Array.isArray(value)
+      ? value.map(withIds)
+      : value && typeof value === "object"
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withIds(v)]))
+        : value;
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
-function searchInput(query: Record<string, unknown>): { input: RecordSearchInput; page: { page: number; size: number; offset: number } } {
+function searchInput(raw: Record<string, unknown>): { input: RecordSearchInput; page: { page: number; size: number; offset: number } } {
+  const query = withIds(raw) as Record<string, unknown>;
   const size = Number(str(query.size) ?? 10);
   const pageNo = Number(str(query.page) ?? 1);
   const input = {
@@ -100,15 +140,17 @@ function searchInput(query: Record<string, unknown>): { input: RecordSearchInput
 }
 
 /** The SQL path's answer, after checking that the in-memory path (fresh, then from its match cache) gives the same. */
-function expectPathsAgree(actor: Actor, query: Record<string, unknown>) {
+function expectPathsAgree(actor: Actor, query: Record<string, unknown>, roles?: Map<string, "reader" | "curator">) {
   const search = createRecordSearch(ctx.services.deps.db, ctx.services.vocabularies.lookup);
   search.copy.refresh();
-  const scope = recordScope(actor);
+  const scope = recordScope(actor, "published", roles);
   const { input, page } = searchInput(query);
-  const viaSql = search.searchNow(scope, input, page, { memory: false });
-  expect(search.searchNow(scope, input, page)).toEqual(viaSql);
+  const viaSql = search.searchNow(scope, input, page, { memory: false, labels });
+  expect(search.searchNow(scope, input, page, { labels })).toEqual(viaSql);
   // Again, now from the cached rows of the same full-text condition.
-  expect(search.searchNow(scope, input, page)).toEqual(viaSql);
+  expect(search.searchNow(scope, input, page, { labels })).toEqual(viaSql);
+  // The hidden community never shows as a bucket.
+  expect(viaSql.aggregations.communities?.buckets.map((b: { key: string }) => b.key) ?? []).not.toContain(COMMUNITIES.hidden);
   expect(search.copy.current()).not.toBeNull();
   return viaSql;
 }
@@ -119,6 +161,17 @@ describe("the in-memory path agrees with SQL", () => {
       expectPathsAgree(actorOf(), query);
     });
   }
+
+  test("the communities facet counts the included parents' latest versions, labelled, the hidden one dropped", () => {
+    const all = expectPathsAgree({ kind: "system" }, {});
+    const buckets = all.aggregations.communities!.buckets;
+    expect(buckets.map((b) => b.key).sort()).toEqual([COMMUNITIES.reefs!, COMMUNITIES.tides!].sort());
+    for (const b of buckets) expect(b.label).toBe(`Community ${b.key}`);
+    const reefs = expectPathsAgree({ kind: "system" }, { communities: "@reefs" });
+    expect(reefs.total).toBe(buckets.find((b) => b.key === COMMUNITIES.reefs)!.doc_count);
+    expect(reefs.total).toBeGreaterThan(3);
+    expect(expectPathsAgree({ kind: "system" }, { q: 'parent.communities.ids:"@reefs"' }).total).toBe(reefs.total);
+  });
 
   test("the copy goes stale on an index write, and searches use SQL until it is rebuilt", () => {
     const search = createRecordSearch(ctx.services.deps.db, ctx.services.vocabularies.lookup);
@@ -143,6 +196,8 @@ const NON_TEXT = [
   "access.record:restricted",
   "versions.index:2",
   "created:[2026-11-22 TO 2026-11-23]",
+  'parent.communities.ids:"@reefs"',
+  "communities:@tides",
 ];
 
 function randomQuery(r: Random, depth = 0): string {
@@ -161,6 +216,7 @@ function randomSearch(r: Random): Record<string, unknown> {
   if (r.rand() < 0.3) query.resource_type = r.pick(["image", "dataset", "image::image-photo", ["software", "publication"]]);
   if (r.rand() < 0.25) query.language = r.pick(["eng", "fra", "deu,eng"]);
   if (r.rand() < 0.2) query.access_status = r.pick(["open", "restricted", "metadata-only"]);
+  if (r.rand() < 0.25) query.communities = r.pick(["@reefs", "@tides", "@hidden", "@reefs,@tides", ["@tides", "@hidden"]]);
   if (r.rand() < 0.5) query.sort = r.pick(["bestmatch", "newest", "oldest", "updated-desc", "updated-asc", "version", "mostviewed", "mostdownloaded"]);
   if (r.rand() < 0.3) query.allversions = "true";
   if (r.rand() < 0.3) {
@@ -171,8 +227,19 @@ function randomSearch(r: Random): Record<string, unknown> {
 }
 
 describe("random scopes over random queries", () => {
-  const scopes: [string, () => Actor][] = [
+  const bob = (): Actor => ({ kind: "user", userId: ctx.users.bob.user.id, isAdmin: false, groupIds: [], scopes: [], tokenId: null });
+  const scopes: [string, () => Actor, (() => Map<string, "reader" | "curator">)?][] = [
     ["anonymous", () => ({ kind: "anonymous" })],
+    // Members see the restricted records of their communities: keys admitted beyond public and own ones.
+    [
+      "a reader of one community, curator of another",
+      bob,
+      () =>
+        new Map([
+          [COMMUNITIES.reefs!, "reader"],
+          [COMMUNITIES.hidden!, "curator"],
+        ]),
+    ],
     ["an owner", () => ({ kind: "user", userId: ctx.users.bob.user.id, isAdmin: false, groupIds: [], scopes: [], tokenId: null })],
     ["an administrator", () => ({ kind: "user", userId: ctx.users.admin.user.id, isAdmin: true, groupIds: [], scopes: [], tokenId: null })],
     ["a member of a group", () => ({ kind: "user", userId: ctx.users.alice.user.id, isAdmin: false, groupIds: ["curators", "staff"], scopes: [], tokenId: null })],
@@ -184,8 +251,8 @@ describe("random scopes over random queries", () => {
     for (let i = 0; i < 160; i++) {
       const query = randomSearch(r);
       if (memoryPlan(RECORD_SEARCH_SCHEMA, "r.publication_date", parseQueryString(str(query.q) ?? ""))) inMemory++;
-      const [, actorOf] = r.pick(scopes);
-      const answer = expectPathsAgree(actorOf(), query);
+      const [, actorOf, rolesOf] = r.pick(scopes);
+      const answer = expectPathsAgree(actorOf(), query, rolesOf?.());
       totals.add(answer.total);
     }
     // The cases are not all empty or all full: they exercise the filters.

@@ -23,6 +23,8 @@ export const recordIndexTable = sqliteTable(
     languages: text("languages").notNull().default(""),
     /** File extensions, sorted and comma-joined, for the same grouped pass (the file_type facet). */
     fileTypes: text("file_types").notNull().default(""),
+    /** Ids of the communities the record's parent is included in, sorted and comma-joined (the communities facet). */
+    communities: text("communities").notNull().default(""),
     /** Start of the EDTF publication date or interval, as written (`2020`, `2020-06`, `2020-06-01`). */
     publicationDate: text("publication_date"),
     created: integer("created").notNull(),

@@ -16,7 +16,7 @@ export interface Columns {
   draft: Uint8Array;
   isPublic: Uint8Array;
   owner: Int32Array;
-  /** The row's facet combination (access status, resource type, languages, file types), a code into `groups`. */
+  /** The row's facet combination (access status, resource type, languages, file types, communities), a code into `groups`. */
   group: Int32Array;
   created: Float64Array;
   updated: Float64Array;
@@ -59,10 +59,10 @@ function dictionary<T>() {
 }
 
 function load(db: Db): Columns {
-  type Row = [number, string | null, number, number, string, number | null, string, string | null, string | null, string, number, number, number, number, number, string];
+  type Row = [number, string | null, number, number, string, number | null, string, string | null, string | null, string, number, number, number, number, number, string, string];
   const rows = db.$client
     .query(
-      "SELECT key, publication_date, is_latest, is_draft, access_record, owner_id, access_status, resource_type_parent, resource_type, languages, created, updated, version_index, views, downloads, file_types FROM record_index",
+      "SELECT key, publication_date, is_latest, is_draft, access_record, owner_id, access_status, resource_type_parent, resource_type, languages, created, updated, version_index, views, downloads, file_types, communities FROM record_index",
     )
     .values() as unknown as Row[];
   const n = rows.length;
@@ -98,7 +98,7 @@ function load(db: Db): Columns {
     c.draft[i] = r[3];
     c.isPublic[i] = isPublicRecord({ accessRecord: r[4] }) ? 1 : 0;
     c.owner[i] = r[5] ?? -1;
-    const group = groups.code(`${r[6]}\u0000${r[7]}\u0000${r[8]}\u0000${r[9]}\u0000${r[15]}`);
+    const group = groups.code(`${r[6]}\u0000${r[7]}\u0000${r[8]}\u0000${r[9]}\u0000${r[15]}\u0000${r[16]}`);
     if (group === rowOfGroup.length) rowOfGroup.push(r);
     c.group[i] = group;
     c.created[i] = r[10];
@@ -107,7 +107,15 @@ function load(db: Db): Columns {
     c.views[i] = r[13];
     c.downloads[i] = r[14];
   });
-  c.groups = rowOfGroup.map((r) => ({ draft: false, access: r[6], parent: r[7], type: r[8], languages: splitList(r[9]), fileTypes: splitList(r[15]) }));
+  c.groups = rowOfGroup.map((r) => ({
+    draft: false,
+    access: r[6],
+    parent: r[7],
+    type: r[8],
+    languages: splitList(r[9]),
+    fileTypes: splitList(r[15]),
+    communities: splitList(r[16]),
+  }));
   return c;
 }
 

@@ -14,8 +14,17 @@ export interface FacetGroup {
   type: string | null;
   languages: string[];
   fileTypes: string[];
+  /** Ids of the communities the record's parent is included in. */
+  communities: string[];
   n: number;
 }
+
+/**
+ * Labels a search's caller may see, asked once per facet with every counted key: a key missing
+ * from the answer is a bucket the caller must not see (a restricted community), dropped. Built per
+ * search by the records service on the main thread (a reader worker returns only counts).
+ */
+export type FacetLabels = (kind: string, keys: string[]) => ReadonlyMap<string, string>;
 
 /** A comma-joined index column (languages, file types) as its values. */
 export const splitList = (joined: string): string[] => (joined ? joined.split(",") : []);
@@ -31,7 +40,7 @@ interface Facet {
   /** The same rule over a facet group. */
   passes(g: FacetGroup, values: string[]): boolean;
   /** The buckets, from the grouped counts; `tally` counts groups by the keys a function gives. */
-  buckets(tally: Tally, isSelected: (key: string) => boolean, lookup: VocabularyLookup): Bucket[];
+  buckets(tally: Tally, isSelected: (key: string) => boolean, lookup: VocabularyLookup, labels?: FacetLabels): Bucket[];
 }
 
 type Tally = (keyOf: (g: FacetGroup) => (string | null)[]) => [string, number][];
@@ -40,8 +49,11 @@ const inList = (values: unknown[]) => values.map(() => "?").join(", ");
 const titleOf = (lookup: VocabularyLookup, type: string, id: string) => (lookup(type, id)?.title?.en as string | undefined) ?? id;
 const ACCESS_LABELS: Record<string, string> = { open: "Open", embargoed: "Embargoed", restricted: "Restricted", "metadata-only": "Metadata-only" };
 
-/** A facet over a multi-valued keyword field of record_terms (values stored lower-cased). */
-function listFacet(param: string, label: string, field: string, valuesOf: (g: FacetGroup) => string[], labelOf: (key: string, lookup: VocabularyLookup) => string): Facet {
+/** Labels of a list facet's keys: given every counted key, the label of one, or null to drop its bucket. */
+type ListLabels = (keys: string[], lookup: VocabularyLookup, labels: FacetLabels | undefined) => (key: string) => string | null;
+
+/** A facet over a multi-valued keyword field of record_terms (values stored lower-cased); the ten largest shown buckets. */
+function listFacet(param: string, label: string, field: string, valuesOf: (g: FacetGroup) => string[], labelsOf: ListLabels): Facet {
   return {
     param,
     label,
@@ -50,10 +62,20 @@ function listFacet(param: string, label: string, field: string, valuesOf: (g: Fa
       params: [field, ...values.map((v) => v.toLowerCase())],
     }),
     passes: (g, values) => values.some((v) => valuesOf(g).includes(v.toLowerCase())),
-    buckets: (tally, isSelected, lookup) =>
-      tally(valuesOf)
-        .slice(0, 10)
-        .map(([key, n]) => ({ key, doc_count: n, label: labelOf(key, lookup), is_selected: isSelected(key) })),
+    buckets: (tally, isSelected, lookup, labels) => {
+      const counted = tally(valuesOf);
+      const labelOf = labelsOf(
+        counted.map(([key]) => key),
+        lookup,
+        labels,
+      );
+      return counted
+        .flatMap(([key, n]) => {
+          const shown = labelOf(key);
+          return shown === null ? [] : [{ key, doc_count: n, label: shown, is_selected: isSelected(key) }];
+        })
+        .slice(0, 10);
+    },
   };
 }
 
@@ -95,14 +117,25 @@ export const RECORD_FACETS: Facet[] = [
     "Languages",
     "metadata.languages.id",
     (g) => g.languages,
-    (key, lookup) => titleOf(lookup, "languages", key),
+    (_keys, lookup) => (key) => titleOf(lookup, "languages", key),
   ),
   listFacet(
     "file_type",
     "File type",
     "files.types",
     (g) => g.fileTypes,
-    (key) => key.toUpperCase(),
+    () => (key) => key.toUpperCase(),
+  ),
+  // Labelled by the community's title; a community the caller may not read has no label, no bucket.
+  listFacet(
+    "communities",
+    "Communities",
+    "parent.communities.ids",
+    (g) => g.communities,
+    (keys, _lookup, labels) => {
+      const titles = labels?.("communities", keys) ?? new Map<string, string>();
+      return (key) => titles.get(key) ?? null;
+    },
   ),
   {
     param: "is_published",
@@ -132,6 +165,21 @@ export function selectedFacets(query: Record<string, unknown>): Record<string, s
   return out;
 }
 
+/** A communities facet value no community has: stands in for one the caller may not read. */
+const UNREADABLE_COMMUNITY = "unreadable";
+
+/**
+ * The query with every `communities` value the caller may not read (`readable` answers the ids it
+ * may) replaced by one no record has, so a total tells nothing of what a restricted community
+ * holds; `asked` is the selection as given (lower-cased, as ids are), for the links.
+ */
+export function withReadableCommunities(query: Record<string, unknown>, readable: (ids: string[]) => ReadonlyMap<string, string>) {
+  const asked = (selectedFacets(query).communities ?? []).map((id) => id.toLowerCase());
+  if (asked.length === 0) return { query, asked };
+  const known = readable(asked);
+  return { query: { ...query, communities: asked.map((id) => (known.has(id) ? id : UNREADABLE_COMMUNITY)) }, asked };
+}
+
 /** SQL for the selected facet values; `r` is record_index. */
 export function facetFilter(selected: Record<string, string[]>): Sql {
   const parts = RECORD_FACETS.filter((f) => selected[f.param]).map((f) => f.sql(selected[f.param]!));
@@ -149,7 +197,7 @@ export const listingFacets = (own: boolean, only?: string[]): string[] =>
   RECORD_FACETS.filter((f) => (own || !f.ownListingOnly) && (!only || only.includes(f.param))).map((f) => f.param);
 
 /** The aggregations of the `shown` facets: counts over the query without the facet filters (InvenioRDM's post_filter). */
-export function aggregationsOf(groups: FacetGroup[], selected: Record<string, string[]>, lookup: VocabularyLookup, shown: string[]) {
+export function aggregationsOf(groups: FacetGroup[], selected: Record<string, string[]>, lookup: VocabularyLookup, shown: string[], labels?: FacetLabels) {
   const tally: Tally = (keyOf) => {
     const counts = new Map<string, number>();
     for (const g of groups) for (const k of keyOf(g)) if (k) counts.set(k, (counts.get(k) ?? 0) + g.n);
@@ -158,7 +206,7 @@ export function aggregationsOf(groups: FacetGroup[], selected: Record<string, st
   return Object.fromEntries(
     RECORD_FACETS.filter((f) => shown.includes(f.param)).map((f) => [
       f.param,
-      { label: f.label, buckets: f.buckets(tally, (key) => (selected[f.param] ?? []).includes(key), lookup), doc_count_error_upper_bound: 0, sum_other_doc_count: 0 },
+      { label: f.label, buckets: f.buckets(tally, (key) => (selected[f.param] ?? []).includes(key), lookup, labels), doc_count_error_upper_bound: 0, sum_other_doc_count: 0 },
     ]),
   );
 }

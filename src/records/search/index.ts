@@ -10,13 +10,17 @@ import * as harvest from "./harvest";
 import * as indexer from "./indexer";
 import { createSearchReaders, type ReaderOptions } from "./readers";
 import { checkIndex, rebuildIndex, type RebuildHooks } from "./rebuild";
+import type { FacetLabels } from "./facets";
 import { findRecords, withAggregations, type RecordSearchInput } from "./search";
 
 export type { HarvestFilter, HarvestHit, HarvestKey } from "./harvest";
 export type { IndexedRow } from "./indexer";
 export type { RebuildHooks } from "./rebuild";
 export type { RecordSearchInput } from "./search";
+export type { FacetLabels } from "./facets";
+export type { IndexedParent } from "./indexer";
 export { indexedRecord, rowOf } from "./indexer";
+export { withReadableCommunities } from "./facets";
 
 export interface RecordSearchOptions {
   /** Reader workers for searches (none: searches run on the calling thread). */
@@ -39,17 +43,24 @@ export function createRecordSearch(db: Db, lookup: VocabularyLookup, options: Re
     /** The column copy (tests refresh it by hand). */
     copy,
 
-    /** Records as `scope` sees them, on this thread; `memory: false` forces the SQL path (the differential tests). */
-    searchNow: (scope: RecordScope, input: RecordSearchInput, page: Page, options: { memory?: boolean } = {}) =>
-      withAggregations(findRecords(db, scope, input, page, options.memory === false ? undefined : copy), lookup),
+    /**
+     * Records as `scope` sees them, on this thread; `memory: false` forces the SQL path (the
+     * differential tests); `labels` as for `search`.
+     */
+    searchNow: (scope: RecordScope, input: RecordSearchInput, page: Page, options: { memory?: boolean; labels?: FacetLabels } = {}) =>
+      withAggregations(findRecords(db, scope, input, page, options.memory === false ? undefined : copy), lookup, options.labels),
 
-    /** Records as `scope` sees them: on a reader worker, within the time budget, when there are workers. */
-    async search(scope: RecordScope, input: RecordSearchInput, page: Page) {
+    /**
+     * Records as `scope` sees them: on a reader worker, within the time budget, when there are
+     * workers. `labels` names the buckets the caller may see (the communities facet); without it
+     * those buckets are left out.
+     */
+    async search(scope: RecordScope, input: RecordSearchInput, page: Page, labels?: FacetLabels) {
       const found = readers ? await readers.search(stamp(), scope, input, page) : findRecords(db, scope, input, page, copy);
-      return withAggregations(found, lookup);
+      return withAggregations(found, lookup, labels);
     },
 
-    indexRecord: (row: indexer.IndexedRow, parentPids: Record<string, unknown>) => write(() => indexer.indexRecord(db, row, parentPids)),
+    indexRecord: (row: indexer.IndexedRow, parent: indexer.IndexedParent) => write(() => indexer.indexRecord(db, row, parent)),
     unindexRecord: (recordId: string, isDraft: boolean) => write(() => indexer.unindexRecord(db, recordId, isDraft)),
     indexLatestFlags: (parentId: string, latestId: string) => write(() => indexer.indexLatestFlags(db, parentId, latestId)),
     /**

@@ -53,7 +53,7 @@ function fullText(doc: RecordDocument) {
 }
 
 /** Exact values by field (lower-cased), for keyword queries and facets. */
-function terms(row: { id: string; parentId: string }, doc: RecordDocument, parentPids: JsonObject): [string, string][] {
+function terms(row: { id: string; parentId: string }, doc: RecordDocument, parent: IndexedParent): [string, string][] {
   const m: Doc = doc.metadata ?? {};
   const out: [string, string][] = [];
   const add = (field: string, value: unknown) => {
@@ -62,7 +62,8 @@ function terms(row: { id: string; parentId: string }, doc: RecordDocument, paren
   add("id", row.id);
   add("parent.id", row.parentId);
   add("pids.doi.identifier", doc.pids?.doi?.identifier);
-  add("parent.pids.doi.identifier", parentPids?.doi?.identifier);
+  add("parent.pids.doi.identifier", (parent.pids as JsonObject)?.doi?.identifier);
+  for (const id of parent.communities) add("parent.communities.ids", id);
   add("access.record", doc.access?.record);
   add("access.files", doc.access?.files);
   add("metadata.resource_type.id", m.resource_type?.id);
@@ -105,6 +106,16 @@ export interface IndexedRow {
 
 export const indexedRecord = (row: RecordRow): IndexedRow => ({ ...row, isDraft: false });
 
+/** What the index needs of a record's parent, shared by all its versions and drafts. */
+export interface IndexedParent {
+  pids: Record<string, unknown>;
+  /** Ids of the communities the parent is included in (record_communities). */
+  communities: string[];
+}
+
+/** A comma-joined list column: distinct, lower-cased, sorted, as the facet groups compare them. */
+const listColumn = (values: string[]) => [...new Set(values.map((v) => v.toLowerCase()).filter(Boolean))].sort().join(",");
+
 /** Removes the index rows of a record (or of its draft). */
 export function unindexRecord(db: Db, recordId: string, isDraft: boolean) {
   const existing = db.$client.query<{ key: number }, [string, number]>("SELECT key FROM record_index WHERE record_id = ? AND is_draft = ?").get(recordId, isDraft ? 1 : 0);
@@ -125,7 +136,7 @@ export const LIVE_TABLES: IndexTables = { index: "record_index", terms: "record_
  * Writes (or rewrites) the index rows of a record or draft. With `fresh` tables (a rebuild's
  * shadow copies) it only inserts: nothing is there to remove, and popularity is put back after.
  */
-export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, unknown>, fresh?: IndexTables) {
+export function indexRecord(db: Db, row: IndexedRow, parent: IndexedParent, fresh?: IndexTables) {
   const t = fresh ?? LIVE_TABLES;
   const doc = row.document as RecordDocument;
   const access = doc.access as Access;
@@ -159,6 +170,7 @@ export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, 
       .sort()
       .join(","),
     file_types: [...new Set(row.fileTypes ?? [])].sort().join(","),
+    communities: listColumn(parent.communities),
     publication_date: typeof m.publication_date === "string" ? m.publication_date.split("/")[0]! : null,
     created: row.created,
     updated: row.updated,
@@ -177,7 +189,7 @@ export function indexRecord(db: Db, row: IndexedRow, parentPids: Record<string, 
     .query(`INSERT INTO ${t.fts} (rowid, title, description, creators, subjects, other) VALUES (?, ?, ?, ?, ?, ?)`)
     .run(key, text.title, text.description, text.creators, text.subjects, text.other);
   const insertTerm = db.$client.query(`INSERT INTO ${t.terms} (key, field, value) VALUES (?, ?, ?)`);
-  for (const [field, value] of terms(row, doc, parentPids)) insertTerm.run(key, field, value);
+  for (const [field, value] of terms(row, doc, parent)) insertTerm.run(key, field, value);
   for (const ext of row.fileTypes ?? []) insertTerm.run(key, "files.types", ext);
 }
 

@@ -2,7 +2,7 @@
 // shadow tables, batch by batch, and one transaction swaps them in. A rebuild killed at any point
 // leaves the live index as it was (the next rebuild drops the leftover shadow tables).
 import { writeTransaction, type Db } from "../../db/connection";
-import { indexedRecord, indexRecord, LIVE_TABLES, rowOf, type IndexTables } from "./indexer";
+import { indexedRecord, indexRecord, LIVE_TABLES, rowOf, type IndexedParent, type IndexTables } from "./indexer";
 
 const SHADOW: IndexTables = { index: "record_index_rebuild", terms: "record_terms_rebuild", fts: "record_fts_rebuild" };
 const BATCH = 2000;
@@ -36,18 +36,22 @@ function createShadow(db: Db) {
   for (const object of liveSchema(db)) if (object.type === "table") db.$client.exec(shadowSql(object.sql));
 }
 
-function parentPids(raw: Raw) {
-  return raw.parent_pids ? JSON.parse(raw.parent_pids) : {};
+/** The parent's pids and community ids, read with each row (PARENT_COLUMNS): no per-record lookups. */
+function parentOf(raw: Raw): IndexedParent {
+  return { pids: raw.parent_pids ? JSON.parse(raw.parent_pids) : {}, communities: raw.parent_communities ? String(raw.parent_communities).split(",") : [] };
 }
+
+/** Columns of the parent `p` (record_parents) a row is indexed with. */
+const PARENT_COLUMNS = "p.pids AS parent_pids, (SELECT group_concat(community_id) FROM record_communities WHERE parent_id = p.id) AS parent_communities";
 
 function indexPublished(db: Db, raw: Raw, fileTypes: FileTypes) {
   const row = indexedRecord(rowOf(raw));
   // Metadata-only records have no files to look up.
   const types = (row.document as { files?: { enabled?: boolean } }).files?.enabled === false ? [] : fileTypes(raw.id, false);
-  indexRecord(db, { ...row, fileTypes: types }, parentPids(raw), SHADOW);
+  indexRecord(db, { ...row, fileTypes: types }, parentOf(raw), SHADOW);
 }
 
-const DRAFTS_SQL = `SELECT d.*, p.pids AS parent_pids,
+const DRAFTS_SQL = `SELECT d.*, ${PARENT_COLUMNS},
     d.version_index >= (SELECT max(v) FROM (SELECT max(version_index) AS v FROM records WHERE parent_id = d.parent_id UNION ALL SELECT max(version_index) FROM drafts WHERE parent_id = d.parent_id)) AS is_latest
   FROM drafts d LEFT JOIN record_parents p ON p.id = d.parent_id`;
 
@@ -66,7 +70,7 @@ function indexDraft(db: Db, raw: Raw, fileTypes: FileTypes) {
     updated: raw.updated,
     fileTypes: fileTypes(raw.id, true),
   };
-  indexRecord(db, row, parentPids(raw), SHADOW);
+  indexRecord(db, row, parentOf(raw), SHADOW);
 }
 
 /** Removes shadow rows of these parents (or, with null, of records and drafts that no longer exist). */
@@ -83,20 +87,23 @@ function removeShadowRows(db: Db, parents: string[] | null) {
 
 /**
  * Writes made while the rebuild ran (a server beside `cairn reindex`) went to the live index only:
- * the records and drafts of every parent touched since `since` are indexed into the shadow again.
+ * the records and drafts of every parent touched since `since` are indexed into the shadow again
+ * (a parent included in a community since then too; a removal leaves no row to find).
  */
 function catchUp(db: Db, since: number, fileTypes: FileTypes) {
   removeShadowRows(db, null);
   const parents = db.$client
-    .query<{ p: string }, [number, number]>("SELECT parent_id AS p FROM records WHERE updated >= ? UNION SELECT parent_id FROM drafts WHERE updated >= ?")
-    .all(since, since)
+    .query<{ p: string }, [number, number, number]>(
+      "SELECT parent_id AS p FROM records WHERE updated >= ? UNION SELECT parent_id FROM drafts WHERE updated >= ? UNION SELECT parent_id FROM record_communities WHERE created >= ?",
+    )
+    .all(since, since, since)
     .map((r) => r.p);
   for (let i = 0; i < parents.length; i += 500) {
     const some = parents.slice(i, i + 500);
     const marks = some.map(() => "?").join(", ");
     removeShadowRows(db, some);
     const records = db.$client
-      .query<Raw, string[]>(`SELECT r.*, p.pids AS parent_pids FROM records r LEFT JOIN record_parents p ON p.id = r.parent_id WHERE r.parent_id IN (${marks})`)
+      .query<Raw, string[]>(`SELECT r.*, ${PARENT_COLUMNS} FROM records r LEFT JOIN record_parents p ON p.id = r.parent_id WHERE r.parent_id IN (${marks})`)
       .all(...some);
     for (const raw of records) indexPublished(db, raw, fileTypes);
     for (const raw of db.$client.query<Raw, string[]>(`SELECT * FROM (${DRAFTS_SQL}) WHERE parent_id IN (${marks})`).all(...some)) indexDraft(db, raw, fileTypes);
@@ -142,9 +149,9 @@ export function rebuildIndex(db: Db, since: number, fileTypes: FileTypes = () =>
     let done = 0;
     let after = "";
     for (;;) {
-      // Keyset paging with each record's parent pids in the same read: no per-record lookups.
+      // Keyset paging with each record's parent pids and communities in the same read: no per-record lookups.
       const rows = db.$client
-        .query<Raw, [string, number]>(`SELECT r.*, p.pids AS parent_pids FROM records r LEFT JOIN record_parents p ON p.id = r.parent_id WHERE r.id > ? ORDER BY r.id LIMIT ?`)
+        .query<Raw, [string, number]>(`SELECT r.*, ${PARENT_COLUMNS} FROM records r LEFT JOIN record_parents p ON p.id = r.parent_id WHERE r.id > ? ORDER BY r.id LIMIT ?`)
         .all(after, batch);
       if (rows.length === 0) break;
       writeTransaction(db, () => rows.forEach((raw) => indexPublished(db, raw, fileTypes)));

@@ -32,6 +32,7 @@ export const RECORD_SEARCH_SCHEMA: SearchSchema = {
         "parent.id",
         "pids.doi.identifier",
         "parent.pids.doi.identifier",
+        "parent.communities.ids",
         "access.record",
         "access.files",
         "metadata.resource_type.id",
@@ -75,5 +76,6 @@ export const RECORD_SEARCH_SCHEMA: SearchSchema = {
     publisher: "metadata.publisher",
     version: "metadata.version",
     access_status: "access.status",
+    communities: "parent.communities.ids",
   },
 };

@@ -7,9 +7,9 @@ import { compileQuery } from "../../search/compile";
 import { parseQueryString } from "../../search/query-string";
 import { chooseSort } from "../../search/sorts";
 import type { VocabularyLookup } from "../metadata/check";
-import { scopePredicate, scopeSql, type RecordScope } from "../policy";
+import { grantedSql, scopePredicate, scopeSql, type RecordScope } from "../policy";
 import type { ColumnCopy } from "./column-copy";
-import { aggregationsOf, facetFilter, listingFacets, selectedFacets, totalOf, type FacetGroup } from "./facets";
+import { aggregationsOf, facetFilter, listingFacets, selectedFacets, totalOf, type FacetGroup, type FacetLabels } from "./facets";
 import { memorySearch } from "./memory-path";
 import { memoryPlan } from "./plan";
 import { RECORD_SEARCH_SCHEMA } from "./schema";
@@ -60,11 +60,19 @@ export interface FoundRecords {
   shown: string[];
 }
 
-/** The search with its aggregations, as the API answers it. */
-export const withAggregations = (found: FoundRecords, lookup: VocabularyLookup) => {
+/** The search with its aggregations, as the API answers it; `labels` (the caller's) on the main thread, after the search. */
+export const withAggregations = (found: FoundRecords, lookup: VocabularyLookup, labels?: FacetLabels) => {
   const { groups, shown, ...rest } = found;
-  return { ...rest, aggregations: aggregationsOf(groups, found.facets, lookup, shown) };
+  return { ...rest, aggregations: aggregationsOf(groups, found.facets, lookup, shown, labels) };
 };
+
+/** The index keys of the records a scope admits beyond public and own ones (records/policy.ts grantedSql), for the in-memory path. */
+function grantedKeys(db: Db, scope: RecordScope): Set<number> {
+  const granted = grantedSql(scope);
+  if (!granted) return new Set();
+  const rows = db.$client.query<{ key: number }, (string | number)[]>(`SELECT r.key AS key FROM record_index r WHERE r.is_draft = 0 AND ${granted.where}`).all(...granted.params);
+  return new Set(rows.map((r) => r.key));
+}
 
 /** Searches the index as `scope` sees it; `copy` (when given and current) lets the in-memory path answer. */
 export function findRecords(db: Db, scope: RecordScope, input: RecordSearchInput, page: Page, copy?: ColumnCopy): FoundRecords {
@@ -92,7 +100,7 @@ export function findRecords(db: Db, scope: RecordScope, input: RecordSearchInput
   const rankInSql = (hits: number) => sort === "bestmatch" && compiled.rankMatch !== null && rankable(compiled.rankMatch) && hits <= RANK_LIMIT;
   // The copy knows no parents or communities: those listings are answered in SQL.
   const columns = copy && !input.parentId && !input.communityId ? copy.current() : null;
-  const predicate = columns && scopePredicate(scope, columns);
+  const predicate = columns && scopePredicate(scope, columns, grantedKeys(db, scope));
   const plan = predicate ? memoryPlan(RECORD_SEARCH_SCHEMA, "r.publication_date", node) : null;
   const fast =
     columns && predicate && plan

@@ -7,14 +7,14 @@ import { sortOf } from "./sorts";
 export type Sql = { where: string; params: (string | number)[] };
 export type Hit = { record_id: string; is_draft: number };
 
-/** Matching index rows counted by facet combination (draft, access, types, languages, file types). */
+/** Matching index rows counted by facet combination (draft, access, types, languages, file types, communities). */
 export function groupedCounts(db: Db, base: Sql): FacetGroup[] {
   return db.$client
-    .query<{ d: number; a: string; p: string | null; t: string | null; l: string; f: string; n: number }, (string | number)[]>(
-      `SELECT r.is_draft AS d, r.access_status AS a, r.resource_type_parent AS p, r.resource_type AS t, r.languages AS l, r.file_types AS f, count(*) AS n FROM record_index r WHERE ${base.where} GROUP BY 1, 2, 3, 4, 5, 6`,
+    .query<{ d: number; a: string; p: string | null; t: string | null; l: string; f: string; c: string; n: number }, (string | number)[]>(
+      `SELECT r.is_draft AS d, r.access_status AS a, r.resource_type_parent AS p, r.resource_type AS t, r.languages AS l, r.file_types AS f, r.communities AS c, count(*) AS n FROM record_index r WHERE ${base.where} GROUP BY 1, 2, 3, 4, 5, 6, 7`,
     )
     .all(...base.params)
-    .map((g) => ({ draft: g.d === 1, access: g.a, parent: g.p, type: g.t, languages: splitList(g.l), fileTypes: splitList(g.f), n: g.n }));
+    .map((g) => ({ draft: g.d === 1, access: g.a, parent: g.p, type: g.t, languages: splitList(g.l), fileTypes: splitList(g.f), communities: splitList(g.c), n: g.n }));
 }
 
 /** A page ordered by the sort's SQL. */

@@ -1,0 +1,1 @@
+ALTER TABLE `record_index` ADD `communities` text DEFAULT '' NOT NULL;
