@@ -175,8 +175,17 @@ export function createRecordsContext(deps: RecordsDeps) {
    */
   function reindexParent(parentId: string) {
     for (const record of store.listParentVersions(db, parentId)) reindexRecord(record.id);
-    const drafts = db.$client.query<{ id: string }, [string]>("SELECT id FROM drafts WHERE parent_id = ?").all(parentId);
-    for (const draft of drafts) reindexDraft(draft.id);
+    for (const id of store.listParentDraftIds(db, parentId)) reindexDraft(id);
+  }
+
+  /**
+   * After the parent joined or left a community (in the write's transaction): its published
+   * versions count as modified, so OAI-PMH harvests by date see the new set membership, and every
+   * version and draft is re-indexed.
+   */
+  function communitiesChanged(parentId: string, now: number) {
+    store.touchParentRecords(db, parentId, now);
+    reindexParent(parentId);
   }
 
   return {
@@ -223,6 +232,7 @@ export function createRecordsContext(deps: RecordsDeps) {
     reindexDraft,
     reindexRecord,
     reindexParent,
+    communitiesChanged,
 
     /** Drafts are shown only to who manages them, so their files are always listed. */
     draftJson(row: store.DraftRow, errors: FieldError[] = []) {

@@ -22,7 +22,7 @@ export interface CuratedRecord {
 }
 
 export function createCuration(ctx: RecordsContext, publishing: Pick<ReturnType<typeof createPublishOperations>, "validateForPublish" | "writePublication">) {
-  const { db } = ctx.deps;
+  const { db, clock } = ctx.deps;
 
   const curated = (actor: Actor, row: store.RecordRow): CuratedRecord => ({
     id: row.id,
@@ -55,7 +55,7 @@ export function createCuration(ctx: RecordsContext, publishing: Pick<ReturnType<
       const record = ctx.loadRecord(recordId);
       writeTransaction(db, () => {
         if (!store.addParentCommunity(db, record.parentId, communityId, now)) throw badRequest("The record is already included in this community.");
-        ctx.reindexParent(record.parentId);
+        ctx.communitiesChanged(record.parentId, now);
       });
     },
   };
@@ -84,7 +84,7 @@ export function createCuration(ctx: RecordsContext, publishing: Pick<ReturnType<
       const record = ctx.loadRecord(recordId);
       return writeTransaction(db, () => {
         const removed = store.removeParentCommunity(db, record.parentId, communityId);
-        if (removed) ctx.reindexParent(record.parentId);
+        if (removed) ctx.communitiesChanged(record.parentId, clock.now());
         return removed;
       });
     },
@@ -96,10 +96,10 @@ export function createCuration(ctx: RecordsContext, publishing: Pick<ReturnType<
     },
 
     /** The communities' delete hook, in the deletion's transaction: the community's records leave it (a default passes to the next community). */
-    leaveCommunity(community: { id: string }) {
+    leaveCommunity(community: { id: string }, now: number) {
       for (const parentId of store.listCommunityParents(db, community.id)) {
         store.removeParentCommunity(db, parentId, community.id);
-        ctx.reindexParent(parentId);
+        ctx.communitiesChanged(parentId, now);
       }
     },
 

@@ -58,7 +58,7 @@ export function createPublishOperations(ctx: RecordsContext) {
       ctx.reindexRecord(id);
       ctx.search.indexLatestFlags(draft.parentId, store.findParent(db, draft.parentId)!.latestId!);
       // Into the community whose review accepted it: every version shows it (through the parent).
-      if (communityId && store.addParentCommunity(db, draft.parentId, communityId, now)) ctx.reindexParent(draft.parentId);
+      if (communityId && store.addParentCommunity(db, draft.parentId, communityId, now)) ctx.communitiesChanged(draft.parentId, now);
       return dropped;
     });
     return () => {

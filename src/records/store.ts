@@ -141,3 +141,14 @@ export const listCommunityParents = (db: Db, communityId: string): string[] =>
     .query<{ parentId: string }, [string]>("SELECT parent_id AS parentId FROM record_communities WHERE community_id = ?")
     .all(communityId)
     .map((r) => r.parentId);
+
+/** Ids of the parent's drafts (an edit of a published version, or a new version). */
+export const listParentDraftIds = (db: Db, parentId: string): string[] =>
+  db.$client
+    .query<{ id: string }, [string]>("SELECT id FROM drafts WHERE parent_id = ?")
+    .all(parentId)
+    .map((r) => r.id);
+
+/** Marks the parent's published versions modified (their parent changed: e.g. the communities it is in). */
+export const touchParentRecords = (db: Db, parentId: string, now: number) =>
+  db.$client.query("UPDATE records SET updated = ?, revision_id = revision_id + 1 WHERE parent_id = ?").run(now, parentId);

@@ -295,6 +295,31 @@ describe("through the parent: every version", () => {
   });
 });
 
+describe("OAI-PMH: joining and leaving a community is a change harvesters see", () => {
+  const setIds = async (slug: string, from: string) => {
+    const xml = await t.oai(`verb=ListIdentifiers&metadataPrefix=oai_dc&set=user-${slug}&from=${from}`);
+    return [...xml.matchAll(/<identifier>oai:[^:]+:([^<]+)<\/identifier>/g)].map((m) => m[1]);
+  };
+  test("a harvest of the set from the day of the inclusion lists the record; from the day of its removal, as leaving the set", async () => {
+    const rec = await h.published();
+    const created = rec.updated;
+    t.clock.advance(2 * 86_400_000);
+    const day = new Date(t.clock.now()).toISOString().slice(0, 10);
+    await h.include(rec.id, [river.id]);
+    expect(await setIds(river.slug, day)).toContain(rec.id);
+    // The record's `updated` moved with it: its parent changed.
+    expect((await h.record(rec.id)).updated).not.toBe(created);
+    t.clock.advance(2 * 86_400_000);
+    const later = new Date(t.clock.now()).toISOString().slice(0, 10);
+    expect(await setIds(river.slug, later)).not.toContain(rec.id);
+    expectStatus(await t.call("DELETE", `/api/records/${rec.id}/communities`, { as: "alice", body: { communities: [{ id: river.id }] } }), 200);
+    // Gone from the set: a harvest of the set no longer lists it, and the whole repository's shows it modified.
+    expect(await setIds(river.slug, "2000-01-01")).not.toContain(rec.id);
+    const all = await t.oai(`verb=ListIdentifiers&metadataPrefix=oai_dc&from=${later}`);
+    expect(all).toContain(rec.id);
+  });
+});
+
 describe("GET /api/records/{id}/communities", () => {
   let recid = "";
   let hidden: Community;
