@@ -27,6 +27,7 @@ import { userDirectoryOf } from "./requests/context";
 import { defineRequestJobs } from "./requests/jobs";
 import { requestsRoutes } from "./requests/routes";
 import { createRequestDirectory } from "./requests/directory";
+import { createAccessDirectory } from "./access/directory";
 import { curationRoutes } from "./curation/routes";
 import { createCurationService } from "./curation/service";
 import { createRequestsService } from "./requests/service";
@@ -92,6 +93,7 @@ export function createServices(options: AppOptions) {
   // what each needs of another is built from that module's store first.
   const communityDirectory = createCommunityDirectory(db, deps.links);
   const requestDirectory = createRequestDirectory(db);
+  const accessDirectory = createAccessDirectory(db, clock);
   const records = createRecordsService({
     ...deps,
     lookup: vocabularies.lookup,
@@ -103,6 +105,7 @@ export function createServices(options: AppOptions) {
     communityTitles: communityDirectory.readableTitles,
     communityRoles: communityDirectory.rolesOf,
     requests: requestDirectory,
+    access: accessDirectory,
     log,
   });
   const stats = createStatsService({ ...deps, records, totals: statsTotals, onPopularity: records.updatePopularity, log });

@@ -1,7 +1,12 @@
 // Who is calling: the actor every service operation takes first.
 import { forbidden, unauthorized } from "./errors";
 
-export type Actor = { kind: "anonymous" } | { kind: "user"; userId: number; isAdmin: boolean; groupIds: string[]; scopes: string[]; tokenId: number | null } | { kind: "system" };
+export type Actor = (
+  { kind: "anonymous" } | { kind: "user"; userId: number; isAdmin: boolean; groupIds: string[]; scopes: string[]; tokenId: number | null } | { kind: "system" }
+) & {
+  /** A secret link's token presented with the request (`?token=`): it opens the one record it was made for. */
+  linkToken?: string;
+};
 
 export type UserActor = Extract<Actor, { kind: "user" }>;
 

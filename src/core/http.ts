@@ -82,11 +82,20 @@ export function resolveActor(request: Request, authenticate: HttpOptions["authen
   const known = resolvedActors.get(request);
   if (known) return known;
   const secret = bearerToken(request);
-  if (secret === null) return anonymous;
-  const actor = authenticate(secret);
+  const actor = secret === null ? anonymous : authenticate(secret);
   if (!actor) throw invalidToken();
-  resolvedActors.set(request, actor);
-  return actor;
+  const linkToken = secretLinkToken(request);
+  const resolved = linkToken ? { ...actor, linkToken } : actor;
+  resolvedActors.set(request, resolved);
+  return resolved;
+}
+
+/** A secret link's token (`?token=`) on a record, file, archive or export URL; null without one. */
+function secretLinkToken(request: Request): string | null {
+  const url = request.url;
+  if (!url.includes("token=")) return null;
+  const token = new URL(url).searchParams.get("token");
+  return token && token.length <= 200 ? token : null;
 }
 
 /** The user a request's token stands for; null for guests and invalid tokens (their routes answer 401). */

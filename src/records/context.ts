@@ -8,6 +8,7 @@ import type { RecordDocument } from "../core/record-document";
 import { formatDate } from "../core/time";
 import { doiResolverUrl } from "../pids/doi";
 import type { VocabularyLookup } from "../vocabularies/model";
+import type { AccessDirectory } from "../access/directory";
 import type { RequestDirectory } from "../requests/directory";
 import { canReadFiles, isPublicRecord, levelOf, recordScope, type Level } from "./policy";
 import { presentDraft, presentListedRecord, presentRecord, type PresentContext } from "./present";
@@ -36,6 +37,8 @@ export interface RecordsDeps extends Deps {
   communityTitles?(actor: Actor, ids: string[]): Map<string, string>;
   /** Open reviews and inclusion requests of a record (the requests directory), for the permission levels. */
   requests?: Pick<RequestDirectory, "openAbout" | "latestAbout" | "discardUnsubmitted">;
+  /** What grants and secret links give a caller on a record (the access directory). */
+  access?: Pick<AccessDirectory, "permissionOf">;
 }
 
 /** A published record's visibility before and after a write; `at` is the record's new `updated`. */
@@ -83,6 +86,7 @@ export function createRecordsContext(deps: RecordsDeps) {
     const topic = { kind: "record" as const, id: row.id };
     return levelOf(actor, {
       ownerId: row.ownerId,
+      sharedPermission: () => deps.access?.permissionOf(actor, row.parentId, clock.now()) ?? null,
       memberRoles() {
         const roles = communityRoles(actor);
         if (roles.size === 0) return [];
@@ -252,7 +256,7 @@ export function createRecordsContext(deps: RecordsDeps) {
     /** The caller's permission level on a published record (`isDraft` false) or a draft. */
     levelFor,
     /** The records the caller may see in searches (records/policy.ts recordScope, with its community roles). */
-    scopeOf: (actor: Actor, listing: "published" | "own" = "published") => recordScope(actor, listing, communityRoles(actor)),
+    scopeOf: (actor: Actor, listing: "published" | "own" = "published") => recordScope(actor, listing, communityRoles(actor), clock.now()),
   };
 }
 

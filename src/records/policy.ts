@@ -14,21 +14,29 @@ export const isOwner = (actor: Actor, ownerId: number | null) => actor.kind === 
 
 /**
  * InvenioRDM's permission ladder for one record, each level including those below it:
- * - `manage`: the owner, curators of a community the record is in, administrators (access, inclusion);
- * - `curate`: edit a published record, new versions, delete a draft (grants of `edit` will land here);
+ * - `manage`: the owner, curators of a community the record is in, administrators, `manage` grants
+ *   (access, inclusion, ownership);
+ * - `curate`: edit a published record, new versions, delete a draft — `edit` grants and links;
  * - `review`: update and publish a draft, its files and DOI — also the curators of the community a
  *   draft is submitted to while the review is open;
- * - `preview`: read a draft;
- * - `view`: read a restricted record and its files — also members of the record's communities and
- *   curators of a community asked to include it.
+ * - `preview`: read a draft — `preview` grants and links;
+ * - `view`: read a restricted record and its files — `view` grants and links, members of the
+ *   record's communities, curators of a community asked to include it.
  */
 export const LEVELS = ["none", "view", "preview", "review", "curate", "manage"] as const;
 export type Level = (typeof LEVELS)[number];
 export const atLeast = (level: Level, wanted: Level) => LEVELS.indexOf(level) >= LEVELS.indexOf(wanted);
 
+/** The level each grant or secret-link permission gives. */
+const SHARED: Record<string, Level> = { manage: "manage", edit: "curate", preview: "preview", view: "view" };
+
+const stronger = (a: Level, b: Level): Level => (atLeast(a, b) ? a : b);
+
 /** What a caller's level on a record depends on beyond its owner; read lazily, only when the owner test does not decide. */
 export interface AccessFacts {
   ownerId: number | null;
+  /** The strongest permission the caller's unexpired grants and secret link give on the record's parent (`view`...`manage`), or null. */
+  sharedPermission(): string | null;
   /** The caller's roles in the communities the record's parent is included in. */
   memberRoles(): CommunityRole[];
   /** The caller's role in the community an open review of this draft is submitted to. */
@@ -37,47 +45,49 @@ export interface AccessFacts {
   reviewsInclusion(): boolean;
 }
 
-/** The caller's level on a record or draft. */
+/** The caller's level on a record or draft: the strongest its ownership, community roles, grants and secret link give. */
 export function levelOf(actor: Actor, facts: AccessFacts): Level {
-  if (isAdmin(actor)) return "manage";
-  if (actor.kind !== "user") return "none";
-  if (isOwner(actor, facts.ownerId)) return "manage";
+  if (isAdmin(actor) || isOwner(actor, facts.ownerId)) return "manage";
+  const shared = SHARED[facts.sharedPermission() ?? ""] ?? "none";
+  if (actor.kind !== "user" || shared === "manage") return shared;
   const roles = facts.memberRoles();
   if (roles.some(curates)) return "manage";
-  if (curates(facts.reviewerRole())) return "review";
-  if (roles.length > 0 || facts.reviewsInclusion()) return "view";
-  return "none";
+  if (curates(facts.reviewerRole())) return stronger(shared, "review");
+  if (roles.length > 0 || facts.reviewsInclusion()) return stronger(shared, "view");
+  return shared;
 }
 
-/** 401 for anonymous callers, 403 for others below the level. */
+/** 401 for anonymous callers, 403 for others below the level (a secret link may lift an anonymous caller to it). */
 export function requireLevel(actor: Actor, level: Level, wanted: Level) {
+  if (atLeast(level, wanted)) return;
   requireUser(actor);
-  if (!atLeast(level, wanted)) throw forbidden();
+  throw forbidden();
 }
 
 /**
  * What a caller may see of the records index.
  * - `all`: every published record (administrators and the system).
- * - `readers`: published records that are public, owned by `userId`, included in one of
- *   `communities` (the caller is a member), or asked to be included in one of `reviewing` (the
- *   caller curates it); `groupIds` are the caller's groups, for the grants that admit by group.
+ * - `readers`: published records that are public, owned by `userId`, shared with it or one of its
+ *   `groupIds` by a grant unexpired at `now`, included in one of `communities` (the caller is a
+ *   member), or asked to be included in one of `reviewing` (the caller curates it). Secret links
+ *   open one record, not searches.
  * - `own`: a user's own listing (`/api/user/records`): their drafts, and their published records
  *   that have no draft open (the draft stands for the record there).
  */
 export type RecordScope =
-  { kind: "all" } | { kind: "readers"; userId: number | null; groupIds: string[]; communities: string[]; reviewing: string[] } | { kind: "own"; userId: number };
+  { kind: "all" } | { kind: "readers"; userId: number | null; groupIds: string[]; communities: string[]; reviewing: string[]; now: number } | { kind: "own"; userId: number };
 
 /** The records listed to `actor` (with its community roles): published ones it may read, or (`own`) its own drafts and records. */
-export function recordScope(actor: Actor, listing: "published" | "own" = "published", roles: ReadonlyMap<string, CommunityRole> = new Map()): RecordScope {
+export function recordScope(actor: Actor, listing: "published" | "own" = "published", roles: ReadonlyMap<string, CommunityRole> = new Map(), now = 0): RecordScope {
   if (listing === "own") return { kind: "own", userId: actor.kind === "user" ? actor.userId : -1 };
   if (isAdmin(actor)) return { kind: "all" };
   if (actor.kind !== "user") return publicScope;
   const member = [...roles.keys()].sort();
-  return { kind: "readers", userId: actor.userId, groupIds: actor.groupIds, communities: member, reviewing: member.filter((id) => curates(roles.get(id))) };
+  return { kind: "readers", userId: actor.userId, groupIds: actor.groupIds, communities: member, reviewing: member.filter((id) => curates(roles.get(id))), now };
 }
 
 /** What anonymous callers, harvesters and exports of public records see. */
-export const publicScope: RecordScope = { kind: "readers", userId: null, groupIds: [], communities: [], reviewing: [] };
+export const publicScope: RecordScope = { kind: "readers", userId: null, groupIds: [], communities: [], reviewing: [], now: 0 };
 
 export interface ScopeSql {
   where: string;
@@ -87,12 +97,19 @@ export interface ScopeSql {
 const marks = (values: unknown[]) => values.map(() => "?").join(", ");
 
 /**
- * Records a `readers` scope admits beyond public and own ones, as a condition on `record_index r`;
- * null when it admits none. The in-memory path resolves it to index keys once per search.
+ * Records a `readers` scope admits beyond public and own ones, as conditions on `record_index r`
+ * (any one admits); none for anonymous callers. The in-memory path resolves each to index keys once
+ * per search: alone, each is answered from an index of the small side (grants, inclusions).
  */
-export function grantedSql(scope: RecordScope): ScopeSql | null {
-  if (scope.kind !== "readers") return null;
+export function grantedParts(scope: RecordScope): ScopeSql[] {
+  if (scope.kind !== "readers" || scope.userId === null) return [];
   const parts: ScopeSql[] = [];
+  // Grants to the user or its groups, of any permission (each includes view), not yet expired.
+  const groups = scope.groupIds.length ? ` OR (subject_type = 'role' AND subject_id IN (${marks(scope.groupIds)}))` : "";
+  parts.push({
+    where: `r.parent_id IN (SELECT parent_id FROM record_grants WHERE ((subject_type = 'user' AND subject_id = ?)${groups}) AND (expires_at IS NULL OR expires_at > ?))`,
+    params: [String(scope.userId), ...scope.groupIds, scope.now],
+  });
   if (scope.communities.length) {
     parts.push({ where: `r.parent_id IN (SELECT parent_id FROM record_communities WHERE community_id IN (${marks(scope.communities)}))`, params: scope.communities });
   }
@@ -102,8 +119,13 @@ export function grantedSql(scope: RecordScope): ScopeSql | null {
       params: scope.reviewing,
     });
   }
-  if (parts.length === 0) return null;
-  return { where: `(${parts.map((p) => p.where).join(" OR ")})`, params: parts.flatMap((p) => p.params) };
+  return parts;
+}
+
+/** The granted parts as one condition; null when there are none. */
+export function grantedSql(scope: RecordScope): ScopeSql | null {
+  const parts = grantedParts(scope);
+  return parts.length ? { where: `(${parts.map((p) => p.where).join(" OR ")})`, params: parts.flatMap((p) => p.params) } : null;
 }
 
 /** The scope as a condition on `record_index` under the alias `r`. */

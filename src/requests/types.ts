@@ -65,6 +65,19 @@ export interface RequestTypeServices {
   members?: MembershipWriter;
   /** Publishing drafts into communities and including records: records/curation.ts. */
   records?: RecordCuration;
+  /** Grants and secret links given by accepted access requests: access/writer.ts. */
+  access?: AccessWriter;
+}
+
+/** Writes grants and secret links inside the caller's transaction (access/writer.ts). */
+export interface AccessWriter {
+  /** Grants the user `permission` on the record's parent (every version) until `expiresAt` (ms; null: no end); replaces the user's grant there. */
+  grantUser(input: { recordId: string; userId: string; permission: "view" | "preview" | "edit" | "manage"; expiresAt: number | null; origin: string; now: number }): void;
+  /** A secret link to the record's parent; returns its id and token (shown once). */
+  createLink(input: { recordId: string; permission: "view" | "preview" | "edit"; expiresAt: number | null; description: string; origin: string; now: number }): {
+    id: string;
+    token: string;
+  };
 }
 
 /** What the submission and inclusion types do to records, inside the caller's transaction (records/curation.ts). */

@@ -10,3 +10,4 @@ export * from "./oai";
 export * from "./communities";
 export * from "./requests";
 export * from "./mail";
+export * from "./access";

@@ -11,6 +11,8 @@ export const recordParentsTable = sqliteTable("record_parents", {
   latestId: text("latest_id"),
   /** Concept DOI and the like: `{doi: {identifier, provider, client}}`. */
   pids: text("pids", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
+  /** `parent.access.settings`: who may ask for access, the conditions shown, the default expiry of access granted through requests. */
+  accessSettings: text("access_settings", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
   created: integer("created").notNull(),
   updated: integer("updated").notNull(),
   revisionId: integer("revision_id").notNull().default(1),

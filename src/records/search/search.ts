@@ -7,7 +7,7 @@ import { compileQuery } from "../../search/compile";
 import { parseQueryString } from "../../search/query-string";
 import { chooseSort } from "../../search/sorts";
 import type { VocabularyLookup } from "../metadata/check";
-import { grantedSql, scopePredicate, scopeSql, type RecordScope } from "../policy";
+import { grantedParts, scopePredicate, scopeSql, type RecordScope } from "../policy";
 import type { ColumnCopy } from "./column-copy";
 import { aggregationsOf, facetFilter, listingFacets, selectedFacets, totalOf, type FacetGroup, type FacetLabels } from "./facets";
 import { memorySearch } from "./memory-path";
@@ -68,10 +68,12 @@ export const withAggregations = (found: FoundRecords, lookup: VocabularyLookup, 
 
 /** The index keys of the records a scope admits beyond public and own ones (records/policy.ts grantedSql), for the in-memory path. */
 function grantedKeys(db: Db, scope: RecordScope): Set<number> {
-  const granted = grantedSql(scope);
-  if (!granted) return new Set();
-  const rows = db.$client.query<{ key: number }, (string | number)[]>(`SELECT r.key AS key FROM record_index r WHERE r.is_draft = 0 AND ${granted.where}`).all(...granted.params);
-  return new Set(rows.map((r) => r.key));
+  const keys = new Set<number>();
+  for (const part of grantedParts(scope)) {
+    const rows = db.$client.query<{ key: number }, (string | number)[]>(`SELECT r.key AS key FROM record_index r WHERE r.is_draft = 0 AND ${part.where}`).all(...part.params);
+    for (const row of rows) keys.add(row.key);
+  }
+  return keys;
 }
 
 /** Searches the index as `scope` sees it; `copy` (when given and current) lets the in-memory path answer. */

@@ -1,0 +1,39 @@
+// The narrow view of record access other modules consume before the access service exists: the
+// records policy asks what a caller's grants and secret link give it on a record. Built from the
+// store alone, like the communities and requests directories.
+import type { Actor } from "../core/actor";
+import { newSecret } from "../core/ids";
+import type { Db } from "../db/connection";
+import { createLinkTokens, type LinkTokens } from "./tokens";
+import * as store from "./store";
+
+/** Grant and link permissions, strongest first (InvenioRDM's ladder). */
+export const PERMISSIONS = ["manage", "edit", "preview", "view"] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const strongest = (permissions: string[]): Permission | null => PERMISSIONS.find((p) => permissions.includes(p)) ?? null;
+
+export interface AccessDirectory {
+  /** The strongest permission the actor's unexpired grants (its own and its groups') and its secret link give on the parent; null for none. */
+  permissionOf(actor: Actor, parentId: string, now: number): Permission | null;
+  /** Secret-link tokens, signed with the server's key. */
+  tokens: LinkTokens;
+}
+
+export function createAccessDirectory(db: Db, clock: { now(): number }): AccessDirectory {
+  let key: string | undefined;
+  const tokens = createLinkTokens(() => (key ??= store.signingKey(db, "secret-links", newSecret, clock.now())));
+  return {
+    tokens,
+    permissionOf(actor, parentId, now) {
+      const held: string[] = [];
+      if (actor.kind === "user") held.push(...store.listHolderGrants(db, parentId, actor.userId, actor.groupIds, now).map((g) => g.permission));
+      if (actor.linkToken) {
+        const hash = tokens.hashOf(actor.linkToken);
+        const link = hash ? store.findValidLink(db, parentId, hash, now) : null;
+        if (link) held.push(link.permission);
+      }
+      return strongest(held);
+    },
+  };
+}

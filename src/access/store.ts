@@ -1,0 +1,80 @@
+// Queries on grants, secret links, guests' pending access requests and the signing key.
+import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import type { Db } from "../db/connection";
+import { accessVerificationsTable, recordGrantsTable, recordLinksTable, recordParentsTable, signingKeysTable } from "../db/tables";
+
+export type GrantRow = typeof recordGrantsTable.$inferSelect;
+export type LinkRow = typeof recordLinksTable.$inferSelect;
+export type VerificationRow = typeof accessVerificationsTable.$inferSelect;
+
+const unexpired = (column: typeof recordGrantsTable.expiresAt | typeof recordLinksTable.expiresAt, now: number) => or(isNull(column), gt(column, now));
+
+/** The signing key of a purpose, made on first use. */
+export function signingKey(db: Db, purpose: string, newSecret: () => string, now: number): string {
+  db.insert(signingKeysTable).values({ purpose, secret: newSecret(), created: now }).onConflictDoNothing().run();
+  return db.select().from(signingKeysTable).where(eq(signingKeysTable.purpose, purpose)).get()!.secret;
+}
+
+/** Unexpired grants on the parent to the user or to one of the groups. */
+export function listHolderGrants(db: Db, parentId: string, userId: number | null, groupIds: string[], now: number): GrantRow[] {
+  const t = recordGrantsTable;
+  const holders = [
+    userId === null ? undefined : and(eq(t.subjectType, "user"), eq(t.subjectId, String(userId))),
+    groupIds.length ? and(eq(t.subjectType, "role"), inArray(t.subjectId, groupIds)) : undefined,
+  ].filter(Boolean);
+  if (holders.length === 0) return [];
+  return db
+    .select()
+    .from(t)
+    .where(and(eq(t.parentId, parentId), or(...holders), unexpired(t.expiresAt, now)))
+    .all();
+}
+
+/** An unexpired link of the parent by its token's hash. */
+export const findValidLink = (db: Db, parentId: string, tokenHash: string, now: number): LinkRow | null =>
+  db
+    .select()
+    .from(recordLinksTable)
+    .where(and(eq(recordLinksTable.tokenHash, tokenHash), eq(recordLinksTable.parentId, parentId), unexpired(recordLinksTable.expiresAt, now)))
+    .get() ?? null;
+
+/** The parent's grants in their order (a grant's id in the API is its position here). */
+export const listGrants = (db: Db, parentId: string): GrantRow[] =>
+  db.select().from(recordGrantsTable).where(eq(recordGrantsTable.parentId, parentId)).orderBy(asc(recordGrantsTable.id)).all();
+
+export const listLinks = (db: Db, parentId: string): LinkRow[] =>
+  db.select().from(recordLinksTable).where(eq(recordLinksTable.parentId, parentId)).orderBy(asc(recordLinksTable.created), asc(recordLinksTable.id)).all();
+
+export const findLink = (db: Db, parentId: string, id: string): LinkRow | null =>
+  db
+    .select()
+    .from(recordLinksTable)
+    .where(and(eq(recordLinksTable.parentId, parentId), eq(recordLinksTable.id, id)))
+    .get() ?? null;
+
+export const insertGrant = (db: Db, row: typeof recordGrantsTable.$inferInsert) => db.insert(recordGrantsTable).values(row).returning().get();
+export const updateGrant = (db: Db, id: number, fields: Partial<typeof recordGrantsTable.$inferInsert>) =>
+  db.update(recordGrantsTable).set(fields).where(eq(recordGrantsTable.id, id)).run();
+export const deleteGrant = (db: Db, id: number) => db.delete(recordGrantsTable).where(eq(recordGrantsTable.id, id)).run();
+
+export const insertLink = (db: Db, row: typeof recordLinksTable.$inferInsert) => db.insert(recordLinksTable).values(row).returning().get();
+export const updateLink = (db: Db, id: string, fields: Partial<typeof recordLinksTable.$inferInsert>) =>
+  db.update(recordLinksTable).set(fields).where(eq(recordLinksTable.id, id)).run();
+export const deleteLink = (db: Db, id: string) => db.delete(recordLinksTable).where(eq(recordLinksTable.id, id)).run();
+
+export const readSettings = (db: Db, parentId: string): Record<string, unknown> =>
+  db.select({ s: recordParentsTable.accessSettings }).from(recordParentsTable).where(eq(recordParentsTable.id, parentId)).get()?.s ?? {};
+export const writeSettings = (db: Db, parentId: string, settings: Record<string, unknown>, now: number) =>
+  db
+    .update(recordParentsTable)
+    .set({ accessSettings: settings, updated: now, revisionId: sql`${recordParentsTable.revisionId} + 1` })
+    .where(eq(recordParentsTable.id, parentId))
+    .run();
+
+export const insertVerification = (db: Db, row: VerificationRow) => db.insert(accessVerificationsTable).values(row).run();
+/** Takes a pending verification (single use): returns and deletes it. */
+export const takeVerification = (db: Db, tokenHash: string): VerificationRow | null =>
+  db.delete(accessVerificationsTable).where(eq(accessVerificationsTable.tokenHash, tokenHash)).returning().get() ?? null;
+/** Removes expired verifications; returns how many. */
+export const deleteExpiredVerifications = (db: Db, now: number): number =>
+  db.delete(accessVerificationsTable).where(lte(accessVerificationsTable.expiresAt, now)).returning().all().length;
