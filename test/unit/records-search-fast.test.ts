@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Actor } from "../../src/core/actor";
 import { recordScope } from "../../src/records/policy";
 import { writeTransaction } from "../../src/db/connection";
-import { recordCommunitiesTable } from "../../src/db/tables";
+import { recordCommunitiesTable, recordGrantsTable } from "../../src/db/tables";
 import { createRecordSearch, type FacetLabels, type RecordSearchInput } from "../../src/records/search";
 import { memoryPlan } from "../../src/records/search/plan";
 import { RECORD_SEARCH_SCHEMA } from "../../src/records/search/schema";
@@ -73,6 +73,14 @@ beforeAll(async () => {
       if (chosen.length) records.reindexParent(p);
     }),
   );
+  // Grants: to bob (one expired), and to the group `staff`; searches list what they open.
+  const now = ctx.clock.now();
+  const grant = (parentId: string, subjectType: string, subjectId: string, expiresAt: number | null) =>
+    db.insert(recordGrantsTable).values({ parentId, subjectType, subjectId, permission: "view", origin: "test", expiresAt, created: now, updated: now }).run();
+  parents.forEach(({ p }, i) => {
+    if (i % 6 === 1) grant(p, "user", String(ctx.users.bob.user.id), i % 12 === 1 ? now - 1 : null);
+    if (i % 6 === 4) grant(p, "role", "staff", null);
+  });
 });
 afterAll(() => ctx.close());
 
@@ -143,7 +151,7 @@ function searchInput(raw: Record<string, unknown>): { input: RecordSearchInput; 
 function expectPathsAgree(actor: Actor, query: Record<string, unknown>, roles?: Map<string, "reader" | "curator">) {
   const search = createRecordSearch(ctx.services.deps.db, ctx.services.vocabularies.lookup);
   search.copy.refresh();
-  const scope = recordScope(actor, "published", roles);
+  const scope = recordScope(actor, "published", roles, ctx.clock.now());
   const { input, page } = searchInput(query);
   const viaSql = search.searchNow(scope, input, page, { memory: false, labels });
   expect(search.searchNow(scope, input, page, { labels })).toEqual(viaSql);
