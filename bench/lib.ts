@@ -22,11 +22,11 @@ export function createRandom(seed: number) {
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** p50/p95/p99/max of sequential GETs, after the responses are read whole. */
-export async function measure(base: string, urls: string[]) {
+export async function measure(base: string, urls: string[], headers: Record<string, string> = {}) {
   const times: { url: string; ms: number }[] = [];
   for (const url of urls) {
     const start = performance.now();
-    const res = await fetch(base + url);
+    const res = await fetch(base + url, { headers });
     if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
     await res.arrayBuffer();
     times.push({ url, ms: performance.now() - start });

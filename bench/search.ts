@@ -1,14 +1,19 @@
 // Benchmark: N published records (default 100,000) with realistic metadata, bulk-indexed with
 // `cairn reindex` (records/s), then the search issue's query mix over HTTP against `cairn serve`:
 // common and rare terms, phrases, fielded queries, ranges, facets (every query computes them),
-// sorts, page 1 and page 50. Usage: bun run bench:search [-- --count 1000000] [--queries 600]
+// sorts, page 1 and page 50 — anonymously, then side by side as a signed-in user who is a member
+// of communities holding 1% of the records and has grants on another 1% (the visibility rule's
+// granted parts). Usage: bun run bench:search [-- --count 1000000] [--queries 600]
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createServices } from "../src/app";
 import { loadConfig } from "../src/config";
-import { bulkInsertRecords, measure, seedAndServe } from "./lib";
+import { type Actor, systemActor } from "../src/core/actor";
+import { writeTransaction } from "../src/db/connection";
+import { recordCommunitiesTable, recordGrantsTable } from "../src/db/tables";
+import { bulkInsertRecords, measure, reindexData, startServer } from "./lib";
 import { createRecordsData } from "./records-data";
 
 const { values } = parseArgs({ options: { count: { type: "string" }, queries: { type: "string" }, keep: { type: "boolean" } } });
@@ -19,32 +24,82 @@ const data = join(dir, "data");
 
 const records = createRecordsData(7);
 
+/** The records, straight into a migrated data directory; their ids in order. */
 function generate() {
   const config = loadConfig({ flags: { DATA_DIR: data, HTTP: true }, env: {} });
   createServices({ config }).close(); // migrate and load fixtures
   const now = Date.now();
-  bulkInsertRecords(data, COUNT, records.document, (i) => now - (COUNT - i) * 1000);
+  return bulkInsertRecords(data, COUNT, records.document, (i) => now - (COUNT - i) * 1000);
+}
+
+/**
+ * A signed-in member of two communities that hold 1% of the records each, with view grants on
+ * another 1%: a search as them runs the visibility rule's granted parts. Returns their token.
+ */
+async function makeMember(ids: string[]): Promise<string> {
+  const config = loadConfig({ flags: { DATA_DIR: data, HTTP: true }, env: {} });
+  const services = createServices({ config });
+  try {
+    const user = await services.users.createUser(systemActor, { email: "member@example.org", username: "member", password: "member-password" });
+    const actor: Actor = { kind: "user", userId: user.id, isAdmin: false, groupIds: [], scopes: [], tokenId: null };
+    const db = services.deps.db;
+    const now = Date.now();
+    const communities = ["lagoon", "reef"].map(
+      (slug) => services.communities.createCommunity(actor, { slug, access: { visibility: "public", member_policy: "open", record_policy: "open" }, metadata: { title: slug } }).id,
+    );
+    const parentOf = db.$client.query<{ parent_id: string }, [string]>("SELECT parent_id FROM records WHERE id = ?");
+    writeTransaction(db, () => {
+      ids.forEach((id, i) => {
+        const parentId = parentOf.get(id)!.parent_id;
+        if (i % 100 === 1)
+          db.insert(recordCommunitiesTable)
+            .values({ parentId, communityId: communities[i % 200 === 1 ? 0 : 1]!, isDefault: true, created: now })
+            .run();
+        if (i % 100 === 2)
+          db.insert(recordGrantsTable)
+            .values({ parentId, subjectType: "user", subjectId: String(user.id), permission: "view", created: now, updated: now })
+            .run();
+      });
+    });
+    return services.tokens.createToken(systemActor, { userId: user.id, name: "bench" }).secret;
+  } finally {
+    services.close();
+  }
 }
 
 try {
-  const { genSeconds, reindexSeconds, server } = await seedAndServe(data, generate);
+  const started = performance.now();
+  const ids = generate();
+  const token = await makeMember(ids);
+  const genSeconds = (performance.now() - started) / 1000;
+  const reindexSeconds = reindexData(data);
+  const server = await startServer(data);
   const base = server.base;
   try {
     const urls = records.queryMix(QUERIES);
+    const member = { authorization: `Bearer ${token}` };
     for (const url of urls.slice(0, 50)) await (await fetch(base + url)).arrayBuffer(); // warm up
+    for (const url of urls.slice(0, 50)) await (await fetch(base + url, { headers: member })).arrayBuffer();
+    // Side by side in one run: the mix anonymously, then as the member.
     const measured = await measure(base, urls);
+    const signedIn = await measure(base, urls, member);
     const result = {
       date: new Date().toISOString(),
       records: COUNT,
       generateSeconds: +genSeconds.toFixed(1),
       reindex: { seconds: +reindexSeconds.toFixed(1), perSecond: Math.round(COUNT / reindexSeconds) },
       queries: { count: QUERIES, p50: measured.p50, p95: measured.p95, p99: measured.p99, max: measured.max },
+      signedInMember: { p50: signedIn.p50, p95: signedIn.p95, p99: signedIn.p99, max: signedIn.max },
       slowest: measured.slowest.map((x) => `${x.ms.toFixed(0)} ms ${decodeURIComponent(x.url)}`),
     };
     console.log(`| measure | result |\n|---|---|`);
     console.log(`| records | ${COUNT.toLocaleString()} |`);
     console.log(`| cairn reindex | ${result.reindex.seconds} s (${result.reindex.perSecond.toLocaleString()} records/s) |`);
-    console.log(`| query mix over HTTP (${QUERIES}) | p50 ${result.queries.p50} ms, p95 ${result.queries.p95} ms, p99 ${result.queries.p99} ms, max ${result.queries.max} ms |`);
+    console.log(
+      `| query mix over HTTP (${QUERIES}), anonymous | p50 ${result.queries.p50} ms, p95 ${result.queries.p95} ms, p99 ${result.queries.p99} ms, max ${result.queries.max} ms |`,
+    );
+    const m = result.signedInMember;
+    console.log(`| the same, as a member of 2 communities with 1,000 grants | p50 ${m.p50} ms, p95 ${m.p95} ms, p99 ${m.p99} ms, max ${m.max} ms |`);
     console.log("slowest:\n  " + result.slowest.join("\n  "));
     writeFileSync(join(import.meta.dir, "results", `search-${COUNT}-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 2) + "\n");
   } finally {

@@ -28,6 +28,12 @@ import { defineRequestJobs } from "./requests/jobs";
 import { requestsRoutes } from "./requests/routes";
 import { createRequestDirectory } from "./requests/directory";
 import { createAccessDirectory } from "./access/directory";
+import { accessRoutes } from "./access/routes";
+import { createAccessService } from "./access/service";
+import { createAccessWriter } from "./access/writer";
+import { defineAccessRequestJobs } from "./access-requests/jobs";
+import { accessRequestsRoutes } from "./access-requests/routes";
+import { createAccessRequestsService } from "./access-requests/service";
 import { curationRoutes } from "./curation/routes";
 import { createCurationService } from "./curation/service";
 import { createRequestsService } from "./requests/service";
@@ -139,10 +145,11 @@ export function createServices(options: AppOptions) {
     communities: communityDirectory,
     users: userDirectoryOf(users.findUserById),
     queueMail: mail.queueMail,
-    typeServices: { members: createMembershipWriter(db), records: records.curation.forRequests },
+    typeServices: { members: createMembershipWriter(db), records: records.curation.forRequests, access: createAccessWriter(db, accessDirectory.tokens) },
     log,
   });
   defineRequestJobs(registry, { requests });
+  defineAccessRequestJobs(registry, { db, clock });
   const communities = createCommunitiesService({
     ...deps,
     lookup: vocabularies.lookup,
@@ -151,6 +158,8 @@ export function createServices(options: AppOptions) {
     onDelete: [requests.closeCommunityRequests, records.curation.leaveCommunity],
   });
   const curation = createCurationService({ curation: records.curation, requests, communities: communityDirectory, searchCommunities: communities.searchAmong });
+  const access = createAccessService({ ...deps, sharing: records.sharing, tokens: accessDirectory.tokens, queueMail: mail.queueMail });
+  const accessRequests = createAccessRequestsService({ ...deps, records, requests, users: userDirectoryOf(users.findUserById), queueMail: mail.queueMail });
   const members = createMembersService({ ...deps, communities: communityDirectory, requests });
   const oai = createOaiService({ ...deps, records, exportContext: exportsService.context(), adminEmails, communitySets: communities.oaiSets });
   return {
@@ -165,6 +174,8 @@ export function createServices(options: AppOptions) {
     members,
     requests,
     curation,
+    access,
+    accessRequests,
     mail,
     exports: exportsService,
     oai,
@@ -213,6 +224,8 @@ export function createApp(options: AppOptions) {
     .use(membersRoutes(http, services.members))
     .use(requestsRoutes(http, services.requests))
     .use(curationRoutes(http, services.curation))
+    .use(accessRoutes(http, services.access))
+    .use(accessRequestsRoutes(http, services.accessRequests))
     .use(usersRoutes(http, services.users))
     .use(statsRoutes(http, services.stats))
     .use(oaiSetsRoutes(http, services.oai))

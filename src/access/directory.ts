@@ -4,6 +4,7 @@
 import type { Actor } from "../core/actor";
 import { newSecret } from "../core/ids";
 import type { Db } from "../db/connection";
+import { presentGrant, presentLink, type GrantJson, type LinkJson } from "./present";
 import { createLinkTokens, type LinkTokens } from "./tokens";
 import * as store from "./store";
 
@@ -18,6 +19,8 @@ export interface AccessDirectory {
   permissionOf(actor: Actor, parentId: string, now: number): Permission | null;
   /** Secret-link tokens, signed with the server's key. */
   tokens: LinkTokens;
+  /** `parent.access.grants` and `.links` (without tokens), for callers who manage the record. */
+  sharesOf(parentId: string): { grants: GrantJson[]; links: LinkJson[] };
 }
 
 export function createAccessDirectory(db: Db, clock: { now(): number }): AccessDirectory {
@@ -35,5 +38,9 @@ export function createAccessDirectory(db: Db, clock: { now(): number }): AccessD
       }
       return strongest(held);
     },
+    sharesOf: (parentId) => ({
+      grants: store.listGrants(db, parentId).map(presentGrant),
+      links: store.listLinks(db, parentId).map(presentLink),
+    }),
   };
 }

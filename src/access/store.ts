@@ -1,7 +1,17 @@
 // Queries on grants, secret links, guests' pending access requests and the signing key.
 import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../db/connection";
-import { accessVerificationsTable, recordGrantsTable, recordLinksTable, recordParentsTable, signingKeysTable } from "../db/tables";
+import {
+  accessVerificationsTable,
+  draftsTable,
+  groupsTable,
+  recordGrantsTable,
+  recordLinksTable,
+  recordParentsTable,
+  recordsTable,
+  signingKeysTable,
+  usersTable,
+} from "../db/tables";
 
 export type GrantRow = typeof recordGrantsTable.$inferSelect;
 export type LinkRow = typeof recordLinksTable.$inferSelect;
@@ -52,6 +62,27 @@ export const findLink = (db: Db, parentId: string, id: string): LinkRow | null =
     .where(and(eq(recordLinksTable.parentId, parentId), eq(recordLinksTable.id, id)))
     .get() ?? null;
 
+/** The grant of the parent to one subject, or null. */
+export const findSubjectGrant = (db: Db, parentId: string, subjectType: string, subjectId: string): GrantRow | null =>
+  db
+    .select()
+    .from(recordGrantsTable)
+    .where(and(eq(recordGrantsTable.parentId, parentId), eq(recordGrantsTable.subjectType, subjectType), eq(recordGrantsTable.subjectId, subjectId)))
+    .get() ?? null;
+
+/** Creates the subject's grant on the parent, or replaces the one it has (its message kept unless a new one is given). */
+export function upsertGrant(db: Db, row: typeof recordGrantsTable.$inferInsert) {
+  const { permission, origin, expiresAt, updated, message } = row;
+  return db
+    .insert(recordGrantsTable)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [recordGrantsTable.parentId, recordGrantsTable.subjectType, recordGrantsTable.subjectId],
+      set: { permission, origin, expiresAt: expiresAt ?? null, updated, ...(message ? { message } : {}) },
+    })
+    .run();
+}
+
 export const insertGrant = (db: Db, row: typeof recordGrantsTable.$inferInsert) => db.insert(recordGrantsTable).values(row).returning().get();
 export const updateGrant = (db: Db, id: number, fields: Partial<typeof recordGrantsTable.$inferInsert>) =>
   db.update(recordGrantsTable).set(fields).where(eq(recordGrantsTable.id, id)).run();
@@ -61,6 +92,26 @@ export const insertLink = (db: Db, row: typeof recordLinksTable.$inferInsert) =>
 export const updateLink = (db: Db, id: string, fields: Partial<typeof recordLinksTable.$inferInsert>) =>
   db.update(recordLinksTable).set(fields).where(eq(recordLinksTable.id, id)).run();
 export const deleteLink = (db: Db, id: string) => db.delete(recordLinksTable).where(eq(recordLinksTable.id, id)).run();
+
+/** The parent of a published record or a draft; null when there is neither. */
+export const findParentIdOf = (db: Db, recordId: string): string | null =>
+  db.select({ p: recordsTable.parentId }).from(recordsTable).where(eq(recordsTable.id, recordId)).get()?.p ??
+  db.select({ p: draftsTable.parentId }).from(draftsTable).where(eq(draftsTable.id, recordId)).get()?.p ??
+  null;
+
+/** An active user a grant can name (or a record can be given to); null otherwise. */
+export const findActiveUser = (db: Db, id: number) =>
+  db
+    .select({ id: usersTable.id, email: usersTable.email })
+    .from(usersTable)
+    .where(and(eq(usersTable.id, id), eq(usersTable.active, true)))
+    .get() ?? null;
+
+/** A group by its id or, failing that, its name. */
+export const findGroup = (db: Db, key: string) =>
+  db.select({ id: groupsTable.id }).from(groupsTable).where(eq(groupsTable.id, key)).get() ??
+  db.select({ id: groupsTable.id }).from(groupsTable).where(eq(groupsTable.name, key)).get() ??
+  null;
 
 export const readSettings = (db: Db, parentId: string): Record<string, unknown> =>
   db.select({ s: recordParentsTable.accessSettings }).from(recordParentsTable).where(eq(recordParentsTable.id, parentId)).get()?.s ?? {};

@@ -9,8 +9,9 @@ import { formatDate } from "../core/time";
 import { doiResolverUrl } from "../pids/doi";
 import type { VocabularyLookup } from "../vocabularies/model";
 import type { AccessDirectory } from "../access/directory";
+import { settingsJson } from "../access/settings";
 import type { RequestDirectory } from "../requests/directory";
-import { canReadFiles, isPublicRecord, levelOf, recordScope, type Level } from "./policy";
+import { atLeast, canReadFiles, isPublicRecord, levelOf, recordScope, type Level } from "./policy";
 import { presentDraft, presentListedRecord, presentRecord, type PresentContext } from "./present";
 import { createRecordSearch, indexedRecord, type IndexedParent } from "./search";
 import * as store from "./store";
@@ -38,7 +39,7 @@ export interface RecordsDeps extends Deps {
   /** Open reviews and inclusion requests of a record (the requests directory), for the permission levels. */
   requests?: Pick<RequestDirectory, "openAbout" | "latestAbout" | "discardUnsubmitted">;
   /** What grants and secret links give a caller on a record (the access directory). */
-  access?: Pick<AccessDirectory, "permissionOf">;
+  access?: Pick<AccessDirectory, "permissionOf"> & Partial<Pick<AccessDirectory, "sharesOf">>;
 }
 
 /** A published record's visibility before and after a write; `at` is the record's new `updated`. */
@@ -128,7 +129,8 @@ export function createRecordsContext(deps: RecordsDeps) {
     return { id: review.id, type: review.type, receiver: { [review.receiver.kind]: review.receiver.id }, status: review.status };
   }
 
-  function presentContext(row: { id: string; parentId: string }, isDraft: boolean, filesVisible: boolean): PresentContext {
+  /** `manages`: the caller manages the record, so `parent.access` lists its grants and links. */
+  function presentContext(row: { id: string; parentId: string }, isDraft: boolean, filesVisible: boolean, manages = false): PresentContext {
     const found = store.findParentWithVersions(db, row.parentId);
     if (!found) throw new Error(`record parent ${row.parentId} is missing`);
     return {
@@ -140,6 +142,10 @@ export function createRecordsContext(deps: RecordsDeps) {
       recordStats: () => deps.recordStats?.(row.id, row.parentId) ?? null,
       communities: () => parentCommunities(row.parentId),
       review: isDraft ? () => reviewOf(row.id) : undefined,
+      access: () => ({
+        settings: settingsJson(found.parent.accessSettings),
+        ...(manages && deps.access?.sharesOf ? deps.access.sharesOf(row.parentId) : { grants: [], links: [] }),
+      }),
     };
   }
 
@@ -238,13 +244,23 @@ export function createRecordsContext(deps: RecordsDeps) {
     reindexParent,
     communitiesChanged,
 
-    /** Drafts are shown only to who manages them, so their files are always listed. */
-    draftJson(row: store.DraftRow, errors: FieldError[] = []) {
-      return presentDraft(row, presentContext(row, true, true), store.findRecord(db, row.id) !== null, errors);
+    /**
+     * Drafts are shown only to who may preview them, so their files are always listed; grants and
+     * links only when `actor` is given and manages the record.
+     */
+    draftJson(row: store.DraftRow, errors: FieldError[] = [], actor?: Actor) {
+      const manages = actor !== undefined && atLeast(levelFor(actor, row, true), "manage");
+      return presentDraft(row, presentContext(row, true, true, manages), store.findRecord(db, row.id) !== null, errors);
     },
-    /** A record's JSON; its file entries only for callers who may read the files (the system may). */
-    recordJson: (row: store.RecordRow, actor: Actor = systemActor) => presentRecord(row, presentContext(row, false, canReadFiles(row, levelFor(actor, row, false)))),
-    listedRecordJson: (row: store.RecordRow, actor: Actor) => presentListedRecord(row, presentContext(row, false, canReadFiles(row, levelFor(actor, row, false)))),
+    /** A record's JSON; its file entries only for callers who may read the files, its grants and links for those who manage it (the system may). */
+    recordJson(row: store.RecordRow, actor: Actor = systemActor) {
+      const level = levelFor(actor, row, false);
+      return presentRecord(row, presentContext(row, false, canReadFiles(row, level), atLeast(level, "manage")));
+    },
+    listedRecordJson(row: store.RecordRow, actor: Actor) {
+      const level = levelFor(actor, row, false);
+      return presentListedRecord(row, presentContext(row, false, canReadFiles(row, level), atLeast(level, "manage")));
+    },
     /**
      * 400 while the draft is submitted to a community for review: the review's outcome publishes
      * it (or not); the submitter cancels the review to publish or delete it directly.

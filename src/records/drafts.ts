@@ -33,13 +33,13 @@ export function createDraftOperations(ctx: RecordsContext) {
         store.insertDraft(db, { id, parentId, ownerId, versionIndex: 1, document, created: now, updated: now });
         ctx.reindexDraft(id);
       });
-      return ctx.draftJson(ctx.loadDraft(id), errors);
+      return ctx.draftJson(ctx.loadDraft(id), errors, actor);
     },
 
     readDraft(actor: Actor, id: string) {
       const draft = ctx.loadDraft(id);
       requireLevel(actor, ctx.levelFor(actor, draft, true), "preview");
-      return ctx.draftJson(draft, build(id, draft.document, draft.document).errors);
+      return ctx.draftJson(draft, build(id, draft.document, draft.document).errors, actor);
     },
 
     /** A full replacement, as InvenioRDM's PUT; `If-Match` must name the current revision. */
@@ -52,7 +52,7 @@ export function createDraftOperations(ctx: RecordsContext) {
         if (!store.updateDraftDocument(db, id, draft.revisionId, document, clock.now())) throw preconditionFailed();
         ctx.reindexDraft(id);
       });
-      return ctx.draftJson(ctx.loadDraft(id), errors);
+      return ctx.draftJson(ctx.loadDraft(id), errors, actor);
     },
 
     /** Removes the draft; for a record never published, its parent too (files follow them). */
@@ -79,14 +79,14 @@ export function createDraftOperations(ctx: RecordsContext) {
       const record = ctx.loadRecord(id);
       requireLevel(actor, ctx.levelFor(actor, record, false), "curate");
       const existing = store.findDraft(db, id);
-      if (existing) return ctx.draftJson(existing);
+      if (existing) return ctx.draftJson(existing, [], actor);
       const now = clock.now();
       writeTransaction(db, () => {
         store.insertDraft(db, { id, parentId: record.parentId, ownerId: record.ownerId, versionIndex: record.versionIndex, document: record.document, created: now, updated: now });
         ctx.deps.files.edit(id);
         ctx.reindexDraft(id);
       });
-      return ctx.draftJson(ctx.loadDraft(id));
+      return ctx.draftJson(ctx.loadDraft(id), [], actor);
     },
   };
 }

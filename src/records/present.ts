@@ -22,12 +22,14 @@ export interface PresentContext {
   communities?(): Record<string, unknown>;
   /** `parent.review` of a draft: its newest review request (`{id, type, receiver, status}`), or null when it has none. */
   review?(): Record<string, unknown> | null;
+  /** `parent.access` beside `owned_by`: `{settings, grants, links}` (grants and links only for callers who manage the record). */
+  access?(): Record<string, unknown>;
 }
 
 function parentOf(parent: ParentRow, ctx: PresentContext) {
   return {
     id: parent.id,
-    access: { owned_by: parent.ownerId === null ? null : { user: String(parent.ownerId) }, links: [], grants: [], settings: {} },
+    access: { owned_by: parent.ownerId === null ? null : { user: String(parent.ownerId) }, ...(ctx.access?.() ?? { settings: {}, grants: [], links: [] }) },
     communities: ctx.communities?.() ?? {},
     pids: parent.pids,
     ...(ctx.review ? { review: ctx.review() } : {}),

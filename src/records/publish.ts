@@ -78,7 +78,7 @@ export function createPublishOperations(ctx: RecordsContext) {
       ctx.checkNotInReview(id, "published");
       const document = validateForPublish(draft);
       writePublication(draft, document, clock.now())();
-      return ctx.recordJson(ctx.loadRecord(id));
+      return ctx.recordJson(ctx.loadRecord(id), actor);
     },
 
     /** A new-version draft of the record's parent (the open one if there is one already). */
@@ -86,7 +86,7 @@ export function createPublishOperations(ctx: RecordsContext) {
       const record = ctx.loadRecord(id);
       requireLevel(actor, ctx.levelFor(actor, record, false), "curate");
       const open = store.findNewVersionDraft(db, record.parentId);
-      if (open) return ctx.draftJson(open);
+      if (open) return ctx.draftJson(open, [], actor);
       const parent = store.findParent(db, record.parentId)!;
       const latest = parent.latestId ? ctx.loadRecord(parent.latestId) : record;
       const source = latest.document;
@@ -106,7 +106,7 @@ export function createPublishOperations(ctx: RecordsContext) {
         updated: now,
       });
       ctx.reindexDraft(newId);
-      return ctx.draftJson(ctx.loadDraft(newId));
+      return ctx.draftJson(ctx.loadDraft(newId), [], actor);
     },
 
     reserveDoi(actor: Actor, id: string) {
@@ -120,7 +120,7 @@ export function createPublishOperations(ctx: RecordsContext) {
         store.updateDraftDocument(db, id, draft.revisionId, document, clock.now());
         ctx.reindexDraft(id);
       });
-      return ctx.draftJson(ctx.loadDraft(id));
+      return ctx.draftJson(ctx.loadDraft(id), [], actor);
     },
 
     /** Removes a DOI reserved through the repository; an external one goes by updating the draft. */

@@ -12,6 +12,7 @@ import { isPublicRecord, requireRead } from "./policy";
 import { createFileAccess } from "./files-access";
 import { createPublishOperations } from "./publish";
 import { createCuration } from "./curation";
+import { createSharing } from "./sharing";
 import { withReadableCommunities, type FacetLabels, type HarvestFilter, type HarvestKey, type RebuildHooks } from "./search";
 import * as store from "./store";
 
@@ -59,7 +60,7 @@ export function createRecordsService(deps: RecordsDeps) {
     const items = found.hits.flatMap((hit) => {
       const row = hit.isDraft ? store.findDraft(db, hit.id) : store.findRecord(db, hit.id);
       if (!row) return [];
-      return [hit.isDraft ? ctx.draftJson(row as store.DraftRow) : ctx.listedRecordJson(row as store.RecordRow, actor)];
+      return [hit.isDraft ? ctx.draftJson(row as store.DraftRow, [], actor) : ctx.listedRecordJson(row as store.RecordRow, actor)];
     });
     return searchEnvelope({
       items,
@@ -80,6 +81,7 @@ export function createRecordsService(deps: RecordsDeps) {
     ...publishOperations,
     /** What reviews, inclusions and their request types do to records (curation.ts). */
     curation: createCuration(ctx, publishing),
+    sharing: createSharing(ctx),
     /** What the files module asks (see files/context.ts FileOwners). */
     fileOwners: createFileAccess(ctx),
 

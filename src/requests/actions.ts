@@ -55,7 +55,16 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
    * Writes one transition (the checks done): the new status, its log event, the comment, the
    * type's hook. Runs inside the caller's transaction; returns the new row (null: deleted).
    */
-  function applyTransition(actor: Actor, type: RequestType, row: store.RequestRow, action: RequestAction, comment: CommentInput | null, now: number, later: (() => void)[]) {
+  function applyTransition(
+    actor: Actor,
+    type: RequestType,
+    row: store.RequestRow,
+    action: RequestAction,
+    comment: CommentInput | null,
+    now: number,
+    later: (() => void)[],
+    input: Record<string, unknown> = {},
+  ) {
     const to = TRANSITIONS[action].to;
     if (to === null) {
       store.deleteRequest(db, row.id);
@@ -68,7 +77,7 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
     const author = ctx.authorOf(actor);
     store.insertEvent(db, { id: newUuid(), requestId: row.id, type: "L", ...author, payload: { event: to }, created: now, updated: now });
     if (comment) store.insertEvent(db, { id: newUuid(), requestId: row.id, type: "C", ...author, payload: { ...comment }, created: now, updated: now });
-    type.on?.[action]?.({ request: store.viewOf(updated), actor, now, services: ctx.typeServices(), afterCommit: (work) => later.push(work) });
+    type.on?.[action]?.({ request: store.viewOf(updated), actor, now, services: ctx.typeServices(), afterCommit: (work) => later.push(work), input });
     return updated;
   }
 
@@ -85,8 +94,8 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
     if (!canRunAction(type, action, actor, roles, store.viewOf(row))) throw forbidden();
   }
 
-  /** Runs the action on a request the caller can read; returns the row after it (null: deleted). */
-  function runTransition(actor: Actor, id: string, action: RequestAction, comment: CommentInput | null, revision?: (current: number) => void) {
+  /** Runs the action on a request the caller can read; returns the row after it (null: deleted). `input`: the action body's payload, for the type's hook. */
+  function runTransition(actor: Actor, id: string, action: RequestAction, comment: CommentInput | null, revision?: (current: number) => void, input: Record<string, unknown> = {}) {
     const { row: seen, roles, type } = ctx.loadRequest(actor, id);
     const now = clock.now();
     const later: (() => void)[] = [];
@@ -95,7 +104,7 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
       const row = store.findRequest(db, seen.id) ?? seen;
       revision?.(row.revisionId);
       checkTransition(actor, roles, type, row, action, now);
-      return applyTransition(actor, type, row, action, comment, now, later);
+      return applyTransition(actor, type, row, action, comment, now, later, input);
     });
     runLater(later);
     const event = NOTIFIED[action];

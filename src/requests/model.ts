@@ -54,9 +54,18 @@ export interface CommentInput {
   format: "html";
 }
 
-/** `{"payload": {"content": "<html>", "format": "html"}}`; absent when `optional` and no payload is sent (an action without comment). */
+/**
+ * A payload that carries something else than a comment (an access request's `expires_at` on
+ * accept) and no `content`: an action without comment, its payload read by the type's hook.
+ */
+const carriesNoComment = (payload: unknown) => isObject(payload) && payload.content === undefined && Object.keys(payload).some((k) => k !== "content" && k !== "format");
+
+/**
+ * `{"payload": {"content": "<html>", "format": "html"}}`; absent when `optional` and no payload is
+ * sent (an action without comment), or one without `content` but with other members.
+ */
 export function readCommentBody(body: unknown, optional: boolean): CommentInput | null {
-  if (body === undefined || body === null || (optional && isObject(body) && body.payload === undefined)) {
+  if (body === undefined || body === null || (optional && isObject(body) && (body.payload === undefined || carriesNoComment(body.payload)))) {
     if (optional) return null;
     throw validationError([{ field: "payload", messages: ["Missing data for required field."] }]);
   }
@@ -81,6 +90,9 @@ export function readCommentBody(body: unknown, optional: boolean): CommentInput 
   if (errors.length) throw validationError(errors);
   return { content, format: "html" };
 }
+
+/** The `payload` object of an action's body, handed to the type's hook as it is; {} without one. */
+export const actionInput = (body: unknown): Record<string, unknown> => (isObject(body) && isObject(body.payload) ? body.payload : {});
 
 /** A listing filter `kind:id` (`user:3`, `community:<uuid>`, `record:abcde-12345`). */
 export function readRefParam(field: string, raw: string): EntityRef {

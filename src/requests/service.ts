@@ -8,7 +8,7 @@ import { writeTransaction } from "../db/connection";
 import { createRequestActions, type NewRequest } from "./actions";
 import { createRequestsContext, type RequestsDeps } from "./context";
 import { API_ACTIONS, isRequestAction, isOpen } from "./machine";
-import { readCommentBody, readRequestEdit, type ListParams } from "./model";
+import { actionInput, readCommentBody, readRequestEdit, type ListParams } from "./model";
 import { createNotifier } from "./notify";
 import { canEditRequest } from "./policy";
 import type { RequestJson } from "./present";
@@ -68,7 +68,7 @@ export function createRequestsService(deps: RequestsDeps) {
         throw badRequest(`No action '${action}' on requests; the actions are: ${API_ACTIONS.join(", ")}${action === "delete" ? " (delete a draft with DELETE)" : ""}.`);
       }
       const comment = readCommentBody(body, true);
-      const { row, roles } = actions.runTransition(actor, id, action, comment);
+      const { row, roles } = actions.runTransition(actor, id, action, comment, undefined, actionInput(body));
       return ctx.present(actor, roles, row!);
     },
 

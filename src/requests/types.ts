@@ -106,6 +106,12 @@ export interface HookContext {
   services: RequestTypeServices;
   /** Runs `work` once the action's transaction has committed (files to remove, jobs to queue). */
   afterCommit(work: () => void): void;
+  /**
+   * The `payload` object of the action's body (`POST .../actions/{action}`), unchecked: a type
+   * reads its own members (an access request's `expires_at`) and refuses bad ones with a 400.
+   * Empty for actions without a body and for those run by other modules and jobs.
+   */
+  input: Record<string, unknown>;
 }
 
 /** Handed to notification texts. */

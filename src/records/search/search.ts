@@ -70,7 +70,8 @@ export const withAggregations = (found: FoundRecords, lookup: VocabularyLookup, 
 function grantedKeys(db: Db, scope: RecordScope): Set<number> {
   const keys = new Set<number>();
   for (const part of grantedParts(scope)) {
-    const rows = db.$client.query<{ key: number }, (string | number)[]>(`SELECT r.key AS key FROM record_index r WHERE r.is_draft = 0 AND ${part.where}`).all(...part.params);
+    // `+r.is_draft`: not an index choice, so SQLite starts from the part's own small side (the grants', the inclusions') instead of every published row.
+    const rows = db.$client.query<{ key: number }, (string | number)[]>(`SELECT r.key AS key FROM record_index r WHERE +r.is_draft = 0 AND ${part.where}`).all(...part.params);
     for (const row of rows) keys.add(row.key);
   }
   return keys;

@@ -4,5 +4,14 @@ import { communityInclusion } from "./community-inclusion";
 import { communityInvitation } from "./community-invitation";
 import { communityMembershipRequest } from "./community-membership-request";
 import { communitySubmission } from "./community-submission";
+import { guestAccessRequest } from "./guest-access-request";
+import { userAccessRequest } from "./user-access-request";
 
-export const REQUEST_TYPES: readonly RequestType[] = [communityInvitation, communityMembershipRequest, communitySubmission, communityInclusion];
+export const REQUEST_TYPES: readonly RequestType[] = [
+  communityInvitation,
+  communityMembershipRequest,
+  communitySubmission,
+  communityInclusion,
+  userAccessRequest,
+  guestAccessRequest,
+];

@@ -1,0 +1,15 @@
+// The `access-verifications-clean` job: guests' access requests never confirmed within their 6 hours are dropped.
+import { deleteExpiredVerifications } from "../access/store";
+import type { Db } from "../db/connection";
+import type { JobRegistry } from "../jobs/registry";
+
+export const CLEAN_VERIFICATIONS_JOB = "access-verifications-clean";
+
+export function defineAccessRequestJobs(registry: JobRegistry, deps: { db: Db; clock: { now(): number } }) {
+  registry.define({
+    name: CLEAN_VERIFICATIONS_JOB,
+    description: "Deletes guests' access-request verifications whose 6 hours have passed unconfirmed.",
+    schedule: { dailyAt: "00:05" },
+    run: () => ({ deleted: deleteExpiredVerifications(deps.db, deps.clock.now()) }),
+  });
+}

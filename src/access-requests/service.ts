@@ -1,0 +1,189 @@
+// Asking for access to a record's restricted files: `POST /records/{id}/access/request` makes a
+// signed-in user's user-access-request at once, or mails anyone else a single-use link that makes
+// their guest-access-request once confirmed (jobs.ts drops verifications never confirmed).
+// Accepting and declining are the requests engine's (requests/types/*-access-request.ts).
+import { systemActor, type Actor } from "../core/actor";
+import type { Deps } from "../core/deps";
+import { badRequest, notFound, validationError } from "../core/errors";
+import { hashSecret, newSecret } from "../core/ids";
+import { HOUR_MS } from "../core/time";
+import { writeTransaction } from "../db/connection";
+import { settingsJson, type AccessSettings } from "../access/settings";
+import * as accessStore from "../access/store";
+import type { Curation } from "../records/curation";
+import { canReadFiles } from "../records/policy";
+import type { RecordsService } from "../records/service";
+import type { UserDirectory } from "../requests/context";
+import type { RequestsService } from "../requests/service";
+import type { EntityRef } from "../requests/types";
+import { verificationMail } from "./mail";
+import { readAccessRequestBody, type AccessRequestInput, type AccessRequestPayload } from "./model";
+import { askingAs, checkMayAsk, type AskingAs } from "./policy";
+
+/** How long a guest's verification link works (InvenioRDM: 6 hours). */
+export const VERIFICATION_TTL_MS = 6 * HOUR_MS;
+export const USER_ACCESS_REQUEST = "user-access-request";
+export const GUEST_ACCESS_REQUEST = "guest-access-request";
+export const VERIFICATION_SENT = "Verification link sent out, please check your e-mail inbox";
+
+export interface AccessRequestsDeps extends Deps {
+  records: { curation: Pick<Curation, "readable">; loadRecordJson: RecordsService["loadRecordJson"] };
+  requests: Pick<RequestsService, "createRequest" | "findRequests" | "findRequest">;
+  users: Pick<UserDirectory, "emailOf">;
+  queueMail(mail: { to: string; subject: string; body: string; topic: string }): unknown;
+}
+
+/** A published record as asking for access needs it. */
+interface AskedRecord {
+  id: string;
+  parentId: string;
+  ownerId: number | null;
+  title: string;
+  filesOpen: boolean;
+  settings: AccessSettings;
+}
+
+const isOpenRequest = (status: string) => status === "submitted";
+
+export type AccessRequestsService = ReturnType<typeof createAccessRequestsService>;
+
+export function createAccessRequestsService(deps: AccessRequestsDeps) {
+  const { db, clock, config, links, records, requests, users } = deps;
+
+  /** The record as stored (no permission check: callers have authorised), with what everyone may read of it. */
+  function describe(id: string, parentId: string, ownerId: number | null): AskedRecord & { json: NonNullable<ReturnType<RecordsService["loadRecordJson"]>> } {
+    const json = records.loadRecordJson(id);
+    if (!json) throw notFound("The persistent identifier does not exist.");
+    const asRow = { accessRecord: json.access.record, document: { access: json.access } };
+    return {
+      id,
+      parentId,
+      ownerId,
+      title: String(json.metadata?.title ?? ""),
+      filesOpen: canReadFiles(asRow, "none"),
+      settings: settingsJson(accessStore.readSettings(db, parentId)),
+      json,
+    };
+  }
+
+  /** 400 when the requester has an open access request on any version of the record (a grant covers them all). */
+  function checkNoOpenRequest(type: string, createdBy: EntityRef, parentId: string) {
+    const open = requests.findRequests({ type, createdBy, openOnly: true });
+    const sameParent = open.some((r) => {
+      if (!r.topic || r.topic.kind !== "record" || !isOpenRequest(r.status)) return false;
+      try {
+        return records.curation.readable(systemActor, r.topic.id).parentId === parentId;
+      } catch {
+        return false;
+      }
+    });
+    if (sameParent) throw badRequest("You have already asked for access to this record: the request is open, waiting for the owner's answer.");
+  }
+
+  function payloadFor(record: AskedRecord, input: Pick<AccessRequestInput, "email" | "fullName" | "message" | "consent">): AccessRequestPayload {
+    return {
+      permission: "view",
+      email: input.email,
+      full_name: input.fullName,
+      message: input.message,
+      consent_to_share_personal_data: input.consent ? "true" : "false",
+      secret_link_expiration: record.settings.secret_link_expiration,
+      record_title: record.title,
+      record_url: links.html(`/records/${record.id}`),
+      record_api_url: links.api(`/records/${record.id}`),
+    };
+  }
+
+  const titleOf = (record: AskedRecord) => (record.title ? `Access request for "${record.title}"` : "Access request");
+  const commentOf = (message: string) => (message ? { content: message, format: "html" as const } : null);
+
+  /** A signed-in user asking with their account's address: the request, submitted to the owner. */
+  function askAsUser(actor: Actor, record: AskedRecord, input: AccessRequestInput) {
+    const userId = actor.kind === "user" ? String(actor.userId) : "";
+    return writeTransaction(db, () => {
+      checkNoOpenRequest(USER_ACCESS_REQUEST, { kind: "user", id: userId }, record.parentId);
+      return requests.createRequest(actor, {
+        type: USER_ACCESS_REQUEST,
+        receiver: { kind: "user", id: String(record.ownerId) },
+        topic: { kind: "record", id: record.id },
+        title: titleOf(record),
+        payload: { ...payloadFor(record, input) },
+        submit: true,
+        comment: commentOf(input.message),
+      });
+    });
+  }
+
+  /** Anyone else: a single-use link to the address; the request is made when it is opened. */
+  function askAsGuest(record: AskedRecord, input: AccessRequestInput) {
+    if (!input.fullName) throw validationError([{ field: "full_name", messages: ["Missing data for required field: the owner needs to know who asks."] }]);
+    const token = newSecret();
+    const now = clock.now();
+    accessStore.insertVerification(db, {
+      tokenHash: hashSecret(token),
+      recordId: record.id,
+      email: input.email,
+      fullName: input.fullName,
+      message: input.message,
+      consent: input.consent,
+      created: now,
+      expiresAt: now + VERIFICATION_TTL_MS,
+    });
+    const text = verificationMail({ siteName: config.THEME_SITENAME, recordTitle: record.title, fullName: input.fullName, link: links.api("/access/requests/verify", { token }) });
+    deps.queueMail({ to: input.email, ...text, topic: `access-verification:${record.id}` });
+    return { message: VERIFICATION_SENT };
+  }
+
+  return {
+    /** `POST /records/{id}/access/request`: 200 with the request (a user with their own address) or with the verification message. */
+    requestAccess(actor: Actor, id: string, body: unknown) {
+      // Reading the record first: a restricted record the caller cannot read answers as reading it does.
+      const readable = records.curation.readable(actor, id);
+      const input = readAccessRequestBody(body);
+      const record = describe(readable.id, readable.parentId, readable.ownerId);
+      const accountEmail = actor.kind === "user" ? users.emailOf(String(actor.userId)) : null;
+      const as: AskingAs = askingAs(actor, accountEmail, input.email);
+      const callerReadsFiles = canReadFiles({ accessRecord: record.json.access.record, document: { access: record.json.access } }, readable.level);
+      checkMayAsk(as, { filesOpen: record.filesOpen, callerReadsFiles, ownerId: record.ownerId, settings: record.settings, signedIn: actor.kind === "user" });
+      return as === "user" ? askAsUser(actor, record, input) : askAsGuest(record, input);
+    },
+
+    /**
+     * `GET /access/requests/verify?token=`: confirms a guest's address (once) and submits their
+     * guest-access-request to the owner. 400 for a missing or expired token, 404 for an unknown or used one.
+     */
+    verifyGuest(token: string | undefined) {
+      if (!token || token.length > 200) throw badRequest("The verification link has no valid token: open the link from the e-mail as it is.");
+      const now = clock.now();
+      const hash = hashSecret(token);
+      const result = writeTransaction(db, () => {
+        const pending = accessStore.takeVerification(db, hash);
+        if (!pending) return { error: notFound("This verification link is unknown or was used already: ask for access again.") };
+        if (pending.expiresAt <= now) return { error: badRequest("This verification link expired (it works for 6 hours): ask for access again.") };
+        // The record may have changed since the guest asked: the rules are checked again.
+        const readable = records.curation.readable(systemActor, pending.recordId);
+        const record = describe(readable.id, readable.parentId, readable.ownerId);
+        checkMayAsk("guest", { filesOpen: record.filesOpen, callerReadsFiles: false, ownerId: record.ownerId, settings: record.settings, signedIn: false });
+        const email = pending.email.toLowerCase();
+        checkNoOpenRequest(GUEST_ACCESS_REQUEST, { kind: "email", id: email }, record.parentId);
+        const request = requests.createRequest(systemActor, {
+          type: GUEST_ACCESS_REQUEST,
+          createdBy: { kind: "email", id: email },
+          receiver: { kind: "user", id: String(record.ownerId) },
+          topic: { kind: "record", id: record.id },
+          title: titleOf(record),
+          payload: { ...payloadFor(record, { email: pending.email, fullName: pending.fullName, message: pending.message, consent: pending.consent }) },
+          submit: true,
+          comment: commentOf(pending.message),
+        });
+        return { request };
+      });
+      // An expired token is gone for good (taken above); the error is answered after that commit.
+      if ("error" in result) throw result.error;
+      return {
+        message: "Your e-mail address is confirmed and your access request was sent to the record's owner. You will hear of their answer by e-mail.",
+        request: { id: result.request.id, number: result.request.number, status: result.request.status, title: result.request.title },
+      };
+    },
+  };
+}

@@ -1,0 +1,43 @@
+// Sharing a record: its access settings and owner (`PUT /api/records/{id}/access`), grants to
+// users and groups (grants.ts) and secret links (links.ts). Everything works on the parent, so it
+// applies to every version; everything needs the caller to manage the record.
+import type { Actor } from "../core/actor";
+import { HttpError } from "../core/errors";
+import { writeTransaction } from "../db/connection";
+import type { AccessContext, AccessDeps } from "./context";
+import { createGrantOperations, UNKNOWN_SUBJECT } from "./grants";
+import { createLinkOperations } from "./links";
+import { readSettingsBody, settingsJson } from "./settings";
+import * as store from "./store";
+
+export function createAccessService(deps: AccessDeps) {
+  const c: AccessContext = deps;
+  const { db, clock, sharing } = c;
+
+  return {
+    ...createGrantOperations(c),
+    ...createLinkOperations(c),
+
+    /**
+     * Sets the settings the body names (the others keep their values) and, with `owned_by`, gives
+     * the record (every version and draft) to another user. Returns the record's, or the draft's,
+     * JSON as the caller now sees it.
+     */
+    updateSettings(actor: Actor, id: string, body: unknown) {
+      const target = sharing.target(actor, id, "manage");
+      const change = readSettingsBody(body);
+      const newOwner = change.owner !== undefined && change.owner !== target.ownerId ? change.owner : null;
+      if (newOwner !== null && !store.findActiveUser(db, newOwner)) throw new HttpError(400, UNKNOWN_SUBJECT, [{ field: "owned_by.user", messages: [UNKNOWN_SUBJECT] }]);
+      const now = clock.now();
+      writeTransaction(db, () => {
+        if (Object.keys(change.settings).length) {
+          store.writeSettings(db, target.parentId, { ...settingsJson(store.readSettings(db, target.parentId)), ...change.settings }, now);
+        }
+        if (newOwner !== null) sharing.transferOwnership(target.parentId, newOwner, now);
+      });
+      return sharing.json(actor, target);
+    },
+  };
+}
+
+export type AccessService = ReturnType<typeof createAccessService>;
