@@ -32,6 +32,8 @@ import { accessRoutes } from "./access/routes";
 import { createAccessService } from "./access/service";
 import { createAccessWriter } from "./access/writer";
 import { defineAccessRequestJobs } from "./access-requests/jobs";
+import { defineSessionJobs } from "./sessions/jobs";
+import { createSessionsService } from "./sessions/service";
 import { accessRequestsRoutes } from "./access-requests/routes";
 import { createAccessRequestsService } from "./access-requests/service";
 import { curationRoutes } from "./curation/routes";
@@ -63,6 +65,7 @@ import { oaiHarvestRoutes, oaiSetsRoutes, OAI_FORM_ROUTES } from "./oai/routes";
 import { createOaiService } from "./oai/service";
 import { createTombstoneWriter } from "./oai/tombstones";
 import { VERSION } from "./version";
+import { pagesRoutes, PAGE_FORM_ROUTES } from "./pages/routes";
 import { fixturesVersion, shippedVocabularies } from "./vocabularies/fixtures";
 import { vocabulariesRoutes } from "./vocabularies/routes";
 import { createVocabulariesService } from "./vocabularies/service";
@@ -150,6 +153,9 @@ export function createServices(options: AppOptions) {
   });
   defineRequestJobs(registry, { requests });
   defineAccessRequestJobs(registry, { db, clock });
+  const tokens = createTokensService(deps);
+  const sessions = createSessionsService({ ...deps, groupIdsOf: tokens.groupIdsOf });
+  defineSessionJobs(registry, { sessions });
   const communities = createCommunitiesService({
     ...deps,
     lookup: vocabularies.lookup,
@@ -166,7 +172,8 @@ export function createServices(options: AppOptions) {
     deps,
     log,
     users,
-    tokens: createTokensService(deps),
+    tokens,
+    sessions,
     groups: createGroupsService(deps),
     records,
     files,
@@ -196,7 +203,8 @@ export type Services = ReturnType<typeof createServices>;
 export function createApp(options: AppOptions) {
   const services = createServices(options);
   const { config } = services.deps;
-  const http = actorContext(services.tokens.authenticate, newUuid());
+  const authenticate = { token: services.tokens.authenticate, session: services.sessions.resolve };
+  const http = actorContext(authenticate, newUuid());
   const app: Elysia = new Elysia()
     .use(
       httpHooks(
@@ -204,9 +212,9 @@ export function createApp(options: AppOptions) {
           allowedHosts: config.APP_ALLOWED_HOSTS,
           maxContentLength: config.MAX_CONTENT_LENGTH,
           logRequests: config.LOG_REQUESTS,
-          authenticate: services.tokens.authenticate,
+          authenticate,
           streamedBodyRoutes: new Set<string>([...FILE_CONTENT_ROUTES, ...COMMUNITY_CONTENT_ROUTES]),
-          formBodyRoutes: new Set<string>(OAI_FORM_ROUTES),
+          formBodyRoutes: new Set<string>([...OAI_FORM_ROUTES, ...PAGE_FORM_ROUTES]),
           policy: httpPolicy(config, services.deps.clock),
         },
         () => app.routes,
@@ -229,7 +237,8 @@ export function createApp(options: AppOptions) {
     .use(usersRoutes(http, services.users))
     .use(statsRoutes(http, services.stats))
     .use(oaiSetsRoutes(http, services.oai))
-    .use(oaiHarvestRoutes(services.oai)) as unknown as Elysia;
+    .use(oaiHarvestRoutes(services.oai))
+    .use(pagesRoutes(http, { services, siteName: config.THEME_SITENAME, https: config.BASE_URL.startsWith("https:") })) as unknown as Elysia;
   return { app, services };
 }
 

@@ -1,7 +1,13 @@
-// `cairn users create|list`.
+// `cairn users create|list|set-password`.
 import { systemActor } from "../core/actor";
 import { parse, printTable, requireString, UsageError, when, type Command } from "./args";
 import { withServices } from "./services";
+
+/** The first line of standard input (a password piped in, so it stays out of the shell's history). */
+async function readLine(): Promise<string> {
+  const text = await new Response(Bun.stdin.stream()).text();
+  return text.split(/\r?\n/)[0] ?? "";
+}
 
 export const usersCommand: Command = {
   name: "users",
@@ -10,7 +16,10 @@ export const usersCommand: Command = {
     Prints the new user's id. Without --password the account can only use API tokens.
     --visibility: whether the profile is listed in the users directory (default ACCOUNTS_DEFAULT_USER_VISIBILITY).
 cairn users list
-    Lists every account.`,
+    Lists every account.
+cairn users set-password --login EMAIL_OR_USERNAME [--password P]
+    Sets the password used to sign in to the web pages (read from standard input without
+    --password), lifts a lock after failed sign-ins, and ends the account's browser sessions.`,
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === "create") {
@@ -45,6 +54,14 @@ cairn users list
       );
       return 0;
     }
-    throw new UsageError(sub ? `unknown users command '${sub}' (create, list)` : "users needs a command: create or list");
+    if (sub === "set-password") {
+      const { values } = parse(rest, { login: { type: "string" }, password: { type: "string" } });
+      const login = requireString(values, "login");
+      const password = values.password ?? (await readLine());
+      const user = await withServices(values, (s) => s.sessions.setPassword(systemActor, login, password));
+      console.log(`password set for ${user.email} (id ${user.id})`);
+      return 0;
+    }
+    throw new UsageError(sub ? `unknown users command '${sub}' (create, list, set-password)` : "users needs a command: create, list or set-password");
   },
 };

@@ -6,6 +6,8 @@ export type Actor = (
 ) & {
   /** A secret link's token presented with the request (`?token=`): it opens the one record it was made for. */
   linkToken?: string;
+  /** Signed in through a browser session: its CSRF token, which forms carry and cookie-authenticated API writes send. */
+  csrf?: string;
 };
 
 export type UserActor = Extract<Actor, { kind: "user" }>;

@@ -3,7 +3,7 @@
 import { Elysia, ValidationError } from "elysia";
 import { anonymous, type Actor } from "./actor";
 import { isFormContentType, isJsonContentType, readFormBody, readJsonBody, requireJsonObject } from "./body";
-import { HttpError, invalidToken, methodNotAllowed, notAcceptable, notFound, unsupportedMediaType, type FieldError } from "./errors";
+import { forbidden, HttpError, invalidToken, methodNotAllowed, notAcceptable, notFound, unsupportedMediaType, type FieldError } from "./errors";
 import { createRequestPolicy, DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import { JSON_MEDIA_TYPES, negotiate } from "./negotiation";
 import { createRoutesIndex } from "./routes-index";
@@ -16,10 +16,34 @@ export interface HttpOptions {
   streamedBodyRoutes: ReadonlySet<string>;
   /** `METHOD /route` of routes that take form bodies (application/x-www-form-urlencoded) and answer in their own media type. */
   formBodyRoutes?: ReadonlySet<string>;
-  /** Resolves a bearer token to its actor, or null when it is unknown, expired or revoked. */
-  authenticate(secret: string): Actor | null;
+  /** Bearer tokens and browser sessions to actors. */
+  authenticate: Authenticator;
   /** Rate limits, CORS origins and HSTS from the configuration (core/http-policy.ts); default: no rate limits, CORS for any origin. */
   policy?: HttpPolicy;
+}
+
+/** How callers are known: bearer tokens (API clients) and session cookies (browsers). */
+export interface Authenticator {
+  /** The actor of a bearer token, or null when it is unknown, expired or revoked. */
+  token(secret: string): Actor | null;
+  /** The user and CSRF token of a session cookie's secret, or null when it has ended. */
+  session?(secret: string): { actor: Actor; csrf: string } | null;
+}
+
+/** The session cookie (HttpOnly, SameSite=Lax; Secure on HTTPS). */
+export const SESSION_COOKIE = "cairn_session";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The value of one cookie of the request, or null. */
+export function cookieOf(request: Request, name: string): string | null {
+  const header = request.headers.get("cookie");
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return null;
 }
 
 /** What the hooks read of the app's routes: paths for 405s and OPTIONS, body schemas for the JSON shape. */
@@ -78,16 +102,31 @@ function bearerToken(request: Request): string | null {
 const resolvedActors = new WeakMap<Request, Actor>();
 
 /** Resolves the actor of a request; 401 for a token that is sent but not valid. */
-export function resolveActor(request: Request, authenticate: HttpOptions["authenticate"]): Actor {
+export function resolveActor(request: Request, authenticate: Authenticator): Actor {
   const known = resolvedActors.get(request);
   if (known) return known;
   const secret = bearerToken(request);
-  const actor = secret === null ? anonymous : authenticate(secret);
+  const actor = secret === null ? sessionActor(request, authenticate) : authenticate.token(secret);
   if (!actor) throw invalidToken();
   const linkToken = secretLinkToken(request);
   const resolved = linkToken ? { ...actor, linkToken } : actor;
   resolvedActors.set(request, resolved);
   return resolved;
+}
+
+/**
+ * The actor of the request's session cookie (anonymous without one, or when it has ended). A
+ * cookie goes with every request a browser makes, also those another site triggers: API writes it
+ * authenticates must carry the session's CSRF token in `X-CSRF-Token` (pages check their forms').
+ */
+function sessionActor(request: Request, authenticate: Authenticator): Actor {
+  const cookie = authenticate.session ? cookieOf(request, SESSION_COOKIE) : null;
+  const session = cookie ? authenticate.session!(cookie) : null;
+  if (!session) return anonymous;
+  if (!SAFE_METHODS.has(request.method) && new URL(request.url).pathname.startsWith("/api/") && request.headers.get("x-csrf-token") !== session.csrf) {
+    throw forbidden("A request signed in by the session cookie must send the session's CSRF token in the X-CSRF-Token header.");
+  }
+  return { ...session.actor, csrf: session.csrf };
 }
 
 /** A secret link's token (`?token=`) on a record, file, archive or export URL; null without one. */
@@ -99,7 +138,7 @@ function secretLinkToken(request: Request): string | null {
 }
 
 /** The user a request's token stands for; null for guests and invalid tokens (their routes answer 401). */
-function userOf(request: Request, authenticate: HttpOptions["authenticate"]): number | null {
+function userOf(request: Request, authenticate: Authenticator): number | null {
   try {
     const actor = resolveActor(request, authenticate);
     return actor.kind === "user" ? actor.userId : null;
@@ -223,7 +262,7 @@ export function httpHooks(options: HttpOptions, routes: () => RouteInfo[], handl
 }
 
 /** The per-request context feature routes use: `actor`. */
-export function actorContext(authenticate: HttpOptions["authenticate"], seed: string) {
+export function actorContext(authenticate: Authenticator, seed: string) {
   return new Elysia({ name: "cairn-actor", seed }).derive({ as: "scoped" }, ({ request }) => ({
     actor: resolveActor(request, authenticate),
   }));

@@ -57,6 +57,9 @@ export function createTokensService(deps: Deps) {
       return store.findTokenById(db, tokenId)!;
     },
 
+    /** The groups a user belongs to (an actor's `groupIds`, for sessions too). */
+    groupIdsOf: (userId: number) => store.listGroupIdsOfUser(db, userId),
+
     /** The actor a secret stands for, or null when unknown, revoked, expired or its user inactive. */
     authenticate(secret: string): Actor | null {
       const found = store.findActiveTokenByHash(db, hashSecret(secret));

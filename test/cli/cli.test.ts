@@ -77,7 +77,7 @@ describe("wrong arguments: one line, exit 2, nothing written", () => {
   const cases: [string, string[], string][] = [
     ["no command", [], ""],
     ["unknown command", ["frobnicate"], "cairn: unknown command 'frobnicate' (try cairn --help)\n"],
-    ["unknown subcommand", ["users", "delete"], "cairn: unknown users command 'delete' (create, list)\n"],
+    ["unknown subcommand", ["users", "delete"], "cairn: unknown users command 'delete' (create, list, set-password)\n"],
     ["missing --email", ["users", "create"], "cairn: --email is required\n"],
     ["unknown flag", ["users", "create", "--email", "x@example.org", "--colour"], "cairn: Unknown option '--colour'\n"],
     ["flag without value", ["users", "create", "--email"], "cairn: Option '--email <value>' argument missing\n"],
@@ -99,7 +99,7 @@ describe("wrong arguments: one line, exit 2, nothing written", () => {
     [
       "unknown job",
       ["jobs", "run", "nope"],
-      "cairn: no job named 'nope' (known: jobs-prune, db-optimize, stats-aggregate, stats-prune-events, files-fetch, files-verify, embargo-lift, records-reindex, mail-send, requests-expire, access-verifications-clean)\n",
+      "cairn: no job named 'nope' (known: jobs-prune, db-optimize, stats-aggregate, stats-prune-events, files-fetch, files-verify, embargo-lift, records-reindex, mail-send, requests-expire, access-verifications-clean, sessions-clean)\n",
     ],
     ["bad limit", ["jobs", "list", "--limit", "0"], "cairn: --limit must be a whole number of 1 or more\n"],
   ];

@@ -18,6 +18,7 @@ import m14 from "./0014_communities_requests_mail.sql" with { type: "text" };
 import m15 from "./0015_record_communities.sql" with { type: "text" };
 import m16 from "./0016_record_index_communities.sql" with { type: "text" };
 import m17 from "./0017_record_access.sql" with { type: "text" };
+import m18 from "./0018_sessions.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -38,4 +39,5 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0015_record_communities", sql: m15 },
   { id: "0016_record_index_communities", sql: m16 },
   { id: "0017_record_access", sql: m17 },
+  { id: "0018_sessions", sql: m18 },
 ];

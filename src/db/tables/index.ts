@@ -11,3 +11,4 @@ export * from "./communities";
 export * from "./requests";
 export * from "./mail";
 export * from "./access";
+export * from "./sessions";

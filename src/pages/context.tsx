@@ -1,0 +1,34 @@
+// What the pages are handed (the same services the REST API uses: pages hold no SQL and decide no
+// permission), and the page context of a request.
+import type { Actor } from "../core/actor";
+import type { Services } from "../app";
+import { ErrorPage, type PageContext } from "./layout";
+import { htmlResponse, pageError } from "./http";
+import type { Node } from "./jsx-runtime";
+
+export interface PagesDeps {
+  services: Services;
+  siteName: string;
+  /** Cookies get `Secure` when the site is reached over HTTPS. */
+  https: boolean;
+}
+
+export function pageContextOf(deps: PagesDeps, actor: Actor, request: Request): PageContext {
+  const url = new URL(request.url);
+  const user = actor.kind === "user" ? deps.services.users.findUserById(actor.userId) : null;
+  return { actor, siteName: deps.siteName, here: url.pathname + url.search, userName: user ? user.fullName || user.username || user.email : undefined };
+}
+
+/**
+ * Runs a page handler; a refusal or a missing thing from the services becomes the HTML error page
+ * with its status (the REST API would have answered the same status as JSON).
+ */
+export async function renderOrError(ctx: PageContext, handler: () => Node | Response | Promise<Node | Response>): Promise<Response> {
+  try {
+    const result = await handler();
+    return result instanceof Response ? result : htmlResponse(result);
+  } catch (error) {
+    const { status, message } = pageError(error);
+    return htmlResponse(<ErrorPage ctx={ctx} status={status} message={message} />, status);
+  }
+}

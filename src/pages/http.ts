@@ -1,0 +1,51 @@
+// What every page route shares: the HTML response with its security headers, redirects, the
+// forms' CSRF check, and turning a service's HttpError into an HTML error page.
+import type { Actor } from "../core/actor";
+import { forbidden, HttpError } from "../core/errors";
+import type { Node } from "./jsx-runtime";
+import { renderPage } from "./render";
+
+/**
+ * Pages load only their own scripts, styles and images; nothing from elsewhere, no inline
+ * scripts (JSON-LD is data, which browsers do not run). Same-origin frames show PDF previews.
+ */
+export const PAGE_CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'";
+
+/** An HTML page; `headers` add to (or replace) the page's own. */
+export function htmlResponse(node: Node, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(renderPage(node), {
+    status,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Security-Policy": PAGE_CONTENT_SECURITY_POLICY,
+      "Cache-Control": "no-store",
+      "Referrer-Policy": "same-origin",
+      "X-Frame-Options": "SAMEORIGIN",
+      ...headers,
+    },
+  });
+}
+
+/** 303 See Other: after a form, the browser GETs the next page. */
+export const seeOther = (location: string, headers: Record<string, string> = {}) => new Response(null, { status: 303, headers: { Location: location, ...headers } });
+
+/** A form's fields (the hooks parse `application/x-www-form-urlencoded` for the page routes that take forms). */
+export function formOf(body: unknown): URLSearchParams {
+  if (body instanceof URLSearchParams) return body;
+  return new URLSearchParams();
+}
+
+/** 403 unless the form carries the session's CSRF token (signed-in forms). */
+export function checkCsrf(actor: Actor, form: URLSearchParams): void {
+  if (!actor.csrf || form.get("csrf") !== actor.csrf) throw forbidden("The form has expired or did not come from this site: reload the page and try again.");
+}
+
+/** Only paths of this site are followed after sign-in (no open redirect). */
+export const localPath = (next: string | null | undefined, fallback = "/") => (next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : fallback);
+
+/** A service's refusal as a status and a message for an error page; other errors go on to the app's handler. */
+export function pageError(error: unknown): { status: number; message: string } {
+  if (error instanceof HttpError) return { status: error.status, message: error.message };
+  throw error;
+}

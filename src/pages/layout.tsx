@@ -1,0 +1,103 @@
+// The frame of every page: head (title, stylesheet, scripts, extra head elements such as a
+// record's meta tags), the header with the site's navigation and the caller's account, the
+// footer. Every page is rendered through it.
+import type { Actor } from "../core/actor";
+import { asset } from "./assets";
+import type { Child } from "./jsx-runtime";
+
+/** What every page knows of the request. */
+export interface PageContext {
+  actor: Actor;
+  siteName: string;
+  /** The request's path and query (for "sign in and come back"). */
+  here: string;
+  /** The signed-in user's display name, when signed in. */
+  userName?: string;
+}
+
+export interface LayoutProps {
+  ctx: PageContext;
+  title: string;
+  /** Extra head elements (meta tags, JSON-LD). */
+  head?: Child;
+  /** Page scripts besides site.js (registered asset names). */
+  scripts?: string[];
+  children?: Child;
+}
+
+export function Layout({ ctx, title, head, scripts = [], children }: LayoutProps) {
+  const signedIn = ctx.actor.kind === "user";
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${title} | ${ctx.siteName}`}</title>
+        <link rel="stylesheet" href={asset("site.css").url} />
+        {ctx.actor.csrf ? <meta name="csrf-token" content={ctx.actor.csrf} /> : null}
+        {head}
+        <script src={asset("site.js").url} defer />
+        {scripts.map((name) => (
+          <script src={asset(name).url} defer />
+        ))}
+      </head>
+      <body>
+        <a class="skip" href="#content">
+          Skip to content
+        </a>
+        <header class="site">
+          <nav class="bar" aria-label="Site">
+            <a class="brand" href="/">
+              {ctx.siteName}
+            </a>
+            <a href="/search">Search</a>
+            <a href="/communities">Communities</a>
+            {signedIn ? (
+              <>
+                <a href="/uploads/new">New upload</a>
+                <a href="/me/uploads">My dashboard</a>
+                <a href="/account/settings/applications">Applications</a>
+                <form class="inline" method="post" action="/logout">
+                  <input type="hidden" name="csrf" value={ctx.actor.csrf ?? ""} />
+                  <button class="link" type="submit">
+                    Sign out{ctx.userName ? ` (${ctx.userName})` : ""}
+                  </button>
+                </form>
+              </>
+            ) : (
+              <a href={`/login?next=${encodeURIComponent(ctx.here)}`}>Sign in</a>
+            )}
+          </nav>
+        </header>
+        <main id="content">{children}</main>
+        <footer class="site">
+          <p>
+            {ctx.siteName} · <a href="/api/docs">REST API</a> · <a href="/oai2d?verb=Identify">OAI-PMH</a>
+          </p>
+        </footer>
+      </body>
+    </html>
+  );
+}
+
+/** The page for a refusal or a missing thing: its status and what to do next. */
+export function ErrorPage({ ctx, status, message }: { ctx: PageContext; status: number; message: string }) {
+  const titles: Record<number, string> = { 401: "Sign in needed", 403: "Not allowed", 404: "Not found", 410: "Gone", 429: "Too many attempts" };
+  const title = titles[status] ?? (status >= 500 ? "Something went wrong" : "That did not work");
+  return (
+    <Layout ctx={ctx} title={title}>
+      <h1>{title}</h1>
+      <p>{message}</p>
+      {status === 401 && ctx.actor.kind !== "user" ? (
+        <p>
+          <a class="button" href={`/login?next=${encodeURIComponent(ctx.here)}`}>
+            Sign in
+          </a>
+        </p>
+      ) : null}
+      <p>
+        <a href="/">Front page</a> · <a href="/search">Search records</a>
+      </p>
+    </Layout>
+  );
+}

@@ -1,0 +1,10 @@
+// Rendering a page to HTML text (preact-render-to-string: escapes text and attributes).
+import type { Node } from "./jsx-runtime";
+
+const renderer = require("preact-render-to-string") as { renderToString(node: Node): string };
+
+/** The document's HTML, with its doctype. */
+export const renderPage = (node: Node): string => `<!DOCTYPE html>${renderer.renderToString(node)}`;
+
+/** A fragment's HTML (for tests and partial answers). */
+export const renderFragment = (node: Node): string => renderer.renderToString(node);
