@@ -132,6 +132,15 @@ export interface MailText {
   body: string;
 }
 
+/** The usual rights: the creator submits, deletes (a draft) and cancels; the receiver accepts and declines. */
+export const CREATOR_ASKS_RECEIVER_DECIDES: RequestType["can"] = {
+  submit: (p) => p.isCreator(),
+  delete: (p) => p.isCreator(),
+  cancel: (p) => p.isCreator(),
+  accept: (p) => p.isReceiver(),
+  decline: (p) => p.isReceiver(),
+};
+
 export interface RequestType {
   /** InvenioRDM's type id, e.g. `community-invitation`; stored in `requests.type`. */
   id: string;

@@ -2,18 +2,12 @@
 // community to include it; the community's curators, managers and owners accept (the record's
 // parent, so every version, joins the community) or decline; the asker cancels. It does not expire.
 import { HttpError } from "../../core/errors";
-import type { RequestType } from "../types";
+import { CREATOR_ASKS_RECEIVER_DECIDES, type RequestType } from "../types";
 
 export const communityInclusion: RequestType = {
   id: "community-inclusion",
   entities: { creator: ["user"], receiver: ["community"], topic: ["record"] },
-  can: {
-    submit: (p) => p.isCreator(),
-    delete: (p) => p.isCreator(),
-    cancel: (p) => p.isCreator(),
-    accept: (p) => p.isReceiver(),
-    decline: (p) => p.isReceiver(),
-  },
+  can: CREATOR_ASKS_RECEIVER_DECIDES,
   on: {
     accept({ request, now, services }) {
       if (!services.records) throw new HttpError(503, "Records cannot be included: the records module is not available.");

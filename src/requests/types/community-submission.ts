@@ -4,7 +4,7 @@
 // the submitter cancels. Submitting checks the draft as publishing would. It does not expire.
 import { HttpError } from "../../core/errors";
 import { defaultMailText } from "../notify";
-import type { HookContext, RecordCuration, RequestType, RequestView } from "../types";
+import { CREATOR_ASKS_RECEIVER_DECIDES, type HookContext, type RecordCuration, type RequestType, type RequestView } from "../types";
 
 function curation(ctx: HookContext): { records: RecordCuration; draftId: string; communityId: string } {
   const records = ctx.services.records;
@@ -19,13 +19,7 @@ const titleOf = (request: RequestView) => request.title || `#${request.number}`;
 export const communitySubmission: RequestType = {
   id: "community-submission",
   entities: { creator: ["user"], receiver: ["community"], topic: ["record"] },
-  can: {
-    submit: (p) => p.isCreator(),
-    delete: (p) => p.isCreator(),
-    cancel: (p) => p.isCreator(),
-    accept: (p) => p.isReceiver(),
-    decline: (p) => p.isReceiver(),
-  },
+  can: CREATOR_ASKS_RECEIVER_DECIDES,
   on: {
     submit(ctx) {
       const { records, draftId } = curation(ctx);

@@ -5,7 +5,7 @@
 import { accessRequestText, handOver } from "../../access-requests/mail";
 import { accessExpiry, payloadOf } from "../../access-requests/model";
 import { HttpError } from "../../core/errors";
-import type { HookContext, RequestType } from "../types";
+import { CREATOR_ASKS_RECEIVER_DECIDES, type HookContext, type RequestType } from "../types";
 
 /** Grants the requester `view` in the engine's transaction; a bad `payload.expires_at` is a 400 and nothing changes. */
 function accept({ request, now, services, input, afterCommit }: HookContext) {
@@ -19,13 +19,7 @@ function accept({ request, now, services, input, afterCommit }: HookContext) {
 export const userAccessRequest: RequestType = {
   id: "user-access-request",
   entities: { creator: ["user"], receiver: ["user"], topic: ["record"] },
-  can: {
-    submit: (p) => p.isCreator(),
-    delete: (p) => p.isCreator(),
-    cancel: (p) => p.isCreator(),
-    accept: (p) => p.isReceiver(),
-    decline: (p) => p.isReceiver(),
-  },
+  can: CREATOR_ASKS_RECEIVER_DECIDES,
   on: { accept },
   expiresInDays: null,
   defaults: () => ({ title: "Access request" }),
