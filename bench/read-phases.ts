@@ -1,11 +1,13 @@
 // The read side of `bun run bench`: an N-record data directory, start-up on it, the search mix,
-// and GET /api/records/{id} through Cairn beside the bare Bun.serve baseline on the same file.
+// GET /api/records/{id} through Cairn beside the bare Bun.serve baseline on the same file, and the
+// landing page (GET /records/{id}) of a record with 10 files beside the JSON read of that record.
 import { join } from "node:path";
 import { EXECUTABLE, launch, type Launched } from "./executable";
 import { MB, memory } from "./file-transfers";
 import { bulkInsertRecords, createRandom, measure } from "./lib";
 import { runLoad, type LoadResult } from "./load";
 import { createRecordsData } from "./records-data";
+import { apiClient } from "./write-phases";
 
 // A browser's agent, so each read goes through view counting as a visitor's would.
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
@@ -117,4 +119,85 @@ export async function measureReads(cairnBase: string, data: string, ids: string[
     await bare.stop();
   }
   return rows;
+}
+
+/**
+ * The landing-page benchmark's record, published through the REST API into the data set: 10 files
+ * as a dataset has them — a README (its preview is the page's open one), a PDF, a figure and seven
+ * CSV tables of about 100 KB. Returns its id.
+ */
+export async function publishTenFileRecord(server: Launched): Promise<string> {
+  const api = apiClient(server);
+  const draft = await api.call("POST", "/records", {
+    access: { record: "public", files: "public" },
+    files: { enabled: true },
+    metadata: {
+      resource_type: { id: "dataset" },
+      title: "Sea surface temperature, North Atlantic moorings, 2015-2025",
+      publication_date: "2026-11-01",
+      creators: [
+        { person_or_org: { type: "personal", given_name: "Ada", family_name: "Lovelace", identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0097" }] } },
+        { person_or_org: { type: "personal", given_name: "Alan", family_name: "Turing" }, affiliations: [{ name: "University of Somewhere" }] },
+      ],
+      description: "<p>Daily sea surface temperature from moored buoys, quality-controlled and gridded.</p>",
+      publisher: "Cairn",
+      subjects: [{ subject: "oceanography" }, { subject: "temperature" }],
+      rights: [{ id: "cc-by-4.0" }],
+    },
+  });
+  const table = `station,time,temperature,salinity\n${"B1,2025-01-01T00:00Z,7.5,35.1\n".repeat(3300)}`;
+  const files: [string, string | Uint8Array][] = [
+    ["README.md", `# Moorings\n\n${"One row per station and day; temperatures in degrees Celsius.\n".repeat(20)}`],
+    ["report.pdf", `%PDF-1.4\n${"% filler\n".repeat(2000)}%%EOF\n`],
+    ["figure.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(20_000).fill(0)])],
+    ...Array.from({ length: 7 }, (_, i): [string, string] => [`data/station-${i + 1}.csv`, table]),
+  ];
+  const base = `/records/${draft.id}/draft/files`;
+  await api.call(
+    "POST",
+    base,
+    files.map(([key]) => ({ key })),
+  );
+  for (const [key, content] of files) {
+    const path = `${base}/${key.split("/").map(encodeURIComponent).join("/")}`;
+    const r = await fetch(`${api.base}/api${path}/content`, { method: "PUT", headers: { ...api.auth, "Content-Type": "application/octet-stream" }, body: content });
+    if (!r.ok) throw new Error(`content of ${key}: ${r.status} ${await r.text()}`);
+    await r.arrayBuffer();
+    await api.call("POST", `${path}/commit`);
+  }
+  await api.call("POST", `/records/${draft.id}/draft/actions/publish`);
+  return draft.id as string;
+}
+
+export interface LandingRow {
+  connections: number;
+  rounds: number;
+  /** GET /records/{id} of the 10-file record. */
+  page: LoadResult;
+  /** GET /api/records/{id} of the same record. */
+  json: LoadResult;
+}
+
+/**
+ * The landing page of the 10-file record beside the JSON read of the same record, measured as
+ * measureReads measures the JSON read (browser agent, view counting, warm-up, best of `rounds`
+ * pairs at each concurrency); and the landing pages of random public records at 1 connection,
+ * where most renders format a citation for the first time.
+ */
+export async function measureLandingPage(base: string, recordId: string, ids: string[], seconds: number, rounds: number, concurrencies: number[]) {
+  const options = (path: () => string, connections: number) => ({ base, connections, seconds, path, headers: { "User-Agent": BROWSER }, warmup: 20 });
+  const rows: LandingRow[] = [];
+  for (const c of concurrencies) {
+    let page: LoadResult | undefined;
+    let json: LoadResult | undefined;
+    for (let r = 0; r < rounds; r++) {
+      json = best(json, await runLoad(options(() => `/api/records/${recordId}`, c)));
+      page = best(page, await runLoad(options(() => `/records/${recordId}`, c)));
+    }
+    rows.push({ connections: c, rounds, page: page!, json: json! });
+  }
+  const { pick } = createRandom(5);
+  let random: LoadResult | undefined;
+  for (let r = 0; r < rounds; r++) random = best(random, await runLoad(options(() => `/records/${pick(ids)}`, 1)));
+  return { rows, random: random! };
 }

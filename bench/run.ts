@@ -1,5 +1,6 @@
 // `bun run bench [-- --quick]`: the built executable against the machine's own limits, in one run
-// on fresh data directories — record reads beside a bare Bun.serve, create + publish beside raw
+// on fresh data directories — record reads beside a bare Bun.serve, the landing page of a record
+// with 10 files beside its JSON read, create + publish beside raw
 // SQLite inserts, deposits with a file, the search mix, file transfers beside Bun.write, start-up
 // and memory. Prints one table and writes it as JSON to bench/results/<date>[-quick].json.
 // --quick: 10,000 records, 128 MiB file, shorter loads (under 2 minutes); --keep leaves the data.
@@ -9,7 +10,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ensureBuilt, EXECUTABLE, launch } from "./executable";
-import { measureReads, measureSearch, measureStartup, prepareRecords } from "./read-phases";
+import { measureLandingPage, measureReads, measureSearch, measureStartup, prepareRecords, publishTenFileRecord } from "./read-phases";
 import { pingDuringWorstSearch as pingWhileSearching } from "./ping";
 import { formatTable } from "./run-table";
 import { apiClient, createAndPublish, depositWithFile, fileTransfers, lastStoredDocument, rawInserts } from "./write-phases";
@@ -36,6 +37,9 @@ async function readSide(data: string) {
     const pingDuringWorstSearch = await pingWhileSearching(startup.server.base, P.seconds);
     say(`GET /api/records/{id}, bare then Cairn, ${P.rounds} rounds of ${P.readSeconds} s each...`);
     const reads = await measureReads(startup.server.base, data, prepared.publicIds, P.readSeconds, P.rounds, [1, 64]);
+    say(`GET /records/{id}, the landing page of a record with 10 files, beside its JSON read, ${P.rounds} rounds of ${P.readSeconds} s each...`);
+    const landingId = await publishTenFileRecord(startup.server);
+    const landing = await measureLandingPage(startup.server.base, landingId, prepared.publicIds, P.readSeconds, P.rounds, [1, 64]);
     const { server: _, ...startupResult } = startup;
     return {
       prepare: { records: P.records, generateSeconds: prepared.generateSeconds, reindexSeconds: prepared.reindexSeconds },
@@ -43,6 +47,7 @@ async function readSide(data: string) {
       search,
       pingDuringWorstSearch,
       reads,
+      landing,
     };
   } finally {
     await startup.server.stop();

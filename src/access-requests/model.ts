@@ -52,6 +52,7 @@ export function readAccessRequestBody(body: unknown): AccessRequestInput {
   if (body.permission === undefined || body.permission === null) bad("permission", "Missing data for required field.");
   else if (body.permission !== "view") bad("permission", "Must be one of: view.");
   const email = text("email", EMAIL_MAX, true);
+  if (!email && typeof body.email === "string") bad("email", "Missing data for required field.");
   if (email && email.length <= EMAIL_MAX && !EMAIL.test(email)) bad("email", "Not a valid e-mail address.");
   const fullName = text("full_name", FULL_NAME_MAX, false);
   const raw = text("message", Number.MAX_SAFE_INTEGER, false);

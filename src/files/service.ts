@@ -47,8 +47,11 @@ export function createFilesService(deps: FilesDeps) {
     if (errors.length) throw validationError(errors);
   }
 
-  /** A file's bytes (whole, ranges, or 304); sending bytes of a published record counts a download by `visitor`. */
-  function content(actor: Actor, id: string, isDraft: boolean, key: string, request: ContentRequest, visitor: Visitor) {
+  /**
+   * A file's bytes (whole, ranges, or 304); sending bytes of a published record counts a download
+   * by `visitor` (null: not a download, e.g. a page's inline preview).
+   */
+  function content(actor: Actor, id: string, isDraft: boolean, key: string, request: ContentRequest, visitor: Visitor | null) {
     const t = target(actor, id, isDraft);
     const entry = ctx.loadEntry(id, isDraft, key);
     if (entry.status !== "completed" || !entry.objectId) throw new HttpError(400, `The file '${key}' has no committed content yet.`);
@@ -61,7 +64,7 @@ export function createFilesService(deps: FilesDeps) {
       lastModified: entry.updated,
     };
     return downloadResponse(request, download, (bytes, firstRange) => {
-      if (firstRange && !isDraft && !request.head) deps.onDownload({ actor, visitor, recordId: id, parentId: t.parentId, fileKey: key, bytes });
+      if (visitor && firstRange && !isDraft && !request.head) deps.onDownload({ actor, visitor, recordId: id, parentId: t.parentId, fileKey: key, bytes });
     });
   }
 

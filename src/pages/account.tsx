@@ -54,9 +54,12 @@ export const accountPages = (http: ActorContext, deps: PagesDeps) =>
       const next = localPath(form.get("next"));
       const expected = cookieOf(request, LOGIN_CSRF_COOKIE);
       const login = form.get("login") ?? "";
-      const again = (status: number, error: string) => {
+      const again = (status: number, error: string, headers: Record<string, string> = {}) => {
         const csrf = newSecret();
-        return htmlResponse(<LoginPage ctx={ctx} csrf={csrf} next={next} error={error} login={login} />, status, { "Set-Cookie": cookie(deps, LOGIN_CSRF_COOKIE, csrf, 3600) });
+        return htmlResponse(<LoginPage ctx={ctx} csrf={csrf} next={next} error={error} login={login} />, status, {
+          ...headers,
+          "Set-Cookie": cookie(deps, LOGIN_CSRF_COOKIE, csrf, 3600),
+        });
       };
       if (!expected || form.get("csrf") !== expected) return again(403, "The form has expired: please sign in again.");
       try {
@@ -66,7 +69,8 @@ export const accountPages = (http: ActorContext, deps: PagesDeps) =>
         headers.append("Set-Cookie", cookie(deps, LOGIN_CSRF_COOKIE, "", 0));
         return new Response(null, { status: 303, headers });
       } catch (error) {
-        if (error instanceof HttpError) return again(error.status === 429 ? 429 : 400, error.message);
+        // A locked account: 429 with the service's Retry-After.
+        if (error instanceof HttpError) return again(error.status === 429 ? 429 : 400, error.message, error.headers);
         throw error;
       }
     })

@@ -3,12 +3,25 @@
 import { Elysia } from "elysia";
 import type { ActorContext } from "../core/http";
 import { accountPages, ACCOUNT_FORM_ROUTES } from "./account";
+import { applicationsPages, APPLICATIONS_FORM_ROUTES } from "./applications";
 import { assetAt } from "./assets";
+import { communitiesPages, COMMUNITIES_FORM_ROUTES } from "./communities/routes";
 import type { PagesDeps } from "./context";
+import { dashboardPages, DASHBOARD_FORM_ROUTES } from "./dashboard/routes";
+import { depositPages, DEPOSIT_FORM_ROUTES } from "./deposit/routes";
 import { homePages } from "./home";
+import { recordPages, RECORD_FORM_ROUTES } from "./record/routes";
+import { searchPages } from "./search/routes";
 
 /** `METHOD /path` of page routes that take HTML forms (parsed by the hooks as form bodies). */
-export const PAGE_FORM_ROUTES = [...ACCOUNT_FORM_ROUTES];
+export const PAGE_FORM_ROUTES = [
+  ...ACCOUNT_FORM_ROUTES,
+  ...APPLICATIONS_FORM_ROUTES,
+  ...DEPOSIT_FORM_ROUTES,
+  ...DASHBOARD_FORM_ROUTES,
+  ...RECORD_FORM_ROUTES,
+  ...COMMUNITIES_FORM_ROUTES,
+];
 
 export const pagesRoutes = (http: ActorContext, deps: PagesDeps) =>
   new Elysia()
@@ -21,4 +34,10 @@ export const pagesRoutes = (http: ActorContext, deps: PagesDeps) =>
       });
     })
     .use(homePages(http, deps))
-    .use(accountPages(http, deps));
+    .use(accountPages(http, deps))
+    .use(applicationsPages(http, deps))
+    .use(depositPages(http, deps))
+    .use(dashboardPages(http, deps))
+    .use(recordPages(http, deps))
+    .use(searchPages(http, deps))
+    .use(communitiesPages(http, deps));

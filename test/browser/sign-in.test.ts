@@ -14,10 +14,10 @@ describe("sign-in", () => {
     const person = await app.newPerson();
     const page = await person.newPage();
     await page.goto("/");
-    await expect(page.getByRole("link", { name: "Sign in" }).count()).resolves.toBe(1);
+    expect(await page.getByRole("link", { name: "Sign in" }).count()).toBe(1);
     await signIn(page, "alice@example.org", "alice-password");
     expect(new URL(page.url()).pathname).toBe("/");
-    await expect(page.getByRole("button", { name: /Sign out/ }).textContent()).resolves.toContain("Sign out");
+    expect(await page.getByRole("button", { name: /Sign out/ }).textContent()).toContain("Sign out");
     const cookies = await person.cookies();
     const session = cookies.find((c) => c.name === "cairn_session");
     expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", secure: false, path: "/" });
@@ -26,7 +26,7 @@ describe("sign-in", () => {
     expect(api.status()).toBe(200);
     await page.getByRole("button", { name: /Sign out/ }).click();
     await page.waitForURL((url) => url.pathname === "/");
-    await expect(page.getByRole("link", { name: "Sign in" }).count()).resolves.toBe(1);
+    expect(await page.getByRole("link", { name: "Sign in" }).count()).toBe(1);
     expect((await page.request.get("/api/user/records")).status()).toBe(401);
     await person.close();
   });
@@ -39,17 +39,17 @@ describe("sign-in", () => {
       await page.getByLabel("E-mail address or username").fill("bob");
       await page.getByLabel("Password").fill("not-the-password");
       await page.getByRole("button", { name: "Sign in" }).click();
-      await expect(page.getByRole("alert").textContent()).resolves.toContain("do not match an active account");
+      expect(await page.getByRole("alert").textContent()).toContain("do not match an active account");
     }
     await page.goto("/login");
     await page.getByLabel("E-mail address or username").fill("bob");
     await page.getByLabel("Password").fill("bob-password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert").textContent()).resolves.toContain("locked until");
+    expect(await page.getByRole("alert").textContent()).toContain("locked until");
     // The lock ends with time (the injected clock).
     app.clock.advance(16 * 60_000);
     await signIn(page, "bob", "bob-password");
-    await expect(page.getByRole("button", { name: /Sign out/ }).count()).resolves.toBe(1);
+    expect(await page.getByRole("button", { name: /Sign out/ }).count()).toBe(1);
     await person.close();
   });
 

@@ -74,6 +74,8 @@ const validator = new HtmlValidate({
     // Preact writes void elements as `<br/>`; both forms are valid HTML.
     "void-style": "off",
     "no-trailing-whitespace": "off",
+    // Checkboxes of one search facet share the facet's name, as HTML allows (each ticked value is sent).
+    "form-dup-name": ["error", { shared: ["radio", "button", "reset", "submit", "checkbox"] }],
   },
 });
 

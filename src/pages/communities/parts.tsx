@@ -1,0 +1,123 @@
+// What the community pages share: the logo (when there is one), a community as a listing card, the
+// header of a community's pages with its tabs, and the caller's standing as the policies judge it.
+import type { Actor } from "../../core/actor";
+import { HttpError } from "../../core/errors";
+import { checkOwner } from "../../communities/policy";
+import type { PagesDeps } from "../context";
+import { snippetOf } from "../search/cards";
+
+type Json = Record<string, any>;
+
+/**
+ * Whether the community has a logo the caller may see. The community JSON does not say; the logo
+ * service answers `If-None-Match: *` with a 304 when there is one (no bytes read) and 404 when not.
+ */
+export function hasLogo(deps: PagesDeps, actor: Actor, communityId: string): boolean {
+  try {
+    deps.services.communities.readLogo(actor, communityId, "*");
+    return true;
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) return false;
+    throw error;
+  }
+}
+
+/** 401 or 403 unless the caller may change the community's settings: the communities policy's own rule (owners and administrators). */
+export function checkSettings(deps: PagesDeps, actor: Actor, communityId: string): void {
+  checkOwner(actor, actor.kind === "user" ? deps.services.communities.directory.rolesOf(actor).get(communityId) : undefined);
+}
+
+/** Whether the Settings tab leads anywhere for the caller. */
+export function mayEditSettings(deps: PagesDeps, actor: Actor, communityId: string): boolean {
+  try {
+    checkSettings(deps, actor, communityId);
+    return true;
+  } catch (error) {
+    if (error instanceof HttpError) return false;
+    throw error;
+  }
+}
+
+export const titleOf = (c: Json) => String(c.metadata?.title ?? c.slug);
+export const pathOf = (c: Json) => `/communities/${encodeURIComponent(String(c.slug))}`;
+
+/** The logo, or a lettered placeholder; decorative beside the title, so no alternative text. */
+export function Logo({ community, has, size = 64 }: { community: Json; has: boolean; size?: number }) {
+  if (has) return <img class="logo" src={`/api/communities/${encodeURIComponent(String(community.id))}/logo`} alt="" width={size} height={size} />;
+  return (
+    <span class="logo placeholder" aria-hidden="true">
+      {titleOf(community).slice(0, 1).toUpperCase()}
+    </span>
+  );
+}
+
+export function CommunityCard({ community, has, level = 3 }: { community: Json; has: boolean; level?: 2 | 3 }) {
+  const Heading = level === 2 ? "h2" : "h3";
+  const type = community.metadata?.type;
+  const restricted = community.access?.visibility === "restricted";
+  return (
+    <article class="card community-card">
+      <Logo community={community} has={has} />
+      <div>
+        <Heading>
+          <a href={pathOf(community)}>{titleOf(community)}</a>
+        </Heading>
+        {type || restricted ? (
+          <p class="result-meta">
+            {type ? <span class="badge">{String(type.title?.en ?? type.id)}</span> : null} {restricted ? <span class="badge restricted">Restricted</span> : null}
+          </p>
+        ) : null}
+        {community.metadata?.description ? <p class="snippet">{snippetOf(String(community.metadata.description), 240)}</p> : null}
+      </div>
+    </article>
+  );
+}
+
+/** The tabs of a community's pages; the managing ones only for those the services let in. */
+export function CommunityTabs({ community, current, members, settings }: { community: Json; current: "records" | "members" | "settings"; members: boolean; settings: boolean }) {
+  const base = pathOf(community);
+  const tabs: [string, string, string][] = [["records", base, "Records"]];
+  if (members) tabs.push(["members", `${base}/members`, "Members"]);
+  if (settings) tabs.push(["settings", `${base}/settings`, "Settings"]);
+  return (
+    <nav class="tabs" aria-label="Community">
+      {tabs.map(([key, href, label]) => (
+        <a href={href} aria-current={key === current ? "page" : undefined}>
+          {label}
+        </a>
+      ))}
+    </nav>
+  );
+}
+
+/** The head of every page of a community: logo, title (the page's h1, or a link above it), type, website. */
+export function CommunityHead({ community, has, heading }: { community: Json; has: boolean; heading?: string }) {
+  const m = (community.metadata ?? {}) as Json;
+  const restricted = community.access?.visibility === "restricted";
+  return (
+    <header class="community-head">
+      <Logo community={community} has={has} size={96} />
+      <div>
+        {heading ? (
+          <>
+            <p class="muted kicker">
+              <a href={pathOf(community)}>{titleOf(community)}</a>
+            </p>
+            <h1>{heading}</h1>
+          </>
+        ) : (
+          <h1>{titleOf(community)}</h1>
+        )}
+        <p class="result-meta">
+          {m.type ? <span class="badge">{String(m.type.title?.en ?? m.type.id)}</span> : null}
+          {restricted ? <span class="badge restricted">Restricted: members only</span> : <span class="badge open">Public</span>}
+          {m.website ? (
+            <a href={String(m.website)} rel="nofollow noopener">
+              {String(m.website)}
+            </a>
+          ) : null}
+        </p>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,243 @@
+// /me/requests and /me/requests/{id}: the requests the caller created or receives (access requests,
+// reviews, invitations, inclusions), and one request with its timeline, a comment form and the
+// actions its `links.actions` offers the caller.
+import { sanitizeDescription } from "../../records/metadata/html";
+import type { PageContext } from "../layout";
+import { Layout } from "../layout";
+import { DashboardNav, Pager, requestType, shortTime, StatusBadge } from "./parts";
+
+type Json = Record<string, any>;
+
+export interface RequestRowView {
+  request: Json;
+  /** "from …" or "to …". */
+  party: string;
+}
+
+const FILTERS = [
+  ["open", "Open"],
+  ["closed", "Closed"],
+  ["all", "All"],
+] as const;
+
+export function RequestsPage(props: { ctx: PageContext; rows: RequestRowView[]; total: number; filter: string; page: number; size: number }) {
+  const { ctx, rows, filter } = props;
+  return (
+    <Layout ctx={ctx} title="My requests">
+      <div class="dashboard">
+        <h1>My dashboard</h1>
+        <DashboardNav current="/me/requests" />
+        <nav class="filters" aria-label="Which requests">
+          {FILTERS.map(([value, label]) => (
+            <a href={`/me/requests?filter=${value}`} aria-current={value === filter ? "page" : undefined}>
+              {label}
+            </a>
+          ))}
+        </nav>
+        {rows.length === 0 ? (
+          <p class="muted">No requests here.</p>
+        ) : (
+          <div class="table-wrap">
+            <table>
+              <caption class="sr-only">Requests</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Request</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Party</th>
+                  <th scope="col">Updated</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map(({ request, party }) => (
+                  <tr>
+                    <td>
+                      <a href={`/me/requests/${encodeURIComponent(String(request.id))}`}>{String(request.title || requestType(request.type))}</a>
+                    </td>
+                    <td>{requestType(String(request.type))}</td>
+                    <td>
+                      <StatusBadge status={String(request.status)} />
+                    </td>
+                    <td>{party}</td>
+                    <td>{String(request.updated ?? "").slice(0, 10)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager page={props.page} size={props.size} total={props.total} href={(p) => `/me/requests?filter=${filter}&page=${p}`} />
+      </div>
+    </Layout>
+  );
+}
+
+export interface RequestView {
+  request: Json;
+  events: Json[];
+  creator: string;
+  receiver: string;
+  /** Names of the events' authors, by `kind:id`. */
+  authors: Map<string, string>;
+  notice?: { ok: boolean; text: string };
+}
+
+const ACTIONS: [action: string, label: string, confirm?: string][] = [
+  ["submit", "Submit"],
+  ["accept", "Accept"],
+  ["decline", "Decline", "Decline this request?"],
+  ["cancel", "Cancel request", "Cancel this request?"],
+];
+
+const ACCESS_TYPES = new Set(["user-access-request", "guest-access-request"]);
+
+const EVENT_TEXT: Record<string, string> = {
+  submitted: "submitted the request",
+  accepted: "accepted the request",
+  declined: "declined the request",
+  cancelled: "cancelled the request",
+  expired: "— the request expired",
+  comment_deleted: "deleted a comment",
+};
+
+const refKey = (ref: Json | null | undefined) => Object.entries(ref ?? {}).map(([k, v]) => `${k}:${String(v)}`)[0] ?? "";
+
+/** Where the request's topic is seen: a draft under review in its preview, a record on its page. */
+function TopicLink({ request }: { request: Json }) {
+  const recordId = request.topic?.record;
+  if (!recordId) return null;
+  const id = encodeURIComponent(String(recordId));
+  if (request.type === "community-submission") {
+    return (
+      <>
+        <a href={`/records/${id}?preview=1`}>Preview the draft</a> · <a href={`/uploads/${id}`}>Edit the draft</a>
+      </>
+    );
+  }
+  return <a href={`/records/${id}`}>The record</a>;
+}
+
+function ActionForms({ ctx, request }: { ctx: PageContext; request: Json }) {
+  const allowed = request.links?.actions ?? {};
+  const id = encodeURIComponent(String(request.id));
+  const shown = ACTIONS.filter(([action]) => allowed[action]);
+  if (!shown.length) return null;
+  return (
+    <section class="card" aria-labelledby="actions-heading">
+      <h2 id="actions-heading">Decide</h2>
+      {shown.map(([action, label, confirm]) => (
+        <form method="post" action={`/me/requests/${id}/actions/${action}`} data-confirm={confirm}>
+          <input type="hidden" name="csrf" value={ctx.actor.csrf ?? ""} />
+          {action === "accept" && ACCESS_TYPES.has(String(request.type)) ? (
+            <>
+              <label for="expires-at">Access ends on (optional)</label>
+              <input id="expires-at" name="expires_at" type="date" aria-describedby="expires-at-hint" />
+              <p class="muted" id="expires-at-hint">
+                Empty: the record's default length of access applies.
+              </p>
+            </>
+          ) : null}
+          <div class="actions">
+            <button type="submit" class={action === "accept" || action === "submit" ? "" : "secondary"}>
+              {label}
+            </button>
+          </div>
+        </form>
+      ))}
+    </section>
+  );
+}
+
+function Timeline({ view }: { view: RequestView }) {
+  return (
+    <section aria-labelledby="timeline-heading">
+      <h2 id="timeline-heading">Timeline</h2>
+      {view.events.length === 0 ? <p class="muted">Nothing yet.</p> : null}
+      <ol class="plain timeline">
+        {view.events.map((event) => {
+          const who = view.authors.get(refKey(event.created_by)) ?? "someone";
+          if (event.type === "C") {
+            return (
+              <li class="card comment">
+                <p class="muted">
+                  <strong>{who}</strong> commented · {shortTime(event.created)}
+                </p>
+                <div class="comment-body" dangerouslySetInnerHTML={{ __html: sanitizeDescription(String(event.payload?.content ?? "")) }} />
+              </li>
+            );
+          }
+          const what = EVENT_TEXT[String(event.payload?.event)] ?? String(event.payload?.event ?? "changed the request");
+          return (
+            <li class="event muted">
+              {who} {what} · {shortTime(event.created)}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
+/** Titles stay short in tabs and search results (the full title is the page's heading). */
+const pageTitle = (text: string) => (text.length > 48 ? `${text.slice(0, 47)}…` : text);
+
+export function RequestPage({ ctx, view }: { ctx: PageContext; view: RequestView }) {
+  const { request } = view;
+  const id = encodeURIComponent(String(request.id));
+  return (
+    <Layout ctx={ctx} title={pageTitle(String(request.title || "Request"))}>
+      <div class="dashboard">
+        <DashboardNav current="/me/requests" />
+        <h1>{String(request.title || requestType(request.type))}</h1>
+        {view.notice ? (
+          <p class={`notice ${view.notice.ok ? "ok" : "error"}`} role={view.notice.ok ? "status" : "alert"}>
+            {view.notice.text}
+          </p>
+        ) : null}
+        <dl class="facts">
+          <dt>Type</dt>
+          <dd>{requestType(String(request.type))}</dd>
+          <dt>Status</dt>
+          <dd>
+            <StatusBadge status={String(request.status)} />
+          </dd>
+          <dt>From</dt>
+          <dd>{view.creator}</dd>
+          <dt>To</dt>
+          <dd>{view.receiver}</dd>
+          <dt>Created</dt>
+          <dd>{shortTime(request.created)}</dd>
+          {request.expires_at ? (
+            <>
+              <dt>Expires</dt>
+              <dd>{shortTime(request.expires_at)}</dd>
+            </>
+          ) : null}
+          {request.topic?.record ? (
+            <>
+              <dt>About</dt>
+              <dd>
+                <TopicLink request={request} />
+              </dd>
+            </>
+          ) : null}
+        </dl>
+        {request.description ? <p>{String(request.description)}</p> : null}
+        <ActionForms ctx={ctx} request={request} />
+        <Timeline view={view} />
+        <form class="card" method="post" action={`/me/requests/${id}/comments`}>
+          <input type="hidden" name="csrf" value={ctx.actor.csrf ?? ""} />
+          <label for="comment">Add a comment</label>
+          <textarea id="comment" name="content" required />
+          <div class="actions">
+            <button type="submit">Comment</button>
+          </div>
+        </form>
+        <p>
+          <a href="/me/requests">All my requests</a>
+        </p>
+      </div>
+    </Layout>
+  );
+}

@@ -1,0 +1,138 @@
+// The deposit pages: /uploads/new and /uploads/{id} (a draft's self_html), whose script works
+// through the REST API, and the two forms that open a published record for editing or start a
+// new version (for the dashboard and the landing page; they work without scripts).
+import { Elysia } from "elysia";
+import type { Actor } from "../../core/actor";
+import { HttpError } from "../../core/errors";
+import type { ActorContext } from "../../core/http";
+import { formatDate } from "../../core/time";
+import { registerAsset } from "../assets";
+import { pageContextOf, renderOrError, type PagesDeps } from "../context";
+import { checkCsrf, formOf, seeOther } from "../http";
+import { Layout, type PageContext } from "../layout";
+import depositJs from "../static/deposit.js" with { type: "text" };
+import depositFieldsJs from "../static/deposit-fields.js" with { type: "text" };
+import depositFilesJs from "../static/deposit-files.js" with { type: "text" };
+import { DepositForm, type DepositView } from "./form";
+
+// In this order: the building blocks, the uploads, then the form that uses both.
+const SCRIPTS = ["deposit-fields.js", "deposit-files.js", "deposit.js"];
+registerAsset("deposit-fields.js", depositFieldsJs);
+registerAsset("deposit-files.js", depositFilesJs);
+registerAsset("deposit.js", depositJs);
+
+type Json = Record<string, any>;
+
+const signInFirst = (ctx: PageContext) => seeOther(`/login?next=${encodeURIComponent(ctx.here)}`);
+
+/** What the form offers besides the draft: resource types, communities to submit to, DOIs. */
+function viewOf(deps: PagesDeps, actor: Actor, draft: Json | null): DepositView {
+  const { services } = deps;
+  const types = services.vocabularies.search(actor, "resourcetypes", { size: "100", sort: "title" }) as Json;
+  const mine = (services.communities.searchUserCommunities(actor, { size: "100" }) as Json).hits.hits as Json[];
+  const mineIds = new Set(mine.map((c) => c.id));
+  const all = (services.communities.searchCommunities(actor, { size: "100" }) as Json).hits.hits as Json[];
+  return {
+    draft,
+    resourceTypes: (types.hits.hits as Json[]).map((t) => ({ id: String(t.id), title: String(t.title?.en ?? t.id) })),
+    communities: { mine, others: all.filter((c) => !mineIds.has(c.id)) },
+    doisEnabled: Boolean(services.deps.config.DATACITE_PREFIX),
+    siteName: deps.siteName,
+    today: formatDate(services.deps.clock.now()),
+  };
+}
+
+function DepositPage({ ctx, view }: { ctx: PageContext; view: DepositView }) {
+  const draft = view.draft;
+  const heading = !draft ? "New upload" : draft.status === "published" ? "Edit a published record" : draft.status === "new_version_draft" ? "New version" : "Edit draft";
+  return (
+    <Layout ctx={ctx} title={heading} scripts={SCRIPTS}>
+      <h1>{heading}</h1>
+      {draft?.status === "published" ? (
+        <p class="notice">
+          Changes are saved to a draft; the published record changes when you publish again. <a href={`/records/${draft.id}`}>The published record</a>
+        </p>
+      ) : null}
+      <noscript>
+        <p class="notice error">The upload form needs JavaScript: it sends the files and the metadata to the REST API.</p>
+      </noscript>
+      <DepositForm view={view} />
+    </Layout>
+  );
+}
+
+/** /uploads/{id} of a published record without a draft: the ways to change it (forms to the routes below). */
+function PublishedPage({ ctx, record }: { ctx: PageContext; record: Json }) {
+  const id = encodeURIComponent(String(record.id));
+  return (
+    <Layout ctx={ctx} title="Published record">
+      <h1>{String(record.metadata?.title ?? record.id)}</h1>
+      <p>
+        This record is published. <a href={`/records/${id}`}>View it</a>, edit its metadata (its files stay as published), or start a new version to change the files.
+      </p>
+      <div class="actions">
+        <form method="post" action={`/uploads/${id}/edit`}>
+          <input type="hidden" name="csrf" value={ctx.actor.csrf ?? ""} />
+          <button type="submit">Edit</button>
+        </form>
+        <form method="post" action={`/uploads/${id}/new-version`}>
+          <input type="hidden" name="csrf" value={ctx.actor.csrf ?? ""} />
+          <button type="submit" class="secondary">
+            New version
+          </button>
+        </form>
+      </div>
+    </Layout>
+  );
+}
+
+/** The draft, or (no draft, a published record) null with the record: the services decide what the caller may read. */
+function draftOrRecord(deps: PagesDeps, actor: Actor, id: string): { draft: Json | null; record?: Json } {
+  try {
+    return { draft: deps.services.records.readDraft(actor, id) as Json };
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.status !== 404) throw error;
+    try {
+      return { draft: null, record: deps.services.records.readRecord(actor, id) as Json };
+    } catch {
+      throw error;
+    }
+  }
+}
+
+export const depositPages = (http: ActorContext, deps: PagesDeps) =>
+  new Elysia()
+    .use(http)
+    .get("/uploads/new", ({ actor, request }) => {
+      const ctx = pageContextOf(deps, actor, request);
+      if (actor.kind !== "user") return signInFirst(ctx);
+      return renderOrError(ctx, () => <DepositPage ctx={ctx} view={viewOf(deps, actor, null)} />);
+    })
+    .get("/uploads/:id", ({ actor, request, params }) => {
+      const ctx = pageContextOf(deps, actor, request);
+      if (actor.kind !== "user") return signInFirst(ctx);
+      return renderOrError(ctx, () => {
+        const { draft, record } = draftOrRecord(deps, actor, params.id);
+        if (record) return <PublishedPage ctx={ctx} record={record} />;
+        return <DepositPage ctx={ctx} view={viewOf(deps, actor, draft)} />;
+      });
+    })
+    .post("/uploads/:id/edit", ({ actor, request, params, body }) => {
+      const ctx = pageContextOf(deps, actor, request);
+      return renderOrError(ctx, () => {
+        checkCsrf(actor, formOf(body));
+        const draft = deps.services.records.editRecord(actor, params.id) as Json;
+        return seeOther(`/uploads/${encodeURIComponent(draft.id)}`);
+      });
+    })
+    .post("/uploads/:id/new-version", ({ actor, request, params, body }) => {
+      const ctx = pageContextOf(deps, actor, request);
+      return renderOrError(ctx, () => {
+        checkCsrf(actor, formOf(body));
+        const draft = deps.services.records.newVersion(actor, params.id) as Json;
+        return seeOther(`/uploads/${encodeURIComponent(draft.id)}`);
+      });
+    });
+
+/** The routes of this group that take forms (the hooks parse their bodies). */
+export const DEPOSIT_FORM_ROUTES = ["POST /uploads/:id/edit", "POST /uploads/:id/new-version"];
