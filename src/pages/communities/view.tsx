@@ -3,9 +3,9 @@
 import type { FieldError } from "../../core/errors";
 import type { PagesDeps } from "../context";
 import { Layout, type PageContext } from "../layout";
-import { RecordCard, type SearchOutcome } from "../search/cards";
+import type { SearchOutcome } from "../search/cards";
 import { Results, SearchBox } from "../search/parts";
-import { HelpDisclosure, searchLimits } from "../search/routes";
+import { HelpDisclosure, RecordResults, searchLimits } from "../search/routes";
 import type { SearchState } from "../search/state";
 import { CommunityForm, type CommunityFormValues } from "./form";
 import { CommunityCard, CommunityHead, CommunityTabs, titleOf } from "./parts";
@@ -62,7 +62,6 @@ const Sanitised = ({ html }: { html: string }) => <div class="prose" dangerously
 export function CommunityPage(props: CommunityPageProps) {
   const { ctx, community, state, outcome } = props;
   const m = (community.metadata ?? {}) as Json;
-  const limits = searchLimits(props.deps);
   return (
     <Layout ctx={ctx} title={titleOf(community)} scripts={["search.js"]}>
       <div class="community-page search-page">
@@ -80,18 +79,7 @@ export function CommunityPage(props: CommunityPageProps) {
           </p>
         ) : null}
         <SearchBox state={state} label="Search this community's records" placeholder="Title, creator, keyword, DOI…" help={<HelpDisclosure />} />
-        <Results
-          state={state}
-          result={outcome.result}
-          problem={outcome.problem}
-          sortOptions={limits.recordSorts}
-          sizes={limits.sizes}
-          maxWindow={limits.maxWindow}
-          heading="Records"
-          noun={["record", "records"]}
-          card={(hit) => <RecordCard hit={hit} />}
-          empty="No records in this community match."
-        />
+        <RecordResults deps={props.deps} state={state} outcome={outcome} heading="Records" empty="No records in this community match." />
         {m.curation_policy ? (
           <section id="curation-policy" class="card" aria-labelledby="curation-policy-heading">
             <h2 id="curation-policy-heading">Curation policy</h2>

@@ -1,6 +1,7 @@
 // The deposit pages: /uploads/new and /uploads/{id} (a draft's self_html), whose script works
 // through the REST API, and the two forms that open a published record for editing or start a
 // new version (for the dashboard and the landing page; they work without scripts).
+import { EditButtons } from "../forms";
 import { Elysia } from "elysia";
 import type { Actor } from "../../core/actor";
 import { HttpError } from "../../core/errors";
@@ -70,18 +71,7 @@ function PublishedPage({ ctx, record }: { ctx: PageContext; record: Json }) {
       <p>
         This record is published. <a href={`/records/${id}`}>View it</a>, edit its metadata (its files stay as published), or start a new version to change the files.
       </p>
-      <div class="actions">
-        <form method="post" action={`/uploads/${id}/edit`}>
-          <input type="hidden" name="csrf" value={ctx.actor.csrf ?? ""} />
-          <button type="submit">Edit</button>
-        </form>
-        <form method="post" action={`/uploads/${id}/new-version`}>
-          <input type="hidden" name="csrf" value={ctx.actor.csrf ?? ""} />
-          <button type="submit" class="secondary">
-            New version
-          </button>
-        </form>
-      </div>
+      <EditButtons ctx={ctx} id={id} />
     </Layout>
   );
 }

@@ -1,5 +1,6 @@
 // The landing page of a record (`/records/{id}`): what it is, who made it, its files and previews,
 // how to cite and export it, its versions and communities; a draft shown with `?preview=1` too.
+import { EditButtons } from "../forms";
 import { list, type JsonObject } from "../../core/json";
 import { Layout, type PageContext } from "../layout";
 import { accessSummary, AccessRequestFields } from "./access";
@@ -78,18 +79,7 @@ function OwnerActions({ ctx, view }: { ctx: PageContext; view: LandingView }) {
   return (
     <section class="card" aria-labelledby="manage-heading">
       <h2 id="manage-heading">Manage</h2>
-      <div class="actions">
-        <form method="post" action={`/uploads/${id}/edit`}>
-          <input type="hidden" name="csrf" value={ctx.actor.csrf ?? ""} />
-          <button type="submit">Edit</button>
-        </form>
-        <form method="post" action={`/uploads/${id}/new-version`}>
-          <input type="hidden" name="csrf" value={ctx.actor.csrf ?? ""} />
-          <button type="submit" class="secondary">
-            New version
-          </button>
-        </form>
-      </div>
+      <EditButtons ctx={ctx} id={id} />
     </section>
   );
 }

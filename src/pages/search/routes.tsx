@@ -43,25 +43,32 @@ export function HelpDisclosure() {
   );
 }
 
-function SearchPage({ ctx, deps, state, outcome }: { ctx: PageContext; deps: PagesDeps; state: SearchState; outcome: SearchOutcome }) {
+/** A record search's body: facets, count, sort and size, record cards and pager (the search page's and a community's). */
+export function RecordResults({ deps, state, outcome, heading, empty }: { deps: PagesDeps; state: SearchState; outcome: SearchOutcome; heading: string; empty: string }) {
   const limits = searchLimits(deps);
+  return (
+    <Results
+      state={state}
+      result={outcome.result}
+      problem={outcome.problem}
+      sortOptions={limits.recordSorts}
+      sizes={limits.sizes}
+      maxWindow={limits.maxWindow}
+      heading={heading}
+      noun={["record", "records"]}
+      card={(hit) => <RecordCard hit={hit} />}
+      empty={empty}
+    />
+  );
+}
+
+function SearchPage({ ctx, deps, state, outcome }: { ctx: PageContext; deps: PagesDeps; state: SearchState; outcome: SearchOutcome }) {
   return (
     <Layout ctx={ctx} title={state.q ? `Search: ${state.q}` : "Search"} scripts={["search.js"]}>
       <div class="search-page">
         <h1>Search records</h1>
         <SearchBox state={state} label="Search records" placeholder="Title, creator, keyword, DOI…" help={<HelpDisclosure />} />
-        <Results
-          state={state}
-          result={outcome.result}
-          problem={outcome.problem}
-          sortOptions={limits.recordSorts}
-          sizes={limits.sizes}
-          maxWindow={limits.maxWindow}
-          heading="Results"
-          noun={["record", "records"]}
-          card={(hit) => <RecordCard hit={hit} />}
-          empty="No records match this search. Try fewer words or remove a filter."
-        />
+        <RecordResults deps={deps} state={state} outcome={outcome} heading="Results" empty="No records match this search. Try fewer words or remove a filter." />
       </div>
     </Layout>
   );
