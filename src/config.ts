@@ -61,7 +61,7 @@ export const CONFIG_KEYS = {
   TLS_CERT: { kind: "string", default: "", description: "PEM certificate file. Default: a self-signed one made on first start in DATA/tls/." },
   TLS_KEY: { kind: "string", default: "", description: "PEM private key file for TLS_CERT." },
   SEARCH_DEFAULT_PAGE_SIZE: { kind: "integer", default: 10, description: "Items per page when a search gives no size." },
-  SEARCH_MAX_PAGE_SIZE: { kind: "integer", default: 100, description: "Largest accepted size; larger is a 400." },
+  SEARCH_MAX_PAGE_SIZE: { kind: "integer", default: 1000, description: "Largest accepted size (clients such as zen4R ask for 1,000); larger is a 400." },
   SEARCH_MAX_RESULTS_WINDOW: { kind: "integer", default: 10000, description: "Largest page*size; beyond it a 400." },
   SEARCH_READERS: {
     kind: "integer",

@@ -15,6 +15,13 @@ export interface FileTarget {
   updated: number;
 }
 
+/** A published record's files are never written (InvenioRDM's Disable): 403, whoever asks. */
+export function refusePublishedWrite(): never {
+  throw forbidden(
+    "The files of a published record cannot be changed: edit the record (POST /api/records/{id}/draft) for its metadata, or publish a new version to change its files.",
+  );
+}
+
 export function requireUnlocked(target: FileTarget) {
   if (target.locked) throw forbidden("The files of a published record cannot be changed in an edit: start a new version to change them.");
 }

@@ -14,7 +14,7 @@ import { parseContentLength } from "./uploads";
 const tags = ["Files"];
 
 /** The routes whose request body is file content, streamed unread by the JSON body parser. */
-export const FILE_CONTENT_ROUTES = ["PUT /api/records/:id/draft/files/*"];
+export const FILE_CONTENT_ROUTES = ["PUT /api/records/:id/draft/files/*", "PUT /api/records/:id/files/*"];
 
 type Tail = { key: string; sub: "entry" | "content" | "commit" | "part"; part?: string };
 
@@ -59,67 +59,78 @@ export const filesRoutes = (http: ActorContext, files: FilesService) => {
     if (sub === "entry") return files.readFile(actor, id, isDraft, key);
     throw notHere();
   };
-  return new Elysia()
-    .use(http)
-    .get("/api/records/:id/draft/files", ({ actor, params }) => files.listFiles(actor, params.id, true), { detail: { summary: "List a draft's files", tags } })
-    .post(
-      "/api/records/:id/draft/files",
-      ({ actor, params, body, set }) => {
-        set.status = 201;
-        return files.initFiles(actor, params.id, body);
-      },
-      { body: fileInitsBody, detail: { summary: "Start uploads (local, multipart M, or fetched F)", tags } },
-    )
-    .get("/api/records/:id/draft/files/*", ({ actor, params, request, server }) => read(actor, params.id, true, params["*"], request, server), {
-      detail: { summary: "A draft file's entry or content", tags },
-    })
-    .put(
-      "/api/records/:id/draft/files/*",
-      ({ actor, params, body, request }) => {
-        const { key, sub, part } = splitTail(params["*"]);
-        files.checkKey(key);
-        if (sub === "entry") return files.updateFileMetadata(actor, params.id, key, body);
-        const length = parseContentLength(request.headers.get("content-length"));
-        if (sub === "content") return files.uploadContent(actor, params.id, key, byteBody(body, request), length);
-        if (sub === "part") return files.uploadPart(actor, params.id, key, part!, byteBody(body, request), length);
-        throw notHere();
-      },
-      { detail: { summary: "Upload content, a part, or update a file's metadata", tags } },
-    )
-    .post(
-      "/api/records/:id/draft/files/*",
-      ({ actor, params }) => {
-        const { key, sub } = splitTail(params["*"]);
-        files.checkKey(key);
-        if (sub === "commit") return files.commit(actor, params.id, key);
-        throw notHere();
-      },
-      { detail: { summary: "Commit an uploaded file", tags } },
-    )
-    .delete(
-      "/api/records/:id/draft/files/*",
-      async ({ actor, params, set }) => {
-        const { key, sub } = splitTail(params["*"]);
-        files.checkKey(key);
-        if (sub !== "entry") throw notHere();
-        await files.deleteFile(actor, params.id, key);
-        set.status = 204;
-        return null;
-      },
-      { detail: { summary: "Delete a draft file", tags } },
-    )
-    .get("/api/records/:id/draft/files-archive", ({ actor, params }) => files.archive(actor, params.id, true), { detail: { summary: "All draft files as a ZIP", tags } })
-    .post(
-      "/api/records/:id/draft/actions/files-import",
-      ({ actor, params, set }) => {
-        set.status = 201;
-        return files.importFiles(actor, params.id);
-      },
-      { detail: { summary: "Import the previous version's files into a new version", tags } },
-    )
-    .get("/api/records/:id/files", ({ actor, params }) => files.listFiles(actor, params.id, false), { detail: { summary: "List a record's files", tags } })
-    .get("/api/records/:id/files/*", ({ actor, params, request, server }) => read(actor, params.id, false, params["*"], request, server), {
-      detail: { summary: "A record file's entry or content", tags },
-    })
-    .get("/api/records/:id/files-archive", ({ actor, params }) => files.archive(actor, params.id, false), { detail: { summary: "All record files as a ZIP", tags } });
+  return (
+    new Elysia()
+      .use(http)
+      .get("/api/records/:id/draft/files", ({ actor, params }) => files.listFiles(actor, params.id, true), { detail: { summary: "List a draft's files", tags } })
+      .post(
+        "/api/records/:id/draft/files",
+        ({ actor, params, body, set }) => {
+          set.status = 201;
+          return files.initFiles(actor, params.id, body);
+        },
+        { body: fileInitsBody, detail: { summary: "Start uploads (local, multipart M, or fetched F)", tags } },
+      )
+      .get("/api/records/:id/draft/files/*", ({ actor, params, request, server }) => read(actor, params.id, true, params["*"], request, server), {
+        detail: { summary: "A draft file's entry or content", tags },
+      })
+      .put(
+        "/api/records/:id/draft/files/*",
+        ({ actor, params, body, request }) => {
+          const { key, sub, part } = splitTail(params["*"]);
+          files.checkKey(key);
+          if (sub === "entry") return files.updateFileMetadata(actor, params.id, key, body);
+          const length = parseContentLength(request.headers.get("content-length"));
+          if (sub === "content") return files.uploadContent(actor, params.id, key, byteBody(body, request), length);
+          if (sub === "part") return files.uploadPart(actor, params.id, key, part!, byteBody(body, request), length);
+          throw notHere();
+        },
+        { detail: { summary: "Upload content, a part, or update a file's metadata", tags } },
+      )
+      .post(
+        "/api/records/:id/draft/files/*",
+        ({ actor, params }) => {
+          const { key, sub } = splitTail(params["*"]);
+          files.checkKey(key);
+          if (sub === "commit") return files.commit(actor, params.id, key);
+          throw notHere();
+        },
+        { detail: { summary: "Commit an uploaded file", tags } },
+      )
+      .delete(
+        "/api/records/:id/draft/files/*",
+        async ({ actor, params, set }) => {
+          const { key, sub } = splitTail(params["*"]);
+          files.checkKey(key);
+          if (sub !== "entry") throw notHere();
+          await files.deleteFile(actor, params.id, key);
+          set.status = 204;
+          return null;
+        },
+        { detail: { summary: "Delete a draft file", tags } },
+      )
+      .get("/api/records/:id/draft/files-archive", ({ actor, params }) => files.archive(actor, params.id, true), { detail: { summary: "All draft files as a ZIP", tags } })
+      .post(
+        "/api/records/:id/draft/actions/files-import",
+        ({ actor, params, set }) => {
+          set.status = 201;
+          return files.importFiles(actor, params.id);
+        },
+        { detail: { summary: "Import the previous version's files into a new version", tags } },
+      )
+      .get("/api/records/:id/files", ({ actor, params }) => files.listFiles(actor, params.id, false), { detail: { summary: "List a record's files", tags } })
+      .get("/api/records/:id/files/*", ({ actor, params, request, server }) => read(actor, params.id, false, params["*"], request, server), {
+        detail: { summary: "A record file's entry or content", tags },
+      })
+      .get("/api/records/:id/files-archive", ({ actor, params }) => files.archive(actor, params.id, false), { detail: { summary: "All record files as a ZIP", tags } })
+      // A published record's files are never written: 403 (InvenioRDM's answer), after the read checks.
+      .post("/api/records/:id/files", ({ actor, params }) => files.refuseRecordWrite(actor, params.id), {
+        // The draft route's body (a list of keys), so a client's usual request reaches the refusal.
+        body: fileInitsBody,
+        detail: { summary: "Refused: a published record's files", tags },
+      })
+      .put("/api/records/:id/files/*", ({ actor, params }) => files.refuseRecordWrite(actor, params.id), { detail: { summary: "Refused: a published record's files", tags } })
+      .post("/api/records/:id/files/*", ({ actor, params }) => files.refuseRecordWrite(actor, params.id), { detail: { summary: "Refused: a published record's files", tags } })
+      .delete("/api/records/:id/files/*", ({ actor, params }) => files.refuseRecordWrite(actor, params.id), { detail: { summary: "Refused: a published record's files", tags } })
+  );
 };

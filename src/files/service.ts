@@ -1,7 +1,7 @@
 // File operations of drafts and records: listings, starting uploads (local, multipart, fetched),
 // file metadata, deletion, content downloads, archives and importing a previous version's files.
 // Uploading bytes and committing live in uploads.ts; the record lifecycle hooks in lifecycle.ts.
-import type { Actor } from "../core/actor";
+import { requireUser, type Actor } from "../core/actor";
 import { HttpError, payloadTooLarge, validationError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import type { Visitor } from "../core/visitor";
@@ -10,7 +10,7 @@ import { archiveResponse } from "./archive";
 import { createFilesContext, type FilesDeps } from "./context";
 import { downloadResponse, type ContentRequest } from "./download";
 import { checkKey, parseFileInits } from "./model";
-import { matchAllowedDomain, requireFilesEnabled, requireUnlocked, type FileTarget } from "./policy";
+import { matchAllowedDomain, refusePublishedWrite, requireFilesEnabled, requireUnlocked, type FileTarget } from "./policy";
 import { presentEntry, presentListing } from "./present";
 import * as store from "./store";
 import { createUploadOperations } from "./uploads";
@@ -72,6 +72,13 @@ export function createFilesService(deps: FilesDeps) {
     ...createUploadOperations(ctx),
     /** What the records module was built with (see lifecycle.ts). */
     hooks: deps.hooks,
+
+    /** Any write to a published record's files: read as the caller may (401/403/404 first), then refused. */
+    refuseRecordWrite(actor: Actor, id: string): never {
+      requireUser(actor);
+      target(actor, id, false);
+      return refusePublishedWrite();
+    },
 
     listFiles(actor: Actor, id: string, isDraft: boolean) {
       const t = target(actor, id, isDraft);

@@ -61,9 +61,13 @@ function normalizePids(input: unknown, previous: JsonObject | undefined, errors:
   }
   const doi = typeof sent.identifier === "string" ? normalizeDoi(sent.identifier) : null;
   if (!doi) errors.push({ field: "pids.doi.identifier", messages: ["Not a valid DOI."] });
-  else if (config.DATACITE_PREFIX && hasPrefix(doi, config.DATACITE_PREFIX)) {
-    errors.push({ field: "pids.doi.identifier", messages: [`The prefix ${config.DATACITE_PREFIX} is managed by this repository: reserve a DOI instead of supplying one.`] });
-  } else pids.doi = { identifier: doi, provider: "external" };
+  else {
+    // Kept in the draft as sent, so publishing (which checks the draft again) refuses it too.
+    pids.doi = { identifier: doi, provider: "external" };
+    if (config.DATACITE_PREFIX && hasPrefix(doi, config.DATACITE_PREFIX)) {
+      errors.push({ field: "pids.doi", messages: [`The prefix ${config.DATACITE_PREFIX} is managed by this repository: reserve a DOI instead of supplying one.`] });
+    }
+  }
   return pids;
 }
 

@@ -88,7 +88,9 @@ function licenceEntries(): GenericEntry[] {
       const licence = licences[spdxId]!;
       const id = spdxId.toLowerCase();
       const props: Record<string, string> = {};
-      if (licence.url) props.url = licence.url;
+      // Three SPDX entries carry no URL of the licence text (zen4R's getLicenses() reads props.url
+      // of every one): their page in the SPDX License List stands for it.
+      props.url = licence.url || `https://spdx.org/licenses/${spdxId}.html`;
       props.scheme = "spdx";
       props.osi_approved = licence.osiApproved ? "true" : "false";
       const entry: GenericEntry = { id, title: { en: licence.name }, props };

@@ -270,7 +270,7 @@ describe("paging", () => {
   const invalid = (field: string) => ({ status: 400, message: "Invalid pagination parameters.", errors: [{ field }] });
   scenarios(app, [
     { name: "size 0", method: "GET", url: "/api/records?size=0", status: 400, json: invalid("size") },
-    { name: "size above the maximum", method: "GET", url: "/api/records?size=101", status: 400, json: invalid("size") },
+    { name: "size above the maximum", method: "GET", url: "/api/records?size=1001", status: 400, json: invalid("size") },
     { name: "size not a number", method: "GET", url: "/api/records?size=ten", status: 400, json: invalid("size") },
     { name: "page 0", method: "GET", url: "/api/records?page=0", status: 400, json: invalid("page") },
     { name: "negative page", method: "GET", url: "/api/records?page=-2", status: 400, json: invalid("page") },
@@ -283,6 +283,18 @@ describe("paging", () => {
       json: { hits: { total: 0 }, links: { self: "http://127.0.0.1:5000/api/records?sort=newest&page=100&size=100" } },
     },
   ]);
+});
+
+describe("pages of 1,000 (zen4R asks vocabularies for size=1000)", () => {
+  test("every licence in one page; page x size still bounded by the 10,000 window", async () => {
+    const res = await ctx.call("GET", "/api/vocabularies/licenses?size=1000");
+    expect(res.status).toBe(200);
+    expect(res.json.hits.total).toBeGreaterThan(500);
+    expect(res.json.hits.hits).toHaveLength(res.json.hits.total);
+    expect(res.json.hits.hits.every((h: { props?: { url?: string } }) => typeof h.props?.url === "string")).toBe(true);
+    expect((await ctx.call("GET", "/api/records?size=1000&page=10")).status).toBe(200);
+    expect((await ctx.call("GET", "/api/records?size=1000&page=11")).status).toBe(400);
+  });
 });
 
 describe("API docs", () => {

@@ -156,7 +156,20 @@ describe("rules", () => {
     expect((await t.call("GET", `/api/records/${id}/draft/files`)).status).toBe(401);
     expect((await t.call("GET", `/api/records/${id}/draft/files/a.txt/content`, { as: "bob" })).status).toBe(403);
     await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" });
-    expect((await t.call("PUT", `/api/records/${id}/files/a.txt/content`, { as: "alice", rawBody: "x", headers: octet })).status).toBeOneOf([403, 404, 405]);
+    // Every write to a published record's files: 403 with the way to change them, the bytes untouched.
+    const writes = [
+      t.call("POST", `/api/records/${id}/files`, { as: "alice", body: [{ key: "c.txt" }] }),
+      t.call("PUT", `/api/records/${id}/files/a.txt/content`, { as: "alice", rawBody: "x", headers: octet }),
+      t.call("POST", `/api/records/${id}/files/a.txt/commit`, { as: "alice" }),
+      t.call("DELETE", `/api/records/${id}/files/a.txt`, { as: "alice" }),
+      t.call("PUT", `/api/records/${id}/files/a.txt`, { as: "admin", body: { metadata: {} } }),
+    ];
+    for (const res of await Promise.all(writes)) {
+      expect(res.status).toBe(403);
+      expect(res.json.message).toContain("publish a new version");
+    }
+    expect((await t.call("DELETE", `/api/records/${id}/files/a.txt`)).status).toBe(401);
+    expect((await t.call("GET", `/api/records/${id}/files/a.txt/content`)).text).toBe("A");
     // The edit draft carries the record's files, locked.
     const edit = await t.call("POST", `/api/records/${id}/draft`, { as: "alice" });
     expect(edit.json.files.entries["a.txt"].checksum).toBe(`md5:${md5("A")}`);

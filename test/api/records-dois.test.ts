@@ -70,8 +70,13 @@ describe("with a prefix", () => {
 
   test("external DOIs: validated, normalised, never under our prefix, removed by updating the draft", async () => {
     const own = await createDraft(on, publishableDraft({ pids: { doi: { identifier: `${PREFIX}/mine`, provider: "external" } } }));
-    expect(own.errors).toContainEqual(expect.objectContaining({ field: "pids.doi.identifier" }));
-    expect(own.pids).toEqual({});
+    expect(own.errors).toContainEqual({ field: "pids.doi", messages: [`The prefix ${PREFIX} is managed by this repository: reserve a DOI instead of supplying one.`] });
+    // Saved as sent (a lenient save), and refused on publishing.
+    expect(own.pids.doi).toEqual({ identifier: `${PREFIX}/mine`, provider: "external" });
+    const refused = await on.call("POST", `/api/records/${own.id}/draft/actions/publish`, { as: "alice" });
+    expect(refused.status).toBe(400);
+    expect(refused.json.errors).toContainEqual({ field: "pids.doi", messages: [`The prefix ${PREFIX} is managed by this repository: reserve a DOI instead of supplying one.`] });
+    expect((await on.call("GET", `/api/records/${own.id}`)).status).toBe(404);
     const bad = await createDraft(on, publishableDraft({ pids: { doi: { identifier: "not a doi", provider: "external" } } }));
     expect(bad.errors).toContainEqual({ field: "pids.doi.identifier", messages: ["Not a valid DOI."] });
     const ext = await createDraft(on, publishableDraft({ pids: { doi: { identifier: "https://doi.org/10.5555/ABC.123", provider: "external" } } }));

@@ -238,7 +238,7 @@ describe("bad input", () => {
       status: 400,
       json: { status: 400, message: "Invalid querystring parameters.", errors: [{ field: "sort" }] },
     },
-    { name: "bad size", method: "GET", url: "/api/funders?size=1000", status: 400, json: invalid("size") },
+    { name: "bad size", method: "GET", url: "/api/funders?size=1001", status: 400, json: invalid("size") },
     { name: "bad page", method: "GET", url: "/api/funders?page=zero", status: 400, json: invalid("page") },
     ...["q=%22", "q=(", "q=)", "q=AND", "q=NOT", "q=title:", "q=:", "q=%5C", "q=a:b:c", "q=*:*", "suggest=%22%22", "q=%7B%5B", "q=-", "q=%2B%2B"].map((query) => ({
       name: `odd query ${decodeURIComponent(query)}`,

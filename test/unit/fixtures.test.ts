@@ -285,6 +285,15 @@ describe("licenses", () => {
     );
   });
 
+  test("every licence has props.url (zen4R's getLicenses() reads it): the licence's own, or its SPDX License List page", () => {
+    const missing = entries("licenses").filter((item) => !/^[a-z]+:\/\/\S+$/.test(item.props?.url ?? ""));
+    expect(missing.map((item) => item.id)).toEqual([]);
+    // The three SPDX entries without a URL of their own.
+    expect(entry("licenses", "alglib-documentation")?.props?.url).toBe("https://spdx.org/licenses/ALGLIB-Documentation.html");
+    expect(entry("licenses", "hpnd-netrek")?.props?.url).toBe("https://spdx.org/licenses/HPND-Netrek.html");
+    expect(entry("licenses", "schemereport")?.props?.url).toBe("https://spdx.org/licenses/SchemeReport.html");
+  });
+
   test("cc-by-4.0, with InvenioRDM's icon, description and recommended tag", () => {
     expect(entry("licenses", "cc-by-4.0")).toEqual({
       id: "cc-by-4.0",
