@@ -95,7 +95,7 @@ export function createServices(options: AppOptions) {
   // OAI-PMH answer one another through small pieces built first: the file hooks records move
   // files with, the counts records show, the tombstones records report visibility changes to.
   const fileStore = createFileStore(join(config.DATA_DIR, "files"));
-  const fileHooks = createLifecycleHooks({ db, clock, files: fileStore, log });
+  const fileHooks = createLifecycleHooks({ db, clock, files: fileStore, log, linkBase: config.FILES_LINKS_ABSOLUTE ? deps.links.baseUrl : "" });
   const statsTotals = createStatsTotals(db);
   const tombstones = createTombstoneWriter(db);
   // Communities, the requests engine and members answer each other and records show communities:

@@ -86,6 +86,12 @@ export const CONFIG_KEYS = {
     description: "Host names that fetched files (storage class F) may be downloaded from. Empty: fetching refused.",
   },
   RDM_ALLOW_METADATA_ONLY_RECORDS: { kind: "boolean", default: true, description: "Allow records without files." },
+  FILES_LINKS_ABSOLUTE: {
+    kind: "boolean",
+    default: false,
+    description:
+      "Render file-endpoint links absolute (as InvenioRDM does) instead of the spec's path-only form; turn on for the REST docs' upload.py and other requests-based scripts.",
+  },
   RDM_ALLOW_RESTRICTED_RECORDS: { kind: "boolean", default: true, description: "Allow restricted records." },
   RDM_RECORDS_MAX_FILES_COUNT: { kind: "integer", default: 100, description: "Most files per record." },
   RDM_FILES_DEFAULT_MAX_FILE_SIZE: { kind: "bytes", default: 50 * GiB, description: "Largest file in bytes; beyond it 413." },

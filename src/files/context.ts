@@ -50,6 +50,8 @@ export function createFilesContext(deps: FilesDeps) {
       return entry;
     },
     removeObjects: deps.hooks.removeObjects,
+    /** "" (path-only file links, the spec's form) or the base URL (FILES_LINKS_ABSOLUTE). */
+    linkBase: deps.hooks.linkBase,
   };
 }
 

@@ -15,6 +15,8 @@ export interface FileHooksDeps {
   clock: Clock;
   files: FileStore;
   log(message: string): void;
+  /** "" for the spec's path-only file links, the site's base URL for absolute ones (FILES_LINKS_ABSOLUTE). */
+  linkBase: string;
 }
 
 export type FileHooks = ReturnType<typeof createLifecycleHooks>;
@@ -41,6 +43,8 @@ export function createLifecycleHooks(deps: FileHooksDeps) {
   }
 
   return {
+    /** How file links are written (see FileHooksDeps.linkBase); the files service presents with the same. */
+    linkBase: deps.linkBase,
     /** Keys of a draft's completed files, and why its files block publishing (pending uploads, running fetches). */
     draftFiles(id: string): { completedKeys: string[]; blocking: FieldError[] } {
       const entries = store.listEntries(db, id, true);
@@ -71,7 +75,7 @@ export function createLifecycleHooks(deps: FileHooksDeps) {
     /** The `files` field of a draft or record; entries only for callers who may read the files. */
     filesField(id: string, isDraft: boolean, settings: FilesSettings, visible: boolean) {
       // A metadata-only record has no entries: no query on every read of it.
-      return presentFilesField(settings, visible && settings.enabled ? store.listEntries(db, id, isDraft) : null);
+      return presentFilesField(deps.linkBase, settings, visible && settings.enabled ? store.listEntries(db, id, isDraft) : null);
     },
     /** File extensions, for the search index's file_type facet. */
     fileTypes: (id: string, isDraft: boolean) => [

@@ -3,9 +3,12 @@ import { createHash } from "node:crypto";
 import { formatRecordTime } from "../core/time";
 import type { EntryWithObject, PartRow } from "./store";
 
-/** Path-only links, as the spec gives them for file endpoints; keys are percent-encoded per segment. */
-export function filePath(recordId: string, isDraft: boolean, key?: string) {
-  const base = `/api/records/${recordId}${isDraft ? "/draft" : ""}/files`;
+/**
+ * Links of file endpoints: path-only as the spec gives them (`linkBase` ""), or absolute with the
+ * site's base URL (FILES_LINKS_ABSOLUTE); keys are percent-encoded per segment.
+ */
+export function filePath(linkBase: string, recordId: string, isDraft: boolean, key?: string) {
+  const base = `${linkBase}/api/records/${recordId}${isDraft ? "/draft" : ""}/files`;
   return key === undefined ? base : `${base}/${key.split("/").map(encodeURIComponent).join("/")}`;
 }
 
@@ -17,8 +20,8 @@ export function bucketId(recordId: string, isDraft: boolean): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-export function presentEntry(e: EntryWithObject, parts: PartRow[] = []) {
-  const self = filePath(e.recordId, e.isDraft, e.key);
+export function presentEntry(linkBase: string, e: EntryWithObject, parts: PartRow[] = []) {
+  const self = filePath(linkBase, e.recordId, e.isDraft, e.key);
   const completed = e.status === "completed";
   const transfer = e.transfer.type === "M" ? { ...e.transfer, uploaded_parts: parts.map((p) => p.part) } : e.transfer;
   return {
@@ -62,13 +65,13 @@ export interface FilesSettings {
 }
 
 /** `GET .../files`: settings, entries (in `order` first, then upload order), links. */
-export function presentListing(recordId: string, isDraft: boolean, settings: FilesSettings, entries: EntryWithObject[]) {
+export function presentListing(linkBase: string, recordId: string, isDraft: boolean, settings: FilesSettings, entries: EntryWithObject[]) {
   return {
     enabled: settings.enabled,
     default_preview: settings.default_preview,
     order: settings.order,
-    entries: ordered(entries, settings.order).map((e) => presentEntry(e)),
-    links: { self: filePath(recordId, isDraft) },
+    entries: ordered(entries, settings.order).map((e) => presentEntry(linkBase, e)),
+    links: { self: filePath(linkBase, recordId, isDraft) },
   };
 }
 
@@ -78,12 +81,12 @@ function ordered(entries: EntryWithObject[], order: string[]) {
 }
 
 /** The `files` object inside a record or draft: entries keyed by name, count and total size. */
-export function presentFilesField(settings: FilesSettings, entries: EntryWithObject[] | null) {
+export function presentFilesField(linkBase: string, settings: FilesSettings, entries: EntryWithObject[] | null) {
   const shown = entries ? ordered(entries, settings.order) : [];
   return {
     ...settings,
     count: shown.length,
     total_bytes: shown.reduce((n, e) => n + (e.size ?? 0), 0),
-    entries: Object.fromEntries(shown.map((e) => [e.key, presentEntry(e)])),
+    entries: Object.fromEntries(shown.map((e) => [e.key, presentEntry(linkBase, e)])),
   };
 }

@@ -82,13 +82,13 @@ export function createFilesService(deps: FilesDeps) {
 
     listFiles(actor: Actor, id: string, isDraft: boolean) {
       const t = target(actor, id, isDraft);
-      return presentListing(id, isDraft, t.settings, store.listEntries(db, id, isDraft));
+      return presentListing(ctx.linkBase, id, isDraft, t.settings, store.listEntries(db, id, isDraft));
     },
 
     readFile(actor: Actor, id: string, isDraft: boolean, key: string) {
       target(actor, id, isDraft);
       const entry = ctx.loadEntry(id, isDraft, key);
-      return presentEntry(entry, entry.transfer.type === "M" ? store.listParts(db, entry.id) : []);
+      return presentEntry(ctx.linkBase, entry, entry.transfer.type === "M" ? store.listParts(db, entry.id) : []);
     },
 
     /** `POST .../draft/files`: pending entries for the keys; fetched ones are queued for transfer. */
@@ -120,7 +120,7 @@ export function createFilesService(deps: FilesDeps) {
       });
       for (const [i, entryId] of created.entries()) if (inits[i]!.storageClass === "F") deps.enqueue(FETCH_JOB, { entryId });
       const entries = created.map((entryId) => store.findEntryById(db, entryId)!);
-      return presentListing(id, true, t.settings, entries);
+      return presentListing(ctx.linkBase, id, true, t.settings, entries);
     },
 
     /** `PUT .../draft/files/{key}`: replaces the free `metadata` of the entry. */
@@ -132,7 +132,7 @@ export function createFilesService(deps: FilesDeps) {
         throw validationError([{ field: "metadata", messages: ["Must be an object (or null)."] }]);
       }
       store.updateEntry(db, entry.id, { metadata: metadata as Record<string, unknown> | null, updated: clock.now() });
-      return presentEntry(ctx.loadEntry(id, true, key));
+      return presentEntry(ctx.linkBase, ctx.loadEntry(id, true, key));
     },
 
     async deleteFile(actor: Actor, id: string, key: string) {
@@ -169,7 +169,7 @@ export function createFilesService(deps: FilesDeps) {
         return store.deleteUnreferencedObjects(db, dropped);
       });
       ctx.removeObjects(orphans);
-      return presentListing(id, true, t.settings, store.listEntries(db, id, true));
+      return presentListing(ctx.linkBase, id, true, t.settings, store.listEntries(db, id, true));
     },
 
     /** Key check for routes (so a bad key is a 400 before any lookup). */

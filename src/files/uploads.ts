@@ -76,7 +76,7 @@ export function createUploadOperations(ctx: FilesContext) {
       const expected = contentLength ?? entry.declaredSize;
       const received = await receive(() => files.receive(body, { maxBytes: maxSize, expectedBytes: expected }), expected);
       await storeObject(entry.id, received);
-      return presentEntry(ctx.loadEntry(id, true, key));
+      return presentEntry(ctx.linkBase, ctx.loadEntry(id, true, key));
     },
 
     async uploadPart(actor: Actor, id: string, key: string, partText: string, body: ByteSource, contentLength: number | null) {
@@ -92,14 +92,14 @@ export function createUploadOperations(ctx: FilesContext) {
       writeTransaction(db, () => {
         if (store.findEntryById(db, entry.id)) store.upsertPart(db, { entryId: entry.id, part, size: received.size, path, created: clock.now() });
       });
-      return presentEntry(ctx.loadEntry(id, true, key), store.listParts(db, entry.id));
+      return presentEntry(ctx.linkBase, ctx.loadEntry(id, true, key), store.listParts(db, entry.id));
     },
 
     async commit(actor: Actor, id: string, key: string) {
       requireUnlocked(owners.draftTarget(actor, id));
       let entry = ctx.loadEntry(id, true, key);
       if (entry.storageClass === "F") throw new HttpError(400, `The file '${key}' is being fetched by the server; it is committed when the transfer ends.`);
-      if (entry.status === "completed") return presentEntry(entry);
+      if (entry.status === "completed") return presentEntry(ctx.linkBase, entry);
       if (entry.transfer.type === "M") entry = await assembleParts(entry);
       if (!entry.objectId) throw new HttpError(400, `No content was uploaded for '${key}': PUT the bytes to .../content first.`);
       if (entry.declaredSize !== null && entry.size !== entry.declaredSize) {
@@ -110,7 +110,7 @@ export function createUploadOperations(ctx: FilesContext) {
       }
       const mimetype = await detectMimetype(key, files.objectPath(entry.objectId));
       store.updateEntry(db, entry.id, { status: "completed", mimetype, updated: clock.now() });
-      return presentEntry(ctx.loadEntry(id, true, key));
+      return presentEntry(ctx.linkBase, ctx.loadEntry(id, true, key));
     },
   };
 
