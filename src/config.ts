@@ -119,6 +119,11 @@ export const CONFIG_KEYS = {
     default: 3600,
     description: "How long an OAI-PMH resumption token stays valid (it survives restarts).",
   },
+  ADMIN_EMAIL: {
+    kind: "string",
+    default: "admin@localhost",
+    description: "E-mail address of the administrator created on first start (`serve --admin-email`); also OAI-PMH Identify's adminEmail unless OAISERVER_ADMIN_EMAIL is set.",
+  },
   OAISERVER_ADMIN_EMAIL: {
     kind: "string",
     default: "",

@@ -6,11 +6,12 @@ export const serveCommand: Command = {
   name: "serve",
   summary: "Start the HTTP(S) server and the background job worker.",
   usage: `cairn serve [--data DIR] [--config FILE] [--host 127.0.0.1] [--port 5000] [--base-url URL]
-            [--tls-cert FILE --tls-key FILE | --http]
+            [--tls-cert FILE --tls-key FILE | --http] [--admin-email ADDRESS]
 
   Serves HTTPS with a self-signed certificate made on first start (kept in DIR/tls/) unless
   --tls-cert/--tls-key are given, or plain HTTP with --http (behind a TLS proxy, or in tests).
-  On first start an administrator and a token are created; the file holding them is printed.
+  On first start an administrator (--admin-email, default admin@localhost) and a token are
+  created; the file holding them is printed. OAI-PMH Identify gives that address as adminEmail.
   Stops gracefully on SIGINT or SIGTERM: in-flight requests finish, jobs stop, the database closes.`,
   async run(argv) {
     const { values } = parse(argv, {
@@ -20,6 +21,7 @@ export const serveCommand: Command = {
       "tls-cert": { type: "string" },
       "tls-key": { type: "string" },
       http: { type: "boolean" },
+      "admin-email": { type: "string" },
     });
     const config = configFrom(values, {
       HOST: values.host,
@@ -28,6 +30,7 @@ export const serveCommand: Command = {
       TLS_CERT: values["tls-cert"],
       TLS_KEY: values["tls-key"],
       HTTP: values.http,
+      ADMIN_EMAIL: values["admin-email"],
     });
     // Signals are caught before the server starts, so one that arrives during start-up still
     // ends in a clean stop rather than killing the process half way.

@@ -73,7 +73,13 @@ export async function startServer(config: Config, say: (line: string) => void = 
     // Only the one server of this data directory may clear upload leftovers (the CLI may run beside it).
     services.files.cleanStore();
     const credentials = await ensureAdministrator(services);
-    if (credentials) say(`Created administrator admin@localhost; its password and API token are in ${credentials}`);
+    if (credentials) {
+      say(`Created administrator ${credentials.email}; its password and API token are in ${credentials.path}`);
+      // OAI-PMH Identify names an administrator's address: one nobody owns helps no harvester.
+      if (!config.OAISERVER_ADMIN_EMAIL && !/@[^@]+\.[^@.]+$/.test(credentials.email)) {
+        say(`OAI-PMH Identify has no deliverable adminEmail: start with --admin-email you@your.institution (on a new data directory) or set OAISERVER_ADMIN_EMAIL.`);
+      }
+    }
     let tls: { cert: string; key: string } | undefined;
     if (!config.HTTP) {
       tls = config.TLS_CERT ? readTls(config) : await ensureSelfSignedCertificate(config.DATA_DIR, config.APP_ALLOWED_HOSTS);

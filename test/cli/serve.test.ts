@@ -18,6 +18,24 @@ async function stop(proc: Bun.Subprocess) {
   return proc.exited;
 }
 
+describe("first start with --admin-email", () => {
+  test("the first administrator has that address, and OAI-PMH Identify gives it as adminEmail", async () => {
+    const data = join(root, "admin-email");
+    const port = freePort();
+    const { proc, output } = await serve(["--data", data, "--http", "--port", String(port), "--admin-email", "repository@library.example.org"]);
+    try {
+      expect(output).toContain("Created administrator repository@library.example.org;");
+      expect(output).not.toContain("no deliverable adminEmail");
+      expect(readFileSync(join(data, "admin-credentials.txt"), "utf8")).toContain("email=repository@library.example.org");
+      const identify = await (await fetch(`http://127.0.0.1:${port}/oai2d?verb=Identify`)).text();
+      expect(identify).toContain("<adminEmail>repository@library.example.org</adminEmail>");
+      expect(identify).not.toContain("admin@127.0.0.1");
+    } finally {
+      expect(await stop(proc)).toBe(0);
+    }
+  });
+});
+
 describe("first start over HTTP", () => {
   const data = () => join(root, "http");
   let port = 0;
@@ -28,6 +46,8 @@ describe("first start over HTTP", () => {
     try {
       const file = join(data(), "admin-credentials.txt");
       expect(output).toContain(`Created administrator admin@localhost; its password and API token are in ${file}`);
+      // admin@localhost is nobody's address: the start says how to give OAI-PMH a real one.
+      expect(output).toContain("OAI-PMH Identify has no deliverable adminEmail: start with --admin-email");
       expect(output).toContain(`Cairn serving http://127.0.0.1:${port}`);
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const token = /^token=(.+)$/m.exec(readFileSync(file, "utf8"))![1]!;
