@@ -31,10 +31,30 @@ export function createStatsService(deps: StatsDeps) {
   const enabled = config.STATS_ENABLED;
   const aggregator = createAggregator(db, deps.onPopularity);
   let aggregationTimer: ReturnType<typeof setTimeout> | null = null;
+  let popularityTimer: ReturnType<typeof setTimeout> | null = null;
   let closed = false;
-  // Popularity (the search sorts) follows within a minute; counts on records within seconds.
-  const POPULARITY_EVERY_MS = 60_000;
+  // Popularity (the search sorts) follows within twelve intervals (a minute by default); counts on
+  // records within one: re-ordering the index is held back while views stream in.
+  const POPULARITY_EVERY_MS = 12 * config.STATS_AGGREGATE_INTERVAL_MS;
   let popularityAt = 0;
+
+  /**
+   * A run that held popularity back leaves it for a later run without new events to start: this
+   * one, when the hold-back ends. (Without it, the last views of a burst reached the sorts only
+   * with the next view or the hourly job.)
+   */
+  function schedulePopularity(now: number) {
+    if (popularityTimer || closed) return;
+    popularityTimer = setTimeout(
+      () => {
+        popularityTimer = null;
+        popularityAt = performance.now();
+        aggregate({ deferPopularity: false }).catch((err) => log(`stats: aggregation failed: ${(err as Error).message}`));
+      },
+      Math.max(0, POPULARITY_EVERY_MS - (now - popularityAt)),
+    );
+    popularityTimer.unref?.();
+  }
 
   async function aggregate(options: RunOptions = {}) {
     recorder.flush();
@@ -54,6 +74,7 @@ export function createStatsService(deps: StatsDeps) {
       const now = performance.now();
       const deferPopularity = now - popularityAt < POPULARITY_EVERY_MS;
       if (!deferPopularity) popularityAt = now;
+      else schedulePopularity(now);
       aggregate({ deferPopularity }).catch((err) => log(`stats: aggregation failed: ${(err as Error).message}`));
     }, config.STATS_AGGREGATE_INTERVAL_MS);
     aggregationTimer.unref?.();
@@ -141,6 +162,7 @@ export function createStatsService(deps: StatsDeps) {
     close() {
       closed = true;
       if (aggregationTimer) clearTimeout(aggregationTimer);
+      if (popularityTimer) clearTimeout(popularityTimer);
       aggregationTimer = null;
       recorder.close();
     },
