@@ -9,6 +9,7 @@ import type { ExportContext, ExportFormat } from "./types";
 
 export const bibtexFormat: ExportFormat = {
   id: "bibtex",
+  aliases: ["hx"],
   mediaTypes: ["application/x-bibtex"],
   extension: "bib",
   render: (record, ctx) => bibtexEntry(record, ctx),

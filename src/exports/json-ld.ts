@@ -8,6 +8,7 @@ import type { ExportContext, ExportFormat } from "./types";
 
 export const jsonLdFormat: ExportFormat = {
   id: "json-ld",
+  aliases: ["schemaorg_jsonld"],
   mediaTypes: ["application/ld+json"],
   extension: "json",
   render: (record, ctx) => JSON.stringify(schemaOrg(record, ctx)),

@@ -29,7 +29,7 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
   citationFormat,
 ];
 
-const byId = new Map(EXPORT_FORMATS.map((f) => [f.id, f]));
+const byId = new Map(EXPORT_FORMATS.flatMap((f) => [f.id, ...(f.aliases ?? [])].map((name) => [name, f] as const)));
 const byMediaType = new Map(EXPORT_FORMATS.flatMap((f) => f.mediaTypes.map((t) => [t, f] as const)));
 // The record API's own JSON types (the vendor ones included) all mean the record JSON.
 for (const type of JSON_MEDIA_TYPES) byMediaType.set(type, jsonFormat);

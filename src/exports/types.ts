@@ -19,6 +19,8 @@ export interface ExportContext {
 export interface ExportFormat {
   /** InvenioRDM's export name: json, json-ld, csl, datacite-json, datacite-xml, dublincore, marcxml, bibtex, geojson, dcat-ap. */
   id: string;
+  /** Other names `/records/{id}/export/{name}` answers to: Zenodo's legacy ones, which zen4R uses (`xm` for MARCXML). */
+  aliases?: string[];
   /** Media types served, the preferred first. */
   mediaTypes: string[];
   /** File extension of the download, without the dot. */

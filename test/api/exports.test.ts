@@ -210,6 +210,20 @@ describe("download route /records/{id}/export/{format}", () => {
     else expect(res.text).toBe((await record(ids.rich, type)).text);
   });
 
+  test.each([
+    ["xm", "marcxml"],
+    ["hx", "bibtex"],
+    ["xd", "datacite-xml"],
+    ["dcite4", "datacite-xml"],
+    ["schemaorg_jsonld", "json-ld"],
+  ])("Zenodo's name %s (zen4R) answers as %s", async (alias, name) => {
+    const viaAlias = await get(`/records/${ids.rich}/export/${alias}`);
+    const viaName = await get(`/records/${ids.rich}/export/${name}`);
+    expect(viaAlias.status).toBe(200);
+    expect(viaAlias.text).toBe(viaName.text);
+    expect(viaAlias.headers.get("content-type")).toBe(viaName.headers.get("content-type"));
+  });
+
   test("every registered format has a download; an unknown one is a 404 naming them", async () => {
     expect(NAMES.map(([name]) => name)).toEqual(EXPORT_FORMATS.map((f) => f.id).filter((id) => id !== "citation"));
     const res = await get(`/records/${ids.rich}/export/codemeta`);

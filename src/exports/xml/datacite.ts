@@ -122,6 +122,7 @@ function wrap(child: string, items: unknown[]): XmlTree | undefined {
 
 export const dataciteXmlFormat: ExportFormat = {
   id: "datacite-xml",
+  aliases: ["xd", "dcite4"],
   mediaTypes: ["application/vnd.datacite.datacite+xml"],
   extension: "xml",
   render: (record, ctx) => renderXml(dataciteResource(record, ctx)),

@@ -224,6 +224,7 @@ function field(tag: string, ind1: string, ind2: string, subfields: Subfield[]): 
 
 export const marcxmlFormat: ExportFormat = {
   id: "marcxml",
+  aliases: ["xm"],
   mediaTypes: ["application/marcxml+xml"],
   extension: "xml",
   render: (record, ctx) => renderXml(marcxmlRecord(record, ctx)),
