@@ -83,6 +83,11 @@ try {
     // Side by side in one run: the mix anonymously, then as the member.
     const measured = await measure(base, urls);
     const signedIn = await measure(base, urls, member);
+    // zen4R's page size: 1,000 records in one answer (pages 1, 5 and 10 of the 10,000 window, five times each).
+    const bigPages = await measure(
+      base,
+      [1, 5, 10].flatMap((page) => Array.from({ length: 5 }, () => `/api/records?size=1000&page=${page}`)),
+    );
     const result = {
       date: new Date().toISOString(),
       records: COUNT,
@@ -90,6 +95,7 @@ try {
       reindex: { seconds: +reindexSeconds.toFixed(1), perSecond: Math.round(COUNT / reindexSeconds) },
       queries: { count: QUERIES, p50: measured.p50, p95: measured.p95, p99: measured.p99, max: measured.max },
       signedInMember: { p50: signedIn.p50, p95: signedIn.p95, p99: signedIn.p99, max: signedIn.max },
+      pageOf1000: { p50: bigPages.p50, max: bigPages.max },
       slowest: measured.slowest.map((x) => `${x.ms.toFixed(0)} ms ${decodeURIComponent(x.url)}`),
     };
     console.log(`| measure | result |\n|---|---|`);
@@ -100,6 +106,7 @@ try {
     );
     const m = result.signedInMember;
     console.log(`| the same, as a member of 2 communities with 1,000 grants | p50 ${m.p50} ms, p95 ${m.p95} ms, p99 ${m.p99} ms, max ${m.max} ms |`);
+    console.log(`| a page of 1,000 records (size=1000, pages 1, 5, 10) | p50 ${result.pageOf1000.p50} ms, max ${result.pageOf1000.max} ms |`);
     console.log("slowest:\n  " + result.slowest.join("\n  "));
     writeFileSync(join(import.meta.dir, "results", `search-${COUNT}-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 2) + "\n");
   } finally {
