@@ -11,7 +11,7 @@ import type { VocabularyLookup } from "../vocabularies/model";
 import type { AccessDirectory } from "../access/directory";
 import { settingsJson } from "../access/settings";
 import type { RequestDirectory } from "../requests/directory";
-import { atLeast, canReadFiles, isPublicRecord, levelOf, recordScope, type Level } from "./policy";
+import { atLeast, canReadFiles, curates, isPublicRecord, levelOf, recordScope, type Level } from "./policy";
 import { presentDraft, presentListedRecord, presentRecord, type PresentContext } from "./present";
 import { createRecordSearch, indexedRecord, type IndexedParent } from "./search";
 import * as store from "./store";
@@ -82,8 +82,26 @@ export function createRecordsContext(deps: RecordsDeps) {
     return roles;
   }
 
+  // A request asks a record's level two or three times (the check, then the JSON): once is enough.
+  // The owner is part of the key: a transfer changes the level within the request that makes it.
+  const levelCache = new WeakMap<Actor, Map<string, Level>>();
+
   /** The caller's permission level on a record or draft (records/policy.ts levelOf), its facts read only when needed. */
   function levelFor(actor: Actor, row: { id: string; parentId: string; ownerId: number | null }, isDraft: boolean): Level {
+    // Only signed-in users' actors (one per request) are kept: anonymous and system actors are
+    // shared constants and decide without a query.
+    if (actor.kind !== "user") return computeLevel(actor, row, isDraft);
+    const key = `${row.id}:${isDraft ? "d" : "r"}:${row.ownerId}`;
+    let known = levelCache.get(actor);
+    const cached = known?.get(key);
+    if (cached) return cached;
+    const level = computeLevel(actor, row, isDraft);
+    if (!known) levelCache.set(actor, (known = new Map()));
+    known.set(key, level);
+    return level;
+  }
+
+  function computeLevel(actor: Actor, row: { id: string; parentId: string; ownerId: number | null }, isDraft: boolean): Level {
     const topic = { kind: "record" as const, id: row.id };
     return levelOf(actor, {
       ownerId: row.ownerId,
@@ -102,9 +120,7 @@ export function createRecordsContext(deps: RecordsDeps) {
       reviewsInclusion() {
         const roles = communityRoles(actor);
         if (isDraft || roles.size === 0 || !deps.requests) return false;
-        return deps.requests
-          .openAbout("community-inclusion", topic)
-          .some((r) => r.receiver.kind === "community" && roles.get(r.receiver.id) && roles.get(r.receiver.id) !== "reader");
+        return deps.requests.openAbout("community-inclusion", topic).some((r) => r.receiver.kind === "community" && curates(roles.get(r.receiver.id)));
       },
     });
   }

@@ -8,7 +8,8 @@ import { forbidden, unauthorized } from "../core/errors";
 /** Community roles, weakest first (the communities module's ROLES). */
 type CommunityRole = "reader" | "curator" | "manager" | "owner";
 const RANK: Record<CommunityRole, number> = { reader: 0, curator: 1, manager: 2, owner: 3 };
-const curates = (role: CommunityRole | null | undefined) => role !== null && role !== undefined && RANK[role] >= RANK.curator;
+/** Curators, managers and owners curate a community (review, include, manage its records). */
+export const curates = (role: CommunityRole | null | undefined) => role !== null && role !== undefined && RANK[role] >= RANK.curator;
 
 export const isOwner = (actor: Actor, ownerId: number | null) => actor.kind === "user" && ownerId !== null && actor.userId === ownerId;
 
