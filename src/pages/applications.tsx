@@ -1,5 +1,6 @@
 // Account settings → applications: the signed-in user's personal access tokens (create, shown
 // once; list; revoke), through the tokens service as the REST API's own callers would.
+import { DataTable } from "./table";
 import { Elysia } from "elysia";
 import type { Actor } from "../core/actor";
 import { HttpError, unauthorized, type FieldError } from "../core/errors";
@@ -128,50 +129,37 @@ function CreateForm({ csrf, state }: { csrf: string; state: FormState }) {
 function TokensTable({ tokens, csrf, now }: { tokens: TokenView[]; csrf: string; now: number }) {
   if (tokens.length === 0) return <p class="muted">You have no personal access tokens yet.</p>;
   return (
-    <table>
-      <caption class="sr-only">Your personal access tokens</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Scopes</th>
-          <th scope="col">Created</th>
-          <th scope="col">Last used</th>
-          <th scope="col">Expires</th>
-          <th scope="col">Status</th>
-        </tr>
-      </thead>
-      <tbody>
-        {tokens.map((token) => {
-          const status = statusOf(token, now);
-          return (
-            <tr>
-              <th scope="row">{token.name}</th>
-              <td>{token.scopes.length ? token.scopes.join(", ") : "—"}</td>
-              <td>{when(token.created)}</td>
-              <td>{token.lastUsed === null ? "Never" : when(token.lastUsed)}</td>
-              <td>{token.expiresAt === null ? "Never" : when(token.expiresAt)}</td>
-              <td>
-                {status === "Active" ? (
-                  <form
-                    class="inline"
-                    method="post"
-                    action={`${PATH}/tokens/${token.id}/revoke`}
-                    data-confirm={`Revoke the token “${token.name}”? Programs using it will stop working.`}
-                  >
-                    <input type="hidden" name="csrf" value={csrf} />
-                    <button type="submit" class="danger" aria-label={`Revoke ${token.name}`}>
-                      Revoke
-                    </button>
-                  </form>
-                ) : (
-                  status
-                )}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <DataTable caption="Your personal access tokens" columns={["Name", "Scopes", "Created", "Last used", "Expires", "Status"]}>
+      {tokens.map((token) => {
+        const status = statusOf(token, now);
+        return (
+          <tr>
+            <th scope="row">{token.name}</th>
+            <td>{token.scopes.length ? token.scopes.join(", ") : "—"}</td>
+            <td>{when(token.created)}</td>
+            <td>{token.lastUsed === null ? "Never" : when(token.lastUsed)}</td>
+            <td>{token.expiresAt === null ? "Never" : when(token.expiresAt)}</td>
+            <td>
+              {status === "Active" ? (
+                <form
+                  class="inline"
+                  method="post"
+                  action={`${PATH}/tokens/${token.id}/revoke`}
+                  data-confirm={`Revoke the token “${token.name}”? Programs using it will stop working.`}
+                >
+                  <input type="hidden" name="csrf" value={csrf} />
+                  <button type="submit" class="danger" aria-label={`Revoke ${token.name}`}>
+                    Revoke
+                  </button>
+                </form>
+              ) : (
+                status
+              )}
+            </td>
+          </tr>
+        );
+      })}
+    </DataTable>
   );
 }
 

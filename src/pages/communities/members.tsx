@@ -1,6 +1,7 @@
 // /communities/{slug}/members: the members with their roles (everyone the members service lets list
 // them; others see the public members), and for managers and owners the invitations, the invite
 // form, role changes and removal, each through the members service with the caller's actor.
+import { DataTable } from "../table";
 import type { Actor } from "../../core/actor";
 import { HttpError, type FieldError } from "../../core/errors";
 import type { PagesDeps } from "../context";
@@ -96,38 +97,28 @@ function MembersTable({ view, action, csrf }: { view: MembersView; action: strin
   const hits = (view.members.hits?.hits ?? []) as Json[];
   if (hits.length === 0) return <p class="muted">No members to show.</p>;
   return (
-    <table class="stack">
-      <caption class="sr-only">Members</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          {view.full ? <th scope="col">Role</th> : null}
-          {view.full ? <th scope="col">Actions</th> : null}
-        </tr>
-      </thead>
-      <tbody>
-        {hits.map((m, i) => {
-          const p = (m.permissions ?? {}) as Json;
-          return (
-            <tr>
-              <th scope="row">
-                {String(m.member?.name ?? "")}
-                {m.member?.type === "group" ? <span class="muted"> (group)</span> : null}
-                {m.is_current_user ? <span class="muted"> (you)</span> : null}
-              </th>
-              {view.full ? <td>{p.can_update_role ? <RoleForm action={action} csrf={csrf} member={m} index={i} /> : (ROLE_LABELS[String(m.role)] ?? String(m.role))}</td> : null}
-              {view.full ? (
-                <td>
-                  {p.can_delete ? <RemoveForm action={action} csrf={csrf} member={m} leave={false} /> : null}
-                  {p.can_leave ? <RemoveForm action={action} csrf={csrf} member={m} leave={true} /> : null}
-                  {!p.can_delete && !p.can_leave ? <span class="muted">—</span> : null}
-                </td>
-              ) : null}
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <DataTable caption="Members" class="stack" columns={["Name", view.full ? "Role" : null, view.full ? "Actions" : null]}>
+      {hits.map((m, i) => {
+        const p = (m.permissions ?? {}) as Json;
+        return (
+          <tr>
+            <th scope="row">
+              {String(m.member?.name ?? "")}
+              {m.member?.type === "group" ? <span class="muted"> (group)</span> : null}
+              {m.is_current_user ? <span class="muted"> (you)</span> : null}
+            </th>
+            {view.full ? <td>{p.can_update_role ? <RoleForm action={action} csrf={csrf} member={m} index={i} /> : (ROLE_LABELS[String(m.role)] ?? String(m.role))}</td> : null}
+            {view.full ? (
+              <td>
+                {p.can_delete ? <RemoveForm action={action} csrf={csrf} member={m} leave={false} /> : null}
+                {p.can_leave ? <RemoveForm action={action} csrf={csrf} member={m} leave={true} /> : null}
+                {!p.can_delete && !p.can_leave ? <span class="muted">—</span> : null}
+              </td>
+            ) : null}
+          </tr>
+        );
+      })}
+    </DataTable>
   );
 }
 
@@ -183,29 +174,18 @@ function Invitations({ invitations }: { invitations: Json }) {
       {hits.length === 0 ? (
         <p class="muted">No open invitations.</p>
       ) : (
-        <table class="stack">
-          <caption class="sr-only">Open invitations</caption>
-          <thead>
+        <DataTable caption="Open invitations" class="stack" columns={["Invited", "Role", "Status", "Expires"]}>
+          {hits.map((inv) => (
             <tr>
-              <th scope="col">Invited</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col">Expires</th>
+              <th scope="row">{String(inv.member?.name ?? "")}</th>
+              <td>{ROLE_LABELS[String(inv.role)] ?? String(inv.role)}</td>
+              <td>
+                <a href={`/requests/${encodeURIComponent(String(inv.request?.id))}`}>{STATUS_LABELS[String(inv.request?.status)] ?? String(inv.request?.status)}</a>
+              </td>
+              <td>{inv.request?.expires_at ? String(inv.request.expires_at).slice(0, 10) : "—"}</td>
             </tr>
-          </thead>
-          <tbody>
-            {hits.map((inv) => (
-              <tr>
-                <th scope="row">{String(inv.member?.name ?? "")}</th>
-                <td>{ROLE_LABELS[String(inv.role)] ?? String(inv.role)}</td>
-                <td>
-                  <a href={`/requests/${encodeURIComponent(String(inv.request?.id))}`}>{STATUS_LABELS[String(inv.request?.status)] ?? String(inv.request?.status)}</a>
-                </td>
-                <td>{inv.request?.expires_at ? String(inv.request.expires_at).slice(0, 10) : "—"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
     </section>
   );

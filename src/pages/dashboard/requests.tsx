@@ -1,6 +1,7 @@
 // /me/requests and /me/requests/{id}: the requests the caller created or receives (access requests,
 // reviews, invitations, inclusions), and one request with its timeline, a comment form and the
 // actions its `links.actions` offers the caller.
+import { DataTable } from "../table";
 import { sanitizeDescription } from "../../records/metadata/html";
 import type { PageContext } from "../layout";
 import { Layout } from "../layout";
@@ -38,33 +39,21 @@ export function RequestsPage(props: { ctx: PageContext; rows: RequestRowView[]; 
           <p class="muted">No requests here.</p>
         ) : (
           <div class="table-wrap">
-            <table>
-              <caption class="sr-only">Requests</caption>
-              <thead>
+            <DataTable caption="Requests" columns={["Request", "Type", "Status", "Party", "Updated"]}>
+              {rows.map(({ request, party }) => (
                 <tr>
-                  <th scope="col">Request</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Party</th>
-                  <th scope="col">Updated</th>
+                  <td>
+                    <a href={`/me/requests/${encodeURIComponent(String(request.id))}`}>{String(request.title || requestType(request.type))}</a>
+                  </td>
+                  <td>{requestType(String(request.type))}</td>
+                  <td>
+                    <StatusBadge status={String(request.status)} />
+                  </td>
+                  <td>{party}</td>
+                  <td>{String(request.updated ?? "").slice(0, 10)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {rows.map(({ request, party }) => (
-                  <tr>
-                    <td>
-                      <a href={`/me/requests/${encodeURIComponent(String(request.id))}`}>{String(request.title || requestType(request.type))}</a>
-                    </td>
-                    <td>{requestType(String(request.type))}</td>
-                    <td>
-                      <StatusBadge status={String(request.status)} />
-                    </td>
-                    <td>{party}</td>
-                    <td>{String(request.updated ?? "").slice(0, 10)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           </div>
         )}
         <Pager page={props.page} size={props.size} total={props.total} href={(p) => `/me/requests?filter=${filter}&page=${p}`} />

@@ -1,5 +1,6 @@
 // /me/uploads and /me/communities: the caller's drafts and records (records service
 // listUserRecords) with their status and the ways to edit them, and their communities.
+import { DataTable } from "../table";
 import type { PageContext } from "../layout";
 import { Layout } from "../layout";
 import { DashboardNav, Pager } from "./parts";
@@ -92,22 +93,11 @@ export function UploadsPage({ ctx, result, q, page, size }: { ctx: PageContext; 
           <p class="muted">{q ? "Nothing matches." : "No uploads yet."}</p>
         ) : (
           <div class="table-wrap">
-            <table>
-              <caption class="sr-only">My drafts and records</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Updated</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {hits.map((hit) => (
-                  <UploadRow ctx={ctx} hit={hit} />
-                ))}
-              </tbody>
-            </table>
+            <DataTable caption="My drafts and records" columns={["Title", "Status", "Updated", "Actions"]}>
+              {hits.map((hit) => (
+                <UploadRow ctx={ctx} hit={hit} />
+              ))}
+            </DataTable>
           </div>
         )}
         <Pager page={page} size={size} total={Number(result.hits.total) || 0} href={href} />

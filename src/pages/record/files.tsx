@@ -1,5 +1,6 @@
 // A record's files on its landing page: the table (name, size, MD5, download link) and the inline
 // previews (images, PDF in the browser's viewer, the start of text files) in disclosures.
+import { DataTable } from "../table";
 import type { JsonObject } from "../../core/json";
 import type { RecordUrls } from "./links";
 import { previewKind, TEXT_PREVIEW_BYTES, type PreviewKind } from "./preview";
@@ -103,39 +104,33 @@ export function FilesTable({ rows, urls, texts }: { rows: FileRow[]; urls: Recor
   return (
     <>
       <div class="table-scroll">
-        <table class="files">
-          <caption>
-            {rows.length} {rows.length === 1 ? "file" : "files"}, {formatSize(total)} in all
-          </caption>
-          <thead>
+        <DataTable
+          caption={
+            <>
+              {rows.length} {rows.length === 1 ? "file" : "files"}, {formatSize(total)} in all
+            </>
+          }
+          showCaption
+          class="files"
+          columns={["Name", "Size", "Checksum (MD5)", <span class="sr-only">Download</span>]}
+        >
+          {rows.map((row) => (
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Size</th>
-              <th scope="col">Checksum (MD5)</th>
-              <th scope="col">
-                <span class="sr-only">Download</span>
-              </th>
+              <td>
+                <a href={urls.content(row.key)}>{row.key}</a>
+              </td>
+              <td class="nowrap" title={`${row.size} bytes`}>
+                {formatSize(row.size)}
+              </td>
+              <td>{row.md5 ? <code>{row.md5}</code> : <span class="muted">—</span>}</td>
+              <td>
+                <a class="button secondary small" href={urls.content(row.key)}>
+                  Download<span class="sr-only"> {row.key}</span>
+                </a>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr>
-                <td>
-                  <a href={urls.content(row.key)}>{row.key}</a>
-                </td>
-                <td class="nowrap" title={`${row.size} bytes`}>
-                  {formatSize(row.size)}
-                </td>
-                <td>{row.md5 ? <code>{row.md5}</code> : <span class="muted">—</span>}</td>
-                <td>
-                  <a class="button secondary small" href={urls.content(row.key)}>
-                    Download<span class="sr-only"> {row.key}</span>
-                  </a>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </div>
       {previewed.length ? (
         <div class="previews">

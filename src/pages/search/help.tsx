@@ -1,5 +1,6 @@
 // What the search box understands (the query-string syntax of src/search/query-string.ts and the
 // field names of the record search schema), shown under the box and as /search/help.
+import { DataTable } from "../table";
 import type { Child } from "../jsx-runtime";
 
 /** [example, what it finds]: each example is a working query against the record search. */
@@ -30,25 +31,16 @@ const FIELDS: [string, string][] = [
 
 function ExampleTable({ rows, caption }: { rows: [string, string][]; caption: string }) {
   return (
-    <table class="help-table">
-      <caption>{caption}</caption>
-      <thead>
+    <DataTable caption={caption} showCaption class="help-table" columns={["Type", "To find"]}>
+      {rows.map(([example, meaning]) => (
         <tr>
-          <th scope="col">Type</th>
-          <th scope="col">To find</th>
+          <td>
+            <code>{example}</code>
+          </td>
+          <td>{meaning}</td>
         </tr>
-      </thead>
-      <tbody>
-        {rows.map(([example, meaning]) => (
-          <tr>
-            <td>
-              <code>{example}</code>
-            </td>
-            <td>{meaning}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }
 
