@@ -107,6 +107,8 @@ export function createServices(options: AppOptions) {
     ...deps,
     lookup: vocabularies.lookup,
     enqueue,
+    // Built below: asked only when a record is deleted, long after start.
+    citationText: (record) => exportsService.render("citation", record),
     files: fileHooks,
     onVisibilityChange: tombstones.noteVisibilityChange,
     recordStats: config.STATS_ENABLED ? statsTotals.recordStats : undefined,

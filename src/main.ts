@@ -3,6 +3,7 @@
 import { filesCommand } from "./cli/files";
 import { groupsCommand } from "./cli/groups";
 import { jobsCommand } from "./cli/jobs";
+import { recordsCommand } from "./cli/records";
 import { reindexCommand } from "./cli/reindex";
 import { serveCommand } from "./cli/serve";
 import { statsCommand } from "./cli/stats";
@@ -14,7 +15,18 @@ import { ConfigError, describeConfig } from "./config";
 import { HttpError } from "./core/errors";
 import { VERSION } from "./version";
 
-const COMMANDS: Command[] = [serveCommand, usersCommand, tokensCommand, groupsCommand, jobsCommand, vocabulariesCommand, reindexCommand, statsCommand, filesCommand];
+const COMMANDS: Command[] = [
+  serveCommand,
+  usersCommand,
+  tokensCommand,
+  groupsCommand,
+  jobsCommand,
+  vocabulariesCommand,
+  reindexCommand,
+  statsCommand,
+  filesCommand,
+  recordsCommand,
+];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

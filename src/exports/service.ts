@@ -52,6 +52,9 @@ export function createExportsService(deps: ExportsDeps) {
       return { contentType: contentTypeOf(format, mediaType), render: (record) => format.render(record, ctx) };
     },
 
+    /** A record JSON in a registered format (the formatted citation of a tombstone). */
+    render: (formatId: string, record: RecordDocument, params: Record<string, string> = {}) => formatById(formatId)!.render(record, context(params)),
+
     /** The Signposting `Link` header of a record, whatever format it is served in. */
     signposting: (record: RecordDocument) => signpostingLinks(record, context(), DESCRIBED_BY),
 

@@ -28,7 +28,7 @@ export async function renderOrError(ctx: PageContext, handler: () => Node | Resp
     const result = await handler();
     return result instanceof Response ? result : htmlResponse(result);
   } catch (error) {
-    const { status, message } = pageError(error);
-    return htmlResponse(<ErrorPage ctx={ctx} status={status} message={message} />, status);
+    const { status, message, tombstone } = pageError(error);
+    return htmlResponse(<ErrorPage ctx={ctx} status={status} message={message} tombstone={tombstone} />, status);
   }
 }

@@ -45,7 +45,7 @@ export function checkCsrf(actor: Actor, form: URLSearchParams): void {
 export const localPath = (next: string | null | undefined, fallback = "/") => (next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : fallback);
 
 /** A service's refusal as a status and a message for an error page; other errors go on to the app's handler. */
-export function pageError(error: unknown): { status: number; message: string } {
-  if (error instanceof HttpError) return { status: error.status, message: error.message };
+export function pageError(error: unknown): { status: number; message: string; tombstone?: Record<string, any> } {
+  if (error instanceof HttpError) return { status: error.status, message: error.message, tombstone: error.extra.tombstone as Record<string, any> | undefined };
   throw error;
 }

@@ -80,14 +80,48 @@ export function Layout({ ctx, title, head, scripts = [], children }: LayoutProps
   );
 }
 
-/** The page for a refusal or a missing thing: its status and what to do next. */
-export function ErrorPage({ ctx, status, message }: { ctx: PageContext; status: number; message: string }) {
-  const titles: Record<number, string> = { 401: "Sign in needed", 403: "Not allowed", 404: "Not found", 410: "Gone", 429: "Too many attempts" };
+/** A deleted record's tombstone (records/deletion.ts): why it was removed, when, and how to cite it. */
+function Tombstone({ tombstone }: { tombstone: Record<string, any> }) {
+  const reason = tombstone.removal_reason?.title?.en ?? tombstone.removal_reason?.id;
+  return (
+    <dl class="tombstone">
+      {reason ? (
+        <>
+          <dt>Reason</dt>
+          <dd>{reason}</dd>
+        </>
+      ) : null}
+      {tombstone.note ? (
+        <>
+          <dt>Note</dt>
+          <dd>{tombstone.note}</dd>
+        </>
+      ) : null}
+      {tombstone.removal_date ? (
+        <>
+          <dt>Removed on</dt>
+          <dd>{String(tombstone.removal_date).slice(0, 10)}</dd>
+        </>
+      ) : null}
+      {tombstone.citation_text ? (
+        <>
+          <dt>Citation</dt>
+          <dd>{tombstone.citation_text}</dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+/** The page for a refusal or a missing thing: its status and what to do next (a deleted record's tombstone). */
+export function ErrorPage({ ctx, status, message, tombstone }: { ctx: PageContext; status: number; message: string; tombstone?: Record<string, any> }) {
+  const titles: Record<number, string> = { 401: "Sign in needed", 403: "Not allowed", 404: "Not found", 410: tombstone ? "Record deleted" : "Gone", 429: "Too many attempts" };
   const title = titles[status] ?? (status >= 500 ? "Something went wrong" : "That did not work");
   return (
     <Layout ctx={ctx} title={title}>
       <h1>{title}</h1>
       <p>{message}</p>
+      {tombstone ? <Tombstone tombstone={tombstone} /> : null}
       {status === 401 && ctx.actor.kind !== "user" ? (
         <p>
           <a class="button" href={`/login?next=${encodeURIComponent(ctx.here)}`}>

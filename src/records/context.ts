@@ -11,7 +11,7 @@ import type { VocabularyLookup } from "../vocabularies/model";
 import type { AccessDirectory } from "../access/directory";
 import { settingsJson } from "../access/settings";
 import type { RequestDirectory } from "../requests/directory";
-import { atLeast, canReadFiles, curates, isPublicRecord, levelOf, recordScope, type Level } from "./policy";
+import { atLeast, canReadFiles, curates, isDeleted, isPublicRecord, levelOf, recordScope, requireNotDeleted, type Level } from "./policy";
 import { presentDraft, presentListedRecord, presentRecord, type PresentContext } from "./present";
 import { createRecordSearch, indexedRecord, type IndexedParent } from "./search";
 import * as store from "./store";
@@ -38,6 +38,8 @@ export interface RecordsDeps extends Deps {
   communityTitles?(actor: Actor, ids: string[]): Map<string, string>;
   /** Open reviews and inclusion requests of a record (the requests directory), for the permission levels. */
   requests?: Pick<RequestDirectory, "openAbout" | "latestAbout" | "discardUnsubmitted">;
+  /** The record's formatted citation in the default style (the exports module): a tombstone's default citation text. */
+  citationText?(record: Record<string, unknown>): string;
   /** What grants and secret links give a caller on a record (the access directory). */
   access?: Pick<AccessDirectory, "permissionOf"> & Partial<Pick<AccessDirectory, "sharesOf">>;
 }
@@ -186,12 +188,16 @@ export function createRecordsContext(deps: RecordsDeps) {
     search.indexRecord({ ...draft, isDraft: true, isLatest, accessRecord: doc.access?.record ?? "public", fileTypes }, indexedParent(draft.parentId, found?.parent.pids));
   }
 
-  /** Re-indexes a published record, telling OAI-PMH of a visibility change; call inside the write's transaction. */
+  /**
+   * Re-indexes a published record (a deleted one leaves the index: searches, listings and harvests),
+   * telling OAI-PMH of a visibility change; call inside the write's transaction.
+   */
   function reindexRecord(id: string) {
     const record = store.findRecord(db, id)!;
     const indexed = search.indexedAccess(id);
     const wasPublic = indexed !== null && isPublicRecord({ accessRecord: indexed });
-    search.indexRecord({ ...indexedRecord(record), fileTypes: deps.files.fileTypes(id, false) }, indexedParent(record.parentId, store.findParent(db, record.parentId)?.pids));
+    if (isDeleted(record)) search.unindexRecord(id, false);
+    else search.indexRecord({ ...indexedRecord(record), fileTypes: deps.files.fileTypes(id, false) }, indexedParent(record.parentId, store.findParent(db, record.parentId)?.pids));
     deps.onVisibilityChange({ recordId: id, wasPublic, isPublic: isPublicRecord(record), at: record.updated });
   }
 
@@ -228,9 +234,11 @@ export function createRecordsContext(deps: RecordsDeps) {
       return draft;
     },
 
+    /** A published record to read or act on: 404 when there is none, 410/404 when it was deleted (records/policy.ts). */
     loadRecord(id: string) {
       const record = store.findRecord(db, id);
       if (!record) throw notFound("The persistent identifier does not exist.");
+      requireNotDeleted(systemActor, record);
       return record;
     },
 

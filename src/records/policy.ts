@@ -3,7 +3,7 @@
 // search columns, and a permission level per caller and record for everything else. Nothing else
 // decides visibility; a differential test keeps the two renderings equal.
 import { isAdmin, requireUser, type Actor } from "../core/actor";
-import { forbidden, unauthorized } from "../core/errors";
+import { forbidden, gone, notFound, unauthorized } from "../core/errors";
 
 /** Community roles, weakest first (the communities module's ROLES). */
 type CommunityRole = "reader" | "curator" | "manager" | "owner";
@@ -179,28 +179,50 @@ export function scopePredicate(scope: RecordScope, c: ScopeColumns, granted: Rea
   }
 }
 
+/** What the read rules look at on a published record. */
+interface Readable {
+  accessRecord: string;
+  /** InvenioRDM's deletion status: `P` published, `D` deleted (absent: published). */
+  deletionStatus?: string;
+  tombstone?: Record<string, unknown> | null;
+}
+
+/** Removed by an administrator: a tombstone answers in the record's place, for everyone. */
+export const isDeleted = (record: { deletionStatus?: string }) => record.deletionStatus !== undefined && record.deletionStatus !== "P";
+
 /** Whether a published record is visible to everyone (listed to harvesters, kept out of OAI tombstones). */
-export const isPublicRecord = (record: { accessRecord: string }) => record.accessRecord === "public";
+export const isPublicRecord = (record: Readable) => record.accessRecord === "public" && !isDeleted(record);
 
-/** Reading a published record: public ones by anyone; restricted ones from `view` up. */
-export const canRead = (record: { accessRecord: string }, level: Level) => isPublicRecord(record) || atLeast(level, "view");
+/**
+ * A deleted record reads as gone: 410 with its tombstone, or 404 when the tombstone is hidden.
+ * Administrators still read it when they ask for deleted records (`include_deleted`), to restore it.
+ */
+export function requireNotDeleted(actor: Actor, record: Readable, includeDeleted = false) {
+  if (!isDeleted(record) || (includeDeleted && isAdmin(actor))) return;
+  if (record.tombstone?.is_visible === false) throw notFound("The persistent identifier does not exist.");
+  throw gone("The record has been deleted.", { tombstone: record.tombstone ?? {} });
+}
 
-/** 401/403 unless the actor may read the published record. */
-export function requireRead(actor: Actor, record: { accessRecord: string }, level: Level) {
+/** Reading a published record (not deleted: see requireNotDeleted): public ones by anyone; restricted ones from `view` up. */
+export const canRead = (record: Readable, level: Level) => isPublicRecord(record) || atLeast(level, "view");
+
+/** 410/404 for a deleted record (see requireNotDeleted), else 401/403 unless the actor may read the published record. */
+export function requireRead(actor: Actor, record: Readable, level: Level, options: { includeDeleted?: boolean } = {}) {
+  requireNotDeleted(actor, record, options.includeDeleted);
   if (canRead(record, level)) return;
   if (actor.kind === "anonymous") throw unauthorized();
   throw forbidden();
 }
 
 /** Files of a published record: from `view` up always; others when the record and its files are public and not embargoed. */
-export function canReadFiles(record: { accessRecord: string; document: unknown }, level: Level) {
+export function canReadFiles(record: Readable & { document: unknown }, level: Level) {
   if (atLeast(level, "view")) return true;
   const access = (record.document as { access?: { files?: string; embargo?: { active?: boolean } } }).access;
   return isPublicRecord(record) && access?.files !== "restricted" && !access?.embargo?.active;
 }
 
 /** 401/403 unless the actor may read the record's files (a restricted record reads as not found-or-forbidden first). */
-export function requireReadFiles(actor: Actor, record: { accessRecord: string; document: unknown }, level: Level) {
+export function requireReadFiles(actor: Actor, record: Readable & { document: unknown }, level: Level) {
   requireRead(actor, record, level);
   if (canReadFiles(record, level)) return;
   if (actor.kind === "anonymous") throw unauthorized("The files of this record are restricted or under embargo: sign in with an account that has access.");

@@ -114,6 +114,9 @@ export function presentRecord(row: RecordRow, ctx: PresentContext) {
     is_draft: false,
     status: "published",
     versions: { index: row.versionIndex, is_latest: row.isLatest, is_latest_draft: row.versionIndex === ctx.maxVersionIndex },
+    // InvenioRDM's deletion status; the tombstone only on a deleted record (which only administrators read).
+    deletion_status: { is_deleted: row.deletionStatus !== "P", status: row.deletionStatus },
+    ...(row.deletionStatus !== "P" && row.tombstone ? { tombstone: row.tombstone } : {}),
     ...statsOf(ctx),
     links: {
       self: api(""),

@@ -76,6 +76,8 @@ export function createPublishOperations(ctx: RecordsContext) {
       const draft = ctx.loadDraft(id);
       requireLevel(actor, ctx.levelFor(actor, draft, true), "review");
       ctx.checkNotInReview(id, "published");
+      // An edit draft left open when its record was deleted does not bring the record back: restoring does.
+      if (store.findRecord(db, id)) ctx.loadRecord(id);
       const document = validateForPublish(draft);
       writePublication(draft, document, clock.now())();
       return ctx.recordJson(ctx.loadRecord(id), actor);

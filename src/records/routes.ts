@@ -50,8 +50,9 @@ export const recordsRoutes = (http: ActorContext, records: RecordsService, forma
       ({ actor, params, request, server, set }) => {
         const accept = request.headers.get("accept");
         // Negotiated before the read: an unacceptable Accept is a 406 whether or not the record exists.
-        const format = formats.chooseFormat(accept, singleQueryParams(request.url));
-        const record = records.readRecord(actor, params.id);
+        const query = singleQueryParams(request.url);
+        const format = formats.chooseFormat(accept, query);
+        const record = records.readRecord(actor, params.id, { includeDeleted: query.include_deleted === "1" || query.include_deleted === "true" });
         const body = format ? format.render(record) : null;
         const headers = { link: formats.signposting(record), vary: "Accept" };
         onView({ recordId: record.id, parentId: record.parent.id, actor, visitor: visitorOf(server, request), accept });
@@ -62,6 +63,18 @@ export const recordsRoutes = (http: ActorContext, records: RecordsService, forma
       },
       { detail: { summary: "Read a published record (JSON, or an export format chosen by Accept or ?style=)", tags } },
     )
+    .delete(
+      "/api/records/:id/delete",
+      ({ actor, params, body, set }) => {
+        records.deleteRecord(actor, params.id, body);
+        set.status = 204;
+        return null;
+      },
+      { detail: { summary: "Delete a published record, leaving a tombstone (administrators)", tags } },
+    )
+    .post("/api/records/:id/restore", ({ actor, params }) => records.restoreRecord(actor, params.id), {
+      detail: { summary: "Restore a deleted record (administrators)", tags },
+    })
     .get("/api/records/:id/versions", ({ actor, params, request }) => records.listVersions(actor, params.id, queryParams(request.url)), {
       query: recordSearchQuery,
       detail: { summary: "List a record's versions", tags },

@@ -12,6 +12,7 @@ import { isPublicRecord, requireRead } from "./policy";
 import { createFileAccess } from "./files-access";
 import { createPublishOperations } from "./publish";
 import { createCuration } from "./curation";
+import { createDeletion } from "./deletion";
 import { createSharing } from "./sharing";
 import { withReadableCommunities, type FacetLabels, type HarvestFilter, type HarvestKey, type RebuildHooks } from "./search";
 import * as store from "./store";
@@ -82,6 +83,7 @@ export function createRecordsService(deps: RecordsDeps) {
     /** What reviews, inclusions and their request types do to records (curation.ts). */
     curation: createCuration(ctx, publishing),
     sharing: createSharing(ctx),
+    ...createDeletion(ctx),
     /** What the files module asks (see files/context.ts FileOwners). */
     fileOwners: createFileAccess(ctx),
 
@@ -103,8 +105,11 @@ export function createRecordsService(deps: RecordsDeps) {
       });
     },
 
-    /** A published record; a parent id redirects to its latest version, as InvenioRDM does. */
-    readRecord(actor: Actor, id: string) {
+    /**
+     * A published record; a parent id redirects to its latest version, as InvenioRDM does. A deleted
+     * one answers 410 with its tombstone (404 hidden), except to administrators asking `includeDeleted`.
+     */
+    readRecord(actor: Actor, id: string, options: { includeDeleted?: boolean } = {}) {
       const record = store.findRecord(db, id);
       if (!record) {
         const parent = store.findParent(db, id);
@@ -112,7 +117,7 @@ export function createRecordsService(deps: RecordsDeps) {
         if (store.findDraft(db, id)) throw notFound("The persistent identifier is not registered.");
         throw notFound("The persistent identifier does not exist.");
       }
-      requireRead(actor, record, ctx.levelFor(actor, record, false));
+      requireRead(actor, record, ctx.levelFor(actor, record, false), options);
       return ctx.recordJson(record, actor);
     },
 

@@ -498,3 +498,31 @@ describe("a draft shown with ?preview=1", () => {
     await person.close();
   });
 });
+
+describe("a deleted record", () => {
+  test("its page is a 410 showing the tombstone (reason, note, citation); its file links are gone; a hidden tombstone is a 404 page", async () => {
+    const record = await publish({ access: { record: "public", files: "public" }, files: { enabled: true }, metadata: smallMetadata("Samples uploaded twice") }, [FILES[0]!]);
+    const body = { removal_reason: { id: "duplicate" }, note: "Same data as another record.", citation_text: "Lovelace, A. (2026). Samples uploaded twice." };
+    expectStatus(await app.call("DELETE", `/api/records/${record.id}/delete`, { as: "admin", body }), 204);
+
+    const person = await app.newPerson();
+    const page = await person.newPage();
+    await visit(page, `/records/${record.id}`, 410);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Record deleted");
+    const terms = await page.locator("dl.tombstone dt").allTextContents();
+    const values = await page.locator("dl.tombstone dd").allTextContents();
+    expect(Object.fromEntries(terms.map((t, i) => [t, values[i]]))).toEqual({
+      Reason: "Duplicate of another record",
+      Note: "Same data as another record.",
+      "Removed on": "2026-11-22",
+      Citation: "Lovelace, A. (2026). Samples uploaded twice.",
+    });
+    expect((await page.request.get(`/api/records/${record.id}/files/${FILES[0]!.key}/content`)).status()).toBe(410);
+
+    const hidden = await publish({ access: { record: "public", files: "public" }, files: { enabled: false }, metadata: smallMetadata("Personal data") }, []);
+    expectStatus(await app.call("DELETE", `/api/records/${hidden.id}/delete`, { as: "admin", body: { removal_reason: { id: "personal-data" }, is_visible: false } }), 204);
+    await visit(page, `/records/${hidden.id}`, 404);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Not found");
+    await person.close();
+  });
+});

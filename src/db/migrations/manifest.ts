@@ -19,6 +19,7 @@ import m15 from "./0015_record_communities.sql" with { type: "text" };
 import m16 from "./0016_record_index_communities.sql" with { type: "text" };
 import m17 from "./0017_record_access.sql" with { type: "text" };
 import m18 from "./0018_sessions.sql" with { type: "text" };
+import m19 from "./0019_record_deletion.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -40,4 +41,5 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0016_record_index_communities", sql: m16 },
   { id: "0017_record_access", sql: m17 },
   { id: "0018_sessions", sql: m18 },
+  { id: "0019_record_deletion", sql: m19 },
 ];

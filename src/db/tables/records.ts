@@ -34,6 +34,10 @@ export const recordsTable = sqliteTable(
     embargoUntil: text("embargo_until"),
     /** The stored part of the record JSON: what clients send, normalised, without computed fields or links. */
     document: text("document", { mode: "json" }).$type<RecordDocument>().notNull(),
+    /** InvenioRDM's deletion status: `P` published, `D` deleted (a tombstone answers in its place). */
+    deletionStatus: text("deletion_status").notNull().default("P"),
+    /** Why and by whom a deleted record was removed (`removal_reason`, `note`, `citation_text`, `is_visible`, `removed_by`, `removal_date`). */
+    tombstone: text("tombstone", { mode: "json" }).$type<Record<string, unknown>>(),
     created: integer("created").notNull(),
     updated: integer("updated").notNull(),
     revisionId: integer("revision_id").notNull().default(1),

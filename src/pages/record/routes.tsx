@@ -10,7 +10,7 @@ import { visitorOf } from "../../core/visitor";
 import { registerAsset } from "../assets";
 import { pageContextOf, renderOrError, type PagesDeps } from "../context";
 import { checkCsrf, formOf, htmlResponse } from "../http";
-import { ErrorPage, type PageContext } from "../layout";
+import type { PageContext } from "../layout";
 import recordJs from "../static/record.js" with { type: "text" };
 import { AccessRequestPage, AccessRequestedPage, accessRequestBody, fieldErrorsOf } from "./request-page";
 import { LandingPage } from "./landing";
@@ -23,7 +23,7 @@ registerAsset("record.js", recordJs);
 /**
  * A redirect the records service answers (a parent id to its latest version, `/latest`) points at
  * the API; the page sends people to the landing page of the same record instead. 302 either way:
- * "the latest version" changes with every new one. A 410 shows the tombstone's reason.
+ * "the latest version" changes with every new one. (A 410's tombstone is shown by the error page.)
  */
 function pageAnswerOf(ctx: PageContext, error: unknown, actor: Actor): Response | null {
   if (!(error instanceof HttpError)) return null;
@@ -32,15 +32,10 @@ function pageAnswerOf(ctx: PageContext, error: unknown, actor: Actor): Response 
     const target = new URL(location).pathname.replace(/^\/api\/records\//, "/records/");
     return new Response(null, { status: 302, headers: { Location: withToken(target, actor.linkToken) } });
   }
-  if (error.status === 410) {
-    const tombstone = error.extra.tombstone as { removal_reason?: { title?: { en?: string } }; note?: string } | undefined;
-    const reason = tombstone?.removal_reason?.title?.en ?? tombstone?.note;
-    return htmlResponse(<ErrorPage ctx={ctx} status={410} message={reason ? `${error.message} Reason: ${reason}` : error.message} />, 410);
-  }
   return null;
 }
 
-/** Runs a page handler, turning the services' redirects and tombstones into pages; other refusals become the error page. */
+/** Runs a page handler, turning the services' redirects into pages; refusals and tombstones become the error page. */
 function recordPage(ctx: PageContext, actor: Actor, handler: () => Promise<Response> | Response) {
   return renderOrError(ctx, async () => {
     try {
