@@ -115,4 +115,26 @@ describe("registration with DataCite", () => {
       fake.stop();
     }
   });
+
+  test("deleting a record hides its DOI (it still resolves, to the tombstone); restoring makes it findable again", async () => {
+    const fake = await startFakeDatacite({ username: "REPO.CAIRN", password: "secret" });
+    const app = await createTestApp({ DATACITE_PREFIX: PREFIX, DATACITE_ENABLED: true, DATACITE_USERNAME: "REPO.CAIRN", DATACITE_PASSWORD: "secret", DATACITE_URL: fake.url });
+    try {
+      const draft = (await app.call("POST", "/api/records", { as: "alice", body: publishableDraft() })).json;
+      expect((await app.call("POST", `/api/records/${draft.id}/draft/actions/publish`, { as: "alice" })).status).toBe(202);
+      await app.services.worker.drain();
+      const doi = `${PREFIX}/${draft.id}`.toLowerCase();
+      expect(fake.dois.get(doi)?.state).toBe("findable");
+      const removal = { removal_reason: { id: "retracted" }, note: "Withdrawn by the authors." };
+      expect((await app.call("DELETE", `/api/records/${draft.id}/delete`, { as: "admin", body: removal })).status).toBe(204);
+      await app.services.worker.drain();
+      expect(fake.dois.get(doi)?.state).toBe("registered");
+      expect((await app.call("POST", `/api/records/${draft.id}/restore`, { as: "admin" })).status).toBe(200);
+      await app.services.worker.drain();
+      expect(fake.dois.get(doi)?.state).toBe("findable");
+    } finally {
+      app.close();
+      fake.stop();
+    }
+  });
 });
