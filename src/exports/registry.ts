@@ -1,11 +1,15 @@
-// The one export registry: every format in InvenioRDM's order, lookup by id and media type, and
-// Accept negotiation over them for `GET /api/records/{id}` (also used by downloads and OAI-PMH).
+// The one export registry: every format in InvenioRDM's order (the Data Package, which it lacks,
+// after CFF), lookup by id and media type, and Accept negotiation over them for
+// `GET /api/records/{id}` (also used by downloads and OAI-PMH).
 import { notAcceptable } from "../core/errors";
 import { JSON_MEDIA_TYPES, negotiate } from "../core/negotiation";
 import { bibtexFormat } from "./bibtex";
+import { cffFormat } from "./cff";
 import { citationFormat } from "./citation";
+import { codemetaFormat } from "./codemeta";
 import { cslJsonFormat } from "./csl";
 import { dataciteJsonFormat } from "./datacite-json";
+import { dataPackageFormat } from "./datapackage";
 import { geojsonFormat } from "./geojson";
 import { jsonFormat } from "./json";
 import { jsonLdFormat } from "./json-ld";
@@ -26,6 +30,9 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
   bibtexFormat,
   geojsonFormat,
   dcatFormat,
+  codemetaFormat,
+  cffFormat,
+  dataPackageFormat,
   citationFormat,
 ];
 

@@ -199,6 +199,9 @@ describe("download route /records/{id}/export/{format}", () => {
     ["bibtex", "application/x-bibtex", "bib"],
     ["geojson", "application/vnd.geojson+json", "geojson"],
     ["dcat-ap", "application/dcat+xml", "rdf"],
+    ["codemeta", "application/vnd.codemeta.ld+json", "json"],
+    ["cff", "application/x-yaml", "yaml"],
+    ["datapackage", "application/vnd.datapackage+json", "json"],
   ];
 
   test.each(NAMES)("%s: %s, attachment <id>.%s, same body as by Accept", async (name, type, extension) => {
@@ -226,9 +229,9 @@ describe("download route /records/{id}/export/{format}", () => {
 
   test("every registered format has a download; an unknown one is a 404 naming them", async () => {
     expect(NAMES.map(([name]) => name)).toEqual(EXPORT_FORMATS.map((f) => f.id).filter((id) => id !== "citation"));
-    const res = await get(`/records/${ids.rich}/export/codemeta`);
+    const res = await get(`/records/${ids.rich}/export/no-such-format`);
     expect(res.status).toBe(404);
-    expect(res.json.message).toBe(`Export format 'codemeta' does not exist. Available formats: ${EXPORT_FORMATS.map((f) => f.id).join(", ")}.`);
+    expect(res.json.message).toBe(`Export format 'no-such-format' does not exist. Available formats: ${EXPORT_FORMATS.map((f) => f.id).join(", ")}.`);
     expect((await get("/records/nopee-00000/export/json")).status).toBe(404);
     const cite = await get(`/records/${ids.minimal}/export/citation?style=vancouver`);
     expect(cite.headers.get("content-disposition")).toBe(`attachment; filename=${ids.minimal}.txt`);

@@ -272,7 +272,7 @@ describe("a public record's landing page", () => {
 
     const links = page.locator("section[aria-labelledby='export-heading'] a");
     const hrefs: string[] = await links.evaluateAll((as: any[]) => as.map((a) => a.getAttribute("href")));
-    expect(hrefs.length).toBe(11);
+    expect(hrefs.length).toBe(14);
     for (const href of hrefs) {
       const res = await page.request.get(href);
       expect({ href, status: res.status() }).toEqual({ href, status: 200 });

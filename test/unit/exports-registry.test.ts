@@ -19,8 +19,19 @@ describe("registry", () => {
       ["bibtex", ["application/x-bibtex"], "bib"],
       ["geojson", ["application/vnd.geojson+json", "application/vnd.geo+json"], "geojson"],
       ["dcat-ap", ["application/dcat+xml"], "rdf"],
+      ["codemeta", ["application/vnd.codemeta.ld+json"], "json"],
+      ["cff", ["application/x-yaml", "application/vnd.cff+yaml"], "yaml"],
+      ["datapackage", ["application/vnd.datapackage+json"], "json"],
       ["citation", ["text/x-bibliography"], "txt"],
     ]);
+  });
+
+  test("no media type or name serves two formats (each format answers its own types and names)", () => {
+    const types = EXPORT_FORMATS.flatMap((f) => f.mediaTypes);
+    expect(new Set(types).size).toBe(types.length);
+    for (const f of EXPORT_FORMATS) for (const type of f.mediaTypes) expect(formatByMediaType(type)?.id).toBe(f.id);
+    const names = EXPORT_FORMATS.flatMap((f) => [f.id, ...(f.aliases ?? [])]);
+    expect(new Set(names).size).toBe(names.length);
   });
 
   test("lookup by id and by media type (case and parameters ignored; the API's JSON types are the record JSON)", () => {
@@ -29,6 +40,8 @@ describe("registry", () => {
     expect(formatByMediaType("Application/X-BibTeX; charset=UTF-8")?.id).toBe("bibtex");
     expect(formatByMediaType("application/vnd.geo+json")?.id).toBe("geojson");
     expect(formatByMediaType("application/vnd.inveniordm.v1+json")?.id).toBe("json");
+    expect(formatByMediaType('application/ld+json; profile="https://w3id.org/codemeta/3.0"')?.id).toBe("json-ld");
+    expect(formatByMediaType("application/vnd.cff+yaml")?.id).toBe("cff");
     expect(formatByMediaType("text/html")).toBeUndefined();
     expect(RECORD_MEDIA_TYPES[0]).toBe("application/json");
   });

@@ -27,6 +27,9 @@ const FORMAT_NAMES: Record<string, string> = {
   geojson: "GeoJSON",
   "dcat-ap": "DCAT-AP",
   citation: "Citation (text)",
+  codemeta: "CodeMeta",
+  cff: "Citation File Format",
+  datapackage: "Data Package",
 };
 
 /** The style of `?style=`, or the default when it names none of the styles. */
