@@ -1,16 +1,31 @@
 // Compiles a parsed query string into one SQL condition over a search index: full-text fields
-// through an FTS5 table, exact keyword fields through a terms table, ranges over plain columns.
+// through an FTS5 table (wildcards as the terms wildcards.ts expanded them to), exact keyword
+// fields through a terms table, ranges over plain columns.
 import { HttpError } from "../core/errors";
+import { bounds, DATE_PREFIX, prefixBounds, wildcardBounds, type Bound } from "./bounds";
 import { ftsPhrase } from "./fts";
 import type { QueryNode } from "./query-string";
 
+export type { Bound } from "./bounds";
+
 export interface SearchSchema {
   /** Full-text: field name -> FTS5 column of `fts.table`; bare words search `fts.defaultColumns`. */
-  fts: { table: string; columns: Record<string, string>; defaultColumns: string[] | null };
+  fts: {
+    table: string;
+    columns: Record<string, string>;
+    defaultColumns: string[] | null;
+    /**
+     * The keyword field (in `keywords.table`) under which each row lists the full-text fields it
+     * has a value for, by canonical name: `_exists_` on a full-text field reads it (a column mixes
+     * several fields, so FTS5 cannot tell). Without it such a test matches nothing.
+     */
+    presence?: string;
+  };
   /**
    * Exact keyword fields in a terms table (rowid INTEGER, field TEXT, value TEXT) -> the field key
-   * stored there. Matching is case-insensitive on values stored lower-cased; a trailing wildcard
-   * is a prefix match. `keyColumn` names the table's column holding the main key (default `rowid`).
+   * stored there. Matching is case-insensitive on values stored lower-cased; a trailing `*` is a
+   * prefix match, other wildcards a GLOB within the literal prefix's range. `keyColumn` names the
+   * table's column holding the main key (default `rowid`).
    */
   keywords: { table: string; fields: Record<string, string>; keyColumn?: string };
   /** Range/comparison/exists fields -> an SQL expression over the main table alias `r` (e.g. "r.publication_date"). */
@@ -34,13 +49,18 @@ type Params = (string | number)[];
 type Sql = { sql: string; params: Params; match?: string };
 type Term = Extract<QueryNode, { kind: "term" }>;
 type Range = Extract<QueryNode, { kind: "range" }>;
-type Target = { kind: "fts"; columns: string[] | null } | { kind: "keyword"; field: string } | { kind: "column"; expr: string } | { kind: "none" };
+type Target =
+  | { kind: "fts"; columns: string[] | null }
+  | { kind: "keyword"; field: string }
+  | { kind: "column"; expr: string }
+  | { kind: "present"; field: string; name: string }
+  | { kind: "none" };
 
 // Own properties only: a field called `constructor` must not find Object.prototype's.
 const lookup = (map: Record<string, string>, key: string) => (Object.hasOwn(map, key) ? map[key] : undefined);
 
 /** Where a word or phrase on `field` is searched: exact keywords first, then full text, then columns. */
-function termTarget(s: SearchSchema, field: string | null): Target {
+export function termTarget(s: SearchSchema, field: string | null): Target {
   const all: Target = { kind: "fts", columns: s.fts.defaultColumns };
   if (field === null) return all;
   const name = lookup(s.aliases, field) ?? field;
@@ -54,79 +74,55 @@ function termTarget(s: SearchSchema, field: string | null): Target {
   return all;
 }
 
-/** Where a range or `_exists_` on `field` is evaluated: columns, then keywords; full text cannot. */
+/** Where a range or `_exists_` on `field` is evaluated: columns, then keywords, then full-text presence. */
 function rangeTarget(s: SearchSchema, field: string): Target {
   const name = lookup(s.aliases, field) ?? field;
   const expr = lookup(s.columns, name);
   if (expr !== undefined) return { kind: "column", expr };
   const keyword = lookup(s.keywords.fields, name);
   if (keyword !== undefined) return { kind: "keyword", field: keyword };
+  if (s.fts.presence !== undefined && lookup(s.fts.columns, name) !== undefined) return { kind: "present", field: s.fts.presence, name };
   return { kind: "none" };
 }
 
-/** The smallest string above every string that starts with `prefix` (code point order is UTF-8 byte order). */
-function after(prefix: string): string | null {
-  const points = Array.from(prefix, (c) => c.codePointAt(0)!);
-  while (points.length > 0) {
-    const next = points.pop()! + 1;
-    if (next <= 0x10ffff) return String.fromCodePoint(...points, next === 0xd800 ? 0xe000 : next);
-  }
-  return null;
-}
-
-/** `2022`, `2022-06`, `2022-06-30`: a date that stands for a whole period of ISO timestamps. */
-const DATE_PREFIX = /^\d{4}(-\d{2}){0,2}$/;
-
-export type Bound = [op: "=" | ">=" | ">" | "<=" | "<", value: string];
-
-/**
- * Bounds of a text comparison. A date prefix covers its whole period, as OpenSearch rounds
- * dates: an inclusive upper bound `2022-06` means `< "2022-07"` (all of June, timestamps
- * included) and an exclusive lower bound `{2022-06` means `>= "2022-07"`.
- */
-function bounds(from: string | null, to: string | null, includeFrom: boolean, includeTo: boolean): Bound[] {
-  const out: Bound[] = [];
-  if (from !== null) {
-    const next = includeFrom || !DATE_PREFIX.test(from) ? null : after(from);
-    out.push(includeFrom ? [">=", from] : next !== null ? [">=", next] : [">", from]);
-  }
-  if (to !== null) {
-    const next = includeTo && DATE_PREFIX.test(to) ? after(to) : null;
-    out.push(!includeTo ? ["<", to] : next !== null ? ["<", next] : ["<=", to]);
-  }
-  return out;
-}
-
-/** Bounds matching exactly the strings that start with `prefix`. */
-function prefixBounds(prefix: string): Bound[] {
-  const next = after(prefix);
-  return next === null
-    ? [[">=", prefix]]
-    : [
-        [">=", prefix],
-        ["<", next],
-      ];
+/** `field:*` on a named full-text field asks whether it has a value, as in Lucene: its presence target, else null. */
+function presenceOf(s: SearchSchema, node: Term): Target | null {
+  if (!node.prefix || node.value !== "" || node.field === null) return null;
+  const target = rangeTarget(s, node.field);
+  return target.kind === "present" ? target : null;
 }
 
 function ftsIn(s: SearchSchema, match: string): Sql {
   return { sql: `${s.key} IN (SELECT rowid FROM ${s.fts.table} WHERE ${s.fts.table} MATCH ?)`, params: [match] };
 }
 
-/** Keyword rows of `field` within `limits`, as a key set: served by an index on (field, value). */
-function keywordIn(s: SearchSchema, field: string, limits: Bound[] | "any"): Sql {
+/** Keyword rows of `field` within `limits` (and matching `glob`), as a key set: served by an index on (field, value). */
+function keywordIn(s: SearchSchema, field: string, limits: Bound[] | "any", glob?: string): Sql {
   const { table, keyColumn = "rowid" } = s.keywords;
-  const conds = ["field = ?", ...(limits === "any" ? [] : limits.map(([op]) => `value ${op} ?`))];
-  const params = [field, ...(limits === "any" ? [] : limits.map(([, v]) => v))];
+  const bounded = limits === "any" ? [] : limits;
+  const conds = ["field = ?", ...bounded.map(([op]) => `value ${op} ?`), ...(glob === undefined ? [] : ["value GLOB ?"])];
+  const params = [field, ...bounded.map(([, v]) => v), ...(glob === undefined ? [] : [glob])];
   return { sql: `${s.key} IN (SELECT ${keyColumn} FROM ${table} WHERE ${conds.join(" AND ")})`, params };
 }
 
-function columnSql(expr: string, limits: Bound[]): Sql {
-  if (limits.length === 0) return { sql: `${expr} IS NOT NULL`, params: [] };
-  return { sql: limits.map(([op]) => `${expr} ${op} ?`).join(" AND "), params: limits.map(([, v]) => v) };
+function columnSql(expr: string, limits: Bound[], glob?: string): Sql {
+  const conds = [...limits.map(([op]) => `${expr} ${op} ?`), ...(glob === undefined ? [] : [`${expr} GLOB ?`])];
+  if (conds.length === 0) return { sql: `${expr} IS NOT NULL`, params: [] };
+  return { sql: conds.join(" AND "), params: [...limits.map(([, v]) => v), ...(glob === undefined ? [] : [glob])] };
 }
 
-/** A word or phrase on a keyword or column field (full-text terms go through `ftsExpr`). */
+/** A word or phrase on a keyword or column field; on a full-text field only what `ftsTerm` leaves to SQL. */
 function termSql(s: SearchSchema, node: Term, target: Target): Sql | null {
+  if (target.kind === "fts") {
+    const present = presenceOf(s, node);
+    // Otherwise a wildcard that matched no term of the index.
+    return present?.kind === "present" ? keywordIn(s, present.field, [["=", present.name]]) : { sql: "0 = 1", params: [] };
+  }
+  if (node.wildcard !== undefined) {
+    // Keyword values are stored lower-cased; columns compare as stored.
+    const { limits, glob } = wildcardBounds(node.wildcard, target.kind === "keyword");
+    return target.kind === "keyword" ? keywordIn(s, target.field, limits.length ? limits : "any", glob) : target.kind === "column" ? columnSql(target.expr, limits, glob) : null;
+  }
   if (target.kind === "keyword") {
     const value = node.value.toLowerCase();
     // `field:*` asks for any value, as in Lucene.
@@ -146,9 +142,10 @@ function rangeSql(s: SearchSchema, node: Range | Extract<QueryNode, { kind: "exi
   if (target.kind === "column") return columnSql(target.expr, limits);
   if (target.kind === "keyword") {
     // Keyword values are stored lower-cased, so bounds are compared lower-cased too.
-    const lower = limits.map(([op, v]): Bound => [op, v.toLowerCase()]);
-    return keywordIn(s, target.field, lower.length ? lower : "any");
+    const lowered = limits.map(([op, v]): Bound => [op, v.toLowerCase()]);
+    return keywordIn(s, target.field, lowered.length ? lowered : "any");
   }
+  if (target.kind === "present" && node.kind === "exists") return keywordIn(s, target.field, [["=", target.name]]);
   // Like OpenSearch on an unmapped field: a range or existence test there matches nothing.
   return { sql: "0 = 1", params: [] };
 }
@@ -159,6 +156,18 @@ function andBlock(positive: string[], negative: string[]): string {
   return block;
 }
 const orBlock = (parts: string[]) => (parts.length === 1 ? parts[0]! : `(${parts.join(" OR ")})`);
+
+/**
+ * A full-text word as FTS5: a phrase, a prefix, or the index terms its wildcard expanded to, OR-ed
+ * (undefined when there are none: SQL then matches nothing).
+ */
+function ftsTerm(node: Term, columns: string[] | null): string | null | undefined {
+  if (node.wildcard === undefined) return ftsPhrase(node.value, node.prefix, columns);
+  // Not expanded (a caller without the index's terms, see wildcards.ts): its literal prefix, which over-matches.
+  if (node.expansion === undefined) return ftsPhrase(node.value, true, columns);
+  const terms = node.expansion.map((t) => ftsPhrase(t, false, columns)).filter((t): t is string => t !== null);
+  return terms.length ? orBlock(terms) : undefined;
+}
 
 /**
  * The node as one FTS5 expression when it is purely full-text; null when it is full-text but has
@@ -172,7 +181,7 @@ function ftsExpr(s: SearchSchema, node: QueryNode): string | null | undefined {
   switch (node.kind) {
     case "term": {
       const target = termTarget(s, node.field);
-      return target.kind === "fts" ? ftsPhrase(node.value, node.prefix, target.columns) : undefined;
+      return target.kind === "fts" && !presenceOf(s, node) ? ftsTerm(node, target.columns) : undefined;
     }
     case "or": {
       const parts: string[] = [];
@@ -278,10 +287,17 @@ export function flatten(node: QueryNode): QueryNode {
 /** OpenSearch's default `indices.query.bool.max_clause_count`: more distinct clauses is a 400. */
 export const MAX_CLAUSE_COUNT = 1024;
 
+// A wildcard's expansion counts a clause per term, as OpenSearch's rewrite into OR-ed terms does.
 const clauseCount = (node: QueryNode): number =>
-  node.kind === "and" || node.kind === "or" ? node.items.reduce((n, item) => n + clauseCount(item), 0) : node.kind === "not" ? clauseCount(node.item) : 1;
+  node.kind === "and" || node.kind === "or"
+    ? node.items.reduce((n, item) => n + clauseCount(item), 0)
+    : node.kind === "not"
+      ? clauseCount(node.item)
+      : node.kind === "term" && node.expansion
+        ? Math.max(1, node.expansion.length)
+        : 1;
 
-/** 400 for a query with more distinct clauses (terms, ranges, `_exists_`) than MAX_CLAUSE_COUNT. */
+/** 400 for a query with more distinct clauses (terms, ranges, `_exists_`, a wildcard's terms) than MAX_CLAUSE_COUNT. */
 function checkClauses(node: QueryNode) {
   const n = clauseCount(node);
   if (n > MAX_CLAUSE_COUNT) {

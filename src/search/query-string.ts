@@ -1,12 +1,23 @@
 // A parser for the query-string syntax clients send (a Lucene/OpenSearch `query_string` subset):
-// words (AND by default), "phrases", field:value, AND/OR/NOT, +/-, parentheses, trailing `*`/`?`,
+// words (AND by default), "phrases", field:value, AND/OR/NOT, +/-, parentheses, wildcards `*`/`?`,
 // ranges `field:[a TO b]`/`{a TO b}`/`[a TO *]`, comparisons `field:>=a`, `_exists_:field`, and
 // backslash escapes. A query that does not parse is searched as its plain words, as InvenioRDM does.
 
 export type QueryNode =
   | { kind: "and" | "or"; items: QueryNode[] }
   | { kind: "not"; item: QueryNode }
-  | { kind: "term"; field: string | null; value: string; phrase: boolean; prefix: boolean }
+  | {
+      kind: "term";
+      field: string | null;
+      value: string;
+      phrase: boolean;
+      /** Only a trailing `*`: `value` is the prefix, which the indexes serve without expanding. */
+      prefix: boolean;
+      /** Any other wildcard (`?`, an inner `*`): the word as typed, `\*`/`\?`/`\\` kept escaped (see pattern.ts); `value` is its literal prefix. */
+      wildcard?: string;
+      /** The index terms a full-text wildcard matches, in order (wildcards.ts fills it). */
+      expansion?: string[];
+    }
   /** A bound of null is open (`*`); include* says whether the bound itself matches. */
   | { kind: "range"; field: string; from: string | null; to: string | null; includeFrom: boolean; includeTo: boolean }
   | { kind: "exists"; field: string };
@@ -152,14 +163,25 @@ function termOf(field: string | null, token: Token): QueryNode {
   if (token.t !== "word") throw new ParseError("not a term");
   // Wildcards are found before unescaping, so `\*` stays a literal star.
   let value = "";
+  let pattern = "";
+  let wildcards = 0;
+  // Nothing but `*` since the first wildcard: a prefix, which the indexes serve as it is.
+  let trailingStars = true;
   for (let j = 0; j < token.v.length; j++) {
     const c = token.v[j]!;
-    if (c === "\\" && j + 1 < token.v.length) value += token.v[++j];
-    // Only trailing wildcards can be served from the index; an inner one keeps the part before it.
-    else if (c === "*" || c === "?") return { kind: "term", field, value, phrase: false, prefix: true };
-    else value += c;
+    if (c === "*" || c === "?") {
+      wildcards++;
+      if (c === "?") trailingStars = false;
+      pattern += c;
+      continue;
+    }
+    const literal = c === "\\" && j + 1 < token.v.length ? token.v[++j]! : c;
+    if (wildcards) trailingStars = false;
+    else value += literal;
+    pattern += literal === "*" || literal === "?" || literal === "\\" ? `\\${literal}` : literal;
   }
-  return { kind: "term", field, value, phrase: false, prefix: false };
+  if (wildcards > 0 && !trailingStars) return { kind: "term", field, value, phrase: false, prefix: false, wildcard: pattern };
+  return { kind: "term", field, value, phrase: false, prefix: wildcards > 0 };
 }
 
 /** Deepest nesting of groups and negations: deeper is not a query a person writes (and would overflow the stack). */

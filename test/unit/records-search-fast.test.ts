@@ -9,7 +9,7 @@ import { writeTransaction } from "../../src/db/connection";
 import { recordCommunitiesTable, recordGrantsTable } from "../../src/db/tables";
 import { createRecordSearch, type FacetLabels, type RecordSearchInput } from "../../src/records/search";
 import { memoryPlan } from "../../src/records/search/plan";
-import { RECORD_SEARCH_SCHEMA } from "../../src/records/search/schema";
+import { expandRecordQuery, RECORD_SEARCH_SCHEMA } from "../../src/records/search/schema";
 import { parseQueryString } from "../../src/search/query-string";
 import { createRandom } from "../../bench/lib";
 import { createTestApp, type TestApp } from "../helpers/app";
@@ -43,6 +43,9 @@ beforeAll(async () => {
         publication_date: [`${2010 + (i % 15)}`, `${2010 + (i % 15)}-0${1 + (i % 9)}`, `${2010 + (i % 15)}-0${1 + (i % 9)}-1${i % 10}`, `${2010 + (i % 15)}/2026`][i % 4]!,
         languages: LANGS[i % LANGS.length]!.map((id) => ({ id })),
         publisher: "Cairn",
+        // Full-text fields some records have: `_exists_` on them.
+        ...(i % 3 === 0 ? { version: `v${i}` } : {}),
+        ...(i % 4 === 1 ? { description: `<p>Sediment ${WORDS[(i * 2) % 5]} cores</p>` } : {}),
       },
     });
     ctx.clock.advance(1000 + ((i * 7919) % 5000));
@@ -118,6 +121,13 @@ const queries: Record<string, unknown>[] = [
   { communities: "@hidden", resource_type: "image", allversions: "true" },
   { q: 'parent.communities.ids:"@tides" OR ocean' },
   { q: 'communities:"@reefs"', communities: "@tides" },
+  { q: "oce?n" },
+  { q: "title:gl?cier OR c*l", sort: "bestmatch" },
+  { q: "?iver -stud?" },
+  { q: "zzz?" },
+  { q: "_exists_:metadata.version" },
+  { q: "NOT _exists_:metadata.description AND river" },
+  { q: "metadata.version:* OR sed?ment" },
 ];
 
 /** A query with its `@slug` placeholders replaced by the communities' ids. */
@@ -192,7 +202,29 @@ describe("the in-memory path agrees with SQL", () => {
   });
 });
 
-const TERMS = [...WORDS, "study", "second", "version", "oce*", "gla*", '"second version"', '"ocean study"', "title:coral", "description:river", "nothingmatches", "Cairn"];
+const TERMS = [
+  ...WORDS,
+  "study",
+  "second",
+  "version",
+  "oce*",
+  "gla*",
+  '"second version"',
+  '"ocean study"',
+  "title:coral",
+  "description:river",
+  "nothingmatches",
+  "Cairn",
+  // `?` and inner `*` wildcards: expanded to the index's terms, the same for both paths.
+  "oce?n",
+  "?iver",
+  "c*l",
+  "s*d?",
+  "v?",
+  "title:gl?cier",
+  "description:?ediment",
+  "zz?",
+];
 const NON_TEXT = [
   "publication_date:[2012 TO 2018]",
   "publication_date:{2014 TO *]",
@@ -206,6 +238,10 @@ const NON_TEXT = [
   "created:[2026-11-22 TO 2026-11-23]",
   'parent.communities.ids:"@reefs"',
   "communities:@tides",
+  "_exists_:metadata.version",
+  "_exists_:metadata.description",
+  "_exists_:title",
+  "metadata.version:*",
 ];
 
 function randomQuery(r: Random, depth = 0): string {
@@ -258,7 +294,7 @@ describe("random scopes over random queries", () => {
     let inMemory = 0;
     for (let i = 0; i < 160; i++) {
       const query = randomSearch(r);
-      if (memoryPlan(RECORD_SEARCH_SCHEMA, "r.publication_date", parseQueryString(str(query.q) ?? ""))) inMemory++;
+      if (memoryPlan(RECORD_SEARCH_SCHEMA, "r.publication_date", expandRecordQuery(ctx.services.deps.db, parseQueryString(str(query.q) ?? "")))) inMemory++;
       const [, actorOf, rolesOf] = r.pick(scopes);
       const answer = expectPathsAgree(actorOf(), query, rolesOf?.());
       totals.add(answer.total);
@@ -267,6 +303,25 @@ describe("random scopes over random queries", () => {
     expect(totals.size).toBeGreaterThan(5);
     // Most of them the in-memory path answers; the rest compare SQL with itself.
     expect(inMemory).toBeGreaterThan(60);
+  });
+});
+
+describe("wildcards", () => {
+  test("a ? wildcard is answered in memory with the terms it expands to, one character exactly", () => {
+    const node = expandRecordQuery(ctx.services.deps.db, parseQueryString("oce?n"));
+    expect(node).toMatchObject({ kind: "term", expansion: ["ocean"] });
+    expect(memoryPlan(RECORD_SEARCH_SCHEMA, "r.publication_date", node)).not.toBeNull();
+    const viaWildcard = expectPathsAgree({ kind: "system" }, { q: "oce?n" });
+    expect(viaWildcard.hits).toEqual(expectPathsAgree({ kind: "system" }, { q: "ocean" }).hits);
+    expect(viaWildcard.hits.length).toBeGreaterThan(3);
+    expect(viaWildcard.total).toBeGreaterThan(3);
+    expect(expectPathsAgree({ kind: "system" }, { q: "ocea?n" }).total).toBe(0);
+  });
+  test("_exists_ on a full-text field counts the records with a value", () => {
+    const withVersion = expectPathsAgree({ kind: "system" }, { q: "_exists_:metadata.version", allversions: "true" }).total;
+    const without = expectPathsAgree({ kind: "system" }, { q: "NOT _exists_:metadata.version", allversions: "true" }).total;
+    expect(withVersion).toBeGreaterThan(5);
+    expect(withVersion + without).toBe(expectPathsAgree({ kind: "system" }, { allversions: "true" }).total);
   });
 });
 

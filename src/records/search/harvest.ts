@@ -6,7 +6,7 @@ import { parseQueryString, type QueryNode } from "../../search/query-string";
 import { publicScope, scopeSql } from "../policy";
 import type { RecordRow } from "../store";
 import { rowOf } from "./indexer";
-import { RECORD_SEARCH_SCHEMA } from "./schema";
+import { expandRecordQuery, RECORD_SEARCH_SCHEMA } from "./schema";
 
 export interface HarvestFilter {
   /** Query strings OR-ed together (a set and its sub-sets); undefined: every public record. */
@@ -31,21 +31,21 @@ export interface HarvestHit {
 type Sql = { where: string; params: (string | number)[] };
 
 /** One condition for several patterns; an empty pattern selects everything. */
-function patternsSql(patterns: string[] | undefined): Sql {
+function patternsSql(db: Db, patterns: string[] | undefined): Sql {
   if (patterns === undefined) return { where: "1 = 1", params: [] };
   if (patterns.length === 0) return { where: "0 = 1", params: [] };
   const nodes = patterns.map((p) => parseQueryString(p));
   if (nodes.some((n) => n === null)) return { where: "1 = 1", params: [] };
   const node: QueryNode = nodes.length === 1 ? nodes[0]! : { kind: "or", items: nodes as QueryNode[] };
-  const compiled = compileQuery(node, RECORD_SEARCH_SCHEMA);
+  const compiled = compileQuery(expandRecordQuery(db, node), RECORD_SEARCH_SCHEMA);
   return { where: compiled.where, params: compiled.params };
 }
 
 // Harvesters see what an anonymous caller sees.
 const harvestable = scopeSql(publicScope);
 
-function filterSql(filter: HarvestFilter): Sql {
-  const pattern = patternsSql(filter.patterns);
+function filterSql(db: Db, filter: HarvestFilter): Sql {
+  const pattern = patternsSql(db, filter.patterns);
   return {
     where: `${harvestable.where} AND r.updated >= ? AND r.updated < ? AND (${pattern.where})`,
     params: [...harvestable.params, filter.fromMs ?? 0, filter.untilMs ?? Number.MAX_SAFE_INTEGER, ...pattern.params],
@@ -54,7 +54,7 @@ function filterSql(filter: HarvestFilter): Sql {
 
 /** The next `limit` public records after `after`, in (updated, id) order. */
 export function listHarvestable(db: Db, filter: HarvestFilter, after: HarvestKey | null, limit: number): HarvestHit[] {
-  const base = filterSql(filter);
+  const base = filterSql(db, filter);
   const keyset = after ? " AND (r.updated, r.record_id) > (?, ?)" : "";
   const params = after ? [...base.params, after.updated, after.id] : base.params;
   return db.$client
@@ -65,14 +65,14 @@ export function listHarvestable(db: Db, filter: HarvestFilter, after: HarvestKey
 }
 
 export function countHarvestable(db: Db, filter: HarvestFilter): number {
-  const base = filterSql(filter);
+  const base = filterSql(db, filter);
   return db.$client.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM record_index r WHERE ${base.where}`).get(...base.params)?.n ?? 0;
 }
 
 /** Which of `ids` (published, public or not) the patterns select: set membership of listed records and tombstones. */
 export function selectedRecordIds(db: Db, ids: string[], patterns: string[]): Set<string> {
   if (ids.length === 0) return new Set();
-  const pattern = patternsSql(patterns);
+  const pattern = patternsSql(db, patterns);
   const rows = db.$client
     .query<{ id: string }, (string | number)[]>(
       `SELECT r.record_id AS id FROM record_index r WHERE r.is_draft = 0 AND r.record_id IN (${ids.map(() => "?").join(", ")}) AND (${pattern.where})`,

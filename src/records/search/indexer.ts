@@ -8,6 +8,7 @@ import { shapeRow } from "../../db/rows";
 import { recordsTable } from "../../db/tables";
 import { accessStatus, type Access } from "../access";
 import type { RecordRow } from "../store";
+import { RECORD_SEARCH_SCHEMA } from "./schema";
 
 type Doc = JsonObject;
 
@@ -50,6 +51,23 @@ function fullText(doc: RecordDocument) {
       objects(m.locations?.features).map((f) => [f.place, f.description]),
     ),
   };
+}
+
+/** Whether `path` (object keys, arrays crossed) leads to a string with text somewhere in `value`. */
+function hasText(value: unknown, path: string[]): boolean {
+  if (Array.isArray(value)) return value.some((v) => hasText(v, path));
+  if (path.length === 0) return typeof value === "string" && value.trim() !== "";
+  return value !== null && typeof value === "object" && hasText((value as Doc)[path[0]!], path.slice(1));
+}
+
+const FULL_TEXT_FIELDS = Object.keys(RECORD_SEARCH_SCHEMA.fts.columns).map((name) => [name, name.split(".")] as const);
+
+/**
+ * The full-text fields the record has a value for, by name (the schema's `presence` rows):
+ * `_exists_:metadata.version` cannot be read from FTS5, whose `other` column mixes several fields.
+ */
+function presentFields(doc: RecordDocument): string[] {
+  return FULL_TEXT_FIELDS.filter(([, path]) => hasText(doc, path)).map(([name]) => name);
 }
 
 /** Exact values by field (lower-cased), for keyword queries and facets. */
@@ -190,6 +208,7 @@ export function indexRecord(db: Db, row: IndexedRow, parent: IndexedParent, fres
     .run(key, text.title, text.description, text.creators, text.subjects, text.other);
   const insertTerm = db.$client.query(`INSERT INTO ${t.terms} (key, field, value) VALUES (?, ?, ?)`);
   for (const [field, value] of terms(row, doc, parent)) insertTerm.run(key, field, value);
+  for (const name of presentFields(doc)) insertTerm.run(key, RECORD_SEARCH_SCHEMA.fts.presence!, name);
   for (const ext of row.fileTypes ?? []) insertTerm.run(key, "files.types", ext);
 }
 

@@ -3,6 +3,7 @@
 // leaves the live index as it was (the next rebuild drops the leftover shadow tables).
 import { writeTransaction, type Db } from "../../db/connection";
 import { indexedRecord, indexRecord, LIVE_TABLES, rowOf, type IndexedParent, type IndexTables } from "./indexer";
+import { RECORD_SEARCH_SCHEMA } from "./schema";
 
 const SHADOW: IndexTables = { index: "record_index_rebuild", terms: "record_terms_rebuild", fts: "record_fts_rebuild" };
 const BATCH = 2000;
@@ -169,12 +170,19 @@ export function rebuildIndex(db: Db, since: number, fileTypes: FileTypes = () =>
   }
 }
 
-/** How the live index compares with the records and drafts it should hold (a killed or failed write shows here). */
+/**
+ * How the live index compares with the records and drafts it should hold (a killed or failed write
+ * shows here). Not complete either when it was written before the index kept which full-text
+ * fields each record has (`_exists_` on them; every published record's title shows it): a rebuild
+ * adds them.
+ */
 export function checkIndex(db: Db) {
   const count = (sql: string) => db.$client.query<{ n: number }, []>(sql).get()!.n;
   const records = count("SELECT count(*) AS n FROM records");
   const drafts = count("SELECT count(*) AS n FROM drafts");
   const indexedRecords = count("SELECT count(*) AS n FROM record_index WHERE is_draft = 0");
   const indexedDrafts = count("SELECT count(*) AS n FROM record_index WHERE is_draft = 1");
-  return { records, drafts, indexedRecords, indexedDrafts, complete: records === indexedRecords && drafts === indexedDrafts };
+  const titled = db.$client.query("SELECT 1 FROM record_terms WHERE field = ? AND value = 'metadata.title' LIMIT 1").get(RECORD_SEARCH_SCHEMA.fts.presence!);
+  const outdated = indexedRecords > 0 && titled === null;
+  return { records, drafts, indexedRecords, indexedDrafts, complete: records === indexedRecords && drafts === indexedDrafts && !outdated };
 }

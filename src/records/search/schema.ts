@@ -1,6 +1,9 @@
 // How record queries map onto the index: full-text fields (record_fts columns), exact keyword
 // fields (record_terms), range columns (record_index), and the short names clients use.
+import type { Db } from "../../db/connection";
 import type { SearchSchema } from "../../search/compile";
+import type { QueryNode } from "../../search/query-string";
+import { expandWildcards, ftsVocabulary } from "../../search/wildcards";
 
 export const RECORD_SEARCH_SCHEMA: SearchSchema = {
   key: "r.key",
@@ -22,6 +25,8 @@ export const RECORD_SEARCH_SCHEMA: SearchSchema = {
       "metadata.funding.funder.name": "other",
     },
     defaultColumns: null,
+    // Rows of record_terms listing the full-text fields a record has a value for (indexer.ts).
+    presence: "_exists_",
   },
   keywords: {
     table: "record_terms",
@@ -79,3 +84,6 @@ export const RECORD_SEARCH_SCHEMA: SearchSchema = {
     communities: "parent.communities.ids",
   },
 };
+
+/** A record query with its full-text wildcards expanded to the index's terms: what search and harvest compile. */
+export const expandRecordQuery = (db: Db, node: QueryNode | null) => expandWildcards(node, RECORD_SEARCH_SCHEMA, ftsVocabulary(db.$client, RECORD_SEARCH_SCHEMA.fts.table));

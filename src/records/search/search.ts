@@ -12,7 +12,7 @@ import type { ColumnCopy } from "./column-copy";
 import { aggregationsOf, facetFilter, listingFacets, selectedFacets, totalOf, type FacetGroup, type FacetLabels } from "./facets";
 import { memorySearch } from "./memory-path";
 import { memoryPlan } from "./plan";
-import { RECORD_SEARCH_SCHEMA } from "./schema";
+import { expandRecordQuery, RECORD_SEARCH_SCHEMA } from "./schema";
 import { groupedCounts, publishedHitsOf, rankedPage, sortedPage, type Hit } from "./sql-path";
 
 /** Above this many hits bestmatch orders by newest: ranking every match costs more than a page is worth. */
@@ -81,7 +81,8 @@ function grantedKeys(db: Db, scope: RecordScope): Set<number> {
 export function findRecords(db: Db, scope: RecordScope, input: RecordSearchInput, page: Page, copy?: ColumnCopy): FoundRecords {
   const q = input.q?.trim() ?? "";
   const sort = chooseSort({ options: input.sortOptions, requested: input.sort, hasQuery: q !== "", defaultSort: input.defaultSort });
-  const node = parseQueryString(q);
+  // Both paths search the expanded query: the same index terms for every wildcard.
+  const node = expandRecordQuery(db, parseQueryString(q));
   const compiled = compileQuery(node, RECORD_SEARCH_SCHEMA);
   const visible = scopeSql(scope);
   const scoped: string[] = [visible.where];
