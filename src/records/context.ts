@@ -11,7 +11,7 @@ import type { VocabularyLookup } from "../vocabularies/model";
 import type { AccessDirectory } from "../access/directory";
 import { settingsJson } from "../access/settings";
 import type { RequestDirectory } from "../requests/directory";
-import { atLeast, canReadFiles, curates, isDeleted, isPublicRecord, levelOf, recordScope, requireNotDeleted, type Level } from "./policy";
+import { atLeast, canReadFiles, curates, isPublicRecord, levelOf, recordScope, requireNotDeleted, type Level } from "./policy";
 import { presentDraft, presentListedRecord, presentRecord, type PresentContext } from "./present";
 import { createRecordSearch, indexedRecord, type IndexedParent } from "./search";
 import * as store from "./store";
@@ -189,15 +189,14 @@ export function createRecordsContext(deps: RecordsDeps) {
   }
 
   /**
-   * Re-indexes a published record (a deleted one leaves the index: searches, listings and harvests),
-   * telling OAI-PMH of a visibility change; call inside the write's transaction.
+   * Re-indexes a published record (a deleted one stays marked deleted, which every search scope
+   * leaves out), telling OAI-PMH of a visibility change; call inside the write's transaction.
    */
   function reindexRecord(id: string) {
     const record = store.findRecord(db, id)!;
     const indexed = search.indexedAccess(id);
     const wasPublic = indexed !== null && isPublicRecord({ accessRecord: indexed });
-    if (isDeleted(record)) search.unindexRecord(id, false);
-    else search.indexRecord({ ...indexedRecord(record), fileTypes: deps.files.fileTypes(id, false) }, indexedParent(record.parentId, store.findParent(db, record.parentId)?.pids));
+    search.indexRecord({ ...indexedRecord(record), fileTypes: deps.files.fileTypes(id, false) }, indexedParent(record.parentId, store.findParent(db, record.parentId)?.pids));
     deps.onVisibilityChange({ recordId: id, wasPublic, isPublic: isPublicRecord(record), at: record.updated });
   }
 

@@ -68,6 +68,7 @@ export function requireLevel(actor: Actor, level: Level, wanted: Level) {
 /**
  * What a caller may see of the records index.
  * - `all`: every published record (administrators and the system).
+ * No scope lists a deleted record: its index row stays only so OAI-PMH sets select its deleted header.
  * - `readers`: published records that are public, owned by `userId`, shared with it or one of its
  *   `groupIds` by a grant unexpired at `now`, included in one of `communities` (the caller is a
  *   member), or asked to be included in one of `reviewing` (the caller curates it). Secret links
@@ -133,17 +134,17 @@ export function grantedSql(scope: RecordScope): ScopeSql | null {
 export function scopeSql(scope: RecordScope): ScopeSql {
   switch (scope.kind) {
     case "all":
-      return { where: "r.is_draft = 0", params: [] };
+      return { where: "r.is_draft = 0 AND r.deleted = 0", params: [] };
     case "readers": {
-      if (scope.userId === null) return { where: "r.is_draft = 0 AND r.access_record = 'public'", params: [] };
+      if (scope.userId === null) return { where: "r.is_draft = 0 AND r.deleted = 0 AND r.access_record = 'public'", params: [] };
       const granted = grantedSql(scope);
       return granted
-        ? { where: `r.is_draft = 0 AND (r.access_record = 'public' OR r.owner_id = ? OR ${granted.where})`, params: [scope.userId, ...granted.params] }
-        : { where: "r.is_draft = 0 AND (r.access_record = 'public' OR r.owner_id = ?)", params: [scope.userId] };
+        ? { where: `r.is_draft = 0 AND r.deleted = 0 AND (r.access_record = 'public' OR r.owner_id = ? OR ${granted.where})`, params: [scope.userId, ...granted.params] }
+        : { where: "r.is_draft = 0 AND r.deleted = 0 AND (r.access_record = 'public' OR r.owner_id = ?)", params: [scope.userId] };
     }
     case "own":
       return {
-        where: "r.owner_id = ? AND (r.is_draft = 1 OR NOT EXISTS (SELECT 1 FROM record_index d WHERE d.record_id = r.record_id AND d.is_draft = 1))",
+        where: "r.owner_id = ? AND r.deleted = 0 AND (r.is_draft = 1 OR NOT EXISTS (SELECT 1 FROM record_index d WHERE d.record_id = r.record_id AND d.is_draft = 1))",
         params: [scope.userId],
       };
   }
@@ -153,6 +154,7 @@ export function scopeSql(scope: RecordScope): ScopeSql {
 export interface ScopeColumns {
   key: Int32Array;
   draft: Uint8Array;
+  deleted: Uint8Array;
   isPublic: Uint8Array;
   owner: Int32Array;
 }
@@ -164,15 +166,15 @@ export interface ScopeColumns {
  */
 export function scopePredicate(scope: RecordScope, c: ScopeColumns, granted: ReadonlySet<number> = new Set()): ((i: number) => boolean) | null {
   // The columns are read once here, not per row: the test runs once for every row a search counts.
-  const { key, draft, isPublic, owner } = c;
+  const { key, draft, deleted, isPublic, owner } = c;
   switch (scope.kind) {
     case "all":
-      return (i) => draft[i] === 0;
+      return (i) => draft[i] === 0 && deleted[i] === 0;
     case "readers": {
-      if (scope.userId === null) return (i) => draft[i] === 0 && isPublic[i] === 1;
+      if (scope.userId === null) return (i) => draft[i] === 0 && deleted[i] === 0 && isPublic[i] === 1;
       const userId = scope.userId;
-      if (granted.size === 0) return (i) => draft[i] === 0 && (isPublic[i] === 1 || owner[i] === userId);
-      return (i) => draft[i] === 0 && (isPublic[i] === 1 || owner[i] === userId || granted.has(key[i]!));
+      if (granted.size === 0) return (i) => draft[i] === 0 && deleted[i] === 0 && (isPublic[i] === 1 || owner[i] === userId);
+      return (i) => draft[i] === 0 && deleted[i] === 0 && (isPublic[i] === 1 || owner[i] === userId || granted.has(key[i]!));
     }
     case "own":
       return null;

@@ -142,6 +142,16 @@ describe("a deleted record", () => {
     expect(headers.find((h: { identifier: string }) => h.identifier.endsWith(id))?.["@_status"]).toBe("deleted");
   });
 
+  test("a harvest of a set that selected it gets its deleted header, with the set's spec", async () => {
+    const set = { name: "Volcanology", spec: "volcanology", search_pattern: "metadata.title:volcanic" };
+    expectStatus(await app.call("POST", "/api/oaipmh/sets", { as: "admin", body: set }), 201);
+    const listed = await oai("verb=ListIdentifiers&metadataPrefix=oai_dc&set=volcanology");
+    const headers = [listed.ListIdentifiers.header].flat();
+    expect(headers.map((h: { identifier: string; "@_status"?: string; setSpec: string }) => [h.identifier, h["@_status"], h.setSpec])).toEqual([
+      [`oai:127.0.0.1:${id}`, "deleted", "volcanology"],
+    ]);
+  });
+
   test("deleting it again is a conflict", async () => {
     const res = await app.call("DELETE", `/api/records/${id}/delete`, { as: "admin", body: deletion() });
     expectStatus(res, 409);

@@ -1,2 +1,3 @@
 ALTER TABLE `records` ADD `deletion_status` text DEFAULT 'P' NOT NULL;--> statement-breakpoint
-ALTER TABLE `records` ADD `tombstone` text;
+ALTER TABLE `records` ADD `tombstone` text;--> statement-breakpoint
+ALTER TABLE `record_index` ADD `deleted` integer DEFAULT false NOT NULL;

@@ -13,6 +13,8 @@ export const recordIndexTable = sqliteTable(
     isDraft: integer("is_draft", { mode: "boolean" }).notNull().default(false),
     parentId: text("parent_id").notNull(),
     ownerId: integer("owner_id"),
+    /** A deleted record (a tombstone): kept so OAI-PMH sets still select its deleted header; every search scope leaves it out. */
+    deleted: integer("deleted", { mode: "boolean" }).notNull().default(false),
     isLatest: integer("is_latest", { mode: "boolean" }).notNull(),
     accessRecord: text("access_record").notNull(),
     accessStatus: text("access_status").notNull(),

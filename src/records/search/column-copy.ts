@@ -14,6 +14,7 @@ export interface Columns {
   key: Int32Array;
   latest: Uint8Array;
   draft: Uint8Array;
+  deleted: Uint8Array;
   isPublic: Uint8Array;
   owner: Int32Array;
   /** The row's facet combination (access status, resource type, languages, file types, communities), a code into `groups`. */
@@ -59,10 +60,29 @@ function dictionary<T>() {
 }
 
 function load(db: Db): Columns {
-  type Row = [number, string | null, number, number, string, number | null, string, string | null, string | null, string, number, number, number, number, number, string, string];
+  type Row = [
+    number,
+    string | null,
+    number,
+    number,
+    string,
+    number | null,
+    string,
+    string | null,
+    string | null,
+    string,
+    number,
+    number,
+    number,
+    number,
+    number,
+    string,
+    string,
+    number,
+  ];
   const rows = db.$client
     .query(
-      "SELECT key, publication_date, is_latest, is_draft, access_record, owner_id, access_status, resource_type_parent, resource_type, languages, created, updated, version_index, views, downloads, file_types, communities FROM record_index",
+      "SELECT key, publication_date, is_latest, is_draft, access_record, owner_id, access_status, resource_type_parent, resource_type, languages, created, updated, version_index, views, downloads, file_types, communities, deleted FROM record_index",
     )
     .values() as unknown as Row[];
   const n = rows.length;
@@ -77,6 +97,7 @@ function load(db: Db): Columns {
     key: new Int32Array(n),
     latest: new Uint8Array(n),
     draft: new Uint8Array(n),
+    deleted: new Uint8Array(n),
     isPublic: new Uint8Array(n),
     owner: new Int32Array(n),
     group: new Int32Array(n),
@@ -96,6 +117,7 @@ function load(db: Db): Columns {
     c.pubDate[i] = dates.code(r[1]);
     c.latest[i] = r[2];
     c.draft[i] = r[3];
+    c.deleted[i] = r[17];
     c.isPublic[i] = isPublicRecord({ accessRecord: r[4] }) ? 1 : 0;
     c.owner[i] = r[5] ?? -1;
     const group = groups.code(`${r[6]}\u0000${r[7]}\u0000${r[8]}\u0000${r[9]}\u0000${r[15]}\u0000${r[16]}`);

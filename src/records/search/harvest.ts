@@ -90,7 +90,7 @@ export function earliestHarvestable(db: Db): number | null {
 
 /** The access (`public`/`restricted`) the index holds for a published record, before it is re-indexed. */
 export function indexedAccess(db: Db, id: string): string | null {
-  return db.$client.query<{ a: string }, [string]>("SELECT access_record AS a FROM record_index WHERE record_id = ? AND is_draft = 0").get(id)?.a ?? null;
+  return db.$client.query<{ a: string }, [string]>("SELECT access_record AS a FROM record_index WHERE record_id = ? AND is_draft = 0 AND deleted = 0").get(id)?.a ?? null;
 }
 
 /** Public records by id, in one read (a harvest page), in the order asked. */

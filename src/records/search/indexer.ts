@@ -7,6 +7,7 @@ import type { Db } from "../../db/connection";
 import { shapeRow } from "../../db/rows";
 import { recordsTable } from "../../db/tables";
 import { accessStatus, type Access } from "../access";
+import { isDeleted } from "../policy";
 import type { RecordRow } from "../store";
 import { RECORD_SEARCH_SCHEMA } from "./schema";
 
@@ -116,6 +117,8 @@ export interface IndexedRow {
   isLatest: boolean;
   isDraft: boolean;
   accessRecord: string;
+  /** InvenioRDM's deletion status of a published record (`D`: deleted); drafts have none. */
+  deletionStatus?: string;
   versionIndex: number;
   document: Record<string, unknown>;
   created: number;
@@ -173,6 +176,7 @@ export function indexRecord(db: Db, row: IndexedRow, parent: IndexedParent, fres
     is_draft: row.isDraft ? 1 : 0,
     parent_id: row.parentId,
     owner_id: row.ownerId,
+    deleted: isDeleted(row) ? 1 : 0,
     is_latest: row.isLatest ? 1 : 0,
     access_record: row.accessRecord,
     access_status: accessStatus(access, doc.files?.enabled !== false),
