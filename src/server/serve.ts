@@ -107,7 +107,9 @@ export async function startServer(config: Config, say: (line: string) => void = 
     const index = services.records.checkIndex();
     if (!index.complete) {
       say(
-        `WARNING: the search index holds ${index.indexedRecords} of ${index.records} records and ${index.indexedDrafts} of ${index.drafts} drafts: rebuilding it in the background (searches and OAI-PMH are incomplete until then).`,
+        index.outdated
+          ? "The search index was built by an older Cairn: rebuilding it in the background (until then _exists_ on full-text fields finds nothing)."
+          : `WARNING: the search index holds ${index.indexedRecords} of ${index.records} records and ${index.indexedDrafts} of ${index.drafts} drafts: rebuilding it in the background (searches and OAI-PMH are incomplete until then).`,
       );
       services.jobs.enqueue(REINDEX_JOB);
     }

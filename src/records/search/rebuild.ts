@@ -184,5 +184,5 @@ export function checkIndex(db: Db) {
   const indexedDrafts = count("SELECT count(*) AS n FROM record_index WHERE is_draft = 1");
   const titled = db.$client.query("SELECT 1 FROM record_terms WHERE field = ? AND value = 'metadata.title' LIMIT 1").get(RECORD_SEARCH_SCHEMA.fts.presence!);
   const outdated = indexedRecords > 0 && titled === null;
-  return { records, drafts, indexedRecords, indexedDrafts, complete: records === indexedRecords && drafts === indexedDrafts && !outdated };
+  return { records, drafts, indexedRecords, indexedDrafts, outdated, complete: records === indexedRecords && drafts === indexedDrafts && !outdated };
 }
