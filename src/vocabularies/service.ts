@@ -6,6 +6,7 @@ import { checkRevision } from "../core/etag";
 import { notFound, validationError } from "../core/errors";
 import { parsePage, searchEnvelope } from "../core/paging";
 import { compileQuery } from "../search/compile";
+import { expandWildcards, ftsVocabulary } from "../search/wildcards";
 import { phraseCount, toFtsSuggest } from "../search/fts";
 import { parseQueryString } from "../search/query-string";
 import { chooseSort } from "../search/sorts";
@@ -78,7 +79,9 @@ export function createVocabulariesService(deps: Deps) {
       const sort = chooseSort({ options: sortOptions(kind), requested: query.sort, hasQuery, defaultSort: kind.nameSort });
       // The same query compiler as record search: a query that is one full-text condition is a
       // MATCH the store can rank; anything else (e.g. `-word`) is a condition beside it.
-      const compiled = compileQuery(parseQueryString(query.q ?? ""), searchSchemaOf(kind));
+      // `?` and inner `*` expand to the index's own terms, as in record search (search/wildcards.ts).
+      const schema = searchSchemaOf(kind);
+      const compiled = compileQuery(expandWildcards(parseQueryString(query.q ?? ""), schema, ftsVocabulary(db.$client, schema.fts.table)), schema);
       const condition = compiled.ftsOnly === null && compiled.where !== "1 = 1" ? { sql: compiled.where, params: compiled.params } : null;
       const parts = [compiled.ftsOnly, toFtsSuggest(query.suggest ?? "", kind.suggestColumns)].filter((p): p is string => p !== null);
       const tags = (Array.isArray(query.tags) ? query.tags : query.tags ? [query.tags] : [])

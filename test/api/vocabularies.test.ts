@@ -227,6 +227,21 @@ describe("controlled vocabularies (shipped)", () => {
   });
 });
 
+describe("wildcards in vocabulary queries", () => {
+  // `?` is exactly one character, as in record search: "attribut?" is no prefix of "Attribution".
+  test.each([
+    ["attributio?", 61],
+    ["attri?ution", 61],
+    ["attribut*", 61],
+    ["attribut?", 0],
+  ])("licenses q=%s finds %i", async (q, total) => {
+    const res = await ctx.call("GET", `/api/vocabularies/licenses?q=${q}&size=100`);
+    expect(res.status).toBe(200);
+    expect(res.json.hits.total).toBe(total);
+    for (const hit of res.json.hits.hits) expect(JSON.stringify(hit.title).toLowerCase()).toContain("attribution");
+  });
+});
+
 describe("bad input", () => {
   scenarios(app, [
     { name: "unknown type", method: "GET", url: "/api/vocabularies/colours", status: 404, json: { status: 404, message: "Vocabulary type 'colours' not found." } },
