@@ -5,7 +5,7 @@ import { matchesIfNoneMatch } from "../core/etag";
 import { HttpError, notFound } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { writeTransaction } from "../db/connection";
-import { ContentLengthMismatchError, ContentTooLargeError, type ByteSource, type FileStore, type Received } from "../storage/file-store";
+import { ContentLengthMismatchError, ContentTooLargeError, ObjectStoreError, type ByteSource, type FileStore, type Received } from "../storage/file-store";
 import type { Deps } from "../core/deps";
 import { presentLogo } from "./present";
 import * as store from "./store";
@@ -81,7 +81,10 @@ export function createLogoOperations(ctx: LogoContext) {
         throw new HttpError(400, "The logo must be a PNG, JPEG, GIF, WebP or SVG image.");
       }
       const objectId = newUuid();
-      await files.adopt(received, objectId);
+      await files.adopt(received, objectId).catch((error) => {
+        if (error instanceof ObjectStoreError) throw new HttpError(503, `The file storage did not take the logo (${error.message}); send it again.`);
+        throw error;
+      });
       const now = clock.now();
       const result = writeTransaction(db, () => {
         // Deleted while the bytes arrived: nothing to attach them to.
@@ -107,7 +110,7 @@ export function createLogoOperations(ctx: LogoContext) {
       const headers: Record<string, string> = { ETag: etag, "Cache-Control": "private, no-cache" };
       if (matchesIfNoneMatch(ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
       const type = community.logoMimetype ?? "application/octet-stream";
-      return new Response(Bun.file(files.objectPath(community.logoObjectId)), {
+      return new Response(files.read(community.logoObjectId), {
         headers: {
           ...headers,
           "Content-Type": type,

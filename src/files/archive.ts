@@ -1,5 +1,5 @@
 // `GET .../files-archive`: every completed file of a draft or record as one ZIP, streamed from
-// disk as it is sent (stored, not compressed: research data is mostly compressed already, and the
+// the file store as it is sent (stored, not compressed: research data is mostly compressed already, and the
 // length is then known in advance). Zip64 is used where sizes need it.
 import { downloadZip, predictLength } from "client-zip";
 import type { FileStore } from "../storage/file-store";
@@ -15,9 +15,10 @@ export function archiveResponse(name: string, entries: EntryWithObject[], files:
     "Content-Disposition": `attachment; filename="${name}.zip"`,
     "Content-Length": String(length),
   };
-  const zip = downloadZip(
-    items.map(({ name, size, lastModified, objectId }) => ({ name, size, lastModified, input: Bun.file(files.objectPath(objectId)).stream() })),
-    { length },
-  );
+  // Each file is opened only when the ZIP reaches it (an object-storage read is a request of its own).
+  async function* inputs() {
+    for (const { name, size, lastModified, objectId } of items) yield { name, size, lastModified, input: files.read(objectId) };
+  }
+  const zip = downloadZip(inputs(), { length });
   return new Response(zip.body, { status: 200, headers });
 }

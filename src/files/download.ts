@@ -1,10 +1,15 @@
 // File content responses: the spec's headers, conditional requests (304), HEAD, and Range
-// requests (206, one range or several as multipart/byteranges; 416 when none is satisfiable).
+// requests (206, one range or several as multipart/byteranges; 416 when none is satisfiable), or a
+// redirect to a presigned object-storage URL when the store gives one.
 import { HttpError } from "../core/errors";
 import { matchesIfNoneMatch } from "../core/etag";
+import type { ObjectBody } from "../storage/file-store";
 
 export interface Download {
-  path: string;
+  /** The bytes, whole or one range (from the file store). */
+  open(range?: ByteRange): ObjectBody;
+  /** A URL the client fetches the bytes from itself (a presigned object-storage URL), or null to send them. */
+  redirect?(): string | null;
   key: string;
   size: number;
   /** `md5:<hex>` */
@@ -51,11 +56,15 @@ export function parseRange(header: string | null, size: number): ByteRange[] | "
   return ranges.length ? ranges : "unsatisfiable";
 }
 
-function contentDisposition(key: string) {
+function contentDisposition(key: string, plainWhenAscii = false) {
   const name = key.slice(key.lastIndexOf("/") + 1);
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  if (plainWhenAscii && ascii === name) return `attachment; filename="${name}"`;
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
+
+/** The header a presigned URL asks the object store to send: the plain form when the name is printable ASCII (RFC 6266 needs no more). */
+export const presignedDisposition = (key: string) => contentDisposition(key, true);
 
 /** Base64 of the MD5 (Content-MD5 is base64 by RFC 1864). */
 const contentMd5 = (checksum: string) => Buffer.from(checksum.replace(/^md5:/, ""), "hex").toString("base64");
@@ -96,33 +105,40 @@ export function downloadResponse(request: ContentRequest, file: Download, onByte
   });
   if (notModified(request, etag, file.lastModified)) return new Response(null, { status: 304, headers });
   const head = request.head;
-  const blob = Bun.file(file.path);
   const ranges = ifRangeHolds(request, etag, file.lastModified) ? parseRange(request.range, file.size) : null;
   if (ranges === "unsatisfiable") {
     throw new HttpError(416, `The requested range is outside the file's ${file.size} bytes.`, undefined, { "Content-Range": `bytes */${file.size}` });
   }
+  // Presigned: the client takes the bytes (and its one Range) to the object store; counted as sent.
+  // Several ranges stay here: S3 answers only one range per GET.
+  const location = head || (ranges && ranges.length > 1) ? null : (file.redirect?.() ?? null);
+  if (location) {
+    const sent = ranges ? ranges.reduce((n, r) => n + r.end - r.start + 1, 0) : file.size;
+    onBytes?.(sent, !ranges || ranges[0]!.start === 0);
+    return new Response(null, { status: 302, headers: { Location: location, "Cache-Control": "no-store" } });
+  }
   if (!ranges) {
     headers.set("Content-Length", String(file.size));
     if (!head) onBytes?.(file.size, true);
-    return new Response(head ? null : blob, { status: 200, headers });
+    return new Response(head ? null : file.open(), { status: 200, headers });
   }
   if (ranges.length === 1) {
     const { start, end } = ranges[0]!;
     headers.set("Content-Range", `bytes ${start}-${end}/${file.size}`);
     headers.set("Content-Length", String(end - start + 1));
     if (!head) onBytes?.(end - start + 1, start === 0);
-    return new Response(head ? null : blob.slice(start, end + 1), { status: 206, headers });
+    return new Response(head ? null : file.open({ start, end }), { status: 206, headers });
   }
   // Several ranges are assembled in one body: only for small ones (resume points, index reads).
   if (ranges.reduce((n, r) => n + r.end - r.start + 1, 0) > MAX_MULTIRANGE_BYTES) {
     headers.set("Content-Length", String(file.size));
     if (!head) onBytes?.(file.size, true);
-    return new Response(head ? null : blob, { status: 200, headers });
+    return new Response(head ? null : file.open(), { status: 200, headers });
   }
-  return multipartRanges(file, blob, ranges, headers, head, onBytes);
+  return multipartRanges(file, ranges, headers, head, onBytes);
 }
 
-function multipartRanges(file: Download, blob: Blob, ranges: ByteRange[], headers: Headers, head: boolean, onBytes?: (bytes: number, firstRange: boolean) => void) {
+function multipartRanges(file: Download, ranges: ByteRange[], headers: Headers, head: boolean, onBytes?: (bytes: number, firstRange: boolean) => void) {
   const boundary = `cairn-${crypto.randomUUID()}`;
   const encoder = new TextEncoder();
   const partHead = (r: ByteRange) => encoder.encode(`\r\n--${boundary}\r\nContent-Type: ${file.mimetype}\r\nContent-Range: bytes ${r.start}-${r.end}/${file.size}\r\n\r\n`);
@@ -131,7 +147,7 @@ function multipartRanges(file: Download, blob: Blob, ranges: ByteRange[], header
   async function* body() {
     for (const r of ranges) {
       yield partHead(r);
-      yield new Uint8Array(await blob.slice(r.start, r.end + 1).arrayBuffer());
+      yield new Uint8Array(await new Response(file.open(r)).arrayBuffer());
     }
     yield tail;
   }

@@ -69,8 +69,9 @@ export function createFetchTransfer(ctx: FilesContext) {
         throw new PermanentFetchError(`The fetched bytes have checksum md5:${received.md5}, not the announced ${entry.declaredChecksum}.`);
       }
       const objectId = newUuid();
+      // Told from the staged bytes, before they go (to S3, where reading them back is a request).
+      const mimetype = await detectMimetype(entry.key, async (bytes) => new Uint8Array(await Bun.file(received.path).slice(0, bytes).arrayBuffer()));
       await files.adopt(received, objectId);
-      const mimetype = await detectMimetype(entry.key, files.objectPath(objectId));
       const now = clock.now();
       const orphans = db.$client
         .transaction(() => {

@@ -33,10 +33,11 @@ function looksLikeText(head: Uint8Array) {
   }
 }
 
-export async function detectMimetype(key: string, path: string): Promise<string> {
+/** `readHead(n)`: the stored object's first n bytes, read only when the name does not tell. */
+export async function detectMimetype(key: string, readHead: (bytes: number) => Promise<Uint8Array>): Promise<string> {
   const byName = Bun.file(key.slice(key.lastIndexOf("/") + 1)).type.split(";")[0]!;
   if (byName && byName !== "application/octet-stream") return byName;
-  const head = new Uint8Array(await Bun.file(path).slice(0, 512).arrayBuffer());
+  const head = await readHead(512);
   for (const [bytes, type] of MAGIC) if (startsWith(head, bytes)) return type;
   return looksLikeText(head) ? "text/plain" : "application/octet-stream";
 }

@@ -8,14 +8,16 @@ import type { Visitor } from "../core/visitor";
 import { writeTransaction } from "../db/connection";
 import { archiveResponse } from "./archive";
 import { createFilesContext, type FilesDeps } from "./context";
-import { downloadResponse, type ContentRequest } from "./download";
+import { downloadResponse, presignedDisposition, type ContentRequest } from "./download";
 import { checkKey, parseFileInits } from "./model";
 import { matchAllowedDomain, refusePublishedWrite, requireFilesEnabled, requireUnlocked, type FileTarget } from "./policy";
 import { presentEntry, presentListing } from "./present";
 import * as store from "./store";
+import { createStoreParts } from "./store-parts";
 import { createUploadOperations } from "./uploads";
 import { createFetchTransfer } from "./fetch";
 import { createVerifier } from "./verify";
+import { migrateToS3, type MigrateOptions } from "../storage/migrate";
 
 export const FETCH_JOB = "files-fetch";
 
@@ -24,6 +26,7 @@ export type FilesService = ReturnType<typeof createFilesService>;
 export function createFilesService(deps: FilesDeps) {
   const ctx = createFilesContext(deps);
   const { db, clock, config, files, owners } = deps;
+  const storeParts = createStoreParts(ctx);
 
   const target = (actor: Actor, id: string, isDraft: boolean): FileTarget => (isDraft ? owners.draftTarget(actor, id) : owners.recordTarget(actor, id));
 
@@ -55,12 +58,17 @@ export function createFilesService(deps: FilesDeps) {
     const t = target(actor, id, isDraft);
     const entry = ctx.loadEntry(id, isDraft, key);
     if (entry.status !== "completed" || !entry.objectId) throw new HttpError(400, `The file '${key}' has no committed content yet.`);
+    const objectId = entry.objectId;
+    const mimetype = entry.mimetype ?? "application/octet-stream";
+    const presign = () => files.presign(objectId, { expiresIn: config.S3_PRESIGNED_EXPIRES_SECONDS, contentDisposition: presignedDisposition(key), contentType: mimetype });
     const download = {
-      path: files.objectPath(entry.objectId),
+      open: (range?: { start: number; end: number }) => files.read(objectId, range),
+      // Only after the permission checks above: the URL itself is the right to read.
+      redirect: config.S3_PRESIGNED_DOWNLOADS ? presign : undefined,
       key,
       size: entry.size!,
       checksum: entry.checksum!,
-      mimetype: entry.mimetype ?? "application/octet-stream",
+      mimetype,
       lastModified: entry.updated,
     };
     return downloadResponse(request, download, (bytes, firstRange) => {
@@ -139,12 +147,14 @@ export function createFilesService(deps: FilesDeps) {
       requireUnlocked(owners.draftTarget(actor, id));
       const entry = ctx.loadEntry(id, true, key);
       const parts = store.listParts(db, entry.id);
+      const upload = store.findUpload(db, entry.id);
       const orphans = writeTransaction(db, () => {
         store.deleteEntry(db, entry.id);
         return store.deleteUnreferencedObjects(db, [entry.objectId]);
       });
       ctx.removeObjects(orphans);
       for (const path of new Set(parts.map((p) => p.path))) await files.removeFile(path);
+      if (upload) await storeParts.abandon(upload);
     },
 
     content,
@@ -180,10 +190,27 @@ export function createFilesService(deps: FilesDeps) {
     /** The integrity job and `cairn files verify`. */
     verifyFiles: createVerifier(ctx),
 
-    /** At server start: temporary files of cut-off uploads, and part files no upload refers to. */
-    cleanStore() {
+    /** `cairn files migrate --to s3`: the local objects into the bucket, each checked against the MD5 recorded for it (see storage/migrate.ts). */
+    migrateToS3: (options: Omit<MigrateOptions, "expected">) => migrateToS3(config, { ...options, expected: (objectId) => store.findObject(db, objectId) }),
+
+    /**
+     * At server start: temporary files of cut-off uploads, part files no upload refers to, and (in
+     * the background) object-storage multipart uploads no entry refers to; resolves to how many of those.
+     */
+    cleanStore(): Promise<number> {
       files.clearTemporary();
       files.clearParts(new Set(store.listPartPaths(db)));
+      if (!files.multipart) return Promise.resolve(0);
+      return files.multipart.sweep(new Set(store.listUploadIds(db))).then(
+        (aborted) => {
+          if (aborted) deps.log(`files: aborted ${aborted} multipart upload(s) in the object storage that no file refers to`);
+          return aborted;
+        },
+        (error) => {
+          deps.log(`files: could not list the object storage's multipart uploads: ${error}`);
+          return 0;
+        },
+      );
     },
   };
 }

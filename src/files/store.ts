@@ -1,8 +1,8 @@
-// Queries on file_entries, file_objects and file_parts.
+// Queries on file_entries, file_objects, file_parts and file_uploads.
 import { and, asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/connection";
 import { insertRow, shapeRow } from "../db/rows";
-import { fileEntriesTable, fileObjectsTable, filePartsTable } from "../db/tables";
+import { fileEntriesTable, fileObjectsTable, filePartsTable, fileUploadsTable } from "../db/tables";
 
 export type EntryRow = typeof fileEntriesTable.$inferSelect;
 export type ObjectRow = typeof fileObjectsTable.$inferSelect;
@@ -65,6 +65,8 @@ export function copyEntries(db: Db, from: { recordId: string; isDraft: boolean }
   }
 }
 
+export const findObject = (db: Db, id: string): ObjectRow | null => db.select().from(fileObjectsTable).where(eq(fileObjectsTable.id, id)).get() ?? null;
+
 export const insertObject = (db: Db, row: typeof fileObjectsTable.$inferInsert) => db.insert(fileObjectsTable).values(row).run();
 
 /** Of these objects, those no entry points at any more (their rows are deleted here; the caller removes the bytes after commit). */
@@ -95,9 +97,20 @@ export const upsertPart = (db: Db, row: typeof filePartsTable.$inferInsert) =>
   db
     .insert(filePartsTable)
     .values(row)
-    .onConflictDoUpdate({ target: [filePartsTable.entryId, filePartsTable.part], set: { size: row.size, path: row.path, created: row.created } })
+    .onConflictDoUpdate({ target: [filePartsTable.entryId, filePartsTable.part], set: { size: row.size, path: row.path, etag: row.etag ?? null, created: row.created } })
     .run();
 export const deleteParts = (db: Db, entryId: number) => db.delete(filePartsTable).where(eq(filePartsTable.entryId, entryId)).run();
+
+export const findUpload = (db: Db, entryId: number) => db.select().from(fileUploadsTable).where(eq(fileUploadsTable.entryId, entryId)).get() ?? null;
+export const insertUpload = (db: Db, row: typeof fileUploadsTable.$inferInsert) => db.insert(fileUploadsTable).values(row).run();
+export const deleteUpload = (db: Db, entryId: number) => db.delete(fileUploadsTable).where(eq(fileUploadsTable.entryId, entryId)).run();
+/** Every object-storage upload still referenced, so start-up cleaning keeps them. */
+export const listUploadIds = (db: Db) =>
+  db
+    .select({ id: fileUploadsTable.uploadId })
+    .from(fileUploadsTable)
+    .all()
+    .map((r) => r.id);
 
 /** Every part file still referenced, so start-up cleaning keeps them. */
 export const listPartPaths = (db: Db) =>

@@ -10,6 +10,7 @@ import { detectMimetype } from "./mimetype";
 import { requireUnlocked } from "./policy";
 import { presentEntry } from "./present";
 import * as store from "./store";
+import { createStoreParts, storeUnavailable } from "./store-parts";
 
 /** A Content-Length header as a byte count; absent is null; anything else a 400. */
 export function parseContentLength(value: string | null): number | null {
@@ -21,6 +22,7 @@ export function parseContentLength(value: string | null): number | null {
 export function createUploadOperations(ctx: FilesContext) {
   const { db, clock, config, files, owners } = ctx.deps;
   const maxSize = config.RDM_FILES_DEFAULT_MAX_FILE_SIZE;
+  const storeParts = createStoreParts(ctx);
 
   /** The pending draft entry that accepts bytes through `how` ("content" or "parts"). */
   function writableEntry(actor: Actor, id: string, key: string, how: "content" | "parts") {
@@ -56,7 +58,15 @@ export function createUploadOperations(ctx: FilesContext) {
   /** Records received bytes as a new object of the entry, then drops the object it replaces. */
   async function storeObject(entryId: number, received: Received) {
     const objectId = newUuid();
-    await files.adopt(received, objectId);
+    // Answered only once the bytes are durable where they are kept (renamed on disk, or whole in S3).
+    await files.adopt(received, objectId).catch((error) => {
+      throw storeUnavailable(error, "the content");
+    });
+    return recordObject(entryId, objectId, received);
+  }
+
+  /** Makes object `objectId`, durable in the store, the entry's content. */
+  function recordObject(entryId: number, objectId: string, received: Pick<Received, "size" | "md5">) {
     const now = clock.now();
     const orphans = writeTransaction(db, () => {
       const current = store.findEntryById(db, entryId);
@@ -87,10 +97,12 @@ export function createUploadOperations(ctx: FilesContext) {
       const expected = part < parts ? partSize : (entry.declaredSize ?? 0) - (parts - 1) * partSize;
       checkAnnounced(contentLength, expected);
       const path = files.partsPath(entry.versionId);
-      const received = await receive(() => files.receivePart(body, { maxBytes: expected, expectedBytes: expected, path, position: (part - 1) * partSize }), expected);
-      // Recorded only once its bytes are durable; a part sent again overwrites its own range.
+      const position = (part - 1) * partSize;
+      const received = await receive(() => files.receivePart(body, { maxBytes: expected, expectedBytes: expected, path, position }), expected);
+      const etag = await storeParts.sendPart(entry, part, path, position, received.size);
+      // Recorded only once its bytes are durable (and in S3 when sent there); a part sent again overwrites its own range.
       writeTransaction(db, () => {
-        if (store.findEntryById(db, entry.id)) store.upsertPart(db, { entryId: entry.id, part, size: received.size, path, created: clock.now() });
+        if (store.findEntryById(db, entry.id)) store.upsertPart(db, { entryId: entry.id, part, size: received.size, path, etag, created: clock.now() });
       });
       return presentEntry(ctx.linkBase, ctx.loadEntry(id, true, key), store.listParts(db, entry.id));
     },
@@ -108,20 +120,41 @@ export function createUploadOperations(ctx: FilesContext) {
       if (entry.declaredChecksum && entry.checksum !== entry.declaredChecksum) {
         throw new HttpError(400, `The uploaded content's checksum ${entry.checksum} does not match the announced ${entry.declaredChecksum}; upload it again.`);
       }
-      const mimetype = await detectMimetype(key, files.objectPath(entry.objectId));
+      const objectId = entry.objectId;
+      const mimetype = await detectMimetype(key, (bytes) => files.readHead(objectId, bytes)).catch((error) => {
+        throw storeUnavailable(error, "the commit");
+      });
       store.updateEntry(db, entry.id, { status: "completed", mimetype, updated: clock.now() });
       return presentEntry(ctx.linkBase, ctx.loadEntry(id, true, key));
     },
   };
 
-  /** Every part is in place in the upload's file: hash it as a whole and make it the entry's object. */
+  /**
+   * Every part is in place in the upload's file: hash it as a whole and make it the entry's object
+   * (the S3 upload its parts went to, completed; or the file itself, adopted by the store).
+   */
   async function assembleParts(entry: store.EntryWithObject) {
     const parts = store.listParts(db, entry.id);
     const missing = Array.from({ length: entry.transfer.parts ?? 0 }, (_, i) => i + 1).filter((n) => !parts.some((p) => p.part === n));
     if (missing.length) throw new HttpError(400, `Parts not uploaded yet: ${missing.join(", ")}.`);
-    const received = await files.hashFile(files.partsPath(entry.versionId));
-    await storeObject(entry.id, received);
-    store.deleteParts(db, entry.id);
+    const path = files.partsPath(entry.versionId);
+    const forget = () =>
+      writeTransaction(db, () => {
+        store.deleteParts(db, entry.id);
+        store.deleteUpload(db, entry.id);
+      });
+    // Joined by a commit that a stop cut short after the object was recorded: only the rows are left.
+    if (entry.objectId && !(await Bun.file(path).exists())) {
+      forget();
+      return ctx.loadEntry(entry.recordId, true, entry.key);
+    }
+    const received = await files.hashFile(path);
+    const completed = await storeParts.complete(entry, parts, received.size);
+    if (completed) {
+      recordObject(entry.id, completed, received);
+      await files.removeFile(path);
+    } else await storeObject(entry.id, received);
+    forget();
     return ctx.loadEntry(entry.recordId, true, entry.key);
   }
 }

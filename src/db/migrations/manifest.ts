@@ -20,6 +20,7 @@ import m16 from "./0016_record_index_communities.sql" with { type: "text" };
 import m17 from "./0017_record_access.sql" with { type: "text" };
 import m18 from "./0018_sessions.sql" with { type: "text" };
 import m19 from "./0019_record_deletion.sql" with { type: "text" };
+import m20 from "./0020_file_uploads.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -42,4 +43,5 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0017_record_access", sql: m17 },
   { id: "0018_sessions", sql: m18 },
   { id: "0019_record_deletion", sql: m19 },
+  { id: "0020_file_uploads", sql: m20 },
 ];

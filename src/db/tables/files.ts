@@ -1,6 +1,6 @@
 // Files: stored byte objects (`file_objects`, shared by every entry that points at them), the
-// entries of drafts and records that name them (`file_entries`), and the parts of multipart
-// uploads that have arrived (`file_parts`).
+// entries of drafts and records that name them (`file_entries`), the parts of multipart
+// uploads that have arrived (`file_parts`) and their object-storage uploads (`file_uploads`).
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Bytes on disk, content-addressed by id; removed when no entry references them. */
@@ -63,7 +63,22 @@ export const filePartsTable = sqliteTable(
     part: integer("part").notNull(),
     size: integer("size").notNull(),
     path: text("path").notNull(),
+    /** The part's ETag in the object store when it was also sent there as a part of `file_uploads`' upload. */
+    etag: text("etag"),
     created: integer("created").notNull(),
   },
   (t) => [primaryKey({ columns: [t.entryId, t.part] })],
 );
+
+/**
+ * The object-storage (S3) multipart upload a multipart entry's parts are sent to as they arrive:
+ * commit completes it into object `objectId`. An upload no row names is aborted at start.
+ */
+export const fileUploadsTable = sqliteTable("file_uploads", {
+  entryId: integer("entry_id")
+    .primaryKey()
+    .references(() => fileEntriesTable.id, { onDelete: "cascade" }),
+  objectId: text("object_id").notNull(),
+  uploadId: text("upload_id").notNull(),
+  created: integer("created").notNull(),
+});
