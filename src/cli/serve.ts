@@ -1,5 +1,6 @@
-// `cairn serve`: start the server until SIGINT/SIGTERM.
+// `cairn serve`: start the server until a stop signal (server/signals.ts).
 import { startServer } from "../server/serve";
+import { stopRequested } from "../server/signals";
 import { configFrom, parse, type Command } from "./args";
 
 export const serveCommand: Command = {
@@ -12,7 +13,7 @@ export const serveCommand: Command = {
   --tls-cert/--tls-key are given, or plain HTTP with --http (behind a TLS proxy, or in tests).
   On first start an administrator (--admin-email, default admin@localhost) and a token are
   created; the file holding them is printed. OAI-PMH Identify gives that address as adminEmail.
-  Stops gracefully on SIGINT or SIGTERM: in-flight requests finish, jobs stop, the database closes.`,
+  Stops gracefully on Ctrl-C or SIGTERM (Ctrl-C or Ctrl-Break on Windows): in-flight requests finish, jobs stop, the database closes.`,
   async run(argv) {
     const { values } = parse(argv, {
       host: { type: "string" },
@@ -32,11 +33,7 @@ export const serveCommand: Command = {
       HTTP: values.http,
       ADMIN_EMAIL: values["admin-email"],
     });
-    // Signals are caught before the server starts, so one that arrives during start-up still
-    // ends in a clean stop rather than killing the process half way.
-    let signalled: (signal: string) => void = () => {};
-    const received = new Promise<string>((resolve) => (signalled = resolve));
-    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => signalled(signal));
+    const received = stopRequested();
     const server = await startServer(config);
     console.log(`Received ${await received}; finishing requests and jobs...`);
     await server.stop();

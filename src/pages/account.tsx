@@ -10,7 +10,8 @@ import { Layout, type PageContext } from "./layout";
 
 const LOGIN_CSRF_COOKIE = "cairn_login_csrf";
 
-const cookie = (deps: PagesDeps, name: string, value: string, maxAgeSeconds: number) =>
+/** A cookie of the pages (pages/sign-in-link.tsx sets the session's too). */
+export const cookie = (deps: PagesDeps, name: string, value: string, maxAgeSeconds: number) =>
   `${name}=${encodeURIComponent(value)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${deps.https ? "; Secure" : ""}`;
 
 function LoginPage({ ctx, csrf, next, error, login }: { ctx: PageContext; csrf: string; next: string; error?: string; login?: string }) {

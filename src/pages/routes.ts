@@ -12,6 +12,7 @@ import { depositPages, DEPOSIT_FORM_ROUTES } from "./deposit/routes";
 import { homePages } from "./home";
 import { recordPages, RECORD_FORM_ROUTES } from "./record/routes";
 import { searchPages } from "./search/routes";
+import { signInLinkPages } from "./sign-in-link";
 
 /** `METHOD /path` of page routes that take HTML forms (parsed by the hooks as form bodies). */
 export const PAGE_FORM_ROUTES = [
@@ -35,6 +36,7 @@ export const pagesRoutes = (http: ActorContext, deps: PagesDeps) =>
     })
     .use(homePages(http, deps))
     .use(accountPages(http, deps))
+    .use(signInLinkPages(http, deps))
     .use(applicationsPages(http, deps))
     .use(depositPages(http, deps))
     .use(dashboardPages(http, deps))

@@ -33,6 +33,9 @@ const isCairnEntry = (name: string) => name.startsWith("cairn.") || name === "ad
  */
 export function narrowPermissions(dir: string): Narrowed {
   const result: Narrowed = { changed: [], failed: [] };
+  // Windows has no POSIX modes (stat reports 0o666 for every writable file; chmod only sets
+  // read-only): the data folder is private by the ACL of the user's profile it lives in.
+  if (process.platform === "win32") return result;
   const visit = (path: string) => {
     const stat = lstatSync(path);
     if (!stat.isDirectory() && !stat.isFile()) return;

@@ -1,7 +1,6 @@
 // `cairn serve`: the HTTP(S) server, the job worker, and a graceful shutdown of both.
-import { existsSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
-import { join } from "node:path";
 import type { Server } from "bun";
 import { createApp } from "../app";
 import { REINDEX_JOB } from "../records/jobs";
@@ -9,6 +8,7 @@ import { ConfigError, type Config } from "../config";
 import { startCheckpointer } from "../db/checkpointer";
 import { ensureAdministrator } from "./bootstrap";
 import { secureDataDir } from "./data-dir";
+import { takePidLock } from "./lock";
 import { rawTargetRoutes } from "./raw-target";
 import { ensureSelfSignedCertificate } from "./tls";
 
@@ -31,25 +31,6 @@ function readTls(config: Config) {
     if (!existsSync(file)) throw new ConfigError(`TLS file ${file} does not exist`);
   }
   return { cert: readFileSync(config.TLS_CERT, "utf8"), key: readFileSync(config.TLS_KEY, "utf8") };
-}
-
-/** One server per data directory: the jobs table and the file store expect a single writer process. */
-function takePidLock(dataDir: string) {
-  const path = join(dataDir, "cairn.pid");
-  if (existsSync(path)) {
-    const pid = Number(readFileSync(path, "utf8").trim());
-    let alive = false;
-    try {
-      alive = pid > 0 && pid !== process.pid && process.kill(pid, 0);
-    } catch {
-      alive = false;
-    }
-    if (alive) throw new ConfigError(`another cairn server (pid ${pid}) is serving ${dataDir}`);
-  }
-  writeFileSync(path, String(process.pid), { mode: 0o600 });
-  return () => {
-    if (existsSync(path) && readFileSync(path, "utf8").trim() === String(process.pid)) unlinkSync(path);
-  };
 }
 
 /** Bun.serve, with a port already taken said in one line (app.listen shared it silently: reusePort). */

@@ -36,6 +36,13 @@ export function createSessionsService(deps: SessionsDeps) {
   const { db, clock } = deps;
   let dummyHash: string | undefined;
   const refused = () => new HttpError(400, "The e-mail address (or username) and password do not match an active account.");
+  const openSession = (userId: number) => {
+    const now = clock.now();
+    const secret = newSecret();
+    const csrf = newSecret();
+    store.insertSession(db, { tokenHash: hashSecret(secret), userId, csrfToken: csrf, created: now, lastSeen: now, expiresAt: now + IDLE_MS });
+    return { secret, csrf, userId };
+  };
 
   return {
     /**
@@ -66,14 +73,14 @@ export function createSessionsService(deps: SessionsDeps) {
         store.recordFailure(db, user.id, over > 0 ? now + Math.min(LOCK_MS * 2 ** (over - 1), MAX_LOCK_MS) : null);
         throw refused();
       }
-      const secret = newSecret();
-      const csrf = newSecret();
-      writeTransaction(db, () => {
+      return writeTransaction(db, () => {
         store.clearFailures(db, user.id);
-        store.insertSession(db, { tokenHash: hashSecret(secret), userId: user.id, csrfToken: csrf, created: now, lastSeen: now, expiresAt: now + IDLE_MS });
+        return openSession(user.id);
       });
-      return { secret, csrf, userId: user.id };
     },
+
+    /** A new session for a user whose identity was proved another way (the one-time sign-in link). */
+    openSession,
 
     /** Ends the session (signing out); an unknown secret is fine. */
     signOut(secret: string) {

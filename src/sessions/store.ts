@@ -14,6 +14,16 @@ export const findAccount = (db: Db, login: string): UserRow | null =>
     .where(or(eq(sql`lower(${usersTable.email})`, login.toLowerCase()), eq(sql`lower(${usersTable.username})`, login.toLowerCase())))
     .get() ?? null;
 
+/** The first administrator: the active one made first (the one `serve` creates on a new data directory). */
+export const findFirstAdmin = (db: Db): UserRow | null =>
+  db
+    .select()
+    .from(usersTable)
+    .where(and(eq(usersTable.isAdmin, true), eq(usersTable.active, true)))
+    .orderBy(usersTable.id)
+    .limit(1)
+    .get() ?? null;
+
 export const findUser = (db: Db, id: number): UserRow | null => db.select().from(usersTable).where(eq(usersTable.id, id)).get() ?? null;
 
 export const recordFailure = (db: Db, userId: number, lockedUntil: number | null) =>
