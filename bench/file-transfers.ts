@@ -1,7 +1,9 @@
 // What the file benchmarks share (bench:files, bench): a source file of random-looking bytes, the
-// disk's own speed (Bun.write + fsync, a streamed read), one streamed upload and download through
-// the API, and a server's resident memory from /proc.
+// disk's own speed (Bun.write + fsync, a streamed read), the upload's limits (a bare streaming
+// server with MD5 + fsync, MD5 alone), one streamed upload and download through the API, and a
+// server's resident memory from /proc.
 import { closeSync, fsyncSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 export const mibPerSecond = (bytes: number, ms: number) => bytes / 1024 / 1024 / (ms / 1000);
 
@@ -80,4 +82,49 @@ export async function downloadMs(url: string, headers: Record<string, string>, s
   const n = await drain(r.body);
   if (n !== size) throw new Error(`download: ${n} bytes`);
   return performance.now() - started;
+}
+
+/** bench/bare-upload-server.ts in its own process (as Cairn is), writing its files under `dir`. */
+export async function startBareUploadServer(dir: string) {
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-upload-server.ts"), "--dir", dir], { stdout: "pipe", stderr: "inherit" });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`bare upload server exited (${await proc.exited}) before listening`);
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return { url: `http://127.0.0.1:${Number(text.trim())}/upload`, stop: async () => void (proc.kill("SIGTERM"), await proc.exited) };
+}
+
+/** ms of one streamed PUT of `body` to the bare upload server and the MD5 it answered; its file is removed after the clock stops. */
+export async function bareUploadMs(url: string, body: Blob) {
+  const started = performance.now();
+  const r = await fetch(url, { method: "PUT", headers: { "Content-Type": "application/octet-stream" }, body });
+  if (!r.ok) throw new Error(`bare upload: ${r.status} ${await r.text()}`);
+  const answer = (await r.json()) as { path: string; size: number; md5: string };
+  const ms = performance.now() - started;
+  rmSync(answer.path);
+  if (answer.size !== body.size) throw new Error(`bare upload: ${answer.size} of ${body.size} bytes`);
+  return { ms, md5: answer.md5 };
+}
+
+/**
+ * The upload's ceiling: ms of `Bun.CryptoHasher("md5")` alone over the bytes of `source`, which are
+ * read in 16 MiB slices outside the clock (so the figure is the hash, not the disk); and the digest.
+ */
+export async function md5AloneMs(source: string) {
+  const file = Bun.file(source);
+  const hasher = new Bun.CryptoHasher("md5");
+  let ms = 0;
+  for (let at = 0; at < file.size; at += 16 * 1024 * 1024) {
+    const bytes = await file.slice(at, at + 16 * 1024 * 1024).bytes();
+    const t = performance.now();
+    hasher.update(bytes);
+    ms += performance.now() - t;
+  }
+  const t = performance.now();
+  const md5 = hasher.digest("hex");
+  return { ms: ms + performance.now() - t, md5 };
 }

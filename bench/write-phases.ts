@@ -1,10 +1,11 @@
 // The write side of `bun run bench`: create + publish through Cairn beside raw SQLite inserts of
-// the same JSON, deposits with a 1 MiB file, and one large file up and down beside Bun.write.
+// the same JSON, deposits with a 1 MiB file, and one large file up and down beside its limits
+// (a bare streaming upload server with MD5 + fsync, Bun.write + fsync, MD5 alone, a disk read).
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { recordIdFromNumber } from "../src/records/ids";
 import type { Launched } from "./executable";
-import { bunWriteMs, diskReadMs, downloadMs, makeSource, MB, memory, mibPerSecond, uploadMs, withPeakRss } from "./file-transfers";
+import { bareUploadMs, bunWriteMs, diskReadMs, downloadMs, makeSource, MB, md5AloneMs, memory, mibPerSecond, startBareUploadServer, uploadMs, withPeakRss } from "./file-transfers";
 import { percentile } from "./lib";
 
 export interface RateResult {
@@ -133,9 +134,10 @@ export function lastStoredDocument(data: string): string {
 }
 
 /**
- * One file of `size` bytes up (one PUT stream) and down, beside Bun.write and a disk read, `rounds`
- * times interleaved (a new file each round); the best round of each (the disk is shared and noisy),
- * with the server's peak RSS over all rounds.
+ * One file of `size` bytes up (one PUT stream) and down, beside the bare upload server (its own
+ * process, writing beside Cairn's data), Bun.write, MD5 alone and a disk read, `rounds` times
+ * interleaved (a new file each round); the best round of each (the disk is shared and noisy), with
+ * the server's peak RSS over all rounds. Cairn's checksum must be the bare server's MD5.
  */
 export async function fileTransfers(api: Api, pid: number, dir: string, size: number, rounds: number) {
   const source = join(dir, "source.bin");
@@ -143,21 +145,31 @@ export async function fileTransfers(api: Api, pid: number, dir: string, size: nu
   const draft = await api.call("POST", "/records", recordBody(0, true));
   const files = `/records/${draft.id}/draft/files`;
   const before = MB(memory(pid).rss);
-  const ms = { bunWrite: Infinity, upload: Infinity, diskRead: Infinity, download: Infinity };
+  const ms = { bunWrite: Infinity, bareUpload: Infinity, md5: Infinity, upload: Infinity, diskRead: Infinity, download: Infinity };
   const peak = { upload: 0, download: 0 };
-  for (let r = 0; r < rounds; r++) {
-    const key = `big-${r}.bin`;
-    ms.bunWrite = Math.min(ms.bunWrite, await bunWriteMs(source, join(dir, "copy.bin")));
-    await api.call("POST", files, [{ key }]);
-    const upload = await withPeakRss(pid, async () => {
-      const took = await uploadMs(`${api.base}/api${files}/${key}/content`, api.auth, Bun.file(source));
-      await api.call("POST", `${files}/${key}/commit`);
-      return took;
-    });
-    ms.diskRead = Math.min(ms.diskRead, await diskReadMs(source, size));
-    const download = await withPeakRss(pid, () => downloadMs(`${api.base}/api${files}/${key}/content`, api.auth, size));
-    [ms.upload, ms.download] = [Math.min(ms.upload, upload.result), Math.min(ms.download, download.result)];
-    [peak.upload, peak.download] = [Math.max(peak.upload, upload.peakMiB), Math.max(peak.download, download.peakMiB)];
+  const bare = await startBareUploadServer(join(dir, "bare-uploads"));
+  try {
+    for (let r = 0; r < rounds; r++) {
+      const key = `big-${r}.bin`;
+      ms.bunWrite = Math.min(ms.bunWrite, await bunWriteMs(source, join(dir, "copy.bin")));
+      const md5 = await md5AloneMs(source);
+      const bareUpload = await bareUploadMs(bare.url, Bun.file(source));
+      if (bareUpload.md5 !== md5.md5) throw new Error(`the bare server's MD5 ${bareUpload.md5} is not the file's ${md5.md5}`);
+      [ms.md5, ms.bareUpload] = [Math.min(ms.md5, md5.ms), Math.min(ms.bareUpload, bareUpload.ms)];
+      await api.call("POST", files, [{ key }]);
+      const upload = await withPeakRss(pid, async () => {
+        const took = await uploadMs(`${api.base}/api${files}/${key}/content`, api.auth, Bun.file(source));
+        const committed = await api.call("POST", `${files}/${key}/commit`);
+        if (committed.checksum !== `md5:${md5.md5}`) throw new Error(`Cairn's checksum ${committed.checksum} is not md5:${md5.md5}`);
+        return took;
+      });
+      ms.diskRead = Math.min(ms.diskRead, await diskReadMs(source, size));
+      const download = await withPeakRss(pid, () => downloadMs(`${api.base}/api${files}/${key}/content`, api.auth, size));
+      [ms.upload, ms.download] = [Math.min(ms.upload, upload.result), Math.min(ms.download, download.result)];
+      [peak.upload, peak.download] = [Math.max(peak.upload, upload.peakMiB), Math.max(peak.download, download.peakMiB)];
+    }
+  } finally {
+    await bare.stop();
   }
   const speed = (took: number) => Math.round(mibPerSecond(size, took));
   return {
@@ -165,6 +177,8 @@ export async function fileTransfers(api: Api, pid: number, dir: string, size: nu
     rounds,
     serverRssBeforeMB: before,
     bunWriteMiBs: speed(ms.bunWrite),
+    bareUploadMiBs: speed(ms.bareUpload),
+    md5MiBs: speed(ms.md5),
     diskReadMiBs: speed(ms.diskRead),
     upload: { mibPerSecond: speed(ms.upload), peakRssMB: MB(peak.upload) },
     download: { mibPerSecond: speed(ms.download), peakRssMB: MB(peak.download) },
