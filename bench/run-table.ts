@@ -2,6 +2,8 @@
 // ratio, the issue's target and whether it is met.
 import type { LoadResult } from "./load";
 import type { RateResult } from "./write-phases";
+import { s3Rows, type S3BenchResult } from "./s3";
+import { formatBackupRows, type BackupBenchResult } from "./backup";
 
 export interface BenchResult {
   date: string;
@@ -15,6 +17,8 @@ export interface BenchResult {
   reads: { connections: number; rounds: number; cairn: LoadResult; bare: LoadResult; ratio: number }[];
   /** Results written before the landing page existed have none. */
   landing?: LandingResult;
+  s3?: S3BenchResult;
+  backup?: BackupBenchResult;
   createPublish: RateResult[];
   raw: { perSecond: number };
   deposits: RateResult[];
@@ -23,6 +27,9 @@ export interface BenchResult {
     rounds: number;
     serverRssBeforeMB: number;
     bunWriteMiBs: number;
+    /** The upload's limit and ceiling; results written before they existed have neither. */
+    bareUploadMiBs?: number;
+    md5MiBs?: number;
     diskReadMiBs: number;
     upload: { mibPerSecond: number; peakRssMB: number };
     download: { mibPerSecond: number; peakRssMB: number };
@@ -91,16 +98,24 @@ function rows(r: BenchResult): string[][] {
     ["upload (PUT content, one stream)", f.upload],
     ["download (GET content)", f.download],
   ] as const) {
-    const ratio = t.mibPerSecond / f.bunWriteMiBs;
-    const limit = `Bun.write + fsync: ${n(f.bunWriteMiBs)} MiB/s${name.startsWith("download") ? ` (disk read ${n(f.diskReadMiBs)} MiB/s)` : ""}`;
+    // The upload's target is against the bare streaming server (issue 22); older results compare with Bun.write.
+    const bare = name.startsWith("upload") ? f.bareUploadMiBs : undefined;
+    const ratio = t.mibPerSecond / (bare ?? f.bunWriteMiBs);
+    const limit =
+      bare !== undefined
+        ? `bare Bun.serve streaming it to disk with MD5 + fsync: ${n(bare)} MiB/s (Bun.write + fsync ${n(f.bunWriteMiBs)} MiB/s; MD5 alone ${n(f.md5MiBs ?? 0)} MiB/s, the ceiling)`
+        : `Bun.write + fsync: ${n(f.bunWriteMiBs)} MiB/s${name.startsWith("download") ? ` (disk read ${n(f.diskReadMiBs)} MiB/s)` : ""}`;
     out.push([
       `${name} of ${n(f.sizeMiB)} MiB (best of ${f.rounds} rounds)`,
       `${n(t.mibPerSecond)} MiB/s, server peak RSS ${t.peakRssMB} MB (${f.serverRssBeforeMB} MB before)`,
       limit,
       pct(ratio),
-      `≥ 50%: ${mark(ratio >= 0.5)}; < 200 MB: ${mark(t.peakRssMB < 200)}`,
+      `${bare !== undefined ? `≥ 80%: ${mark(ratio >= 0.8)}` : `≥ 50%: ${mark(ratio >= 0.5)}`}; < 200 MB: ${mark(t.peakRssMB < 200)}`,
     ]);
   }
+  // Results written before the S3 rows existed have none.
+  if (r.s3) out.push(...s3Rows(r.s3));
+  if (r.backup) out.push(...formatBackupRows(r.backup));
   const s = r.startup;
   const firstSearch = [...s.runs.map((x) => x.firstSearchMs)].sort((a, b) => a - b)[Math.floor(s.runs.length / 2)]!;
   out.push([

@@ -1,7 +1,8 @@
 // `bun run bench [-- --quick]`: the built executable against the machine's own limits, in one run
 // on fresh data directories — record reads beside a bare Bun.serve, the landing page of a record
 // with 10 files beside its JSON read, create + publish beside raw
-// SQLite inserts, deposits with a file, the search mix, file transfers beside Bun.write, start-up
+// SQLite inserts, deposits with a file, the search mix, file transfers beside a bare streaming
+// upload server (MD5 + fsync), Bun.write and MD5 alone, start-up
 // and memory. Prints one table and writes it as JSON to bench/results/<date>[-quick].json.
 // --quick: 10,000 records, 128 MiB file, shorter loads (under 2 minutes); --keep leaves the data.
 import { execSync } from "node:child_process";
@@ -13,13 +14,15 @@ import { ensureBuilt, EXECUTABLE, launch } from "./executable";
 import { measureLandingPage, measureReads, measureSearch, measureStartup, prepareRecords, publishTenFileRecord } from "./read-phases";
 import { pingDuringWorstSearch as pingWhileSearching } from "./ping";
 import { formatTable } from "./run-table";
+import { measureS3Transfers } from "./s3";
+import { measureBackup } from "./backup";
 import { apiClient, createAndPublish, depositWithFile, fileTransfers, lastStoredDocument, rawInserts } from "./write-phases";
 
 const { values } = parseArgs({ options: { quick: { type: "boolean" }, keep: { type: "boolean" } } });
 const QUICK = values.quick === true;
 const P = QUICK
-  ? { records: 10_000, queries: 300, seconds: 3, readSeconds: 2, rounds: 2, fileMiB: 128, launches: 3 }
-  : { records: 100_000, queries: 600, seconds: 10, readSeconds: 5, rounds: 3, fileMiB: 1024, launches: 5 };
+  ? { records: 10_000, queries: 300, seconds: 3, readSeconds: 2, rounds: 2, fileMiB: 128, launches: 3, s3Count: 5, s3MiB: 20 }
+  : { records: 100_000, queries: 600, seconds: 10, readSeconds: 5, rounds: 3, fileMiB: 1024, launches: 5, s3Count: 20, s3MiB: 50 };
 const say = (line: string) => console.error(`[bench ${((performance.now() - began) / 1000).toFixed(0).padStart(3)} s] ${line}`);
 const began = performance.now();
 const uptime = () => execSync("uptime").toString().trim();
@@ -72,7 +75,7 @@ async function writeSide(root: string) {
     await server.stop();
     server = await launch(data);
     api = apiClient(server);
-    say(`a ${P.fileMiB} MiB file up and down, ${P.rounds} rounds...`);
+    say(`a ${P.fileMiB} MiB file up and down beside the bare upload server, Bun.write and MD5 alone, ${P.rounds} rounds...`);
     const files = await fileTransfers(api, server.pid, root, P.fileMiB * 1024 * 1024, P.rounds);
     return { createPublish: [sequential, concurrent], raw, deposits, files };
   } finally {
@@ -95,6 +98,10 @@ async function main() {
     const before = { uptime: uptime(), loadavg: load() };
     const read = await readSide(join(root, "records"));
     const write = await writeSide(root);
+    say(`files through Cairn on S3 beside a plain S3 client, ${P.s3Count} × ${P.s3MiB} MiB...`);
+    const s3 = await measureS3Transfers({ root, count: P.s3Count, sizeMiB: P.s3MiB, command: [EXECUTABLE] });
+    say(`cairn backup of a data directory with ${P.fileMiB} MiB of files beside cp -a...`);
+    const backup = await measureBackup({ root: join(root, "backup"), cairn: [EXECUTABLE], sizeMiB: P.fileMiB, records: Math.min(P.records, 20_000), say });
     const result = {
       date: new Date().toISOString(),
       mode: QUICK ? "quick" : "full",
@@ -103,6 +110,8 @@ async function main() {
       params: P,
       ...read,
       ...write,
+      s3,
+      backup,
       seconds: Math.round((performance.now() - began) / 1000),
     };
     console.log(formatTable(result));

@@ -34,6 +34,7 @@ import { createAccessWriter } from "./access/writer";
 import { defineAccessRequestJobs } from "./access-requests/jobs";
 import { defineSessionJobs } from "./sessions/jobs";
 import { createSessionsService } from "./sessions/service";
+import { createSignInLinks } from "./sessions/sign-in-link";
 import { accessRequestsRoutes } from "./access-requests/routes";
 import { createAccessRequestsService } from "./access-requests/service";
 import { curationRoutes } from "./curation/routes";
@@ -45,9 +46,11 @@ import { createJobsService } from "./jobs/service";
 import { createWorker } from "./jobs/worker";
 import { filesRoutes, FILE_CONTENT_ROUTES } from "./files/routes";
 import { defineFileJobs } from "./files/jobs";
+import { defineBackupJobs } from "./backup/jobs";
+import { createBackupService } from "./backup/service";
 import { createLifecycleHooks } from "./files/lifecycle";
 import { createFilesService } from "./files/service";
-import { createFileStore } from "./storage/file-store";
+import { openFileStore } from "./storage/file-store";
 import { exportsRoutes } from "./exports/routes";
 import { createExportsService } from "./exports/service";
 import { doiResolverUrl } from "./pids/doi";
@@ -94,7 +97,7 @@ export function createServices(options: AppOptions) {
   // Built in dependency order, each from what is built before it. Files, records, statistics and
   // OAI-PMH answer one another through small pieces built first: the file hooks records move
   // files with, the counts records show, the tombstones records report visibility changes to.
-  const fileStore = createFileStore(join(config.DATA_DIR, "files"));
+  const fileStore = openFileStore(config);
   const fileHooks = createLifecycleHooks({ db, clock, files: fileStore, log, linkBase: config.FILES_LINKS_ABSOLUTE ? deps.links.baseUrl : "" });
   const statsTotals = createStatsTotals(db);
   const tombstones = createTombstoneWriter(db);
@@ -132,6 +135,7 @@ export function createServices(options: AppOptions) {
   });
   defineStatsJobs(registry, stats);
   defineFileJobs(registry, { files, config, log });
+  defineBackupJobs(registry, { backup: createBackupService({ config, clock }), config });
   defineRecordJobs(registry, { records, config, lookup: vocabularies.lookup, log });
   const exportsService = createExportsService({
     readRecord: records.readRecord,
@@ -176,6 +180,7 @@ export function createServices(options: AppOptions) {
     users,
     tokens,
     sessions,
+    signInLinks: createSignInLinks({ dataDir: config.DATA_DIR, clock, db, sessions }),
     groups: createGroupsService(deps),
     records,
     files,

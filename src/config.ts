@@ -1,7 +1,8 @@
 // The configuration: one typed table of keys, read from defaults < cairn.toml < CAIRN_* env < flags.
 // The only module that reads process.env or the config file.
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve, win32 } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { checkTrustedProxies } from "./core/client-address";
 import { parseRateLimits } from "./core/rate-limit";
@@ -96,6 +97,24 @@ export const CONFIG_KEYS = {
   RDM_RECORDS_MAX_FILES_COUNT: { kind: "integer", default: 100, description: "Most files per record." },
   RDM_FILES_DEFAULT_MAX_FILE_SIZE: { kind: "bytes", default: 50 * GiB, description: "Largest file in bytes; beyond it 413." },
   FILES_VERIFY_INTERVAL_DAYS: { kind: "integer", default: 14, description: "Each stored file is re-hashed this often (0: every hour) by the integrity job." },
+  FILES_STORAGE: {
+    kind: "string",
+    default: "local",
+    description: "Where file bytes are kept: local (DATA/files/objects) or s3 (an S3-compatible bucket: AWS S3, MinIO, Garage, Ceph RGW, Backblaze B2, Wasabi).",
+  },
+  S3_ENDPOINT: { kind: "string", default: "", description: "URL of the S3-compatible service (https://s3.example.org:9000). Default: AWS S3 of S3_REGION." },
+  S3_BUCKET: { kind: "string", default: "", description: "Bucket holding the files (it must exist). Required with FILES_STORAGE = s3." },
+  S3_REGION: { kind: "string", default: "us-east-1", description: "Region the requests are signed for (MinIO, Garage and Ceph accept us-east-1 unless set otherwise)." },
+  S3_ACCESS_KEY_ID: { kind: "string", default: "", description: "Access key of the S3 account." },
+  S3_SECRET_ACCESS_KEY: { kind: "string", default: "", description: "Secret key of the S3 account.", secret: true },
+  S3_PREFIX: { kind: "string", default: "", description: "Prefix of every object key (files/ keeps them apart in a shared bucket); an object's key is this and its id." },
+  S3_PRESIGNED_DOWNLOADS: {
+    kind: "boolean",
+    default: false,
+    description:
+      "Answer a file download with a 302 to a short-lived presigned URL of the bucket instead of streaming the bytes through Cairn (the permission checks still run first).",
+  },
+  S3_PRESIGNED_EXPIRES_SECONDS: { kind: "integer", default: 300, description: "How long a presigned download URL stays valid." },
   DATACITE_ENABLED: { kind: "boolean", default: false, description: "Register DOIs with DataCite." },
   DATACITE_PREFIX: { kind: "string", default: "", description: "DOI prefix (e.g. 10.1234). No prefix: DOIs are off." },
   DATACITE_USERNAME: { kind: "string", default: "", description: "DataCite repository account." },
@@ -124,6 +143,12 @@ export const CONFIG_KEYS = {
     default: "admin@localhost",
     description: "E-mail address of the administrator created on first start (`serve --admin-email`); also OAI-PMH Identify's adminEmail unless OAISERVER_ADMIN_EMAIL is set.",
   },
+  BROWSER: {
+    kind: "string",
+    default: "",
+    description:
+      "Program that opens the front page on the desktop start (`cairn` with no command): called with the URL as its one argument. Default: xdg-open on Linux, open on macOS, cmd /c start on Windows.",
+  },
   OAISERVER_ADMIN_EMAIL: {
     kind: "string",
     default: "",
@@ -151,6 +176,17 @@ export const CONFIG_KEYS = {
   JOBS_CONCURRENCY: { kind: "integer", default: 2, description: "Background jobs run at once." },
   JOBS_POLL_INTERVAL_MS: { kind: "integer", default: 1000, description: "How often the worker looks for due jobs." },
   JOBS_RETENTION_DAYS: { kind: "integer", default: 14, description: "Finished jobs older than this are pruned." },
+  BACKUP_DIR: {
+    kind: "string",
+    default: "",
+    description: "Folder the scheduled backup writes to (dated snapshots sharing one pool of files; outside the data directory). Empty: no scheduled backups.",
+  },
+  BACKUP_SCHEDULE: {
+    kind: "string",
+    default: "daily",
+    description: "When the scheduled backup runs: hourly, daily, weekly, an interval between runs (6h, 2d; at least 5m), or HH:MM (every day at that UTC time).",
+  },
+  BACKUP_KEEP: { kind: "integer", default: 7, description: "Snapshots the scheduled backup keeps in BACKUP_DIR; older ones are removed after each backup." },
   STATS_ENABLED: { kind: "boolean", default: true, description: "Count record views and file downloads (COUNTER rules) and show them on records and in POST /api/stats." },
   STATS_EVENTS_RETENTION_DAYS: { kind: "integer", default: 90, description: "Raw view/download events older than this are deleted once aggregated; daily totals are kept." },
   STATS_AGGREGATE_INTERVAL_MS: {
@@ -231,6 +267,18 @@ function readConfigFile(path: string, required: boolean): Record<string, unknown
   } catch (err) {
     throw new ConfigError(`config file ${path} is not valid TOML: ${(err as Error).message.split("\n")[0]}`);
   }
+}
+
+/**
+ * The data directory of the desktop start (`cairn` with no command): CAIRN_DATA when set, else the
+ * platform's folder for application data (XDG on Linux, ignoring a relative XDG_DATA_HOME as the spec says).
+ */
+export function desktopDataDir(env: Record<string, string | undefined> = process.env, platform: string = process.platform, home = homedir()): string {
+  if (env.CAIRN_DATA) return resolve(env.CAIRN_DATA);
+  if (platform === "win32") return win32.join(env.APPDATA || win32.join(home, "AppData", "Roaming"), "Cairn");
+  if (platform === "darwin") return join(home, "Library", "Application Support", "Cairn");
+  const xdg = env.XDG_DATA_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home, ".local", "share"), "cairn");
 }
 
 /** Builds the effective configuration; throws ConfigError naming the first bad key. */
@@ -318,6 +366,10 @@ function finish(config: Config): Config {
   if (!/^[A-Za-z0-9\-_.!~*'()]*$/.test(config.COMMUNITIES_OAI_SETS_PREFIX)) {
     throw new ConfigError("COMMUNITIES_OAI_SETS_PREFIX must be usable in an OAI setSpec: letters, digits and - _ . ! ~ * ' ( )");
   }
+  if (config.FILES_STORAGE !== "local" && config.FILES_STORAGE !== "s3") throw new ConfigError(`FILES_STORAGE must be local or s3, got ${JSON.stringify(config.FILES_STORAGE)}`);
+  if (config.FILES_STORAGE === "s3" && !config.S3_BUCKET) throw new ConfigError("S3_BUCKET is required when FILES_STORAGE is s3");
+  if (config.S3_ENDPOINT && !/^https?:\/\/[^/]+\/?$/.test(config.S3_ENDPOINT))
+    throw new ConfigError(`S3_ENDPOINT must be a URL such as https://s3.example.org:9000, got ${config.S3_ENDPOINT}`);
   if (config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "public" && config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "restricted") {
     throw new ConfigError(`ACCOUNTS_DEFAULT_USER_VISIBILITY must be public or restricted, got ${JSON.stringify(config.ACCOUNTS_DEFAULT_USER_VISIBILITY)}`);
   }
@@ -332,6 +384,8 @@ function finish(config: Config): Config {
     "OAISERVER_RESUMPTION_TOKEN_EXPIRE_SECONDS",
     "STATS_EVENTS_RETENTION_DAYS",
     "STATS_AGGREGATE_INTERVAL_MS",
+    "BACKUP_KEEP",
+    "S3_PRESIGNED_EXPIRES_SECONDS",
   ] as const) {
     if (config[key] < 1) throw new ConfigError(`${key} must be at least 1, got ${config[key]}`);
   }

@@ -1,5 +1,7 @@
 #!/usr/bin/env bun
 // The `cairn` command: dispatches to serve, users, tokens, groups and jobs.
+import { backupCommand, restoreCommand } from "./cli/backup";
+import { startCommand } from "./cli/desktop";
 import { filesCommand } from "./cli/files";
 import { groupsCommand } from "./cli/groups";
 import { jobsCommand } from "./cli/jobs";
@@ -13,9 +15,10 @@ import { vocabulariesCommand } from "./cli/vocabularies";
 import { UsageError, type Command } from "./cli/args";
 import { ConfigError, describeConfig } from "./config";
 import { HttpError } from "./core/errors";
-import { VERSION } from "./version";
+import { VERSION, VERSION_LINE } from "./version";
 
 const COMMANDS: Command[] = [
+  startCommand,
   serveCommand,
   usersCommand,
   tokensCommand,
@@ -26,6 +29,8 @@ const COMMANDS: Command[] = [
   statsCommand,
   filesCommand,
   recordsCommand,
+  backupCommand,
+  restoreCommand,
 ];
 
 function help(): string {
@@ -34,6 +39,7 @@ function help(): string {
     `cairn ${VERSION}: a research-data repository in one executable.`,
     "",
     "Usage: cairn <command> [options]   (every command takes --data DIR, --config FILE and --help)",
+    "       cairn                        (no command: start for this computer and open the browser; see cairn start --help)",
     "",
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     "",
@@ -58,14 +64,16 @@ function report(err: unknown): number {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // No command (a double-click), or only the desktop start's own flags: the desktop start.
+  if (argv.length === 0 || (argv[0]!.startsWith("-") && !["--version", "-v", "--help", "-h"].includes(argv[0]!))) argv = [startCommand.name, ...argv];
   const [name, ...rest] = argv;
   if (name === "--version" || name === "-v") {
-    console.log(VERSION);
+    console.log(VERSION_LINE);
     return 0;
   }
   if (!name || name === "--help" || name === "-h" || name === "help") {
     console.log(help());
-    return name ? 0 : 2;
+    return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {

@@ -46,7 +46,11 @@ describe("a killed reindex", () => {
       expect(child.signalCode).toBe("SIGKILL");
       expect(child.stdout.toString()).not.toContain("finished");
       const after = await afterRestart();
-      expect(after).toEqual({ hits: RECORDS, identifiers: RECORDS, index: { records: RECORDS, drafts: 1, indexedRecords: RECORDS, indexedDrafts: 1, outdated: false, complete: true } });
+      expect(after).toEqual({
+        hits: RECORDS,
+        identifiers: RECORDS,
+        index: { records: RECORDS, drafts: 1, indexedRecords: RECORDS, indexedDrafts: 1, outdated: false, complete: true },
+      });
     });
   }
 

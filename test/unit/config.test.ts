@@ -279,6 +279,13 @@ describe("ConfigError", () => {
       options: () => ({ env: { CAIRN_SEARCH_MAX_PAGE_SIZE: "0" } }),
       message: "SEARCH_MAX_PAGE_SIZE must be at least 1, got 0",
     },
+    { name: "FILES_STORAGE other than local or s3", options: () => ({ env: { CAIRN_FILES_STORAGE: "azure" } }), message: 'FILES_STORAGE must be local or s3, got "azure"' },
+    { name: "FILES_STORAGE s3 without a bucket", options: () => ({ env: { CAIRN_FILES_STORAGE: "s3" } }), message: "S3_BUCKET is required when FILES_STORAGE is s3" },
+    {
+      name: "S3_ENDPOINT with a path",
+      options: () => ({ env: { CAIRN_S3_ENDPOINT: "https://s3.example.org/bucket" } }),
+      message: "S3_ENDPOINT must be a URL such as https://s3.example.org:9000, got https://s3.example.org/bucket",
+    },
   ];
 
   test.each(cases)("$name", ({ options, message }) => {
