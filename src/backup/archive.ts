@@ -10,7 +10,7 @@ import { extract as tarExtract, pack as tarPack, type Pack } from "tar-stream";
 import { conflict } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { checkObject, hashing, readBlocks, syncDir, type Algorithm } from "./copy";
-import { DATABASE_FILE, MANIFEST_FILE, serializeManifest, type FileEntry, type Manifest } from "./manifest";
+import { DATABASE_FILE, MANIFEST_FILE, parseManifest, serializeManifest, type FileEntry, type Manifest } from "./manifest";
 import type { BackupSink } from "./sink";
 
 export type ArchiveKind = "zst" | "gz";
@@ -125,6 +125,13 @@ export interface ArchiveEntry {
   size: number;
   /** The entry's bytes; read each entry to its end before asking for the next. */
   chunks: AsyncIterable<Uint8Array>;
+}
+
+/** The manifest entry of the archive at `path`, read whole (bytes joined before decoding: a character may span chunks) and parsed. */
+export async function readManifestEntry(entry: ArchiveEntry, path: string): Promise<Manifest> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of entry.chunks) chunks.push(chunk);
+  return parseManifest(Buffer.concat(chunks).toString("utf8"), `${path}: ${MANIFEST_FILE}`);
 }
 
 /** The entries of a backup archive, in order, decompressed as they are read; `onRead` counts the archive's bytes. */

@@ -6,10 +6,10 @@ import { mkdir, rename, rm, rmdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { conflict } from "../core/errors";
 import { newUuid } from "../core/ids";
-import { readArchive } from "./archive";
+import { readArchive, readManifestEntry } from "./archive";
 import { copyHashed, inLanes, syncDir, writeHashed } from "./copy";
 import { poolPath, readManifestAt } from "./folder";
-import { BackupError, checkRestorable, DATABASE_FILE, MANIFEST_FILE, parseManifest, type Counts, type Manifest } from "./manifest";
+import { BackupError, checkRestorable, DATABASE_FILE, MANIFEST_FILE, type Counts, type Manifest } from "./manifest";
 import { checkIntegrity, readFacts, type SnapshotFacts } from "./snapshot";
 import { dataDirPathOf, resolveSource, snapshotOf, type BackupSource } from "./source";
 
@@ -103,9 +103,7 @@ async function extractArchive(source: Extract<BackupSource, { kind: "archive" }>
   let manifest: Manifest | null = null;
   for await (const entry of readArchive(source.path, source.archive, (n) => onProgress((read += n), total))) {
     if (entry.name === MANIFEST_FILE) {
-      let text = "";
-      for await (const chunk of entry.chunks) text += Buffer.from(chunk).toString("utf8");
-      manifest = parseManifest(text, `${source.path}: ${MANIFEST_FILE}`);
+      manifest = await readManifestEntry(entry, source.path);
       continue;
     }
     const target = dataDirPathOf(entry.name);

@@ -5,10 +5,10 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { newUuid } from "../core/ids";
-import { readArchive } from "./archive";
+import { readArchive, readManifestEntry } from "./archive";
 import { hashFile, hashing, inLanes, writeHashed } from "./copy";
 import { poolPath, readManifestAt } from "./folder";
-import { DATABASE_FILE, MANIFEST_FILE, parseManifest, type Manifest } from "./manifest";
+import { DATABASE_FILE, MANIFEST_FILE, type Manifest } from "./manifest";
 import { checkIntegrity } from "./snapshot";
 import { resolveSource, type BackupSource } from "./source";
 
@@ -101,9 +101,7 @@ async function verifyArchive(source: Extract<BackupSource, { kind: "archive" }>,
   try {
     for await (const entry of readArchive(source.path, source.archive, (n) => onProgress((read += n), total))) {
       if (entry.name === MANIFEST_FILE) {
-        let text = "";
-        for await (const chunk of entry.chunks) text += Buffer.from(chunk).toString("utf8");
-        manifest = parseManifest(text, `${source.path}: ${MANIFEST_FILE}`);
+        manifest = await readManifestEntry(entry, source.path);
         continue;
       }
       const algorithm = entry.name.startsWith("objects/") ? "md5" : "sha256";

@@ -82,33 +82,22 @@ export function Layout({ ctx, title, head, scripts = [], children }: LayoutProps
 
 /** A deleted record's tombstone (records/deletion.ts): why it was removed, when, and how to cite it. */
 function Tombstone({ tombstone }: { tombstone: Record<string, any> }) {
-  const reason = tombstone.removal_reason?.title?.en ?? tombstone.removal_reason?.id;
+  const rows: [string, unknown][] = [
+    ["Reason", tombstone.removal_reason?.title?.en ?? tombstone.removal_reason?.id],
+    ["Note", tombstone.note],
+    ["Removed on", tombstone.removal_date && String(tombstone.removal_date).slice(0, 10)],
+    ["Citation", tombstone.citation_text],
+  ];
   return (
     <dl class="tombstone">
-      {reason ? (
-        <>
-          <dt>Reason</dt>
-          <dd>{reason}</dd>
-        </>
-      ) : null}
-      {tombstone.note ? (
-        <>
-          <dt>Note</dt>
-          <dd>{tombstone.note}</dd>
-        </>
-      ) : null}
-      {tombstone.removal_date ? (
-        <>
-          <dt>Removed on</dt>
-          <dd>{String(tombstone.removal_date).slice(0, 10)}</dd>
-        </>
-      ) : null}
-      {tombstone.citation_text ? (
-        <>
-          <dt>Citation</dt>
-          <dd>{tombstone.citation_text}</dd>
-        </>
-      ) : null}
+      {rows
+        .filter(([, value]) => value)
+        .map(([term, value]) => (
+          <>
+            <dt>{term}</dt>
+            <dd>{String(value)}</dd>
+          </>
+        ))}
     </dl>
   );
 }
