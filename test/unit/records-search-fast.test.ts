@@ -7,7 +7,7 @@ import type { Actor } from "../../src/core/actor";
 import { recordScope } from "../../src/records/policy";
 import { writeTransaction } from "../../src/db/connection";
 import { recordCommunitiesTable, recordGrantsTable } from "../../src/db/tables";
-import { createRecordSearch, type FacetLabels, type RecordSearchInput } from "../../src/records/search";
+import { createRecordSearch, indexedRecord, rowOf, type FacetLabels, type IndexedRow, type RecordSearchInput } from "../../src/records/search";
 import { memoryPlan } from "../../src/records/search/plan";
 import { expandRecordQuery, RECORD_SEARCH_SCHEMA } from "../../src/records/search/schema";
 import { parseQueryString } from "../../src/search/query-string";
@@ -338,5 +338,60 @@ describe("the match cache", () => {
     expect(columns.matches.size).toBe(1);
     search.copy.refresh();
     expect(search.copy.current()!.matches.size).toBe(0);
+  });
+});
+
+// Last in the file: it rewrites index rows of the shared data.
+describe("a copy patched by index writes", () => {
+  test("index writes are patched into the copy (no rebuild, no SQL fallback), and it still agrees with SQL", () => {
+    const db = ctx.services.deps.db;
+    const search = createRecordSearch(db, ctx.services.vocabularies.lookup);
+    search.copy.refresh();
+    const before = search.copy.current()!;
+    const rows = db.$client
+      .query<Record<string, unknown>, []>("SELECT * FROM records WHERE access_record = 'public' ORDER BY id LIMIT 4")
+      .all()
+      .map((raw) => indexedRecord(rowOf(raw)));
+    expect(rows).toHaveLength(4);
+    const [restricted, removed, deleted, copied] = rows as [IndexedRow, IndexedRow, IndexedRow, IndexedRow];
+    const parent = { pids: {}, communities: [] };
+    const doc = (row: IndexedRow) => row.document as Record<string, any>;
+    // A public record becomes restricted (a new key; the old row goes), one leaves the index, one is
+    // deleted, a new one arrives with a new facet value, a parent's latest flags move.
+    search.indexRecord({ ...restricted, accessRecord: "restricted", document: { ...doc(restricted), access: { ...doc(restricted).access, record: "restricted" } } }, parent);
+    search.unindexRecord(removed.id, false);
+    search.indexRecord({ ...deleted, deletionStatus: "D" }, parent);
+    const metadata = { ...doc(copied).metadata, languages: [{ id: "tlh" }], title: "Patched in zebrafish" };
+    search.indexRecord({ ...copied, id: "zzzzz-00001", document: { ...copied.document, metadata } }, parent);
+    search.indexLatestFlags(copied.parentId, copied.id);
+
+    const after = search.copy.current();
+    // Patched: the same copy object, current at once (a rebuild is throttled for 5 s and would give null).
+    expect(after).toBe(before);
+    const anonymous = recordScope({ kind: "anonymous" });
+    const system = recordScope({ kind: "system" });
+    for (const [scope, query] of [
+      [anonymous, {}],
+      [system, {}],
+      [anonymous, { q: "zebrafish" }],
+      [system, { q: "zebrafish", allversions: "true" }],
+      [anonymous, { language: "tlh" }],
+      [system, { sort: "oldest", size: "100" }],
+      [anonymous, { q: "ocean", allversions: "true", size: "50" }],
+    ] as const) {
+      const { input, page } = searchInput(query);
+      const viaSql = search.searchNow(scope, input, page, { memory: false, labels });
+      expect(search.searchNow(scope, input, page, { labels })).toEqual(viaSql);
+    }
+    const ids = (scope: typeof anonymous, query: Record<string, unknown>) => {
+      const { input, page } = searchInput({ size: "100", allversions: "true", ...query });
+      return search.searchNow(scope, input, page, { labels }).hits.map((h) => h.id);
+    };
+    const all = ids(system, {});
+    expect(all).toContain("zzzzz-00001");
+    expect(all).not.toContain(removed.id);
+    expect(all).not.toContain(deleted.id);
+    expect(ids(anonymous, {})).not.toContain(restricted.id);
+    expect(ids(anonymous, { language: "tlh" })).toEqual(["zzzzz-00001"]);
   });
 });

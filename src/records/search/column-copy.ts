@@ -8,7 +8,10 @@ import { isPublicRecord } from "../policy";
 import { splitList, type FacetGroup } from "./facets";
 
 export interface Columns {
+  /** Rows in use (the arrays have room for more: patches append). */
   n: number;
+  /** Rows patches marked deleted because their index row went (a rewrite gives a record a new key). */
+  gone: number;
   /** Row of a record_index key, or -1. */
   pos: Int32Array;
   key: Int32Array;
@@ -42,122 +45,202 @@ export const dataVersion = (db: Db) => (db.$client.query("PRAGMA data_version").
 /** Time between rebuilds: under a stream of writes, searches use SQL rather than rebuild per write. */
 const REBUILD_INTERVAL_MS = 5000;
 
-function dictionary<T>() {
-  const codes = new Map<T, number>();
-  const names: T[] = [];
+const COLUMNS =
+  "key, publication_date, is_latest, is_draft, access_record, owner_id, access_status, resource_type_parent, resource_type, languages, created, updated, version_index, views, downloads, file_types, communities, deleted";
+type Row = [
+  number,
+  string | null,
+  number,
+  number,
+  string,
+  number | null,
+  string,
+  string | null,
+  string | null,
+  string,
+  number,
+  number,
+  number,
+  number,
+  number,
+  string,
+  string,
+  number,
+];
+
+/** The typed arrays of `Columns` with room for `capacity` rows, the first `keep` copied from `from`. */
+function arrays(capacity: number, maxKey: number, from?: Columns) {
+  const grow = <T extends Int32Array | Uint8Array | Float64Array>(make: new (n: number) => T, old: T | undefined) => {
+    const a = new make(capacity);
+    if (old) a.set(old.subarray(0, Math.min(old.length, capacity)));
+    return a;
+  };
+  const pos = new Int32Array(maxKey + 1).fill(-1);
+  if (from) pos.set(from.pos.subarray(0, Math.min(from.pos.length, pos.length)));
   return {
-    names,
-    code(value: T) {
-      let c = codes.get(value);
-      if (c === undefined) {
-        c = names.length;
-        codes.set(value, c);
-        names.push(value);
+    pos,
+    key: grow(Int32Array, from?.key),
+    latest: grow(Uint8Array, from?.latest),
+    draft: grow(Uint8Array, from?.draft),
+    deleted: grow(Uint8Array, from?.deleted),
+    isPublic: grow(Uint8Array, from?.isPublic),
+    owner: grow(Int32Array, from?.owner),
+    group: grow(Int32Array, from?.group),
+    created: grow(Float64Array, from?.created),
+    updated: grow(Float64Array, from?.updated),
+    version: grow(Int32Array, from?.version),
+    views: grow(Float64Array, from?.views),
+    downloads: grow(Float64Array, from?.downloads),
+    pubDate: grow(Int32Array, from?.pubDate),
+  };
+}
+
+/** Codes of the facet combinations and publication dates, kept with the copy so a patch can add new ones. */
+interface Dictionaries {
+  group(r: Row): number;
+  date(value: string | null): number;
+}
+
+function dictionariesOf(c: Columns): Dictionaries {
+  const groups = new Map(c.groups.map((g, code) => [groupName(g.access, g.parent, g.type, g.languages.join(","), g.fileTypes.join(","), g.communities.join(",")), code]));
+  const dates = new Map(c.dates.map((d, code) => [d, code]));
+  return {
+    group(r) {
+      const name = groupName(r[6], r[7], r[8], r[9], r[15], r[16]);
+      let code = groups.get(name);
+      if (code === undefined) {
+        groups.set(name, (code = c.groups.length));
+        c.groups.push({ draft: false, access: r[6], parent: r[7], type: r[8], languages: splitList(r[9]), fileTypes: splitList(r[15]), communities: splitList(r[16]) });
       }
-      return c;
+      return code;
+    },
+    date(value) {
+      let code = dates.get(value);
+      if (code === undefined) {
+        dates.set(value, (code = c.dates.length));
+        c.dates.push(value);
+      }
+      return code;
     },
   };
 }
 
+const groupName = (...parts: (string | null)[]) => parts.join("\u0000");
+
+/** Writes index row `r` into row `i` of the copy. */
+function fill(c: Columns, d: Dictionaries, i: number, r: Row) {
+  c.pos[r[0]] = i;
+  c.key[i] = r[0];
+  c.pubDate[i] = d.date(r[1]);
+  c.latest[i] = r[2];
+  c.draft[i] = r[3];
+  c.deleted[i] = r[17];
+  c.isPublic[i] = isPublicRecord({ accessRecord: r[4] }) ? 1 : 0;
+  c.owner[i] = r[5] ?? -1;
+  c.group[i] = d.group(r);
+  c.created[i] = r[10];
+  c.updated[i] = r[11];
+  c.version[i] = r[12];
+  c.views[i] = r[13];
+  c.downloads[i] = r[14];
+}
+
 function load(db: Db): Columns {
-  type Row = [
-    number,
-    string | null,
-    number,
-    number,
-    string,
-    number | null,
-    string,
-    string | null,
-    string | null,
-    string,
-    number,
-    number,
-    number,
-    number,
-    number,
-    string,
-    string,
-    number,
-  ];
-  const rows = db.$client
-    .query(
-      "SELECT key, publication_date, is_latest, is_draft, access_record, owner_id, access_status, resource_type_parent, resource_type, languages, created, updated, version_index, views, downloads, file_types, communities, deleted FROM record_index",
-    )
-    .values() as unknown as Row[];
+  const rows = db.$client.query(`SELECT ${COLUMNS} FROM record_index`).values() as unknown as Row[];
   const n = rows.length;
   let maxKey = 0;
   for (const r of rows) if (r[0] > maxKey) maxKey = r[0];
-  const groups = dictionary<string>();
-  const rowOfGroup: Row[] = [];
-  const dates = dictionary<string | null>();
-  const c: Columns = {
-    n,
-    pos: new Int32Array(maxKey + 1).fill(-1),
-    key: new Int32Array(n),
-    latest: new Uint8Array(n),
-    draft: new Uint8Array(n),
-    deleted: new Uint8Array(n),
-    isPublic: new Uint8Array(n),
-    owner: new Int32Array(n),
-    group: new Int32Array(n),
-    created: new Float64Array(n),
-    updated: new Float64Array(n),
-    version: new Int32Array(n),
-    views: new Float64Array(n),
-    downloads: new Float64Array(n),
-    pubDate: new Int32Array(n),
-    dates: dates.names,
-    groups: [],
-    matches: new Map(),
-  };
-  rows.forEach((r, i) => {
-    c.pos[r[0]] = i;
-    c.key[i] = r[0];
-    c.pubDate[i] = dates.code(r[1]);
-    c.latest[i] = r[2];
-    c.draft[i] = r[3];
-    c.deleted[i] = r[17];
-    c.isPublic[i] = isPublicRecord({ accessRecord: r[4] }) ? 1 : 0;
-    c.owner[i] = r[5] ?? -1;
-    const group = groups.code(`${r[6]}\u0000${r[7]}\u0000${r[8]}\u0000${r[9]}\u0000${r[15]}\u0000${r[16]}`);
-    if (group === rowOfGroup.length) rowOfGroup.push(r);
-    c.group[i] = group;
-    c.created[i] = r[10];
-    c.updated[i] = r[11];
-    c.version[i] = r[12];
-    c.views[i] = r[13];
-    c.downloads[i] = r[14];
-  });
-  c.groups = rowOfGroup.map((r) => ({
-    draft: false,
-    access: r[6],
-    parent: r[7],
-    type: r[8],
-    languages: splitList(r[9]),
-    fileTypes: splitList(r[15]),
-    communities: splitList(r[16]),
-  }));
+  // Room for the rows patches add before the next rebuild.
+  const c: Columns = { n, ...arrays(n + Math.max(1024, n >> 3), maxKey + 1024), gone: 0, dates: [], groups: [], matches: new Map() };
+  const d = dictionariesOf(c);
+  rows.forEach((r, i) => fill(c, d, i, r));
   return c;
+}
+
+/**
+ * Brings the copy to the index's present state for the rows of `keys` (those index writes
+ * touched): rows still there are re-read in place or appended, rows gone are marked deleted, which
+ * every search scope leaves out (records/policy.ts). False when the copy should rather be rebuilt.
+ */
+function patch(db: Db, c: Columns, keys: Set<number>): boolean {
+  const list = [...keys];
+  const found = new Map<number, Row>();
+  for (let at = 0; at < list.length; at += 500) {
+    const chunk = list.slice(at, at + 500);
+    const rows = db.$client.query(`SELECT ${COLUMNS} FROM record_index WHERE key IN (${chunk.map(() => "?").join(", ")})`).values(...chunk) as unknown as Row[];
+    for (const r of rows) found.set(r[0], r);
+  }
+  const d = dictionariesOf(c);
+  for (const key of list) {
+    const at = key < c.pos.length ? c.pos[key]! : -1;
+    const r = found.get(key);
+    if (!r) {
+      if (at >= 0 && c.deleted[at] === 0) {
+        c.deleted[at] = 1;
+        c.gone++;
+      }
+      continue;
+    }
+    if (at < 0 && (c.n === c.key.length || key >= c.pos.length))
+      Object.assign(c, arrays(Math.max(c.key.length, c.n + 1) + (c.n >> 2) + 1024, Math.max(c.pos.length, key + 1024), c));
+    fill(c, d, at >= 0 ? at : c.n++, r);
+  }
+  // Cached full-text matches hold row numbers of the old rows only.
+  c.matches.clear();
+  // Rows marked gone still cost a look in every count: past a quarter of the copy, rebuild.
+  return c.gone * 4 < c.n;
 }
 
 /**
  * The copy of `db`'s index. `stamp()` names the state of the index the copy must match: the
  * search module's count of its own index writes plus `PRAGMA data_version` (commits by other
- * connections); in a reader worker, the same pair as the server's connection sees it.
+ * connections), as `<version>:<data_version>`; in a reader worker, the same pair as the server's
+ * connection sees it. The search module tells the copy which index rows each of its writes touched
+ * (`changed`): when only such writes happened since the copy was made, a search patches those rows
+ * in (a few rows, re-read) instead of rebuilding the copy, so a stream of deposits does not push
+ * every search onto the SQL path. Commits by other processes (the CLI) still rebuild it.
  */
 export function createColumnCopy(db: Db, stamp: () => string) {
   let columns: Columns | null = null;
   let seen = "";
   let builtAt = -Infinity;
+  // Rows touched by the module's writes, by write version. A write may be noted before its
+  // transaction commits (a worker hears of it at once), so an entry is applied only by a search
+  // whose stamp has reached its version; applying one twice does no harm (rows are re-read).
+  let pending: { version: number; keys: number[] | null }[] = [];
+  const versionOf = (s: string) => Number(s.slice(0, s.indexOf(":")));
+  const dataVersionOf = (s: string) => s.slice(s.indexOf(":") + 1);
+
+  /** Applies the noted writes up to the present stamp's version; false when the copy must be rebuilt instead. */
+  function catchUp(now: string): boolean {
+    if (!columns || dataVersionOf(now) !== dataVersionOf(seen)) return false;
+    const upTo = versionOf(now);
+    const due = pending.filter((p) => p.version <= upTo);
+    if (due.some((p) => p.keys === null)) return false;
+    pending = pending.filter((p) => p.version > upTo);
+    // None due: the writes since touched no row (or rolled back before they could).
+    return due.length === 0 || patch(db, columns, new Set(due.flatMap((p) => p.keys!)));
+  }
 
   return {
-    /** The columns when current (rebuilding them if allowed now), else null: use SQL. */
+    /** The columns when current (patched or rebuilt if allowed now), else null: use SQL. */
     current(): Columns | null {
-      if (columns && stamp() === seen) return columns;
+      const now = stamp();
+      if (columns && now === seen) return columns;
+      if (catchUp(now)) {
+        seen = now;
+        return columns;
+      }
       if (performance.now() - builtAt < REBUILD_INTERVAL_MS) return null;
       this.refresh();
       return columns;
+    },
+
+    /** Index write `version` touched the rows of `keys` (null: too many to patch, e.g. a rebuild). */
+    changed(version: number, keys: number[] | null) {
+      pending.push({ version, keys });
+      // A copy nobody searches need not hoard notes: past a bound, the next search rebuilds.
+      if (pending.length > 10_000) pending = [{ version, keys: null }];
     },
 
     /**
@@ -176,6 +259,9 @@ export function createColumnCopy(db: Db, stamp: () => string) {
       seen = stamp();
       columns = load(db);
       builtAt = performance.now();
+      // Notes up to the state just read are in it.
+      const upTo = versionOf(seen);
+      pending = pending.filter((p) => p.version > upTo);
     },
   };
 }

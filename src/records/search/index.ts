@@ -33,11 +33,24 @@ export function createRecordSearch(db: Db, lookup: VocabularyLookup, options: Re
   const stamp = () => `${version}:${dataVersion(db)}`;
   const copy = createColumnCopy(db, stamp);
   const readers = options.readers && options.readers.count > 0 ? createSearchReaders({ ...options.readers, path: db.$client.filename }) : null;
-  /** Runs an index write and marks the copy stale. */
-  const write = <T>(work: () => T): T => {
-    version++;
-    return work();
+  /**
+   * Runs an index write, telling the copies (this thread's and the workers') which rows it touched
+   * (`keysOf` its result; none known when it throws: the copies rebuild).
+   */
+  const write = <T>(work: () => T, keysOf: (result: T) => number[] | null): T => {
+    const at = ++version;
+    let keys: number[] | null = null;
+    try {
+      const result = work();
+      keys = keysOf(result);
+      return result;
+    } finally {
+      copy.changed(at, keys);
+      readers?.changed(at, keys);
+    }
   };
+  const touched = (keys: number[]) => keys;
+  const all = () => null;
 
   return {
     /** The column copy (tests refresh it by hand). */
@@ -60,15 +73,15 @@ export function createRecordSearch(db: Db, lookup: VocabularyLookup, options: Re
       return withAggregations(found, lookup, labels);
     },
 
-    indexRecord: (row: indexer.IndexedRow, parent: indexer.IndexedParent) => write(() => indexer.indexRecord(db, row, parent)),
-    unindexRecord: (recordId: string, isDraft: boolean) => write(() => indexer.unindexRecord(db, recordId, isDraft)),
-    indexLatestFlags: (parentId: string, latestId: string) => write(() => indexer.indexLatestFlags(db, parentId, latestId)),
+    indexRecord: (row: indexer.IndexedRow, parent: indexer.IndexedParent) => void write(() => indexer.indexRecord(db, row, parent), touched),
+    unindexRecord: (recordId: string, isDraft: boolean) => void write(() => indexer.unindexRecord(db, recordId, isDraft), touched),
+    indexLatestFlags: (parentId: string, latestId: string) => void write(() => indexer.indexLatestFlags(db, parentId, latestId), touched),
     /**
      * Rebuilds the whole index from the records into shadow tables and swaps them in at the end
      * (`cairn reindex`, and the server when it finds the index incomplete); `since` is when it
      * started: writes made after it by another process are caught up at the swap.
      */
-    rebuild: (since: number, fileTypes?: (id: string, isDraft: boolean) => string[], hooks?: RebuildHooks) => write(() => rebuildIndex(db, since, fileTypes, hooks)),
+    rebuild: (since: number, fileTypes?: (id: string, isDraft: boolean) => string[], hooks?: RebuildHooks) => write(() => rebuildIndex(db, since, fileTypes, hooks), all),
     /** Counts of records and drafts against the index rows that stand for them. */
     check: () => checkIndex(db),
 

@@ -137,12 +137,13 @@ export interface IndexedParent {
 /** A comma-joined list column: distinct, lower-cased, sorted, as the facet groups compare them. */
 const listColumn = (values: string[]) => [...new Set(values.map((v) => v.toLowerCase()).filter(Boolean))].sort().join(",");
 
-/** Removes the index rows of a record (or of its draft). */
-export function unindexRecord(db: Db, recordId: string, isDraft: boolean) {
+/** Removes the index rows of a record (or of its draft); the keys removed. */
+export function unindexRecord(db: Db, recordId: string, isDraft: boolean): number[] {
   const existing = db.$client.query<{ key: number }, [string, number]>("SELECT key FROM record_index WHERE record_id = ? AND is_draft = ?").get(recordId, isDraft ? 1 : 0);
-  if (!existing) return;
+  if (!existing) return [];
   removeKey(db, existing.key);
   db.$client.query("DELETE FROM record_index WHERE key = ?").run(existing.key);
+  return [existing.key];
 }
 
 /** The three tables of the index: the live ones, or a rebuild's shadow copies (rebuild.ts). */
@@ -157,7 +158,7 @@ export const LIVE_TABLES: IndexTables = { index: "record_index", terms: "record_
  * Writes (or rewrites) the index rows of a record or draft. With `fresh` tables (a rebuild's
  * shadow copies) it only inserts: nothing is there to remove, and popularity is put back after.
  */
-export function indexRecord(db: Db, row: IndexedRow, parent: IndexedParent, fresh?: IndexTables) {
+export function indexRecord(db: Db, row: IndexedRow, parent: IndexedParent, fresh?: IndexTables): number[] {
   const t = fresh ?? LIVE_TABLES;
   const doc = row.document as RecordDocument;
   const access = doc.access as Access;
@@ -170,7 +171,7 @@ export function indexRecord(db: Db, row: IndexedRow, parent: IndexedParent, fres
     : db.$client
         .query<{ views: number | null; downloads: number | null }, [string]>("SELECT max(views) AS views, max(downloads) AS downloads FROM record_index WHERE parent_id = ?")
         .get(row.parentId);
-  if (!fresh) unindexRecord(db, row.id, row.isDraft);
+  const removed = fresh ? [] : unindexRecord(db, row.id, row.isDraft);
   const values = {
     record_id: row.id,
     is_draft: row.isDraft ? 1 : 0,
@@ -214,6 +215,7 @@ export function indexRecord(db: Db, row: IndexedRow, parent: IndexedParent, fres
   for (const [field, value] of terms(row, doc, parent)) insertTerm.run(key, field, value);
   for (const name of presentFields(doc)) insertTerm.run(key, RECORD_SEARCH_SCHEMA.fts.presence!, name);
   for (const ext of row.fileTypes ?? []) insertTerm.run(key, "files.types", ext);
+  return [...removed, key];
 }
 
 /** Sets a parent's popularity (all versions' unique views/downloads) on its index rows; returns their keys. */
@@ -224,9 +226,12 @@ export function setPopularity(db: Db, parentId: string, views: number, downloads
     .map((r) => r.key);
 }
 
-/** Mirrors records.is_latest for the parent's published versions. */
-export function indexLatestFlags(db: Db, parentId: string, latestId: string) {
-  db.$client.query("UPDATE record_index SET is_latest = (record_id = ?) WHERE parent_id = ? AND is_draft = 0").run(latestId, parentId);
+/** Mirrors records.is_latest for the parent's published versions; the keys of their rows. */
+export function indexLatestFlags(db: Db, parentId: string, latestId: string): number[] {
+  return db.$client
+    .query<{ key: number }, [string, string]>("UPDATE record_index SET is_latest = (record_id = ?) WHERE parent_id = ? AND is_draft = 0 RETURNING key")
+    .all(latestId, parentId)
+    .map((r) => r.key);
 }
 
 /** A raw `records` row as the typed row drizzle would give. */

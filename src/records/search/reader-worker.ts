@@ -30,6 +30,9 @@ self.onmessage = (event: MessageEvent<ReaderMessage>) => {
         postMessage({ id: m.id, error });
       }
       return;
+    case "changed":
+      copy?.changed(m.version, m.keys);
+      return;
     case "popularity":
       for (const key of m.keys) copy?.setPopularity(key, m.views, m.downloads);
       return;

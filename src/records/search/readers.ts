@@ -12,6 +12,7 @@ export type ReaderMessage =
   | { op: "open"; path: string }
   | { op: "search"; id: number; stamp: string; scope: RecordScope; input: RecordSearchInput; page: Page }
   | { op: "popularity"; keys: number[]; views: number; downloads: number }
+  | { op: "changed"; version: number; keys: number[] | null }
   | { op: "close" };
 
 type Reply = { id: number; found?: FoundRecords; error?: { status: number; message: string; errors?: FieldError[] } } | { closed: true };
@@ -104,6 +105,11 @@ export function createSearchReaders(options: ReaderOptions) {
     /** Popularity moved in the index: every worker's copy follows in place, as the server's does. */
     setPopularity(keys: number[], views: number, downloads: number) {
       for (const reader of readers) reader.worker.postMessage({ op: "popularity", keys, views, downloads } satisfies ReaderMessage);
+    },
+
+    /** Index write `version` touched these rows: every worker's copy patches them in at its next search (see column-copy.ts). */
+    changed(version: number, keys: number[] | null) {
+      for (const reader of readers) reader.worker.postMessage({ op: "changed", version, keys } satisfies ReaderMessage);
     },
 
     close() {
