@@ -15,11 +15,11 @@ export interface SearchSchema {
     columns: Record<string, string>;
     defaultColumns: string[] | null;
     /**
-     * The keyword field (in `keywords.table`) under which each row lists the full-text fields it
-     * has a value for, by canonical name: `_exists_` on a full-text field reads it (a column mixes
-     * several fields, so FTS5 cannot tell). Without it such a test matches nothing.
+     * A column holding, per row, a bit for each full-text field (bit i for `fields[i]`) that has a
+     * value: `_exists_` on a full-text field reads it (an FTS5 column mixes several fields, so
+     * FTS5 cannot tell). Without it such a test matches nothing.
      */
-    presence?: string;
+    presence?: { column: string; fields: string[] };
   };
   /**
    * Exact keyword fields in a terms table (rowid INTEGER, field TEXT, value TEXT) -> the field key
@@ -53,7 +53,7 @@ type Target =
   | { kind: "fts"; columns: string[] | null }
   | { kind: "keyword"; field: string }
   | { kind: "column"; expr: string }
-  | { kind: "present"; field: string; name: string }
+  | { kind: "present"; column: string; bit: number }
   | { kind: "none" };
 
 // Own properties only: a field called `constructor` must not find Object.prototype's.
@@ -81,7 +81,8 @@ function rangeTarget(s: SearchSchema, field: string): Target {
   if (expr !== undefined) return { kind: "column", expr };
   const keyword = lookup(s.keywords.fields, name);
   if (keyword !== undefined) return { kind: "keyword", field: keyword };
-  if (s.fts.presence !== undefined && lookup(s.fts.columns, name) !== undefined) return { kind: "present", field: s.fts.presence, name };
+  const bit = s.fts.presence && lookup(s.fts.columns, name) !== undefined ? s.fts.presence.fields.indexOf(name) : -1;
+  if (bit >= 0) return { kind: "present", column: s.fts.presence!.column, bit: 2 ** bit };
   return { kind: "none" };
 }
 
@@ -91,6 +92,9 @@ function presenceOf(s: SearchSchema, node: Term): Target | null {
   const target = rangeTarget(s, node.field);
   return target.kind === "present" ? target : null;
 }
+
+/** Rows whose presence column has the field's bit. */
+const presentSql = (target: { column: string; bit: number }): Sql => ({ sql: `(${target.column} & ?) != 0`, params: [target.bit] });
 
 function ftsIn(s: SearchSchema, match: string): Sql {
   return { sql: `${s.key} IN (SELECT rowid FROM ${s.fts.table} WHERE ${s.fts.table} MATCH ?)`, params: [match] };
@@ -116,7 +120,7 @@ function termSql(s: SearchSchema, node: Term, target: Target): Sql | null {
   if (target.kind === "fts") {
     const present = presenceOf(s, node);
     // Otherwise a wildcard that matched no term of the index.
-    return present?.kind === "present" ? keywordIn(s, present.field, [["=", present.name]]) : { sql: "0 = 1", params: [] };
+    return present?.kind === "present" ? presentSql(present) : { sql: "0 = 1", params: [] };
   }
   if (node.wildcard !== undefined) {
     // Keyword values are stored lower-cased; columns compare as stored.
@@ -145,7 +149,7 @@ function rangeSql(s: SearchSchema, node: Range | Extract<QueryNode, { kind: "exi
     const lowered = limits.map(([op, v]): Bound => [op, v.toLowerCase()]);
     return keywordIn(s, target.field, lowered.length ? lowered : "any");
   }
-  if (target.kind === "present" && node.kind === "exists") return keywordIn(s, target.field, [["=", target.name]]);
+  if (target.kind === "present" && node.kind === "exists") return presentSql(target);
   // Like OpenSearch on an unmapped field: a range or existence test there matches nothing.
   return { sql: "0 = 1", params: [] };
 }

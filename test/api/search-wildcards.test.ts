@@ -107,10 +107,10 @@ describe("_exists_", () => {
     expect(await search(q)).toEqual(expected);
   });
 
-  test("an index written without the presence rows is not complete, and a rebuild restores _exists_", async () => {
+  test("an index written without the presence bits is not complete, and a rebuild restores _exists_", async () => {
     const { services } = ctx;
     expect(services.records.checkIndex().complete).toBe(true);
-    services.deps.db.$client.run("DELETE FROM record_terms WHERE field = '_exists_'");
+    services.deps.db.$client.run("UPDATE record_index SET present = 0");
     expect(services.records.checkIndex().complete).toBe(false);
     expect(await search("_exists_:metadata.version")).toEqual([]);
     expect(services.records.reindex({ kind: "system" })).toBe(RECORDS.length);

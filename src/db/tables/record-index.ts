@@ -15,6 +15,8 @@ export const recordIndexTable = sqliteTable(
     ownerId: integer("owner_id"),
     /** A deleted record (a tombstone): kept so OAI-PMH sets still select its deleted header; every search scope leaves it out. */
     deleted: integer("deleted", { mode: "boolean" }).notNull().default(false),
+    /** A bit per full-text field the record has a value for (records/search/schema.ts `presence`): `_exists_` on those fields. */
+    present: integer("present").notNull().default(0),
     isLatest: integer("is_latest", { mode: "boolean" }).notNull(),
     accessRecord: text("access_record").notNull(),
     accessStatus: text("access_status").notNull(),

@@ -61,14 +61,15 @@ function hasText(value: unknown, path: string[]): boolean {
   return value !== null && typeof value === "object" && hasText((value as Doc)[path[0]!], path.slice(1));
 }
 
-const FULL_TEXT_FIELDS = Object.keys(RECORD_SEARCH_SCHEMA.fts.columns).map((name) => [name, name.split(".")] as const);
+const FULL_TEXT_FIELDS = RECORD_SEARCH_SCHEMA.fts.presence!.fields.map((name) => name.split("."));
 
 /**
- * The full-text fields the record has a value for, by name (the schema's `presence` rows):
+ * A bit for each full-text field the record has a value for (the schema's `presence` column):
  * `_exists_:metadata.version` cannot be read from FTS5, whose `other` column mixes several fields.
+ * One integer of the row, not a term row per field: the terms cost a tenth of a publish.
  */
-function presentFields(doc: RecordDocument): string[] {
-  return FULL_TEXT_FIELDS.filter(([, path]) => hasText(doc, path)).map(([name]) => name);
+function presenceBits(doc: RecordDocument): number {
+  return FULL_TEXT_FIELDS.reduce((bits, path, i) => (hasText(doc, path) ? bits + 2 ** i : bits), 0);
 }
 
 /** Exact values by field (lower-cased), for keyword queries and facets. */
@@ -178,6 +179,7 @@ export function indexRecord(db: Db, row: IndexedRow, parent: IndexedParent, fres
     parent_id: row.parentId,
     owner_id: row.ownerId,
     deleted: isDeleted(row) ? 1 : 0,
+    present: presenceBits(doc),
     is_latest: row.isLatest ? 1 : 0,
     access_record: row.accessRecord,
     access_status: accessStatus(access, doc.files?.enabled !== false),
@@ -213,7 +215,6 @@ export function indexRecord(db: Db, row: IndexedRow, parent: IndexedParent, fres
     .run(key, text.title, text.description, text.creators, text.subjects, text.other);
   const insertTerm = db.$client.query(`INSERT INTO ${t.terms} (key, field, value) VALUES (?, ?, ?)`);
   for (const [field, value] of terms(row, doc, parent)) insertTerm.run(key, field, value);
-  for (const name of presentFields(doc)) insertTerm.run(key, RECORD_SEARCH_SCHEMA.fts.presence!, name);
   for (const ext of row.fileTypes ?? []) insertTerm.run(key, "files.types", ext);
   return [...removed, key];
 }

@@ -3,7 +3,6 @@
 // leaves the live index as it was (the next rebuild drops the leftover shadow tables).
 import { writeTransaction, type Db } from "../../db/connection";
 import { indexedRecord, indexRecord, LIVE_TABLES, rowOf, type IndexedParent, type IndexTables } from "./indexer";
-import { RECORD_SEARCH_SCHEMA } from "./schema";
 
 const SHADOW: IndexTables = { index: "record_index_rebuild", terms: "record_terms_rebuild", fts: "record_fts_rebuild" };
 const BATCH = 2000;
@@ -182,7 +181,8 @@ export function checkIndex(db: Db) {
   const drafts = count("SELECT count(*) AS n FROM drafts");
   const indexedRecords = count("SELECT count(*) AS n FROM record_index WHERE is_draft = 0");
   const indexedDrafts = count("SELECT count(*) AS n FROM record_index WHERE is_draft = 1");
-  const titled = db.$client.query("SELECT 1 FROM record_terms WHERE field = ? AND value = 'metadata.title' LIMIT 1").get(RECORD_SEARCH_SCHEMA.fts.presence!);
-  const outdated = indexedRecords > 0 && titled === null;
+  // Every published record has a title: an oldest row without presence bits predates them (a rebuild gives every row new keys).
+  const oldest = db.$client.query<{ present: number }, []>("SELECT present FROM record_index WHERE is_draft = 0 ORDER BY key LIMIT 1").get();
+  const outdated = oldest !== null && oldest.present === 0;
   return { records, drafts, indexedRecords, indexedDrafts, outdated, complete: records === indexedRecords && drafts === indexedDrafts && !outdated };
 }

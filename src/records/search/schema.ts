@@ -5,28 +5,31 @@ import type { SearchSchema } from "../../search/compile";
 import type { QueryNode } from "../../search/query-string";
 import { expandWildcards, ftsVocabulary } from "../../search/wildcards";
 
+/** Full-text fields and the record_fts column each is indexed in. */
+const FULL_TEXT_COLUMNS: Record<string, string> = {
+  "metadata.title": "title",
+  "metadata.additional_titles.title": "title",
+  "metadata.description": "description",
+  "metadata.additional_descriptions.description": "description",
+  "metadata.creators.person_or_org.name": "creators",
+  "metadata.creators.person_or_org.given_name": "creators",
+  "metadata.creators.person_or_org.family_name": "creators",
+  "metadata.creators.affiliations.name": "creators",
+  "metadata.contributors.person_or_org.name": "creators",
+  "metadata.subjects.subject": "subjects",
+  "metadata.publisher": "other",
+  "metadata.version": "other",
+  "metadata.funding.funder.name": "other",
+};
+
 export const RECORD_SEARCH_SCHEMA: SearchSchema = {
   key: "r.key",
   fts: {
     table: "record_fts",
-    columns: {
-      "metadata.title": "title",
-      "metadata.additional_titles.title": "title",
-      "metadata.description": "description",
-      "metadata.additional_descriptions.description": "description",
-      "metadata.creators.person_or_org.name": "creators",
-      "metadata.creators.person_or_org.given_name": "creators",
-      "metadata.creators.person_or_org.family_name": "creators",
-      "metadata.creators.affiliations.name": "creators",
-      "metadata.contributors.person_or_org.name": "creators",
-      "metadata.subjects.subject": "subjects",
-      "metadata.publisher": "other",
-      "metadata.version": "other",
-      "metadata.funding.funder.name": "other",
-    },
+    columns: FULL_TEXT_COLUMNS,
     defaultColumns: null,
-    // Rows of record_terms listing the full-text fields a record has a value for (indexer.ts).
-    presence: "_exists_",
+    // A bit per full-text field the record has a value for (indexer.ts), in the order of `columns` above.
+    presence: { column: "r.present", fields: Object.keys(FULL_TEXT_COLUMNS) },
   },
   keywords: {
     table: "record_terms",
