@@ -25,7 +25,7 @@ registerAsset("record.js", recordJs);
  * the API; the page sends people to the landing page of the same record instead. 302 either way:
  * "the latest version" changes with every new one. (A 410's tombstone is shown by the error page.)
  */
-function pageAnswerOf(ctx: PageContext, error: unknown, actor: Actor): Response | null {
+function pageAnswerOf(error: unknown, actor: Actor): Response | null {
   if (!(error instanceof HttpError)) return null;
   const location = error.extra.location;
   if ((error.status === 301 || error.status === 302) && typeof location === "string") {
@@ -41,7 +41,7 @@ function recordPage(ctx: PageContext, actor: Actor, handler: () => Promise<Respo
     try {
       return await handler();
     } catch (error) {
-      const answer = pageAnswerOf(ctx, error, actor);
+      const answer = pageAnswerOf(error, actor);
       if (answer) return answer;
       throw error;
     }

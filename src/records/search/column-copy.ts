@@ -68,31 +68,36 @@ type Row = [
   number,
 ];
 
-/** The typed arrays of `Columns` with room for `capacity` rows, the first `keep` copied from `from`. */
-function arrays(capacity: number, maxKey: number, from?: Columns) {
-  const grow = <T extends Int32Array | Uint8Array | Float64Array>(make: new (n: number) => T, old: T | undefined) => {
-    const a = new make(capacity);
-    if (old) a.set(old.subarray(0, Math.min(old.length, capacity)));
-    return a;
-  };
+/** The per-row columns of `Columns` and their array types. */
+const ROW_ARRAYS = {
+  key: Int32Array,
+  latest: Uint8Array,
+  draft: Uint8Array,
+  deleted: Uint8Array,
+  isPublic: Uint8Array,
+  owner: Int32Array,
+  group: Int32Array,
+  created: Float64Array,
+  updated: Float64Array,
+  version: Int32Array,
+  views: Float64Array,
+  downloads: Float64Array,
+  pubDate: Int32Array,
+} as const;
+type RowArrays = { [K in keyof typeof ROW_ARRAYS]: InstanceType<(typeof ROW_ARRAYS)[K]> };
+
+/** The typed arrays of `Columns` with room for `capacity` rows and keys up to `maxKey`, holding what `from` holds. */
+function arrays(capacity: number, maxKey: number, from?: Columns): RowArrays & { pos: Int32Array } {
+  const out: Record<string, Int32Array | Uint8Array | Float64Array> = {};
+  for (const [name, make] of Object.entries(ROW_ARRAYS)) {
+    const array = new make(capacity);
+    const old = from?.[name as keyof RowArrays];
+    if (old) array.set(old.subarray(0, Math.min(old.length, capacity)));
+    out[name] = array;
+  }
   const pos = new Int32Array(maxKey + 1).fill(-1);
   if (from) pos.set(from.pos.subarray(0, Math.min(from.pos.length, pos.length)));
-  return {
-    pos,
-    key: grow(Int32Array, from?.key),
-    latest: grow(Uint8Array, from?.latest),
-    draft: grow(Uint8Array, from?.draft),
-    deleted: grow(Uint8Array, from?.deleted),
-    isPublic: grow(Uint8Array, from?.isPublic),
-    owner: grow(Int32Array, from?.owner),
-    group: grow(Int32Array, from?.group),
-    created: grow(Float64Array, from?.created),
-    updated: grow(Float64Array, from?.updated),
-    version: grow(Int32Array, from?.version),
-    views: grow(Float64Array, from?.views),
-    downloads: grow(Float64Array, from?.downloads),
-    pubDate: grow(Int32Array, from?.pubDate),
-  };
+  return { pos, ...(out as RowArrays) };
 }
 
 /** Codes of the facet combinations and publication dates, kept with the copy so a patch can add new ones. */
