@@ -6,7 +6,7 @@ import { Elysia } from "elysia";
 import type { Config } from "./config";
 import type { Deps } from "./core/deps";
 import { systemActor } from "./core/actor";
-import { actorContext, httpHooks } from "./core/http";
+import { actorContext, createHttp } from "./core/http";
 import { httpPolicy } from "./core/http-policy";
 import { newUuid } from "./core/ids";
 import { createLinks } from "./core/links";
@@ -54,7 +54,7 @@ import { openFileStore } from "./storage/file-store";
 import { exportsRoutes } from "./exports/routes";
 import { createExportsService } from "./exports/service";
 import { doiResolverUrl } from "./pids/doi";
-import { recordsRoutes } from "./records/routes";
+import { readRecordRoute, recordsRoutes } from "./records/routes";
 import { defineRecordJobs } from "./records/jobs";
 import { createRecordsService } from "./records/service";
 import { defineStatsJobs } from "./stats/jobs";
@@ -212,26 +212,26 @@ export function createApp(options: AppOptions) {
   const { config } = services.deps;
   const authenticate = { token: services.tokens.authenticate, session: services.sessions.resolve };
   const http = actorContext(authenticate, newUuid());
+  const web = createHttp(
+    {
+      allowedHosts: config.APP_ALLOWED_HOSTS,
+      maxContentLength: config.MAX_CONTENT_LENGTH,
+      logRequests: config.LOG_REQUESTS,
+      authenticate,
+      streamedBodyRoutes: new Set<string>([...FILE_CONTENT_ROUTES, ...COMMUNITY_CONTENT_ROUTES]),
+      formBodyRoutes: new Set<string>([...OAI_FORM_ROUTES, ...PAGE_FORM_ROUTES]),
+      policy: httpPolicy(config, services.deps.clock),
+    },
+    () => app.routes,
+    () => (request) => app.handle(request),
+  );
+  const readRecord = readRecordRoute(services.records, services.exports, services.stats.recordView);
   const app: Elysia = new Elysia()
-    .use(
-      httpHooks(
-        {
-          allowedHosts: config.APP_ALLOWED_HOSTS,
-          maxContentLength: config.MAX_CONTENT_LENGTH,
-          logRequests: config.LOG_REQUESTS,
-          authenticate,
-          streamedBodyRoutes: new Set<string>([...FILE_CONTENT_ROUTES, ...COMMUNITY_CONTENT_ROUTES]),
-          formBodyRoutes: new Set<string>([...OAI_FORM_ROUTES, ...PAGE_FORM_ROUTES]),
-          policy: httpPolicy(config, services.deps.clock),
-        },
-        () => app.routes,
-        () => (request) => app.handle(request),
-      ),
-    )
+    .use(web.hooks)
     .get("/ping", () => new Response("OK", { headers: { "Content-Type": "text/plain; charset=utf-8" } }), { detail: { hide: true } })
     .use(docsRoutes(VERSION))
     .use(vocabulariesRoutes(http, services.vocabularies))
-    .use(recordsRoutes(http, services.records, services.exports, services.stats.recordView))
+    .use(recordsRoutes(http, services.records, readRecord))
     .use(exportsRoutes(http, services.exports))
     .use(filesRoutes(http, services.files))
     .use(groupsRoutes(http, services.groups))
@@ -246,7 +246,9 @@ export function createApp(options: AppOptions) {
     .use(oaiSetsRoutes(http, services.oai))
     .use(oaiHarvestRoutes(services.oai))
     .use(pagesRoutes(http, { services, siteName: config.THEME_SITENAME, https: config.BASE_URL.startsWith("https:") })) as unknown as Elysia;
-  return { app, services };
+  /** Routes Bun's router hands straight to their handler (core/http.ts `direct`), by Bun route pattern. */
+  const directRoutes = { "/api/records/:id": web.direct(readRecord, (request) => app.fetch(request)) };
+  return { app, services, directRoutes };
 }
 
 export type App = ReturnType<typeof createApp>;

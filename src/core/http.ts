@@ -1,5 +1,6 @@
 // The HTTP conventions every route shares: host check, JSON bodies, the actor, JSON responses
 // (negotiation, prettyprint), and one error path rendering {"status", "message"[, "errors"]}.
+import type { Server } from "bun";
 import { Elysia, ValidationError } from "elysia";
 import { anonymous, type Actor } from "./actor";
 import { isFormContentType, isJsonContentType, readFormBody, readJsonBody, requireJsonObject } from "./body";
@@ -153,7 +154,6 @@ function takesList(schema: unknown): boolean {
   return s?.type === "array" || !!s?.anyOf?.some((member) => member.type === "array");
 }
 
-/** Hooks for the whole app; register before any route. */
 /**
  * HEAD runs the GET route and drops its body unread. (Elysia's own HEAD reads the whole body to
  * count its length: a file download would be read from disk for nothing.)
@@ -170,7 +170,21 @@ const headRequests = new WeakSet<Request>();
 /** True when the request is the GET that answers a HEAD (no bytes will be sent: no download to count). */
 export const isHeadRequest = (request: Request) => request.method === "HEAD" || headRequests.has(request);
 
-export function httpHooks(options: HttpOptions, routes: () => RouteInfo[], handle: () => (request: Request) => Promise<Response>) {
+/** A route's context, as Elysia gives it and as a direct route (below) builds it. */
+export interface RouteContext<P extends Record<string, string>> {
+  actor: Actor;
+  params: P;
+  request: Request;
+  server: Server<unknown> | null;
+  set: { headers: Record<string, string | number>; status?: number | string };
+}
+
+/**
+ * What every request goes through whichever way it is routed: Elysia's global hooks (`hooks`) for
+ * every route, or `direct` for the few hot read routes the server hands straight from Bun's router
+ * (server/serve.ts), without the framework's per-request work (a third of a record read's CPU).
+ */
+export function createHttp(options: HttpOptions, routes: () => RouteInfo[], handle: () => (request: Request) => Promise<Response>) {
   const index = createRoutesIndex(routes);
   const allowed = new Set(options.allowedHosts);
   const policy = createRequestPolicy(options.policy ?? DEFAULT_HTTP_POLICY, {
@@ -190,22 +204,59 @@ export function httpHooks(options: HttpOptions, routes: () => RouteInfo[], handl
     requireJsonObject(body, listAllowed);
     return body;
   };
-  return new Elysia({ name: "cairn-http-hooks" })
-    .onRequest(({ request, set, server }) => {
-      policy.setHeaders(request, set.headers);
-      // /ping answers any name, so health checks need not know the public one.
-      if (!request.url.endsWith("/ping")) {
-        const host = hostOf(request);
-        if (!allowed.has(host)) {
-          const error = new HttpError(400, `Host '${host}' is not served here; use ${[...allowed].join(" or ")}.`);
-          return errorResponse(error, request);
-        }
+
+  /** Before routing: the security and CORS headers into `headers`, and an early answer (or undefined). */
+  function begin(request: Request, headers: Record<string, string | number>, server: Server<unknown> | null): Response | Promise<Response> | undefined {
+    policy.setHeaders(request, headers);
+    // /ping answers any name, so health checks need not know the public one.
+    if (!request.url.endsWith("/ping")) {
+      const host = hostOf(request);
+      if (!allowed.has(host)) {
+        const error = new HttpError(400, `Host '${host}' is not served here; use ${[...allowed].join(" or ")}.`);
+        return errorResponse(error, request);
       }
-      const early = policy.check(request, set.headers, server);
-      if (early instanceof HttpError) return errorResponse(early, request);
-      if (early) return early;
-      if (request.method === "HEAD") return headFromGet(request, handle());
-    })
+    }
+    const early = policy.check(request, headers, server);
+    if (early instanceof HttpError) return errorResponse(early, request);
+    if (early) return early;
+    if (request.method === "HEAD") return headFromGet(request, handle());
+  }
+
+  /** A route's return value as the response; undefined for a Response of its own (passed through). */
+  function respond(value: unknown, set: RouteContext<never>["set"], request: Request): Response | undefined {
+    // Responses pass through, and so do Elysia's own static handlers (the docs page).
+    if (value instanceof Response || value === undefined || typeof value === "function") return;
+    const status = typeof set.status === "number" ? set.status : 200;
+    if (value === null || status === 204) return new Response(null, { status, headers: set.headers as Record<string, string> });
+    const type = negotiate(request.headers.get("accept"), JSON_MEDIA_TYPES);
+    if (!type) return errorResponse(notAcceptable(JSON_MEDIA_TYPES), request);
+    return jsonResponse(value, status, request, set.headers as Record<string, string>, type);
+  }
+
+  /** Anything a route or hook threw as the response: the spec's error shape, a 500 only for our own faults. */
+  function fail(error: unknown, code: unknown, request: Request): Response {
+    if (error instanceof HttpError) return errorResponse(error, request);
+    if (error instanceof ValidationError) return errorResponse(fromValidation(error), request);
+    if (code === "NOT_FOUND") {
+      const methods = index.allowedMethods(new URL(request.url).pathname);
+      return errorResponse(methods.length ? methodNotAllowed(methods) : notFound("The requested URL was not found on the server."), request);
+    }
+    if (code === "PARSE") {
+      // Elysia wraps what the body reader threw (413, bad JSON) in its own ParseError.
+      const cause = (error as { cause?: unknown }).cause;
+      return errorResponse(cause instanceof HttpError ? cause : new HttpError(400, "Unable to decode JSON data in request body."), request);
+    }
+    console.error(`[cairn] ${request.method} ${new URL(request.url).pathname} failed:`, error);
+    return errorResponse(new HttpError(500, "Internal server error."), request);
+  }
+
+  const logged = (request: Request, status: unknown) => {
+    if (options.logRequests) console.error(`${request.method} ${new URL(request.url).pathname} ${status ?? 200}`);
+  };
+
+  /** Hooks for the whole app; register before any route. */
+  const hooks = new Elysia({ name: "cairn-http-hooks" })
+    .onRequest(({ request, set, server }) => begin(request, set.headers, server))
     .onParse({ as: "global" }, async ({ request, contentType, route }) => {
       if (options.streamedBodyRoutes.has(`${request.method} ${route}`)) {
         // File content: left unread for the route to stream to disk. The same routes take JSON
@@ -230,35 +281,48 @@ export function httpHooks(options: HttpOptions, routes: () => RouteInfo[], handl
       if (options.formBodyRoutes?.has(`${request.method} ${route}`)) return;
       if (!negotiate(request.headers.get("accept"), JSON_MEDIA_TYPES)) return errorResponse(notAcceptable(JSON_MEDIA_TYPES), request);
     })
-    .mapResponse({ as: "global" }, ({ responseValue, set, request }) => {
-      // Responses pass through, and so do Elysia's own static handlers (the docs page).
-      if (responseValue instanceof Response || responseValue === undefined || typeof responseValue === "function") return;
-      const status = typeof set.status === "number" ? set.status : 200;
-      if (responseValue === null || status === 204) {
-        return new Response(null, { status, headers: set.headers as Record<string, string> });
+    .mapResponse({ as: "global" }, ({ responseValue, set, request }) => respond(responseValue, set as RouteContext<never>["set"], request))
+    .onError({ as: "global" }, ({ code, error, request }) => fail(error, code, request))
+    .onAfterResponse({ as: "global" }, ({ request, set }) => logged(request, set.status));
+
+  /**
+   * A GET route for Bun's router: the same stages, actor and error path as through `hooks`, the
+   * response's headers completed from `set` as Elysia does (the response's own win). Any other
+   * method, and a path parameter that is not a plain id (dot segments, percent-escapes), goes to
+   * `fallback`, the whole app, so only the plain read takes this way.
+   */
+  function direct<P extends Record<string, string>>(route: (context: RouteContext<P>) => unknown, fallback: (request: Request) => Response | Promise<Response>) {
+    return (request: Request, server: Server<unknown>): Response | Promise<Response> => {
+      if (request.method !== "GET") return fallback(request);
+      const params = (request as Request & { params: P }).params;
+      for (const key in params) if (!PLAIN_PARAM.test(params[key]!)) return fallback(request);
+      const set: RouteContext<P>["set"] = { headers: {}, status: 200 };
+      let response: Response;
+      try {
+        const early = begin(request, set.headers, server);
+        if (early) return early instanceof Response ? withSetHeaders(early, set) : early.then((r) => withSetHeaders(r, set));
+        const value = route({ actor: resolveActor(request, options.authenticate), params, request, server, set });
+        if (value instanceof Promise) throw new Error("a direct route answers synchronously");
+        response = respond(value, set, request) ?? withSetHeaders(value as Response, set);
+      } catch (error) {
+        response = withSetHeaders(fail(error, undefined, request), set);
       }
-      const type = negotiate(request.headers.get("accept"), JSON_MEDIA_TYPES);
-      if (!type) return errorResponse(notAcceptable(JSON_MEDIA_TYPES), request);
-      return jsonResponse(responseValue, status, request, set.headers as HeaderValues, type);
-    })
-    .onError({ as: "global" }, ({ code, error, request }) => {
-      if (error instanceof HttpError) return errorResponse(error, request);
-      if (error instanceof ValidationError) return errorResponse(fromValidation(error), request);
-      if (code === "NOT_FOUND") {
-        const methods = index.allowedMethods(new URL(request.url).pathname);
-        return errorResponse(methods.length ? methodNotAllowed(methods) : notFound("The requested URL was not found on the server."), request);
-      }
-      if (code === "PARSE") {
-        // Elysia wraps what the body reader threw (413, bad JSON) in its own ParseError.
-        const cause = (error as { cause?: unknown }).cause;
-        return errorResponse(cause instanceof HttpError ? cause : new HttpError(400, "Unable to decode JSON data in request body."), request);
-      }
-      console.error(`[cairn] ${request.method} ${new URL(request.url).pathname} failed:`, error);
-      return errorResponse(new HttpError(500, "Internal server error."), request);
-    })
-    .onAfterResponse({ as: "global" }, ({ request, set }) => {
-      if (options.logRequests) console.error(`${request.method} ${new URL(request.url).pathname} ${set.status ?? 200}`);
-    });
+      logged(request, response.status);
+      return response;
+    };
+  }
+
+  return { hooks, direct };
+}
+
+/** What a direct route takes as a path parameter; anything else is left to the framework's way. */
+const PLAIN_PARAM = /^[A-Za-z0-9_-]{1,200}$/;
+
+/** Elysia's completion of a returned Response: `set`'s headers where the response has none, `set`'s status over a plain 200. */
+function withSetHeaders(response: Response, set: RouteContext<never>["set"]): Response {
+  for (const key in set.headers) if (!response.headers.has(key)) response.headers.set(key, String(set.headers[key]));
+  const status = typeof set.status === "number" ? set.status : 200;
+  return response.status === 200 && status !== 200 ? new Response(response.body, { status, headers: response.headers }) : response;
 }
 
 /** The per-request context feature routes use: `actor`. */

@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import type { Actor } from "../core/actor";
 import { revisionEtag } from "../core/etag";
-import type { ActorContext } from "../core/http";
+import type { ActorContext, RouteContext } from "../core/http";
 import { queryParams, singleQueryParams } from "../core/links";
 import type { RecordDocument } from "../core/record-document";
 import { visitorOf, type Visitor } from "../core/visitor";
@@ -30,7 +30,28 @@ const withEtag = <T extends { revision_id: number }>(set: { headers: Record<stri
   return body;
 };
 
-export const recordsRoutes = (http: ActorContext, records: RecordsService, formats: RecordFormats, onView: RecordViewHook) =>
+/**
+ * `GET /api/records/{id}`: this module's Elysia route, and the server's direct route (core/http.ts
+ * `direct`) for the same path, so the hottest read skips the framework's per-request work.
+ */
+export const readRecordRoute =
+  (records: RecordsService, formats: RecordFormats, onView: RecordViewHook) =>
+  ({ actor, params, request, server, set }: RouteContext<{ id: string }>) => {
+    const accept = request.headers.get("accept");
+    // Negotiated before the read: an unacceptable Accept is a 406 whether or not the record exists.
+    const query = singleQueryParams(request.url);
+    const format = formats.chooseFormat(accept, query);
+    const record = records.readRecord(actor, params.id, { includeDeleted: query.include_deleted === "1" || query.include_deleted === "true" });
+    const body = format ? format.render(record) : null;
+    const headers = { link: formats.signposting(record), vary: "Accept" };
+    onView({ recordId: record.id, parentId: record.parent.id, actor, visitor: visitorOf(server, request), accept });
+    if (format) return new Response(body, { headers: { ...headers, "content-type": format.contentType } });
+    // The record JSON goes through the API's JSON path (vendor types, prettyprint) with its ETag.
+    Object.assign(set.headers, headers, { etag: revisionEtag(record.revision_id) });
+    return record;
+  };
+
+export const recordsRoutes = (http: ActorContext, records: RecordsService, readRecord: ReturnType<typeof readRecordRoute>) =>
   new Elysia()
     .use(http)
     .get("/api/records", ({ actor, request }) => records.searchRecords(actor, queryParams(request.url)), {
@@ -45,24 +66,7 @@ export const recordsRoutes = (http: ActorContext, records: RecordsService, forma
       },
       { detail: { summary: "Create a draft", tags: draftTags } },
     )
-    .get(
-      "/api/records/:id",
-      ({ actor, params, request, server, set }) => {
-        const accept = request.headers.get("accept");
-        // Negotiated before the read: an unacceptable Accept is a 406 whether or not the record exists.
-        const query = singleQueryParams(request.url);
-        const format = formats.chooseFormat(accept, query);
-        const record = records.readRecord(actor, params.id, { includeDeleted: query.include_deleted === "1" || query.include_deleted === "true" });
-        const body = format ? format.render(record) : null;
-        const headers = { link: formats.signposting(record), vary: "Accept" };
-        onView({ recordId: record.id, parentId: record.parent.id, actor, visitor: visitorOf(server, request), accept });
-        if (format) return new Response(body, { headers: { ...headers, "content-type": format.contentType } });
-        // The record JSON goes through the API's JSON path (vendor types, prettyprint) with its ETag.
-        Object.assign(set.headers, headers, { etag: revisionEtag(record.revision_id) });
-        return record;
-      },
-      { detail: { summary: "Read a published record (JSON, or an export format chosen by Accept or ?style=)", tags } },
-    )
+    .get("/api/records/:id", readRecord, { detail: { summary: "Read a published record (JSON, or an export format chosen by Accept or ?style=)", tags } })
     .delete(
       "/api/records/:id/delete",
       ({ actor, params, body, set }) => {

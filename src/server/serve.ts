@@ -48,7 +48,7 @@ export async function startServer(config: Config, say: (line: string) => void = 
   // Given back at stop, for callers that run a server in their own process (tests).
   const umask = process.umask();
   secureDataDir(config.DATA_DIR, warn);
-  const { app, services } = createApp({ config });
+  const { app, services, directRoutes } = createApp({ config });
   const releaseLock = takePidLock(config.DATA_DIR);
   try {
     // Only the one server of this data directory may clear upload leftovers (the CLI may run beside it).
@@ -67,7 +67,8 @@ export async function startServer(config: Config, say: (line: string) => void = 
     }
     (http as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
     // Bun.serve rather than app.listen: every request goes through a route matched on the raw
-    // target (server/raw-target.ts), where dot segments can still be seen; Elysia routes after.
+    // target (server/raw-target.ts), where dot segments can still be seen; Elysia routes after,
+    // except for the direct routes (app.ts), which Bun's router prefers for their literal segments.
     const server = listen({
       hostname: config.HOST,
       port: config.PORT,
@@ -77,7 +78,7 @@ export async function startServer(config: Config, say: (line: string) => void = 
       maxRequestBodySize: Math.max(config.MAX_CONTENT_LENGTH, config.RDM_FILES_DEFAULT_MAX_FILE_SIZE) + 1024 * 1024,
       idleTimeout: 30,
       development: false,
-      routes: rawTargetRoutes(app.fetch),
+      routes: { ...rawTargetRoutes(app.fetch), ...directRoutes },
       fetch: app.fetch,
     });
     // What app.listen would do: routes read `server` (client addresses), app.stop() stops it.

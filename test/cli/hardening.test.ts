@@ -3,11 +3,10 @@
 // HSTS over HTTPS, and a data directory that only its owner can read.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { narrowPermissions } from "../../src/server/data-dir";
-import { MAIN, cairn, cleanEnv, freePort, serve } from "../helpers/cli";
+import { MAIN, cairn, cleanEnv, freePort, raw, serve } from "../helpers/cli";
 
 let root = "";
 beforeAll(() => {
@@ -20,36 +19,6 @@ async function stop(proc: Bun.Subprocess<"ignore", "pipe", "pipe">) {
   proc.kill("SIGTERM");
   const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
   return { code, stderr };
-}
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** One request written byte for byte (fetch and browsers resolve dot segments before sending). */
-function raw(port: number, method: string, target: string, headers: Record<string, string> = {}, body = ""): Promise<RawResponse> {
-  const head = [
-    `${method} ${target} HTTP/1.1`,
-    "Host: 127.0.0.1",
-    "Connection: close",
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-  ];
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.write(`${head.join("\r\n")}\r\n\r\n${body}`));
-    const chunks: Buffer[] = [];
-    socket.on("data", (c: Buffer) => chunks.push(c));
-    socket.on("error", reject);
-    socket.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      const [top = "", ...rest] = text.split("\r\n\r\n");
-      const [statusLine = "", ...lines] = top.split("\r\n");
-      const parsed = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
-      resolve({ status: Number(statusLine.split(" ")[1]), headers: parsed, body: rest.join("\r\n\r\n") });
-    });
-  });
 }
 
 const tokenOf = (data: string) => /^token=(.+)$/m.exec(readFileSync(join(data, "admin-credentials.txt"), "utf8"))![1]!;

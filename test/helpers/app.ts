@@ -27,7 +27,7 @@ export async function createTestApp(overrides: Partial<Record<ConfigKey, unknown
   const config = loadConfig({ flags: { DATA_DIR: dataDir, HTTP: true, BASE_URL, ...overrides }, env: {} });
   const clock = new ManualClock(Date.UTC(2026, 10, 22, 12, 0, 0));
   const logs: string[] = [];
-  const { app, services } = createApp({ config, clock, log: (m) => logs.push(m) });
+  const { app, services, directRoutes } = createApp({ config, clock, log: (m) => logs.push(m) });
 
   const makeUser = async (name: string, admin = false) => {
     const user = await services.users.createUser(systemActor, { email: `${name}@example.org`, username: name, password: `${name}-password`, admin });
@@ -58,6 +58,8 @@ export async function createTestApp(overrides: Partial<Record<ConfigKey, unknown
 
   return {
     app,
+    /** The routes the server hands straight from Bun's router (app.ts); tests call them as the router would. */
+    directRoutes,
     services,
     config,
     clock,

@@ -1,4 +1,5 @@
 // Runs the cairn CLI from source in a child process, as a person would.
+import { connect } from "node:net";
 import { join } from "node:path";
 import type { Clock } from "../../src/core/time";
 
@@ -49,4 +50,36 @@ export async function serve(args: string[], env: Record<string, string> = {}) {
   }
   reader.releaseLock();
   return { proc, output };
+}
+
+/** A response read off the socket by `raw`. */
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One request written byte for byte (fetch and browsers resolve dot segments before sending). */
+/** One request written as raw HTTP/1.1 (fetch would resolve dot segments and normalise the target); the connection is closed after it. */
+export function raw(port: number, method: string, target: string, headers: Record<string, string> = {}, body = ""): Promise<RawResponse> {
+  const head = [
+    `${method} ${target} HTTP/1.1`,
+    "Host: 127.0.0.1",
+    "Connection: close",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(`${head.join("\r\n")}\r\n\r\n${body}`));
+    const chunks: Buffer[] = [];
+    socket.on("data", (c: Buffer) => chunks.push(c));
+    socket.on("error", reject);
+    socket.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      const [top = "", ...rest] = text.split("\r\n\r\n");
+      const [statusLine = "", ...lines] = top.split("\r\n");
+      const parsed = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      resolve({ status: Number(statusLine.split(" ")[1]), headers: parsed, body: rest.join("\r\n\r\n") });
+    });
+  });
 }
