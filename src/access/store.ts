@@ -1,6 +1,7 @@
 // Queries on grants, secret links, guests' pending access requests and the signing key.
-import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/connection";
+import { selectRows, sortRows } from "../db/rows";
 import {
   accessVerificationsTable,
   draftsTable,
@@ -17,7 +18,8 @@ export type GrantRow = typeof recordGrantsTable.$inferSelect;
 export type LinkRow = typeof recordLinksTable.$inferSelect;
 export type VerificationRow = typeof accessVerificationsTable.$inferSelect;
 
-const unexpired = (column: typeof recordGrantsTable.expiresAt | typeof recordLinksTable.expiresAt, now: number) => or(isNull(column), gt(column, now));
+/** A grant or link that has not expired by the `?` it takes (now, in ms). */
+const UNEXPIRED = "(expires_at IS NULL OR expires_at > ?)";
 
 /** The signing key of a purpose, made on first use. */
 export function signingKey(db: Db, purpose: string, newSecret: () => string, now: number): string {
@@ -27,33 +29,28 @@ export function signingKey(db: Db, purpose: string, newSecret: () => string, now
 
 /** Unexpired grants on the parent to the user or to one of the groups. */
 export function listHolderGrants(db: Db, parentId: string, userId: number | null, groupIds: string[], now: number): GrantRow[] {
-  const t = recordGrantsTable;
-  const holders = [
-    userId === null ? undefined : and(eq(t.subjectType, "user"), eq(t.subjectId, String(userId))),
-    groupIds.length ? and(eq(t.subjectType, "role"), inArray(t.subjectId, groupIds)) : undefined,
-  ].filter(Boolean);
+  const holders: string[] = [];
+  const params: (string | number)[] = [parentId, now];
+  if (userId !== null) {
+    holders.push("(subject_type = 'user' AND subject_id = ?)");
+    params.push(String(userId));
+  }
+  if (groupIds.length) {
+    holders.push(`(subject_type = 'role' AND subject_id IN (${groupIds.map(() => "?").join(", ")}))`);
+    params.push(...groupIds);
+  }
   if (holders.length === 0) return [];
-  return db
-    .select()
-    .from(t)
-    .where(and(eq(t.parentId, parentId), or(...holders), unexpired(t.expiresAt, now)))
-    .all();
+  return selectRows(db, recordGrantsTable, `parent_id = ? AND ${UNEXPIRED} AND (${holders.join(" OR ")})`, params);
 }
 
 /** An unexpired link of the parent by its token's hash. */
 export const findValidLink = (db: Db, parentId: string, tokenHash: string, now: number): LinkRow | null =>
-  db
-    .select()
-    .from(recordLinksTable)
-    .where(and(eq(recordLinksTable.tokenHash, tokenHash), eq(recordLinksTable.parentId, parentId), unexpired(recordLinksTable.expiresAt, now)))
-    .get() ?? null;
+  selectRows(db, recordLinksTable, `token_hash = ? AND parent_id = ? AND ${UNEXPIRED}`, [tokenHash, parentId, now])[0] ?? null;
 
 /** The parent's grants in their order (a grant's id in the API is its position here). */
-export const listGrants = (db: Db, parentId: string): GrantRow[] =>
-  db.select().from(recordGrantsTable).where(eq(recordGrantsTable.parentId, parentId)).orderBy(asc(recordGrantsTable.id)).all();
+export const listGrants = (db: Db, parentId: string): GrantRow[] => sortRows(selectRows(db, recordGrantsTable, "parent_id = ?", [parentId]), "id");
 
-export const listLinks = (db: Db, parentId: string): LinkRow[] =>
-  db.select().from(recordLinksTable).where(eq(recordLinksTable.parentId, parentId)).orderBy(asc(recordLinksTable.created), asc(recordLinksTable.id)).all();
+export const listLinks = (db: Db, parentId: string): LinkRow[] => sortRows(selectRows(db, recordLinksTable, "parent_id = ?", [parentId]), "created", "id");
 
 export const findLink = (db: Db, parentId: string, id: string): LinkRow | null =>
   db

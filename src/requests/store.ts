@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray, isNotNull, lte, ne, or, sql, type SQL } fr
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { matchAllWords, queryWords } from "../core/word-match";
 import type { Db } from "../db/connection";
+import { selectRows, sortRows } from "../db/rows";
 import { requestEventsTable, requestsTable } from "../db/tables";
 import type { ListFilters } from "./model";
 import type { EntityKind, EntityRef, RequestStatus, RequestView } from "./types";
@@ -129,28 +130,39 @@ export interface RequestLookup {
   openOnly?: boolean;
 }
 
+/** The lookup as SQL conditions (fixed fragments, one statement per shape) and their parameters. */
+function lookupWhere(lookup: RequestLookup): [string, string[]] {
+  const conditions: string[] = [];
+  const params: string[] = [];
+  const party = (column: string, ref: EntityRef | undefined) => {
+    if (!ref) return;
+    conditions.push(`${column}_kind = ? AND ${column}_id = ?`);
+    params.push(ref.kind, ref.id);
+  };
+  if (lookup.type) {
+    conditions.push("type = ?");
+    params.push(lookup.type);
+  }
+  if (lookup.openOnly) conditions.push("status = 'submitted'");
+  party("created_by", lookup.createdBy);
+  party("receiver", lookup.receiver);
+  party("topic", lookup.topic);
+  return [conditions.length ? conditions.join(" AND ") : "1", params];
+}
+
 /** Requests by type, party or topic, oldest first (e.g. a community's invitations). */
 export function listRequestsBy(db: Db, lookup: RequestLookup, limit: number) {
-  const t = requestsTable;
-  const where = and(
-    lookup.type ? eq(t.type, lookup.type) : undefined,
-    lookup.openOnly ? eq(t.status, "submitted") : undefined,
-    lookup.createdBy ? refIs(t.createdByKind, t.createdById, lookup.createdBy) : undefined,
-    lookup.receiver ? refIs(t.receiverKind, t.receiverId, lookup.receiver) : undefined,
-    lookup.topic ? refIs(t.topicKind, t.topicId, lookup.topic) : undefined,
-  );
-  return db.select().from(t).where(where).orderBy(asc(t.created), asc(t.number)).limit(limit).all();
+  const [where, params] = lookupWhere(lookup);
+  // A topic (a record, a draft) has a handful of requests: ordered here, on every publish's path.
+  if (lookup.topic) return sortRows(selectRows(db, requestsTable, where, params), "created", "number").slice(0, limit);
+  return selectRows(db, requestsTable, where, [...params, limit], "ORDER BY created, number LIMIT ?");
 }
 
 /** The newest request matching the lookup (highest number), or null. */
 export function findLatestRequest(db: Db, lookup: RequestLookup) {
-  const t = requestsTable;
-  const where = and(
-    lookup.type ? eq(t.type, lookup.type) : undefined,
-    lookup.topic ? refIs(t.topicKind, t.topicId, lookup.topic) : undefined,
-    lookup.createdBy ? refIs(t.createdByKind, t.createdById, lookup.createdBy) : undefined,
-  );
-  return db.select().from(t).where(where).orderBy(desc(t.number)).limit(1).get() ?? null;
+  const [where, params] = lookupWhere({ type: lookup.type, topic: lookup.topic, createdBy: lookup.createdBy });
+  if (lookup.topic) return sortRows(selectRows(db, requestsTable, where, params), "number").pop() ?? null;
+  return selectRows(db, requestsTable, where, params, "ORDER BY number DESC LIMIT 1")[0] ?? null;
 }
 
 /** Open requests whose expiry has passed. */
