@@ -6,12 +6,17 @@ import { open, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { constants, createGunzip, createGzip, createZstdCompress, createZstdDecompress } from "node:zlib";
-import { extract as tarExtract, pack as tarPack, type Pack } from "tar-stream";
+import type { Pack } from "tar-stream";
+import type * as TarStream from "tar-stream";
 import { conflict } from "../core/errors";
 import { newUuid } from "../core/ids";
+import { lazy } from "../core/lazy";
 import { checkObject, hashing, readBlocks, syncDir, type Algorithm } from "./copy";
 import { DATABASE_FILE, MANIFEST_FILE, parseManifest, serializeManifest, type FileEntry, type Manifest } from "./manifest";
 import type { BackupSink } from "./sink";
+
+/** tar-stream, loaded by the first archive backup or restore (most servers never make one). */
+const tar = lazy(() => require("tar-stream") as typeof TarStream);
 
 export type ArchiveKind = "zst" | "gz";
 
@@ -69,7 +74,7 @@ export async function openArchiveSink(dest: string, kind: ArchiveKind, now: numb
   const temporary = `${dest}.partial-${newUuid()}`;
   const databasePath = `${temporary}.db`;
   const mtime = new Date(now);
-  const pack = tarPack();
+  const pack = tar().pack();
   const compressor = kind === "zst" ? createZstdCompress({ params: { [constants.ZSTD_c_compressionLevel]: 3 } }) : createGzip({ level: GZIP_LEVEL });
   const finished = pipeline(pack, compressor, createWriteStream(temporary, { flags: "wx", mode: 0o600 }));
   const failed = finished.then(() => new Promise<never>(() => {}));
@@ -136,7 +141,7 @@ export async function readManifestEntry(entry: ArchiveEntry, path: string): Prom
 
 /** The entries of a backup archive, in order, decompressed as they are read; `onRead` counts the archive's bytes. */
 export async function* readArchive(path: string, kind: ArchiveKind, onRead?: (bytes: number) => void): AsyncGenerator<ArchiveEntry> {
-  const extract = tarExtract();
+  const extract = tar().extract();
   const input = createReadStream(path, { highWaterMark: BLOCK });
   if (onRead) input.on("data", (chunk) => onRead(chunk.length));
   const done = pipeline(input, kind === "zst" ? createZstdDecompress() : createGunzip(), extract);

@@ -4,6 +4,7 @@
 // server's connection never checkpoints, and a worker with its own connection does, in PASSIVE
 // mode (writers go on meanwhile), every CHECKPOINT_EVERY_MS. If the worker fails or hangs, the
 // server's connection takes checkpoints back, so the WAL never grows without bound.
+import { statSync } from "node:fs";
 import type { Db } from "./connection";
 
 const CHECKPOINT_EVERY_MS = 1000;
@@ -53,16 +54,34 @@ self.onmessage = (event) => {
 
 export interface Checkpointer {
   /** Checkpoints taken by the worker and the frames they copied (tests, diagnostics). */
-  stats(): { checkpoints: number; restarts: number; framesCopied: number; walFrames: number; fallenBack: boolean };
+  stats(): { checkpoints: number; restarts: number; framesCopied: number; walFrames: number; fallenBack: boolean; workerStarted: boolean };
+  /** Runs the periodic step now, as the timer does (tests). */
+  poll(): void;
   /** Waits for the next checkpoint to finish (tests). */
   checkpointNow(): Promise<void>;
   /** Lets a running checkpoint finish and the worker close its connection; the writer checkpoints again. */
   stop(): Promise<void>;
 }
 
+/** A log this long (bytes) left by an earlier run gets a checkpoint even before this run writes. */
+const LEFTOVER_WAL_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Starts checkpointing `db` (the file at `path`). The worker itself starts at the first tick that
+ * finds something to do (a row written by this connection, or a long log left by an earlier run):
+ * a server nobody writes to does without its thread and its ~6 MB.
+ */
 export function startCheckpointer(db: Db, path: string, log: (message: string) => void): Checkpointer {
-  const worker = new Worker(URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/javascript" })));
-  worker.unref();
+  const changes = db.$client.query<{ n: number }, []>("SELECT total_changes() AS n");
+  const changesAtStart = changes.get()!.n;
+  const walBytes = () => {
+    try {
+      return statSync(`${path}-wal`).size;
+    } catch {
+      return 0;
+    }
+  };
+  let worker: Worker | null = null;
   db.$client.exec("PRAGMA wal_autocheckpoint = 0");
   // When the log starts again, its file is cut back to this size (it keeps its longest length otherwise).
   db.$client.exec(`PRAGMA journal_size_limit = ${64 * 1024 * 1024}`);
@@ -79,7 +98,7 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
     if (fallenBack) return;
     fallenBack = true;
     clearInterval(timer);
-    worker.terminate();
+    worker?.terminate();
     db.$client.exec(`PRAGMA wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
     log(`database: background checkpoints stopped (${reason}); the server's connection checkpoints again`);
     for (const done of pending?.done ?? []) done();
@@ -87,7 +106,7 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
   }
 
   let onClosed: (() => void) | null = null;
-  worker.onmessage = (event: MessageEvent) => {
+  const onMessage = (event: MessageEvent) => {
     const m = event.data as { seq: number; result: number[] | null; error: string | null; restarted?: boolean; closed?: boolean };
     if (m.closed) return onClosed?.();
     if (!pending || m.seq !== pending.seq) return;
@@ -112,7 +131,17 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
     // checkpoints get somewhere (a reader that pins the log would otherwise make this a busy loop).
     if (progressed && walFrames >= RESTART_AFTER_FRAMES / 4) setTimeout(tick, 0).unref?.();
   };
-  worker.onerror = (event: ErrorEvent) => fallBack(event.message || "worker error");
+
+  /** The worker, started on first need. */
+  function started(): Worker {
+    if (worker) return worker;
+    worker = new Worker(URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/javascript" })));
+    worker.unref();
+    worker.onmessage = onMessage;
+    worker.onerror = (event: ErrorEvent) => fallBack(event.message || "worker error");
+    worker.postMessage({ op: "open", path });
+    return worker;
+  }
 
   function tick() {
     if (fallenBack) return;
@@ -120,18 +149,20 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
       if (performance.now() - pending.since > HUNG_AFTER_MS) fallBack("a checkpoint did not answer");
       return;
     }
+    if (!worker && changes.get()!.n === changesAtStart && walBytes() < LEFTOVER_WAL_BYTES) return;
     pending = { seq: ++seq, since: performance.now(), done: [] };
-    worker.postMessage({ op: "checkpoint", seq: pending.seq, restartAfterFrames: RESTART_AFTER_FRAMES, restartWithinFrames: RESTART_WITHIN_FRAMES });
+    started().postMessage({ op: "checkpoint", seq: pending.seq, restartAfterFrames: RESTART_AFTER_FRAMES, restartWithinFrames: RESTART_WITHIN_FRAMES });
   }
 
-  worker.postMessage({ op: "open", path });
   const timer = setInterval(tick, CHECKPOINT_EVERY_MS);
   timer.unref?.();
 
   return {
-    stats: () => ({ checkpoints, restarts, framesCopied, walFrames, fallenBack }),
+    stats: () => ({ checkpoints, restarts, framesCopied, walFrames, fallenBack, workerStarted: worker !== null }),
+    poll: tick,
     checkpointNow() {
       if (fallenBack) return Promise.resolve();
+      started();
       return new Promise<void>((resolve) => {
         if (!pending) tick();
         if (pending) pending.done.push(resolve);
@@ -142,15 +173,17 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
       if (fallenBack) return;
       fallenBack = true; // no more ticks; the closing connection checkpoints what is left
       clearInterval(timer);
+      if (!worker) return void db.$client.exec(`PRAGMA wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+      const running = worker;
       // Messages are handled in order: the close follows any checkpoint under way, so the worker
       // never dies holding a checkpoint lock.
       const closed = new Promise<void>((resolve) => {
         onClosed = resolve;
         setTimeout(resolve, CLOSE_WAIT_MS).unref?.();
       });
-      worker.postMessage({ op: "close" });
+      running.postMessage({ op: "close" });
       await closed;
-      worker.terminate();
+      running.terminate();
       for (const done of pending?.done ?? []) done();
       pending = null;
       db.$client.exec(`PRAGMA wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);

@@ -6,6 +6,7 @@ import type { JsonObject } from "../core/json";
 import { cslItem } from "./csl";
 import { CSL_LOCALES, CSL_STYLES } from "./csl-files";
 import type { ExportFormat } from "./types";
+import { lazy } from "../core/lazy";
 
 export const CITATION_STYLES = Object.keys(CSL_STYLES);
 export const DEFAULT_STYLE = "apa";
@@ -60,8 +61,7 @@ export function citationLocale(value: string | undefined): { tag: string; explic
 // are kept per style and locale (a few at most) and fed the one item through `items`.
 const MAX_ENGINES = 12;
 // Loaded on first use: the citation engine costs ~10 MB that a server nobody asks for citations never needs.
-let citeproc: typeof CSLModule | null = null;
-const CSL = () => (citeproc ??= require("citeproc") as typeof CSLModule);
+const CSL = lazy(() => require("citeproc") as typeof CSLModule);
 
 const engines = new Map<string, InstanceType<typeof CSLModule.Engine>>();
 const items = new Map<string, Record<string, unknown>>();

@@ -1,9 +1,10 @@
 // The mail outbox: notifications are queued as rows after the change they report has committed,
 // and delivered over SMTP by the `mail-send` job when MAIL_SERVER is set (otherwise they wait).
-import nodemailer from "nodemailer";
+import type Nodemailer from "nodemailer";
 import { requireAdmin, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import * as store from "./store";
+import { lazy } from "../core/lazy";
 
 export interface OutgoingMail {
   to: string;
@@ -36,13 +37,16 @@ const isPermanent = (err: unknown) => {
 const isConnectionError = (err: unknown) => ["ECONNECTION", "ETIMEDOUT", "ESOCKET", "EAUTH", "ETLS", "EDNS", "EPROTOCOL"].includes(String((err as { code?: string }).code));
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
 
+/** nodemailer, loaded with the first delivery: a server without MAIL_SERVER never needs it. */
+const mailer = lazy(() => require("nodemailer") as typeof Nodemailer);
+
 export type MailService = ReturnType<typeof createMailService>;
 
 export function createMailService(deps: Deps & { log?(message: string): void }) {
   const { db, clock, config } = deps;
 
   function transport() {
-    return nodemailer.createTransport({
+    return mailer().createTransport({
       host: config.MAIL_SERVER,
       port: config.MAIL_PORT,
       secure: config.MAIL_USE_SSL,

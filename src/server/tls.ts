@@ -2,9 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { join } from "node:path";
-// @peculiar/x509 resolves its services through tsyringe, which needs the Reflect metadata API first.
-import "reflect-metadata";
-import * as x509 from "@peculiar/x509";
+import type * as X509 from "@peculiar/x509";
 
 export interface TlsFiles {
   cert: string;
@@ -19,7 +17,18 @@ const pem = (label: string, der: ArrayBuffer) =>
 /** Host names and addresses the certificate must name: the configured ones plus the loopback aliases. */
 export const certificateNames = (hosts: string[]) => [...new Set([...hosts.map((h) => h.toLowerCase()), "localhost", "127.0.0.1", "::1"])].sort();
 
+/**
+ * @peculiar/x509, loaded when a certificate is made (once per data directory): held from the start
+ * it would cost every server its memory. It resolves its services through tsyringe, which needs the
+ * Reflect metadata API first.
+ */
+async function loadX509(): Promise<typeof X509> {
+  await import("reflect-metadata");
+  return import("@peculiar/x509");
+}
+
 async function makeCertificate(names: string[]) {
+  const x509 = await loadX509();
   const algorithm = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
   const keys = await crypto.subtle.generateKey(algorithm, true, ["sign", "verify"]);
   const now = Date.now();

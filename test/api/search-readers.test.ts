@@ -1,6 +1,7 @@
 // Record searches on reader workers: the same answers as on the request thread, and a search past
 // its time budget is stopped with a 503 in the error shape while the server goes on answering.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
 import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { ManualClock } from "../../src/core/time";
@@ -40,7 +41,24 @@ const QUERIES = [
   "?q=survey*&page=3&size=7&sort=oldest",
 ];
 
+/** Worker threads of this process (Linux names a Bun Worker's thread "Worker"). */
+const workerThreads = () => readdirSync("/proc/self/task").filter((tid) => readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim() === "Worker").length;
+
 describe("reader workers", () => {
+  test("start at the first search, not with the server", async () => {
+    const before = workerThreads();
+    const { app, services } = appWith({ SEARCH_READERS: 2 });
+    try {
+      expect(workerThreads()).toBe(before);
+      const found = await get(app, "/api/records?q=data&size=1");
+      expect(found.status).toBe(200);
+      expect(found.json.hits.total).toBeGreaterThan(0);
+      expect(workerThreads()).toBe(before + 2);
+    } finally {
+      services.close();
+    }
+  });
+
   test("answer exactly as the request thread does", async () => {
     const { app, services } = appWith({ SEARCH_READERS: 2 });
     try {

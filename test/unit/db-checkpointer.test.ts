@@ -115,3 +115,36 @@ describe("background checkpoints", () => {
     db.$client.close();
   });
 });
+
+describe("the worker starts on first need", () => {
+  test("a database nobody writes to after the start gets no worker; the first write starts it and it checkpoints", async () => {
+    const { path, db, checkpointer } = started("lazy.db");
+    checkpointer.poll();
+    expect(checkpointer.stats()).toMatchObject({ workerStarted: false, checkpoints: 0 });
+    writeRows(db, 50);
+    checkpointer.poll();
+    expect(checkpointer.stats().workerStarted).toBe(true);
+    await checkpointer.checkpointNow();
+    expect(checkpointer.stats().framesCopied).toBeGreaterThanOrEqual(50);
+    await checkpointer.stop();
+    expect(statSync(path).size).toBeGreaterThan(50 * 3000);
+    db.$client.close();
+  });
+
+  test("a long log left by an earlier run is checkpointed before this run writes anything", async () => {
+    const path = join(dir, "leftover.db");
+    const first = openDatabase(path);
+    first.$client.exec("CREATE TABLE t (a TEXT)");
+    first.$client.exec("PRAGMA wal_autocheckpoint = 0");
+    writeRows(first, 1600); // ~6 MB of log, left behind by a connection that never checkpoints
+    const db = openDatabase(path);
+    const checkpointer = startCheckpointer(db, path, () => {});
+    checkpointer.poll();
+    expect(checkpointer.stats().workerStarted).toBe(true);
+    await checkpointer.checkpointNow();
+    expect(checkpointer.stats().framesCopied).toBeGreaterThanOrEqual(1600);
+    await checkpointer.stop();
+    db.$client.close();
+    first.$client.close();
+  });
+});

@@ -1,6 +1,7 @@
 // HTML sanitising of descriptions with InvenioRDM's allowed tags and attributes.
 import type sanitizeHtmlType from "sanitize-html";
 import { cleanText } from "./fields";
+import { lazy } from "../../core/lazy";
 
 /** invenio-config's ALLOWED_HTML_TAGS, the default InvenioRDM sanitises descriptions with. */
 export const ALLOWED_HTML_TAGS = [
@@ -46,8 +47,8 @@ export const ALLOWED_HTML_ATTRS: Record<string, string[]> = {
 };
 
 // Loaded on first use: the library holds ~19 MB that a server which is only read from never needs.
-let sanitizer: typeof sanitizeHtmlType | null = null;
-const sanitizeHtml = (html: string, opts: sanitizeHtmlType.IOptions) => (sanitizer ??= require("sanitize-html") as typeof sanitizeHtmlType)(html, opts);
+const sanitizer = lazy(() => require("sanitize-html") as typeof sanitizeHtmlType);
+const sanitizeHtml = (html: string, opts: sanitizeHtmlType.IOptions) => sanitizer()(html, opts);
 
 const options: sanitizeHtmlType.IOptions = {
   allowedTags: ALLOWED_HTML_TAGS,

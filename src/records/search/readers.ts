@@ -69,7 +69,13 @@ export function createSearchReaders(options: ReaderOptions) {
     return reader;
   }
 
-  const readers: Reader[] = Array.from({ length: options.count }, spawn);
+  // Spawned at the first search: a server nobody searches does without their threads (~7 MB each).
+  // Index notes before then need no worker: a new one builds its copy from the index as it is.
+  const readers: Reader[] = [];
+  const pool = () => {
+    if (readers.length === 0 && !closed) for (let i = 0; i < options.count; i++) readers.push(spawn());
+    return readers;
+  };
 
   /** Ends a worker (and every search it holds) and puts a fresh one in its place. */
   function replace(reader: Reader, err: Error) {
@@ -90,7 +96,7 @@ export function createSearchReaders(options: ReaderOptions) {
     /** Runs a search on the least busy worker; `stamp` names the index state the server sees. */
     search(stamp: string, scope: RecordScope, input: RecordSearchInput, page: Page): Promise<FoundRecords> {
       if (closed) return Promise.reject(new Error("search readers are closed"));
-      const reader = readers.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+      const reader = pool().reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
       const id = nextId++;
       return new Promise<FoundRecords>((resolve, reject) => {
         const timer = setTimeout(() => {

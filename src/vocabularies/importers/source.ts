@@ -3,7 +3,11 @@ import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { Readable, pipeline } from "node:stream";
 import { createGunzip } from "node:zlib";
-import { extract } from "tar-stream";
+import type * as TarStream from "tar-stream";
+import { lazy } from "../../core/lazy";
+
+/** tar-stream, loaded by the first import of a tar dump. */
+const tar = lazy(() => require("tar-stream") as typeof TarStream);
 
 /** Called as a dump is read: bytes of the file(s) on disk consumed so far, and their total size. */
 export type Progress = (bytesRead: number, totalBytes: number) => void;
@@ -96,12 +100,12 @@ export interface TarMember {
 export async function* tarMembers(path: string, count: (n: number) => void): AsyncGenerator<TarMember> {
   const magic = await head(path);
   const raw = rawChunks(path, count);
-  const tar = extract();
+  const archive = tar().extract();
   const source = Readable.from(isGzip(magic) ? gunzip(raw) : raw, { objectMode: false });
-  source.on("error", (err) => tar.destroy(err));
-  source.pipe(tar as unknown as NodeJS.WritableStream);
+  source.on("error", (err) => archive.destroy(err));
+  source.pipe(archive as unknown as NodeJS.WritableStream);
   try {
-    for await (const entry of tar) {
+    for await (const entry of archive) {
       if (entry.header.type === "file" || entry.header.type === "contiguous-file") {
         yield { name: entry.header.name, content: entry as AsyncIterable<Uint8Array> };
       }
@@ -110,6 +114,6 @@ export async function* tarMembers(path: string, count: (n: number) => void): Asy
     }
   } finally {
     source.destroy();
-    tar.destroy();
+    archive.destroy();
   }
 }
