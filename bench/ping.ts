@@ -11,7 +11,8 @@ import { loadConfig } from "../src/config";
 import { bulkInsertRecords, percentile, reindexData, startServer } from "./lib";
 import { createRecordsData } from "./records-data";
 
-const { values } = parseArgs({ options: { count: { type: "string" }, seconds: { type: "string" } } });
+// Read only when run as a script: run.ts imports this module with its own arguments.
+const { values } = import.meta.main ? parseArgs({ options: { count: { type: "string" }, seconds: { type: "string" } } }) : { values: {} as { count?: string; seconds?: string } };
 const COUNT = Number(values.count ?? 100_000);
 const SECONDS = Number(values.seconds ?? 10);
 

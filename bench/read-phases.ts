@@ -39,25 +39,56 @@ export async function prepareRecords(data: string, count: number) {
 
 /**
  * Launches the executable `launches` times on `data`: ms to the first answer (GET /ping) and to
- * the first search answer after it; keeps the last server running and reads its idle RSS a second
- * after start.
+ * the first search answer after it. Then one more launch for memory: its RSS a second after it
+ * answers, before any request but /ping (idle), and a second after its first search (which builds
+ * the search copy). That server is kept running.
  */
 export async function measureStartup(data: string, launches: number) {
   const runs: { firstAnswerMs: number; firstSearchMs: number }[] = [];
-  let server: Launched | null = null;
-  for (let i = 0; i < launches; i++) {
-    await server?.stop();
-    server = await launch(data);
-    const t = performance.now();
+  const firstSearch = async (server: Launched) => {
     const r = await fetch(`${server.base}/api/records?size=10`);
     if (!r.ok) throw new Error(`first search: ${r.status}`);
     await r.arrayBuffer();
+  };
+  for (let i = 0; i < launches; i++) {
+    const server = await launch(data);
+    const t = performance.now();
+    await firstSearch(server);
     runs.push({ firstAnswerMs: +server.startupMs.toFixed(1), firstSearchMs: +(server.startupMs + performance.now() - t).toFixed(1) });
+    await server.stop();
   }
+  const server = await launch(data);
   await Bun.sleep(1000);
-  const idleRssMB = MB(memory(server!.pid).rss);
+  const idleRssMB = MB(memory(server.pid).rss);
+  await firstSearch(server);
+  await Bun.sleep(1000);
+  const afterFirstSearchRssMB = MB(memory(server.pid).rss);
   const sorted = runs.map((r) => r.firstAnswerMs).sort((a, b) => a - b);
-  return { server: server!, runs, medianMs: sorted[Math.floor(sorted.length / 2)]!, idleRssMB };
+  return { server, runs, medianMs: sorted[Math.floor(sorted.length / 2)]!, idleRssMB, afterFirstSearchRssMB };
+}
+
+/**
+ * Memory after record reads: a fresh server on `data` answers GET /api/records/{id} of random
+ * public records on 64 connections until `reads` are done; its RSS 3 s after the last (the heap
+ * settled, as after any burst) and its peak during them.
+ */
+export async function measureReadMemory(data: string, ids: string[], reads: number) {
+  const server = await launch(data);
+  try {
+    const { pick } = createRandom(5);
+    const idleRssMB = MB(memory(server.pid).rss);
+    let done = 0;
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, memory(server.pid).rss)), 20);
+    while (done < reads) {
+      done += (await runLoad({ base: server.base, connections: 64, seconds: 2, path: () => `/api/records/${pick(ids)}`, headers: { "User-Agent": BROWSER }, warmup: 0 })).requests;
+    }
+    clearInterval(sampler);
+    await Bun.sleep(3000);
+    return { reads: done, idleRssMB, peakRssMB: MB(peak), rssMB: MB(memory(server.pid).rss) };
+  } finally {
+    await server.stop();
+  }
 }
 
 /** The search issue's query mix, sequential, after 50 warm-up queries. */

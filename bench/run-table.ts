@@ -11,7 +11,9 @@ export interface BenchResult {
   machine: { cores: number; bun: string; loadBefore: { uptime: string }; loadAfter: { uptime: string } };
   executable: { sizeMiB: number; rebuilt: boolean; commit: string };
   prepare: { records: number; reindexSeconds: number };
-  startup: { runs: { firstAnswerMs: number; firstSearchMs: number }[]; medianMs: number; idleRssMB: number };
+  startup: { runs: { firstAnswerMs: number; firstSearchMs: number }[]; medianMs: number; idleRssMB: number; afterFirstSearchRssMB?: number };
+  /** Results written before it was measured have none. */
+  memoryAfterReads?: { reads: number; idleRssMB: number; peakRssMB: number; rssMB: number };
   search: { queries: number; p50: number; p95: number; p99: number; max: number };
   pingDuringWorstSearch: { ping: { p50: number; p99: number; max: number }; search: { n: number; p50: number; max: number } };
   reads: { connections: number; rounds: number; cairn: LoadResult; bare: LoadResult; ratio: number }[];
@@ -53,13 +55,14 @@ const rate = (r: RateResult) => `${n(r.perSecond)}/s (p50 ${r.p50} ms, p99 ${r.p
 function rows(r: BenchResult): string[][] {
   const out: string[][] = [];
   for (const read of r.reads) {
-    const target = read.ratio >= 0.5;
+    // Issue 22: at least 70% of the bare server on one connection, 50% on 64.
+    const target = read.connections === 1 ? 0.7 : 0.5;
     out.push([
       `GET /api/records/{id}, ${read.connections} connection${read.connections > 1 ? "s" : ""} (best of ${read.rounds} rounds)`,
       load(read.cairn),
       `bare Bun.serve: ${load(read.bare)}`,
       pct(read.ratio),
-      `≥ 50%: ${mark(target)}`,
+      `≥ ${pct(target)}: ${mark(read.ratio >= target)}`,
     ]);
   }
   if (r.landing) out.push(...landingRows(r.landing, r.prepare.records));
@@ -125,7 +128,22 @@ function rows(r: BenchResult): string[][] {
     "",
     `< 300 ms: ${mark(s.medianMs < 300)}`,
   ]);
-  out.push(["idle memory (RSS, 1 s after start)", `${s.idleRssMB} MB`, "", "", `< 100 MB: ${mark(s.idleRssMB < 100)}`]);
+  if (s.afterFirstSearchRssMB === undefined) {
+    out.push(["idle memory (RSS, 1 s after start)", `${s.idleRssMB} MB`, "", "", `< 100 MB: ${mark(s.idleRssMB < 100)}`]);
+  } else {
+    out.push([`idle memory (RSS 1 s after a start on ${n(r.prepare.records)} records, before any request)`, `${s.idleRssMB} MB`, "", "", `< 100 MB: ${mark(s.idleRssMB < 100)}`]);
+    out.push(["memory 1 s after the first search (the search copy built)", `${s.afterFirstSearchRssMB} MB`, "", "", ""]);
+  }
+  if (r.memoryAfterReads) {
+    const m = r.memoryAfterReads;
+    out.push([
+      `memory of a fresh server after ${n(m.reads)} record reads on 64 connections (RSS 3 s after the last)`,
+      `${m.rssMB} MB (${m.idleRssMB} MB before, peak ${m.peakRssMB} MB during)`,
+      "",
+      "",
+      `< 200 MB after 100,000: ${mark(m.reads >= 100_000 && m.rssMB < 200)}`,
+    ]);
+  }
   return out;
 }
 

@@ -11,7 +11,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ensureBuilt, EXECUTABLE, launch } from "./executable";
-import { measureLandingPage, measureReads, measureSearch, measureStartup, prepareRecords, publishTenFileRecord } from "./read-phases";
+import { measureLandingPage, measureReadMemory, measureReads, measureSearch, measureStartup, prepareRecords, publishTenFileRecord } from "./read-phases";
 import { pingDuringWorstSearch as pingWhileSearching } from "./ping";
 import { formatTable } from "./run-table";
 import { measureS3Transfers } from "./s3";
@@ -31,6 +31,11 @@ const load = () => loadavg().map((x) => +x.toFixed(2));
 async function readSide(data: string) {
   say(`writing ${P.records.toLocaleString()} records and indexing them (cairn reindex)...`);
   const prepared = await prepareRecords(data, P.records);
+  const measured = await readMeasures(data, prepared);
+  return { ...measured, memoryAfterReads: await readMemory(data, prepared.publicIds) };
+}
+
+async function readMeasures(data: string, prepared: Awaited<ReturnType<typeof prepareRecords>>) {
   say(`start-up, ${P.launches} launches...`);
   const startup = await measureStartup(data, P.launches);
   try {
@@ -55,6 +60,12 @@ async function readSide(data: string) {
   } finally {
     await startup.server.stop();
   }
+}
+
+/** The issue's memory target after 100,000 record reads, on a fresh server (one data directory, one server at a time). */
+async function readMemory(data: string, publicIds: string[]) {
+  say("memory of a fresh server through 100,000 record reads...");
+  return measureReadMemory(data, publicIds, 100_000);
 }
 
 async function writeSide(root: string) {
