@@ -57,7 +57,7 @@ Database.prototype.query = function (this: Database, sql: string) {
   return statement;
 } as unknown as typeof Database.prototype.query;
 
-const config = loadConfig({ flags: { DATA_DIR: data, HTTP: true }, env: { SEARCH_READERS: "0" } });
+const config = loadConfig({ flags: { DATA_DIR: data, HTTP: true } });
 const { app, services, directRoutes } = createApp({ config });
 const N = 20_000;
 const phases: { phase: string; us: number }[] = [];
@@ -138,10 +138,7 @@ const bare = Bun.serve({
     return new Response(row?.document ?? "{}", { headers: { "Content-Type": "application/json" } });
   },
 });
-const cairn = await startServer(
-  loadConfig({ flags: { DATA_DIR: data, HTTP: true, PORT: 0 }, env: process.env.STATS_ENABLED ? { STATS_ENABLED: process.env.STATS_ENABLED } : {} }),
-  () => {},
-);
+const cairn = await startServer(loadConfig({ flags: { DATA_DIR: data, HTTP: true, PORT: 0 } }), () => {});
 const http: Record<string, unknown>[] = [];
 for (const c of values.connections!.split(",").map(Number)) {
   const b = await drive(`http://127.0.0.1:${bare.port}`, c);

@@ -72,7 +72,7 @@ Database.prototype.transaction = function (this: Database, work: (...a: unknown[
 } as unknown as typeof Database.prototype.transaction;
 
 const data = mkdtempSync(join(tmpdir(), "cairn-write-cost-"));
-const config = loadConfig({ flags: { DATA_DIR: data, HTTP: true }, env: { SEARCH_READERS: "0" } });
+const config = loadConfig({ flags: { DATA_DIR: data, HTTP: true } });
 const { app, services } = createApp({ config });
 // As the server runs: no checkpoint inside a commit (its checkpointer thread takes them), so the
 // write-ahead log grows by what each commit writes, read below as frames per record.

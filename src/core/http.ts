@@ -60,9 +60,16 @@ const pretty = (request: Request) => /[?&]prettyprint=(1|true)(&|$)/.test(reques
 
 export function jsonResponse(body: unknown, status: number, request: Request, headers: HeaderValues = {}, type = "application/json") {
   const text = JSON.stringify(body, null, pretty(request) ? 2 : undefined);
-  const h = new Headers(headers);
-  h.set("Content-Type", type);
-  return new Response(text, { status, headers: h });
+  if (headers instanceof Headers || Array.isArray(headers)) {
+    const h = new Headers(headers);
+    h.set("Content-Type", type);
+    return new Response(text, { status, headers: h });
+  }
+  // A plain object (every route's `set.headers`) goes to Bun as one: a Headers built here first
+  // cost ~2 µs a response.
+  const plain: Record<string, string> = { "content-type": type };
+  for (const key in headers) if (key.toLowerCase() !== "content-type") plain[key] = (headers as Record<string, string>)[key]!;
+  return new Response(text, { status, headers: plain });
 }
 
 export function errorResponse(error: HttpError, request: Request) {
