@@ -56,7 +56,8 @@ export function createPublishOperations(ctx: RecordsContext) {
       store.deleteDraft(db, id);
       ctx.reindexDraft(id);
       ctx.reindexRecord(id);
-      ctx.search.indexLatestFlags(draft.parentId, store.findParent(db, draft.parentId)!.latestId!);
+      // A parent's first published version: its row, just indexed from the record, is the only one.
+      if (latest) ctx.search.indexLatestFlags(draft.parentId, store.findParent(db, draft.parentId)!.latestId!);
       // Into the community whose review accepted it: every version shows it (through the parent).
       if (communityId && store.addParentCommunity(db, draft.parentId, communityId, now)) ctx.communitiesChanged(draft.parentId, now);
       return dropped;

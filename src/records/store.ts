@@ -42,7 +42,7 @@ export const updateRecord = (db: Db, id: string, fields: Partial<typeof recordsT
 /** Marks `latestId` as the parent's latest version and every other version as not latest. */
 export function setLatestVersion(db: Db, parentId: string, latestId: string, now: number) {
   // On every publish: cached statements (drizzle's builder prepares each call anew).
-  db.$client.query("UPDATE records SET is_latest = (id = ?) WHERE parent_id = ?").run(latestId, parentId);
+  db.$client.query("UPDATE records SET is_latest = (id = ?) WHERE parent_id = ? AND is_latest IS NOT (id = ?)").run(latestId, parentId, latestId);
   db.$client.query("UPDATE record_parents SET latest_id = ?, updated = ? WHERE id = ?").run(latestId, now, parentId);
 }
 

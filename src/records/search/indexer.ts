@@ -229,10 +229,16 @@ export function setPopularity(db: Db, parentId: string, views: number, downloads
 
 /** Mirrors records.is_latest for the parent's published versions; the keys of their rows. */
 export function indexLatestFlags(db: Db, parentId: string, latestId: string): number[] {
-  return db.$client
-    .query<{ key: number }, [string, string]>("UPDATE record_index SET is_latest = (record_id = ?) WHERE parent_id = ? AND is_draft = 0 RETURNING key")
-    .all(latestId, parentId)
-    .map((r) => r.key);
+  return (
+    db.$client
+      // Only rows whose flag changes: a first version's row is written already right, and an UPDATE
+      // that leaves a value as it was still rewrites the row and its index entries (58 µs a publish).
+      .query<{ key: number }, [string, string, string]>(
+        "UPDATE record_index SET is_latest = (record_id = ?) WHERE parent_id = ? AND is_draft = 0 AND is_latest IS NOT (record_id = ?) RETURNING key",
+      )
+      .all(latestId, parentId, latestId)
+      .map((r) => r.key)
+  );
 }
 
 /** A raw `records` row as the typed row drizzle would give. */
