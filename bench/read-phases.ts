@@ -69,8 +69,9 @@ export async function measureStartup(data: string, launches: number) {
 
 /**
  * Memory after record reads: a fresh server on `data` answers GET /api/records/{id} of random
- * public records on 64 connections until `reads` are done; its RSS 3 s after the last (the heap
- * settled, as after any burst) and its peak during them.
+ * public records on 64 connections until `reads` are done; its peak RSS during them, and its RSS
+ * once settled: 8 s after the last read, past the statistics' aggregation of the views (every
+ * STATS_AGGREGATE_INTERVAL_MS, 5 s by default), which is the largest allocation of the run.
  */
 export async function measureReadMemory(data: string, ids: string[], reads: number) {
   const server = await launch(data);
@@ -84,7 +85,7 @@ export async function measureReadMemory(data: string, ids: string[], reads: numb
       done += (await runLoad({ base: server.base, connections: 64, seconds: 2, path: () => `/api/records/${pick(ids)}`, headers: { "User-Agent": BROWSER }, warmup: 0 })).requests;
     }
     clearInterval(sampler);
-    await Bun.sleep(3000);
+    await Bun.sleep(8000);
     return { reads: done, idleRssMB, peakRssMB: MB(peak), rssMB: MB(memory(server.pid).rss) };
   } finally {
     await server.stop();

@@ -137,7 +137,7 @@ function rows(r: BenchResult): string[][] {
   if (r.memoryAfterReads) {
     const m = r.memoryAfterReads;
     out.push([
-      `memory of a fresh server after ${n(m.reads)} record reads on 64 connections (RSS 3 s after the last)`,
+      `memory of a fresh server after ${n(m.reads)} record reads on 64 connections (RSS 8 s after the last, the views aggregated)`,
       `${m.rssMB} MB (${m.idleRssMB} MB before, peak ${m.peakRssMB} MB during)`,
       "",
       "",
