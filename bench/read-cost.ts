@@ -6,7 +6,7 @@
 //  2. over HTTP: the server's CPU (all its threads, process.cpuUsage) per request for Cairn's own
 //     server and a bare Bun.serve answering the stored JSON from the same file, both in this process,
 //     driven by bench/load-child.ts in its own process.
-// bun bench/read-cost.ts [--records 10000] [--seconds 5] [--connections 1,64] [--data DIR]
+// bun run bench:read-cost [-- --records 10000] [--seconds 5] [--connections 1,64] [--data DIR] [--in-process]
 import { Database } from "bun:sqlite";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,7 +21,13 @@ import type { LoadResult } from "./load";
 import { prepareRecords } from "./read-phases";
 
 const { values } = parseArgs({
-  options: { records: { type: "string", default: "10000" }, seconds: { type: "string", default: "5" }, connections: { type: "string", default: "1,64" }, data: { type: "string" } },
+  options: {
+    records: { type: "string", default: "10000" },
+    seconds: { type: "string", default: "5" },
+    connections: { type: "string", default: "1,64" },
+    data: { type: "string" },
+    "in-process": { type: "boolean" },
+  },
 });
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
 const own = !values.data;
@@ -89,7 +95,7 @@ await phase("direct route GET /api/records/{id} (what the server runs)", async (
   return (await directRoutes["/api/records/:id"](request, peer)).text();
 });
 services.close();
-if (process.env.IN_PROCESS_ONLY) {
+if (values["in-process"]) {
   console.table(phases);
   console.table(sql.slice(0, 8));
   process.exit(0);

@@ -1,6 +1,6 @@
 // Where a record read's time goes: `cairn serve` from source under Bun's CPU profiler, driven by
 // the bench's load generator with GET /api/records/{id} of random public records, then the
-// profile's heaviest functions. bun bench/read-profile.ts [--records N] [--connections C] [--seconds S]
+// profile's path. bun run bench:read-profile [-- --records N] [--connections C] [--seconds S]
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,7 +1,8 @@
 // Where create + publish's CPU goes (issue 22, item 2): in process (no HTTP), N metadata-only
 // records created and published through app.handle with the administrator's token, with every
-// SQLite statement timed through a wrapper on bun:sqlite's query()/prepare(): the whole request,
-// each service call, and the statements by time.  bun bench/write-cost.ts [--count 2000]
+// SQLite statement timed through a wrapper on bun:sqlite's query()/prepare(): each request, the
+// statements (by time), BEGIN + COMMIT, the rest, and write-ahead log pages per record.
+// bun run bench:write-cost [-- --count 2000]
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
