@@ -19,6 +19,7 @@ import { startServer } from "../src/server/serve";
 import { createRandom } from "./lib";
 import type { LoadResult } from "./load";
 import { prepareRecords } from "./read-phases";
+import { timeStatements } from "./sql-timing";
 
 const { values } = parseArgs({
   options: {
@@ -37,31 +38,8 @@ if (own) writeFileSync(idsFile, JSON.stringify((await prepareRecords(data, Numbe
 const ids: string[] = await Bun.file(idsFile).json();
 const { pick } = createRandom(11);
 
-// -- 1. In process: statement-by-statement SQL time through a wrapper on bun:sqlite's query().
-const sqlTime = new Map<string, { calls: number; ms: number }>();
-let timing = false;
-const query = Database.prototype.query;
-Database.prototype.query = function (this: Database, sql: string) {
-  const statement = query.call(this, sql) as unknown as Record<string, (...a: unknown[]) => unknown> & { timed?: true };
-  if (statement.timed) return statement;
-  for (const method of ["get", "all", "run", "values"]) {
-    const plain = statement[method]!.bind(statement);
-    statement[method] = (...args: unknown[]) => {
-      if (!timing) return plain(...args);
-      const t = performance.now();
-      try {
-        return plain(...args);
-      } finally {
-        const s = sqlTime.get(sql) ?? { calls: 0, ms: 0 };
-        s.calls++;
-        s.ms += performance.now() - t;
-        sqlTime.set(sql, s);
-      }
-    };
-  }
-  statement.timed = true;
-  return statement;
-} as unknown as typeof Database.prototype.query;
+// -- 1. In process: statement-by-statement SQL time (bench/sql-timing.ts).
+const statements = timeStatements();
 
 const config = loadConfig({ flags: { DATA_DIR: data, HTTP: true } });
 const { app, services, directRoutes } = createApp({ config });
@@ -73,12 +51,11 @@ async function phase(name: string, run: (id: string) => unknown) {
   for (let i = 0; i < N; i++) await run(pick(ids));
   phases.push({ phase: name, us: +(((performance.now() - t) * 1000) / N).toFixed(1) });
 }
-timing = true;
+statements.on = true;
 await phase("records.readRecord (point reads + presentation)", (id) => services.records.readRecord(anonymous, id));
-timing = false;
-const sql = [...sqlTime]
-  .sort((a, b) => b[1].ms - a[1].ms)
-  .map(([text, s]) => ({ sql: text.slice(0, 110), callsPerRead: +(s.calls / (N + 2000)).toFixed(2), us: +((s.ms * 1000) / (N + 2000)).toFixed(1) }));
+statements.on = false;
+// The phase's 2,000 warm-up reads were timed too.
+const sql = statements.table(N + 2000, 8);
 const record = services.records.readRecord(anonymous, ids[0]!);
 await phase("JSON.stringify of the record", () => JSON.stringify(record));
 await phase("Signposting Link header", () => services.exports.signposting(record));
@@ -97,7 +74,7 @@ await phase("direct route GET /api/records/{id} (what the server runs)", async (
 services.close();
 if (values["in-process"]) {
   console.table(phases);
-  console.table(sql.slice(0, 8));
+  console.table(sql);
   process.exit(0);
 }
 
@@ -163,7 +140,7 @@ bare.stop(true);
 console.log("In process (µs a read):");
 console.table(phases);
 console.log("SQL statements of records.readRecord:");
-console.table(sql.slice(0, 8));
+console.table(sql);
 console.log("Over HTTP (server CPU per request, all threads):");
 console.table(http);
 console.log("Server CPU per request by thread:");

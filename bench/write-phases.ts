@@ -33,7 +33,7 @@ export function apiClient(server: Launched) {
 type Api = ReturnType<typeof apiClient>;
 
 /** A metadata-only record as a deposit script would send it. */
-const recordBody = (n: number, files: boolean) => ({
+export const recordBody = (n: number, files: boolean) => ({
   access: { record: "public", files: "public" },
   files: { enabled: files },
   metadata: {
