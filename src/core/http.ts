@@ -189,7 +189,8 @@ export interface RouteContext<P extends Record<string, string>> {
 /**
  * What every request goes through whichever way it is routed: Elysia's global hooks (`hooks`) for
  * every route, or `direct` for the few hot read routes the server hands straight from Bun's router
- * (server/serve.ts), without the framework's per-request work (a third of a record read's CPU).
+ * (wired in app.ts, served by server/serve.ts), without the framework's per-request work (a quarter of a
+ * record read's CPU).
  */
 export function createHttp(options: HttpOptions, routes: () => RouteInfo[], handle: () => (request: Request) => Promise<Response>) {
   const index = createRoutesIndex(routes);
