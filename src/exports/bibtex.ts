@@ -9,6 +9,7 @@ import type { ExportContext, ExportFormat } from "./types";
 
 export const bibtexFormat: ExportFormat = {
   id: "bibtex",
+  label: "BibTeX",
   aliases: ["hx"],
   mediaTypes: ["application/x-bibtex"],
   extension: "bib",

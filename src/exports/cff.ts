@@ -11,6 +11,7 @@ import type { ExportContext, ExportFormat } from "./types";
 
 export const cffFormat: ExportFormat = {
   id: "cff",
+  label: "Citation File Format",
   // InvenioRDM serves its CFF export as application/x-yaml; application/vnd.cff+yaml is the type
   // commonmeta and DataCite's content negotiation use for CFF.
   mediaTypes: ["application/x-yaml", "application/vnd.cff+yaml"],

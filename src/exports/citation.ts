@@ -14,6 +14,7 @@ export const DEFAULT_LOCALE = "en-US";
 
 export const citationFormat: ExportFormat = {
   id: "citation",
+  label: "Citation (text)",
   mediaTypes: ["text/x-bibliography"],
   extension: "txt",
   contentType: "text/plain",

@@ -10,6 +10,7 @@ import type { ExportContext, ExportFormat } from "./types";
 
 export const codemetaFormat: ExportFormat = {
   id: "codemeta",
+  label: "CodeMeta",
   // InvenioRDM downloads CodeMeta as application/ld+json, which is the Schema.org JSON-LD's type
   // here; the vendor type is the one DataCite's content negotiation serves CodeMeta under.
   mediaTypes: ["application/vnd.codemeta.ld+json"],

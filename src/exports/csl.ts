@@ -7,6 +7,7 @@ import type { ExportContext, ExportFormat } from "./types";
 
 export const cslJsonFormat: ExportFormat = {
   id: "csl",
+  label: "CSL JSON",
   mediaTypes: ["application/vnd.citationstyles.csl+json"],
   extension: "json",
   render: (record, ctx) => JSON.stringify(cslItem(record, ctx)),

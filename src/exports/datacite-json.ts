@@ -5,6 +5,7 @@ import type { ExportFormat } from "./types";
 
 export const dataciteJsonFormat: ExportFormat = {
   id: "datacite-json",
+  label: "DataCite JSON",
   mediaTypes: ["application/vnd.datacite.datacite+json"],
   extension: "json",
   render(record, ctx) {

@@ -9,6 +9,7 @@ import type { ExportContext, ExportFormat } from "./types";
 
 export const dataPackageFormat: ExportFormat = {
   id: "datapackage",
+  label: "Data Package",
   // Registered with IANA for the Data Package descriptor (2017).
   mediaTypes: ["application/vnd.datapackage+json"],
   extension: "json",

@@ -7,6 +7,7 @@ import type { ExportFormat } from "./types";
 /** Cairn decision 3: both the spec's media type and InvenioRDM's. */
 export const geojsonFormat: ExportFormat = {
   id: "geojson",
+  label: "GeoJSON",
   mediaTypes: ["application/vnd.geojson+json", "application/vnd.geo+json"],
   extension: "geojson",
   render: (record) => JSON.stringify(featureCollection(record)),

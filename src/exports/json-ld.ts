@@ -8,6 +8,7 @@ import type { ExportContext, ExportFormat } from "./types";
 
 export const jsonLdFormat: ExportFormat = {
   id: "json-ld",
+  label: "JSON-LD (Schema.org)",
   aliases: ["schemaorg_jsonld"],
   mediaTypes: ["application/ld+json"],
   extension: "json",

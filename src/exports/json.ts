@@ -3,6 +3,7 @@ import type { ExportFormat } from "./types";
 
 export const jsonFormat: ExportFormat = {
   id: "json",
+  label: "JSON",
   mediaTypes: ["application/json"],
   extension: "json",
   render: (record) => JSON.stringify(record, null, 2),

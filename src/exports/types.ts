@@ -2,6 +2,7 @@
 import type { Links } from "../core/links";
 import type { RecordDocument } from "../core/record-document";
 import type { VocabularyLookup } from "../vocabularies/model";
+import type { XmlTree } from "./xml/document";
 
 export interface ExportContext {
   links: Links;
@@ -15,12 +16,31 @@ export interface ExportContext {
   params?: Readonly<Record<string, string>>;
 }
 
+/** The settings an OAI-PMH payload may need beyond the export context. */
+export interface OaiSettings {
+  /** The DataCite data centre symbol `oai_datacite` names. */
+  datacentreSymbol: string;
+}
+
+/** One OAI-PMH metadata format (metadataPrefix, schema, namespace) disseminating an export's XML. */
+export interface OaiDissemination {
+  prefix: string;
+  schema: string;
+  namespace: string;
+  /** The `<metadata>` element's child for the record. */
+  payload(record: RecordDocument, ctx: ExportContext, settings: OaiSettings): XmlTree;
+}
+
 /** One serialisation: used by Accept negotiation, `/records/{id}/export/{id}` and OAI-PMH. */
 export interface ExportFormat {
   /** InvenioRDM's export name: json, json-ld, csl, datacite-json, datacite-xml, dublincore, marcxml, bibtex, geojson, dcat-ap. */
   id: string;
   /** Other names `/records/{id}/export/{name}` answers to: Zenodo's legacy ones, which zen4R uses (`xm` for MARCXML). */
   aliases?: string[];
+  /** How people know it: the landing page's export links. */
+  label: string;
+  /** The OAI-PMH metadata formats that disseminate it (none: not served over OAI-PMH). */
+  oai?: readonly OaiDissemination[];
   /** Media types served, the preferred first. */
   mediaTypes: string[];
   /** File extension of the download, without the dot. */

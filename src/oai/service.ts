@@ -49,7 +49,7 @@ function checkSetBody(body: SetBody, errors: FieldError[]) {
 export function createOaiService(deps: OaiDeps) {
   const { db, clock, config, links } = deps;
   const listing = createListing(db, deps.records);
-  const formats = metadataFormats(config.DATACITE_DATACENTER_SYMBOL || config.DATACITE_USERNAME || "CAIRN");
+  const formats = metadataFormats({ datacentreSymbol: config.DATACITE_DATACENTER_SYMBOL || config.DATACITE_USERNAME || "CAIRN" });
   const tokenKeys = store.tokenKeys(db, newSecret, clock.now());
   // Default namespace: the host name of BASE_URL (an IPv6 literal without its brackets).
   const idPrefix = config.OAISERVER_ID_PREFIX || new URL(config.BASE_URL).hostname.replace(/^\[|\]$/g, "");

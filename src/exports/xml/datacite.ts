@@ -3,7 +3,7 @@ import { list, type JsonObject } from "../../core/json";
 import type { RecordDocument } from "../../core/record-document";
 import { dataciteAttributes } from "../../pids/datacite-attributes";
 import { landingPage, recordDoi } from "../record-fields";
-import type { ExportContext, ExportFormat } from "../types";
+import type { ExportContext, ExportFormat, OaiSettings } from "../types";
 import { XSI_NAMESPACE, renderXml, type XmlTree } from "./document";
 
 export const DATACITE_NAMESPACE = "http://datacite.org/schema/kernel-4";
@@ -120,10 +120,32 @@ function wrap(child: string, items: unknown[]): XmlTree | undefined {
   return items.length ? { [child]: items } : undefined;
 }
 
+const OAI_DATACITE_NAMESPACE = "http://schema.datacite.org/oai/oai-1.1/";
+const OAI_DATACITE_SCHEMA = "http://schema.datacite.org/oai/oai-1.1/oai.xsd";
+
 export const dataciteXmlFormat: ExportFormat = {
   id: "datacite-xml",
+  label: "DataCite XML",
   aliases: ["xd", "dcite4"],
   mediaTypes: ["application/vnd.datacite.datacite+xml"],
   extension: "xml",
+  oai: [
+    { prefix: "datacite", schema: DATACITE_SCHEMA_LOCATION, namespace: DATACITE_NAMESPACE, payload: (record, ctx) => dataciteResource(record, ctx) },
+    { prefix: "oai_datacite", schema: OAI_DATACITE_SCHEMA, namespace: OAI_DATACITE_NAMESPACE, payload: oaiDatacite },
+  ],
   render: (record, ctx) => renderXml(dataciteResource(record, ctx)),
 };
+
+/** oai_datacite 1.1 (oai.xsd): the DataCite resource wrapped with the schema version and the data centre symbol. */
+function oaiDatacite(record: RecordDocument, ctx: ExportContext, settings: OaiSettings): XmlTree {
+  return {
+    oai_datacite: {
+      "@_xmlns": OAI_DATACITE_NAMESPACE,
+      "@_xmlns:xsi": XSI_NAMESPACE,
+      "@_xsi:schemaLocation": `${OAI_DATACITE_NAMESPACE} ${OAI_DATACITE_SCHEMA}`,
+      schemaVersion: "4.5", // the kernel dataciteResource writes
+      datacentreSymbol: settings.datacentreSymbol,
+      payload: dataciteResource(record, ctx),
+    },
+  };
+}

@@ -195,7 +195,10 @@ function period(date: unknown): XmlTree | undefined {
 
 export const dcatFormat: ExportFormat = {
   id: "dcat-ap",
+  label: "DCAT-AP",
   mediaTypes: ["application/dcat+xml"],
   extension: "rdf",
+  // RDF has no XSD, so the schema named is the DCAT vocabulary's RDF.
+  oai: [{ prefix: "dcat", schema: "https://www.w3.org/ns/dcat.rdf", namespace: "http://www.w3.org/ns/dcat#", payload: (record, ctx) => dcatRdf(record, ctx) }],
   render: (record, ctx) => renderXml(dcatRdf(record, ctx)),
 };

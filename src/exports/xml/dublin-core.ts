@@ -92,7 +92,16 @@ function texts(values: unknown[]): string[] | undefined {
 
 export const dublinCoreFormat: ExportFormat = {
   id: "dublincore",
+  label: "Dublin Core",
   mediaTypes: ["application/x-dc+xml"],
   extension: "xml",
+  oai: [
+    {
+      prefix: "oai_dc",
+      schema: "http://www.openarchives.org/OAI/2.0/oai_dc.xsd",
+      namespace: "http://www.openarchives.org/OAI/2.0/oai_dc/",
+      payload: (record, ctx) => dublinCoreElement(record, ctx),
+    },
+  ],
   render: (record, ctx) => renderXml(dublinCoreElement(record, ctx)),
 };

@@ -224,8 +224,16 @@ function field(tag: string, ind1: string, ind2: string, subfields: Subfield[]): 
 
 export const marcxmlFormat: ExportFormat = {
   id: "marcxml",
+  label: "MARCXML",
   aliases: ["xm"],
   mediaTypes: ["application/marcxml+xml"],
   extension: "xml",
+  // marc21 is InvenioRDM's alias of the same format.
+  oai: ["marcxml", "marc21"].map((prefix) => ({
+    prefix,
+    schema: MARC_SCHEMA_LOCATION,
+    namespace: MARC_NAMESPACE,
+    payload: (record: RecordDocument, ctx: ExportContext) => marcxmlRecord(record, ctx),
+  })),
   render: (record, ctx) => renderXml(marcxmlRecord(record, ctx)),
 };

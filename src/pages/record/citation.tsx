@@ -14,24 +14,6 @@ const STYLE_NAMES: Record<string, string> = {
   ieee: "IEEE",
 };
 
-/** Export formats by InvenioRDM's names. */
-const FORMAT_NAMES: Record<string, string> = {
-  json: "JSON",
-  "json-ld": "JSON-LD (Schema.org)",
-  csl: "CSL JSON",
-  "datacite-json": "DataCite JSON",
-  "datacite-xml": "DataCite XML",
-  dublincore: "Dublin Core",
-  marcxml: "MARCXML",
-  bibtex: "BibTeX",
-  geojson: "GeoJSON",
-  "dcat-ap": "DCAT-AP",
-  citation: "Citation (text)",
-  codemeta: "CodeMeta",
-  cff: "Citation File Format",
-  datapackage: "Data Package",
-};
-
 /** The style of `?style=`, or the default when it names none of the styles. */
 export const chosenStyle = (value: string | null): string => (value && CITATION_STYLES.includes(value) ? value : DEFAULT_STYLE);
 
@@ -84,10 +66,10 @@ export function ExportLinks({ urls, style }: { urls: RecordUrls; style: string }
           <li>
             {f.id === "citation" ? (
               <a href={withStyle(urls.export(f.id), style)} data-citation-export="style">
-                {FORMAT_NAMES[f.id]}
+                {f.label}
               </a>
             ) : (
-              <a href={urls.export(f.id)}>{FORMAT_NAMES[f.id] ?? f.id}</a>
+              <a href={urls.export(f.id)}>{f.label}</a>
             )}
           </li>
         ))}
