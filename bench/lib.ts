@@ -3,21 +3,11 @@
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { recordIdFromNumber } from "../src/records/ids";
+import { createRandom } from "../test/helpers/random";
+
+export { createRandom };
 
 export const MAIN = join(import.meta.dir, "..", "src", "main.ts");
-
-/** mulberry32: deterministic, so runs compare like with like, and without the correlation between
- * consecutive draws of a plain LCG (which made some combinations never occur). */
-export function createRandom(seed: number) {
-  let state = seed;
-  const rand = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { rand, pick: <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]! };
-}
 
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 

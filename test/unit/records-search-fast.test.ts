@@ -11,7 +11,7 @@ import { createRecordSearch, indexedRecord, rowOf, type FacetLabels, type Indexe
 import { memoryPlan } from "../../src/records/search/plan";
 import { expandRecordQuery, RECORD_SEARCH_SCHEMA } from "../../src/records/search/schema";
 import { parseQueryString } from "../../src/search/query-string";
-import { createRandom } from "../../bench/lib";
+import { createRandom } from "../helpers/random";
 import { createTestApp, type TestApp } from "../helpers/app";
 
 type Random = ReturnType<typeof createRandom>;
