@@ -2,6 +2,8 @@
 // sort and filter on, exact-value terms for fielded queries and facets, and (in the
 // record_index_fts migration) an FTS5 table keyed by `key`. Written in the same transaction as
 // the record, so a search right after a publish finds it.
+// Only drizzle-kit reads these declarations (to generate migrations): the search code queries the
+// tables with its own SQL (src/records/search/*, the records policy's scopes).
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const recordIndexTable = sqliteTable(

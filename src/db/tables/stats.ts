@@ -2,6 +2,8 @@
 // totals per record and per parent (all versions), all-time totals, and the aggregation's state.
 // The migration (0010_stats.sql) makes the keyed tables WITHOUT ROWID, which drizzle cannot say:
 // the aggregation's upserts then touch one B-tree instead of two.
+// Only drizzle-kit reads these declarations (to generate migrations): src/stats/store.ts queries
+// the tables with its own SQL (upserts into WITHOUT ROWID tables).
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** One counted view or download; ids only grow (AUTOINCREMENT), so the aggregation's watermark stays valid after pruning. */

@@ -1,5 +1,7 @@
 // Vocabulary entries of every type (controlled lists and the directories: names, funders...).
 // Each type's full-text index is an FTS5 table keyed by `pk` (see the vocabulary_fts migration).
+// Only drizzle-kit reads these declarations (to generate migrations): src/vocabularies/store.ts
+// queries the tables with its own SQL.
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const vocabularyEntriesTable = sqliteTable(
