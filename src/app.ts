@@ -14,6 +14,10 @@ import { systemClock, type Clock } from "./core/time";
 import { migrate, openDatabase } from "./db/connection";
 import { docsRoutes } from "./docs/routes";
 import { groupsRoutes } from "./groups/routes";
+import { iiifRoutes } from "./iiif/routes";
+import { createIiifService } from "./iiif/service";
+import { recordRequestsRoutes } from "./record-requests/routes";
+import { createRecordRequestsService } from "./record-requests/service";
 import { createGroupsService } from "./groups/service";
 import { communitiesRoutes, COMMUNITY_CONTENT_ROUTES } from "./communities/routes";
 import { createCommunityDirectory } from "./communities/directory";
@@ -115,7 +119,7 @@ export function createServices(options: AppOptions) {
     files: fileHooks,
     onVisibilityChange: tombstones.noteVisibilityChange,
     recordStats: config.STATS_ENABLED ? statsTotals.recordStats : undefined,
-    communityEntries: communityDirectory.publicEntries,
+    communityEntries: communityDirectory.readableEntries,
     communityTitles: communityDirectory.readableTitles,
     communityRoles: communityDirectory.rolesOf,
     requests: requestDirectory,
@@ -173,6 +177,8 @@ export function createServices(options: AppOptions) {
   const access = createAccessService({ ...deps, sharing: records.sharing, tokens: accessDirectory.tokens, queueMail: mail.queueMail });
   const accessRequests = createAccessRequestsService({ ...deps, records, requests, users: userDirectoryOf(users.findUserById), queueMail: mail.queueMail });
   const members = createMembersService({ ...deps, communities: communityDirectory, requests });
+  const iiif = createIiifService({ links: deps.links, records, files: fileStore, log });
+  const recordRequests = createRecordRequestsService({ records: records.curation, requests });
   const oai = createOaiService({ ...deps, records, exportContext: exportsService.context(), adminEmails, communitySets: communities.oaiSets });
   return {
     deps,
@@ -188,6 +194,8 @@ export function createServices(options: AppOptions) {
     members,
     requests,
     curation,
+    iiif,
+    recordRequests,
     access,
     accessRequests,
     mail,
@@ -239,6 +247,8 @@ export function createApp(options: AppOptions) {
     .use(membersRoutes(http, services.members))
     .use(requestsRoutes(http, services.requests))
     .use(curationRoutes(http, services.curation))
+    .use(recordRequestsRoutes(http, services.recordRequests))
+    .use(iiifRoutes(http, services.iiif))
     .use(accessRoutes(http, services.access))
     .use(accessRequestsRoutes(http, services.accessRequests))
     .use(usersRoutes(http, services.users))

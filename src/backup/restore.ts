@@ -13,7 +13,8 @@ import { BackupError, checkRestorable, DATABASE_FILE, MANIFEST_FILE, type Counts
 import { checkIntegrity, readFacts, type SnapshotFacts } from "./snapshot";
 import { dataDirPathOf, resolveSource, snapshotOf, type BackupSource } from "./source";
 
-const STAGING = ".restore-";
+/** The staging folder's name prefix: a folder so named in a data directory is a restore that has not finished. */
+export const STAGING = ".restore-";
 /** Objects copied at once (see inLanes). */
 const LANES = 4;
 
@@ -29,6 +30,14 @@ export interface RestoreResult {
 }
 
 export type RestoreProgress = (bytes: number, totalBytes: number) => void;
+
+/** The staging folders an unfinished (stopped, killed) restore left in `dataDir`. */
+export const restoreLeftovers = (dataDir: string): string[] =>
+  existsSync(dataDir)
+    ? readdirSync(dataDir)
+        .filter((n) => n.startsWith(STAGING))
+        .sort()
+    : [];
 
 /** Refuses a data directory with anything in it but what a stopped restore left (which is removed). */
 async function claimEmptyDir(dataDir: string) {

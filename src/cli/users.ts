@@ -19,7 +19,7 @@ cairn users list
     Lists every account.
 cairn users set-password --login EMAIL_OR_USERNAME [--password P]
     Sets the password used to sign in to the web pages (read from standard input without
-    --password), lifts a lock after failed sign-ins, and ends the account's browser sessions.`,
+    --password), lifts the wait after failed sign-ins, and ends the account's browser sessions.`,
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === "create") {

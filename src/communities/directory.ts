@@ -19,8 +19,12 @@ export interface CommunityDirectory {
   rolesOf(actor: Actor): Map<string, "reader" | "curator" | "manager" | "owner">;
   /** E-mail addresses of the community's curators, managers and owners (notification recipients). */
   curatorEmails(communityId: string): string[];
-  /** The public ones among these communities as their JSON, in the order given (a record's `parent.communities.entries`). */
-  publicEntries(ids: string[]): CommunityJson[];
+  /**
+   * Those of `ids` the actor may read (readableCommunitiesFilter: public ones, its own directly or
+   * through a group, every one for administrators) as their JSON, in the order given (a record's
+   * `parent.communities.entries`).
+   */
+  readableEntries(actor: Actor, ids: string[]): CommunityJson[];
   /**
    * Titles of those of `ids` the actor may read (public ones, its own directly or through a group,
    * every one for administrators), by id; the others are left out (a record search's communities facet).
@@ -35,6 +39,8 @@ export const summaryOf = (row: CommunityRow): CommunitySummary => ({
   visibility: row.visibility === "restricted" ? "restricted" : "public",
   memberPolicy: row.memberPolicy === "closed" ? "closed" : "open",
   recordPolicy: row.recordPolicy === "closed" ? "closed" : "open",
+  membersVisibility: row.membersVisibility === "restricted" ? "restricted" : "public",
+  reviewPolicy: row.reviewPolicy === "open" || row.reviewPolicy === "members" ? row.reviewPolicy : "closed",
 });
 
 export function createCommunityDirectory(db: Db, links: Links): CommunityDirectory {
@@ -49,11 +55,16 @@ export function createCommunityDirectory(db: Db, links: Links): CommunityDirecto
       return roles;
     },
     curatorEmails: (communityId) => store.listMemberEmails(db, communityId, ["curator", "manager", "owner"]),
-    publicEntries: (ids) =>
-      ids.flatMap((id) => {
-        const row = store.findCommunityById(db, id);
-        return row && row.visibility === "public" ? [presentCommunity(row, links)] : [];
-      }),
+    readableEntries(actor, ids) {
+      if (ids.length === 0) return [];
+      const rows = db
+        .select()
+        .from(communitiesTable)
+        .where(and(inArray(communitiesTable.id, ids), readableCommunitiesFilter(actor)))
+        .all();
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.flatMap((id) => (byId.has(id) ? [presentCommunity(byId.get(id)!, links)] : []));
+    },
     readableTitles(actor, ids) {
       const titles = new Map<string, string>();
       const unique = [...new Set(ids)];

@@ -1,6 +1,10 @@
 // Wire shapes of the communities endpoints, and the values their fields take.
 export const VISIBILITIES = ["public", "restricted"] as const;
 export const POLICIES = ["open", "closed"] as const;
+/** `access.members_visibility`: who may list the members (InvenioRDM's MembersVisibilityEnum). */
+export const MEMBERS_VISIBILITIES = ["public", "restricted"] as const;
+/** `access.review_policy`: whose submissions skip review (InvenioRDM's ReviewPolicyEnum). */
+export const REVIEW_POLICIES = ["open", "closed", "members"] as const;
 /** Community roles, weakest first: a member holding several (directly and through groups) has the strongest. */
 export const ROLES = ["reader", "curator", "manager", "owner"] as const;
 /** The spec's sort options, also the default of COMMUNITIES_SEARCH_SORT_OPTIONS. */
@@ -8,6 +12,9 @@ export const COMMUNITY_SORTS = ["bestmatch", "newest", "oldest", "updated-desc",
 
 export type Visibility = (typeof VISIBILITIES)[number];
 export type Role = (typeof ROLES)[number];
+export type Policy = (typeof POLICIES)[number];
+export type MembersVisibility = (typeof MEMBERS_VISIBILITIES)[number];
+export type ReviewPolicy = (typeof REVIEW_POLICIES)[number];
 
 /** Search parameters as the query string gives them: a repeated one (`?type=a&type=b`) as a list. */
 export type CommunitySearchQuery = Record<string, string | string[] | undefined>;
@@ -21,7 +28,7 @@ export type CommunityBody = Record<string, unknown>;
 /** A stored community's `access`, `slug` and `metadata` after checking. */
 export interface CommunityInput {
   slug: string;
-  access: { visibility: Visibility; member_policy: string; record_policy: string };
+  access: { visibility: Visibility; members_visibility: MembersVisibility; member_policy: Policy; record_policy: Policy; review_policy: ReviewPolicy };
   metadata: Record<string, unknown>;
 }
 
@@ -33,6 +40,10 @@ export interface CommunitySummary {
   visibility: "public" | "restricted";
   /** `access.member_policy`: whether people may ask to join (the members module's membership requests). */
   memberPolicy: "open" | "closed";
-  /** `access.record_policy`: `open`, members include records without review; `closed`, review always. */
-  recordPolicy: "open" | "closed";
+  /** `access.record_policy` (InvenioRDM's `record_submission_policy`); what skips review is `reviewPolicy`'s to say. */
+  recordPolicy: Policy;
+  /** `access.members_visibility`: `restricted`, only members and administrators list the members. */
+  membersVisibility: MembersVisibility;
+  /** `access.review_policy`: `closed`, every submission is reviewed; `open`, curators, managers and owners skip review; `members`, any member does. */
+  reviewPolicy: ReviewPolicy;
 }

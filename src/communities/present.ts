@@ -17,7 +17,15 @@ export function presentCommunity(row: CommunityRow, links: Links, options: Prese
     created: formatIsoTime(row.created),
     updated: formatIsoTime(row.updated),
     revision_id: row.revisionId,
-    access: { visibility: row.visibility, member_policy: row.memberPolicy, record_policy: row.recordPolicy },
+    // record_policy is the spec's name, record_submission_policy InvenioRDM's current one for the same value: both are answered.
+    access: {
+      visibility: row.visibility,
+      members_visibility: row.membersVisibility,
+      member_policy: row.memberPolicy,
+      record_policy: row.recordPolicy,
+      record_submission_policy: row.recordPolicy,
+      review_policy: row.reviewPolicy,
+    },
     metadata: row.metadata,
     links: {
       self: api(""),

@@ -15,7 +15,7 @@ import { chooseSort } from "../search/sorts";
 import type { VocabularyLookup } from "../vocabularies/model";
 import { createFeaturedOperations } from "./featured";
 import { createLogoOperations } from "./logo";
-import type { CommunityBody, CommunitySearchQuery, CommunitySummary, Role } from "./model";
+import type { CommunityBody, CommunityInput, CommunitySearchQuery, CommunitySummary, Role } from "./model";
 import { checkCreate, checkOwner, checkSearchOwn, featuredCommunitiesFilter, memberCommunitiesFilter, readableCommunitiesFilter, strongerRole } from "./policy";
 import { presentCommunity, type CommunityJson } from "./present";
 import { featuredOrder, hasStartedFeature, searchListing, single, TYPE_FACET, VISIBILITY_FACET } from "./search";
@@ -45,6 +45,15 @@ export interface CommunitiesDeps extends Deps {
 export type CommunitiesService = ReturnType<typeof createCommunitiesService>;
 
 const NOT_FOUND = "The persistent identifier does not exist.";
+
+/** A checked `access` -> its columns. */
+const accessColumns = (access: CommunityInput["access"]) => ({
+  visibility: access.visibility,
+  membersVisibility: access.members_visibility,
+  memberPolicy: access.member_policy,
+  recordPolicy: access.record_policy,
+  reviewPolicy: access.review_policy,
+});
 
 export function createCommunitiesService(deps: CommunitiesDeps) {
   const { db, clock, config, links, lookup } = deps;
@@ -92,13 +101,10 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
       const row = writeTransaction(db, () => {
         requireFreeSlug(input.slug);
         const id = newUuid();
-        const { visibility, member_policy, record_policy } = input.access;
         const created = store.insertCommunity(db, {
           id,
           slug: input.slug,
-          visibility,
-          memberPolicy: member_policy,
-          recordPolicy: record_policy,
+          ...accessColumns(input.access),
           metadata: input.metadata,
           created: now,
           updated: now,
@@ -119,10 +125,7 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
       checkRevision(ifMatch, row.revisionId);
       const input = checkCommunityBody(body, lookup);
       if (input.slug !== row.slug.toLowerCase()) throw validationError([{ field: "slug", messages: ["The ID should be modified through the renaming URL instead."] }]);
-      const { visibility, member_policy, record_policy } = input.access;
-      const updated = writeTransaction(db, () =>
-        store.updateCommunity(db, row.id, { visibility, memberPolicy: member_policy, recordPolicy: record_policy, metadata: input.metadata, updated: clock.now() }),
-      );
+      const updated = writeTransaction(db, () => store.updateCommunity(db, row.id, { ...accessColumns(input.access), metadata: input.metadata, updated: clock.now() }));
       if (!updated) throw notFound(NOT_FOUND);
       return presentOne(updated);
     },

@@ -5,7 +5,7 @@ import { cleanText, isWebUrl, MISSING } from "../records/metadata/fields";
 import { sanitizeDescription } from "../records/metadata/html";
 import { isRor, normalizeIdentifier } from "../records/metadata/identifiers";
 import type { VocabularyLookup } from "../vocabularies/model";
-import { POLICIES, VISIBILITIES, type CommunityInput } from "./model";
+import { MEMBERS_VISIBILITIES, POLICIES, REVIEW_POLICIES, VISIBILITIES, type CommunityInput, type Policy, type ReviewPolicy } from "./model";
 
 type Obj = Record<string, unknown>;
 
@@ -15,7 +15,7 @@ export const TEXT_MAX = 2000;
 
 const RESERVED_SLUGS = ["featured"];
 const METADATA_KEYS = ["title", "description", "curation_policy", "page", "type", "website", "organizations"];
-const ACCESS_KEYS = ["visibility", "member_policy", "record_policy"];
+const ACCESS_KEYS = ["visibility", "members_visibility", "member_policy", "record_policy", "record_submission_policy", "review_policy"];
 
 const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const blankOrLonger = (max: number) => `Field cannot be blank or longer than ${max} characters.`;
@@ -55,10 +55,10 @@ class Checker {
     for (const key of Object.keys(obj)) if (!allowed.includes(key)) this.fail(`${field}.${key}`, "Unknown field.");
   }
 
-  oneOf(value: unknown, field: string, options: readonly string[]): string | undefined {
+  oneOf<T extends string>(value: unknown, field: string, options: readonly T[]): T | undefined {
     if (value === undefined || value === null) return void this.fail(field, MISSING);
-    if (typeof value !== "string" || !options.includes(value)) return void this.fail(field, `Must be one of: ${options.join(", ")}.`);
-    return value;
+    if (typeof value !== "string" || !options.includes(value as T)) return void this.fail(field, `Must be one of: ${options.join(", ")}.`);
+    return value as T;
   }
 }
 
@@ -75,15 +75,39 @@ function checkSlug(c: Checker, value: unknown): string | undefined {
   return slug.toLowerCase();
 }
 
+const given = (value: unknown) => value !== undefined && value !== null;
+
+/**
+ * The spec's `record_policy` under either name: InvenioRDM renamed it `record_submission_policy`,
+ * so clients of either send one or both; both must then agree.
+ */
+function checkRecordPolicy(c: Checker, access: Obj): Policy | undefined {
+  const spec = given(access.record_policy) ? c.oneOf(access.record_policy, "access.record_policy", POLICIES) : undefined;
+  const renamed = given(access.record_submission_policy) ? c.oneOf(access.record_submission_policy, "access.record_submission_policy", POLICIES) : undefined;
+  if (!given(access.record_policy) && !given(access.record_submission_policy)) return void c.fail("access.record_policy", MISSING);
+  if (spec && renamed && spec !== renamed) return void c.fail("access.record_submission_policy", "Must equal access.record_policy: both name the record submission policy.");
+  return spec ?? renamed;
+}
+
+/**
+ * An absent review_policy follows the record policy, so a client that knows only the spec's
+ * fields gets the spec's meaning of them: `open`, members submit without review (`members`);
+ * `closed`, review always (`closed`, also InvenioRDM's default).
+ */
+const reviewPolicyFor = (recordPolicy: Policy): ReviewPolicy => (recordPolicy === "open" ? "members" : "closed");
+
 function checkAccess(c: Checker, value: unknown): CommunityInput["access"] | undefined {
   const access = c.object(value, "access", true);
   if (!access) return undefined;
   c.unknownKeys(access, "access", ACCESS_KEYS);
   const visibility = c.oneOf(access.visibility, "access.visibility", VISIBILITIES);
   const member_policy = c.oneOf(access.member_policy, "access.member_policy", POLICIES);
-  const record_policy = c.oneOf(access.record_policy, "access.record_policy", POLICIES);
-  if (!visibility || !member_policy || !record_policy) return undefined;
-  return { visibility: visibility as CommunityInput["access"]["visibility"], member_policy, record_policy };
+  const record_policy = checkRecordPolicy(c, access);
+  // InvenioRDM's default: members are listed publicly unless the owners restrict the listing.
+  const members_visibility = given(access.members_visibility) ? c.oneOf(access.members_visibility, "access.members_visibility", MEMBERS_VISIBILITIES) : "public";
+  const review_policy = given(access.review_policy) ? c.oneOf(access.review_policy, "access.review_policy", REVIEW_POLICIES) : record_policy && reviewPolicyFor(record_policy);
+  if (!visibility || !member_policy || !record_policy || !members_visibility || !review_policy) return undefined;
+  return { visibility, members_visibility, member_policy, record_policy, review_policy };
 }
 
 /** `{id}` of the communitytypes vocabulary, or the id as a plain string (the spec's rename example). */

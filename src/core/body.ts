@@ -1,4 +1,5 @@
 // Reading JSON (and form) request bodies with a size limit, without trusting Content-Length alone.
+import { t } from "elysia";
 import { HttpError, payloadTooLarge, validationError } from "./errors";
 
 export const isJsonContentType = (contentType: string | null): boolean => !!contentType && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType.trim());
@@ -60,6 +61,29 @@ export function requireJsonObject(value: unknown, listAllowed: boolean): void {
   if (typeof value === "object" && value !== null && (listAllowed || !Array.isArray(value))) return;
   // The field "" is the body as a whole, as the services report a body of the wrong shape.
   throw validationError([{ field: "", messages: [`The request body must be a JSON object${listAllowed ? " or a list" : ""}, not ${kindOf(value)}.`] }]);
+}
+
+/**
+ * The body schema of every action route (publish, edit, new version, submit-review, a request's
+ * accept/decline/cancel...): its JSON is read by `readActionPayload`, not `requireJsonObject`.
+ */
+export const actionPayloadBody = t.Optional(
+  t.Unknown({ description: 'Optional: an object such as {"payload": {"content": "..."}}; none, null, [] and {} mean no payload.', "x-action-payload": true }),
+);
+
+/** True when a route's body schema is `actionPayloadBody`. */
+export const takesActionPayload = (schema: unknown): boolean => (schema as Record<string, unknown> | undefined)?.["x-action-payload"] === true;
+
+/**
+ * An action's optional payload, `{}` when there is none. InvenioRDM tests the payload with
+ * `if data:`, so no body, `null`, `[]` and `{}` all mean "no payload" (zen4R sends `[]` for no
+ * message); an object is the payload; anything else (a list with items, a string, a number, a
+ * boolean) is still a 400.
+ */
+export function readActionPayload(value: unknown): Record<string, unknown> {
+  if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return {};
+  requireJsonObject(value, false);
+  return value as Record<string, unknown>;
 }
 
 /** The body as UTF-8 text, read in chunks so a lying Content-Length cannot exceed `limit`. */

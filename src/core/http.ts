@@ -3,8 +3,8 @@
 import type { Server } from "bun";
 import { Elysia, ValidationError } from "elysia";
 import { anonymous, type Actor } from "./actor";
-import { isFormContentType, isJsonContentType, readFormBody, readJsonBody, requireJsonObject } from "./body";
-import { forbidden, HttpError, invalidToken, methodNotAllowed, notAcceptable, notFound, unsupportedMediaType, type FieldError } from "./errors";
+import { isFormContentType, isJsonContentType, readActionPayload, readFormBody, readJsonBody, requireJsonObject, takesActionPayload } from "./body";
+import { badRequest, forbidden, HttpError, invalidToken, methodNotAllowed, notAcceptable, notFound, unsupportedMediaType, type FieldError } from "./errors";
 import { createRequestPolicy, DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import { JSON_MEDIA_TYPES, negotiate } from "./negotiation";
 import { createRoutesIndex } from "./routes-index";
@@ -169,7 +169,9 @@ async function headFromGet(request: Request, handle: (request: Request) => Promi
   const get = new Request(request.url, { method: "GET", headers: request.headers });
   headRequests.add(get);
   const response = await handle(get);
-  await response.body?.cancel();
+  // A stream may answer its cancel with a rejection (client-zip's rethrows the reason, undefined):
+  // the bytes are not wanted either way, and the answer is already complete.
+  await response.body?.cancel().catch(() => {});
   return new Response(null, { status: response.status, headers: response.headers });
 }
 
@@ -200,13 +202,19 @@ export function createHttp(options: HttpOptions, routes: () => RouteInfo[], hand
     allowedMethods: index.allowedMethods,
     isInternal: (request) => headRequests.has(request),
   });
-  let listRoutes: Set<string> | null = null;
-  const takesListBody = (key: string) =>
-    (listRoutes ??= new Set(
-      routes()
-        .filter((r) => takesList(r.hooks?.body))
-        .map((r) => `${r.method.toUpperCase()} ${r.path}`),
-    )).has(key);
+  /** Whether a route (`METHOD /path`) has a body schema passing `test`; the routes are read at the first request, once all are mounted. */
+  const routesWithBody = (test: (schema: unknown) => boolean) => {
+    let keys: Set<string> | null = null;
+    return (key: string) =>
+      (keys ??= new Set(
+        routes()
+          .filter((r) => test(r.hooks?.body))
+          .map((r) => `${r.method.toUpperCase()} ${r.path}`),
+      )).has(key);
+  };
+  const takesListBody = routesWithBody(takesList);
+  // Actions (publish, submit-review, accept...) read an optional payload: none, null, [] and {} alike.
+  const isActionRoute = routesWithBody(takesActionPayload);
   const readJsonObject = async (request: Request, listAllowed: boolean) => {
     const body = await readJsonBody(request, options.maxContentLength);
     requireJsonObject(body, listAllowed);
@@ -278,12 +286,19 @@ export function createHttp(options: HttpOptions, routes: () => RouteInfo[], hand
         if (!request.body || request.headers.get("content-length") === "0") return new URLSearchParams();
         throw unsupportedMediaType("application/x-www-form-urlencoded");
       }
-      if (isJsonContentType(contentType)) return readJsonObject(request, takesListBody(`${request.method} ${route}`));
+      if (isJsonContentType(contentType)) {
+        const key = `${request.method} ${route}`;
+        if (isActionRoute(key)) return readActionPayload(await readJsonBody(request, options.maxContentLength));
+        return readJsonObject(request, takesListBody(key));
+      }
       // No body at all (a DELETE, an action without payload) needs no content type.
       if (!request.body || request.headers.get("content-length") === "0") return undefined;
       throw unsupportedMediaType("application/json");
     })
-    .onBeforeHandle({ as: "global" }, ({ request, route }) => {
+    .onBeforeHandle({ as: "global" }, ({ request, route, params }) => {
+      // Elysia hands a path segment that is not valid percent-encoded UTF-8 (`%E2%82`) to the
+      // route as null, where every service expects a string.
+      for (const key in params) if ((params as Record<string, unknown>)[key] === null) throw badRequest("The URL's path is not valid percent-encoded UTF-8.");
       // Writes answer in JSON: refuse up front, before anything changes, when JSON is not acceptable.
       if (request.method === "GET" || request.method === "HEAD") return;
       if (options.formBodyRoutes?.has(`${request.method} ${route}`)) return;

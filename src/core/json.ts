@@ -9,3 +9,9 @@ export const list = (value: unknown): any[] => (Array.isArray(value) ? value : [
 
 /** The object items of a list (search indexing reads members of each without guarding every one). */
 export const objects = (value: unknown): JsonObject[] => list(value).filter((x) => x !== null && typeof x === "object");
+
+/**
+ * `table[key]` only when `key` is the table's own entry: a name taken from a client (`toString`,
+ * `constructor`) must not reach the methods every plain object inherits.
+ */
+export const ownEntry = <T>(table: Readonly<Record<string, T>>, key: unknown): T | undefined => (typeof key === "string" && Object.hasOwn(table, key) ? table[key] : undefined);

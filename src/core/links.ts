@@ -31,9 +31,13 @@ export function createLinks(baseUrl: string): Links {
   };
 }
 
-/** A request's query parameters, a repeated one as an array (facet filters repeat: `?type=a&type=b`). */
+/**
+ * A request's query parameters, a repeated one as an array (facet filters repeat: `?type=a&type=b`).
+ * Prototype-free: on a plain object `?constructor=1` would meet the inherited function (and a search
+ * worker cannot be sent one), `?__proto__=x` would set the prototype.
+ */
 export function queryParams(url: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  const out: Record<string, string | string[]> = Object.create(null);
   for (const [key, value] of new URL(url).searchParams) {
     const prev = out[key];
     out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
@@ -42,4 +46,8 @@ export function queryParams(url: string): Record<string, string | string[]> {
 }
 
 /** A request's query parameters, one value each (a repeated one keeps its last): options such as `style`. */
-export const singleQueryParams = (url: string): Record<string, string> => Object.fromEntries(new URL(url).searchParams);
+export function singleQueryParams(url: string): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const [key, value] of new URL(url).searchParams) out[key] = value;
+  return out;
+}

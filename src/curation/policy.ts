@@ -1,6 +1,6 @@
 // Who may send a record to which community, shared by draft reviews and inclusion requests: a
 // community is a receiver for whoever may read it (public ones for anyone, restricted ones for
-// their members); it takes records without review from its members when its record policy is open.
+// their members); its review_policy says whose records it takes without review.
 import { isAdmin, type Actor } from "../core/actor";
 import type { CommunitySummary } from "../communities/model";
 
@@ -12,9 +12,20 @@ export function readableCommunity(actor: Actor, community: CommunitySummary | nu
   return community.visibility === "public" || isAdmin(actor) || roles.has(community.id) ? community : null;
 }
 
-/** `record_policy` open: its members (any role) publish and include records without review; closed: review always. */
-export const canPublishDirectly = (actor: Actor, community: CommunitySummary, roles: Roles) =>
-  actor.kind === "user" && community.recordPolicy === "open" && roles.has(community.id);
+const CURATING_ROLES = ["curator", "manager", "owner"];
+
+/**
+ * Whether the caller's submission (draft review or inclusion) is accepted at once, by the
+ * community's `review_policy` (InvenioRDM's `can_include_directly`): `closed`, nobody's; `open`,
+ * its curators', managers' and owners'; `members`, any member's. Administrators who are no
+ * members go through review like anyone else.
+ */
+export function canPublishDirectly(actor: Actor, community: CommunitySummary, roles: Roles): boolean {
+  const role = roles.get(community.id);
+  if (actor.kind !== "user" || !role) return false;
+  if (community.reviewPolicy === "members") return true;
+  return community.reviewPolicy === "open" && CURATING_ROLES.includes(role);
+}
 
 /** Removing a record from a community: the community's curators, managers and owners, and administrators. */
-export const curatesCommunity = (actor: Actor, communityId: string, roles: Roles) => isAdmin(actor) || ["curator", "manager", "owner"].includes(roles.get(communityId) ?? "");
+export const curatesCommunity = (actor: Actor, communityId: string, roles: Roles) => isAdmin(actor) || CURATING_ROLES.includes(roles.get(communityId) ?? "");

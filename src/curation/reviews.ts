@@ -1,7 +1,7 @@
 // Draft reviews (`/api/records/{id}/draft/review`): a draft's submission to a community, kept as a
 // `community-submission` request about the draft. The engine moves it (submit, accept, decline,
 // cancel) and its type publishes the draft on acceptance; this service picks the community, checks
-// the draft, and accepts at once where the community lets members publish without review.
+// the draft, and accepts at once where the community's review policy lets the submitter skip review.
 import { systemActor, type Actor } from "../core/actor";
 import { badRequest, notFound, validationError } from "../core/errors";
 import type { RequestJson } from "../requests/present";

@@ -2,6 +2,7 @@
 // remove, submit) and a record's communities (list, add, remove, default, suggestions, and a
 // community's curators removing records).
 import { Elysia } from "elysia";
+import { actionPayloadBody } from "../core/body";
 import type { ActorContext } from "../core/http";
 import { queryParams } from "../core/links";
 import type { CurationService } from "./service";
@@ -31,7 +32,7 @@ export const curationRoutes = (http: ActorContext, curation: CurationService) =>
         set.status = 202;
         return review;
       },
-      { detail: { summary: "Submit the draft to the community for review, optionally with a comment", tags } },
+      { body: actionPayloadBody, detail: { summary: "Submit the draft to the community for review, optionally with a comment", tags } },
     )
     .get("/api/records/:id/communities", ({ actor, params, request }) => curation.searchRecordCommunities(actor, params.id, queryParams(request.url)), {
       detail: { summary: "The communities the record is in", tags },

@@ -1,7 +1,7 @@
 // Schema.org JSON-LD export (dataset search engines), after InvenioRDM's schemaorg/schema.py.
 import { compact } from "../core/compact";
 import { stripHtml } from "../core/html";
-import { list, type JsonObject } from "../core/json";
+import { list, ownEntry, type JsonObject } from "../core/json";
 import type { RecordDocument } from "../core/record-document";
 import { citeAsUrl, edtfParts, filesOf, landingPage, nonBlank, personOf, plainDescription, recordDoi, titleOf, vocabProps, type Person } from "./record-fields";
 import type { ExportContext, ExportFormat } from "./types";
@@ -129,6 +129,6 @@ function place(feature: JsonObject): JsonObject {
 }
 
 function asUrl(id: JsonObject): string | undefined {
-  const make = URL_SCHEMES[id?.scheme];
+  const make = ownEntry(URL_SCHEMES, id?.scheme);
   return make && nonBlank(id.identifier) ? make(id.identifier) : undefined;
 }

@@ -2,6 +2,7 @@
 // one wildcard split here into the key and the sub-resource (`content`, `content/{part}`, `commit`).
 import { Elysia } from "elysia";
 import type { Actor } from "../core/actor";
+import { actionPayloadBody } from "../core/body";
 import { HttpError, unsupportedMediaType } from "../core/errors";
 import { isHeadRequest, type ActorContext } from "../core/http";
 import { visitorOf, type ConnectionInfo } from "../core/visitor";
@@ -109,20 +110,24 @@ export const filesRoutes = (http: ActorContext, files: FilesService) => {
         },
         { detail: { summary: "Delete a draft file", tags } },
       )
-      .get("/api/records/:id/draft/files-archive", ({ actor, params }) => files.archive(actor, params.id, true), { detail: { summary: "All draft files as a ZIP", tags } })
+      .get("/api/records/:id/draft/files-archive", ({ actor, params, request }) => files.archive(actor, params.id, true, isHeadRequest(request)), {
+        detail: { summary: "All draft files as a ZIP", tags },
+      })
       .post(
         "/api/records/:id/draft/actions/files-import",
         ({ actor, params, set }) => {
           set.status = 201;
           return files.importFiles(actor, params.id);
         },
-        { detail: { summary: "Import the previous version's files into a new version", tags } },
+        { body: actionPayloadBody, detail: { summary: "Import the previous version's files into a new version", tags } },
       )
       .get("/api/records/:id/files", ({ actor, params }) => files.listFiles(actor, params.id, false), { detail: { summary: "List a record's files", tags } })
       .get("/api/records/:id/files/*", ({ actor, params, request, server }) => read(actor, params.id, false, params["*"], request, server), {
         detail: { summary: "A record file's entry or content", tags },
       })
-      .get("/api/records/:id/files-archive", ({ actor, params }) => files.archive(actor, params.id, false), { detail: { summary: "All record files as a ZIP", tags } })
+      .get("/api/records/:id/files-archive", ({ actor, params, request }) => files.archive(actor, params.id, false, isHeadRequest(request)), {
+        detail: { summary: "All record files as a ZIP", tags },
+      })
       // A published record's files are never written: 403 (InvenioRDM's answer), after the read checks.
       .post("/api/records/:id/files", ({ actor, params }) => files.refuseRecordWrite(actor, params.id), {
         // The draft route's body (a list of keys), so a client's usual request reaches the refusal.

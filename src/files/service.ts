@@ -159,9 +159,10 @@ export function createFilesService(deps: FilesDeps) {
 
     content,
 
-    archive(actor: Actor, id: string, isDraft: boolean) {
+    /** `head`: the answer to a HEAD, headers only. */
+    archive(actor: Actor, id: string, isDraft: boolean, head = false) {
       target(actor, id, isDraft);
-      return archiveResponse(id, store.listEntries(db, id, isDraft), files);
+      return archiveResponse(id, store.listEntries(db, id, isDraft), files, head);
     },
 
     /** `POST .../draft/actions/files-import`: the previous version's files, shared, not copied on disk. */

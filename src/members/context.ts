@@ -10,10 +10,13 @@ export type Role = "reader" | "curator" | "manager" | "owner";
 /**
  * The communities module's answers (structurally the CommunityDirectory of communities/service.ts
  * and requests/context.ts), plus the community's `access.member_policy`, which decides whether
- * people may ask to join (membership requests).
+ * people may ask to join (membership requests), and `access.members_visibility`, which decides
+ * who may list its members publicly.
  */
 export interface CommunityDirectory {
-  find(idOrSlug: string): { id: string; slug: string; title: string; visibility: "public" | "restricted"; memberPolicy: "open" | "closed" } | null;
+  find(
+    idOrSlug: string,
+  ): { id: string; slug: string; title: string; visibility: "public" | "restricted"; memberPolicy: "open" | "closed"; membersVisibility: "public" | "restricted" } | null;
   rolesOf(actor: Actor): Map<string, Role>;
   curatorEmails(communityId: string): string[];
 }

@@ -7,7 +7,7 @@ import { validationError, type FieldError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { writeTransaction } from "../db/connection";
 import { createRequestLookups, INVITATION, searchCommunityRequests, updateCommunityRequests, type OperationsContext, type RequestListingKind } from "./member-requests";
-import { actsForCommunity, checkGrantRole, checkManageMembers, checkVisibleChoice, invitationPermissions } from "./policy";
+import { actsForCommunity, checkGrantRole, checkManageMembers, invitationPermissions } from "./policy";
 import * as store from "./store";
 import { checkInviteBody } from "./validate";
 
@@ -40,8 +40,8 @@ export function createInvitationOperations(ctx: OperationsContext) {
       checkManageMembers(caller);
       const input = checkInviteBody(body);
       checkGrantRole(caller, input.role);
-      // Rule 6: becoming visible is the invitee's choice (InvenioRDM: only the system may invite visibly).
-      checkVisibleChoice(caller, { userId: -1, role: input.role, visible: false }, input.visible);
+      // `visible` is offered, not imposed: the membership is made only when the invitee accepts the
+      // invitation that shows it (rule 6 guards changes to existing memberships, not offers).
       const users = store.findActiveUsers(
         db,
         input.members.filter((m) => /^\d{1,15}$/.test(m.id)).map((m) => Number(m.id)),

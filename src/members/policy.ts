@@ -40,6 +40,15 @@ export function checkSeeCommunity(caller: Caller, community: { visibility: strin
   if (community.visibility === "restricted" && !caller.role && !caller.admin) throw notFound(NOT_FOUND);
 }
 
+/**
+ * The public members listing (InvenioRDM's can_members_search_public): anyone who sees the
+ * community, unless its `members_visibility` is restricted: then its members and administrators
+ * only (401 anonymous, 403 others), as for the full listing.
+ */
+export function checkListPublicMembers(caller: Caller, community: { membersVisibility: string }): void {
+  if (community.membersVisibility === "restricted") checkListMembers(caller);
+}
+
 /** The members listing: members of any role (directly or through a group) and administrators; 401 anonymous, 403 others. */
 export function checkListMembers(caller: Caller): void {
   requireUser(caller.actor);
@@ -69,7 +78,11 @@ export function checkGrantRole(caller: Caller, role: Role): void {
   if (!managesRole(caller, role)) throw forbidden(`Only owners may make others ${role}s.`);
 }
 
-/** Rule 6: only the member makes a user membership public; owners and managers only hide (groups: either way). */
+/**
+ * Rule 6: only the member makes an existing user membership public; owners and managers only
+ * hide (groups: either way). An invitation may offer a visible membership: accepting it is the
+ * invitee's choice.
+ */
 export function checkVisibleChoice(caller: Caller, member: MemberFacts, visible: boolean | undefined, field = "visible"): void {
   if (visible && member.userId !== null && !isSelf(caller, member) && !caller.admin) {
     throw validationError([{ field, messages: ["You can only set public visibility on your own membership."] }]);

@@ -10,6 +10,7 @@ import {
   callerIn,
   checkGrantRole,
   checkListMembers,
+  checkListPublicMembers,
   checkManageMembers,
   checkOwnersLeft,
   checkRemoveMember,
@@ -93,9 +94,10 @@ export function createMembersService(deps: MembersDeps) {
       return searchListing(db, limits, listing, query, present(caller, community.id));
     },
 
-    /** Anyone who may see the community: visible members only, `id` and `member` only, always by name. */
+    /** Anyone who may see the community (members only where members_visibility is restricted): visible members only, `id` and `member` only, always by name. */
     searchPublicMembers(actor: Actor, key: string, query: Record<string, unknown>) {
       const { community, caller } = loadCommunity(actor, key);
+      checkListPublicMembers(caller, community);
       const listing = {
         communityId: community.id,
         filters: [publicMembersFilter()],

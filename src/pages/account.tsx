@@ -49,7 +49,7 @@ export const accountPages = (http: ActorContext, deps: PagesDeps) =>
       const csrf = newSecret();
       return htmlResponse(<LoginPage ctx={ctx} csrf={csrf} next={next} />, 200, { "Set-Cookie": cookie(deps, LOGIN_CSRF_COOKIE, csrf, 3600) });
     })
-    .post("/login", async ({ actor, request, body }) => {
+    .post("/login", async ({ actor, request, body, server }) => {
       const ctx = pageContextOf(deps, actor, request);
       const form = formOf(body);
       const next = localPath(form.get("next"));
@@ -64,13 +64,14 @@ export const accountPages = (http: ActorContext, deps: PagesDeps) =>
       };
       if (!expected || form.get("csrf") !== expected) return again(403, "The form has expired: please sign in again.");
       try {
-        const session = await deps.services.sessions.signIn(login, form.get("password") ?? "");
+        const { sessions } = deps.services;
+        const session = await sessions.signIn(login, form.get("password") ?? "", sessions.throttleAddressOf(request, server));
         const headers = new Headers({ Location: next });
         headers.append("Set-Cookie", cookie(deps, SESSION_COOKIE, session.secret, 30 * 86_400));
         headers.append("Set-Cookie", cookie(deps, LOGIN_CSRF_COOKIE, "", 0));
         return new Response(null, { status: 303, headers });
       } catch (error) {
-        // A locked account: 429 with the service's Retry-After.
+        // Guessing slowed: 429 with the service's Retry-After.
         if (error instanceof HttpError) return again(error.status === 429 ? 429 : 400, error.message, error.headers);
         throw error;
       }

@@ -41,8 +41,28 @@ export function checkCsrf(actor: Actor, form: URLSearchParams): void {
   if (!actor.csrf || form.get("csrf") !== actor.csrf) throw forbidden("The form has expired or did not come from this site: reload the page and try again.");
 }
 
-/** Only paths of this site are followed after sign-in (no open redirect). */
-export const localPath = (next: string | null | undefined, fallback = "/") => (next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : fallback);
+/** Stands for this site when resolving a path: only the origin's sameness matters. */
+const SELF = "http://cairn.invalid";
+
+/**
+ * The one reading of a `next` parameter (where to go after signing in): a path of this site, or
+ * `fallback`. Browsers drop tabs and line breaks from a URL and read `\` as `/`, so `/<tab>/host`
+ * or `/\host` would leave the site: any control character or backslash is refused outright, and
+ * the path must still be this origin's once resolved. The answer is the URL parser's own
+ * serialization, percent-encoded ASCII, so a Location header always takes it.
+ */
+export function localPath(next: string | null | undefined, fallback = "/"): string {
+  if (!next || !next.startsWith("/") || next.startsWith("//") || /[\u0000-\u001f\u007f-\u009f\\]/.test(next)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(next, SELF);
+  } catch {
+    return fallback;
+  }
+  const path = url.pathname + url.search + url.hash;
+  // Dot segments can leave a path starting with `//` (`/.//host`), which a browser reads as another host.
+  return url.origin === SELF && !path.startsWith("//") ? path : fallback;
+}
 
 /** A service's refusal as a status and a message for an error page; other errors go on to the app's handler. */
 export function pageError(error: unknown): { status: number; message: string; tombstone?: Record<string, any> } {

@@ -2,7 +2,7 @@
 // Pure: vocabulary props come from the record itself or from the lookup the caller passes.
 import { compact } from "../core/compact";
 import { stripHtml } from "../core/html";
-import { list, type JsonObject } from "../core/json";
+import { list, ownEntry, type JsonObject } from "../core/json";
 import type { RecordDocument } from "../core/record-document";
 import type { VocabularyLookup } from "../vocabularies/model";
 
@@ -140,7 +140,7 @@ function personOrOrg(entry: JsonObject): JsonObject {
     familyName: personal ? nonBlank(p.family_name) : undefined,
     nameIdentifiers: list(p.identifiers).map((id) => ({
       nameIdentifier: id.identifier,
-      nameIdentifierScheme: NAME_SCHEMES[id.scheme] ?? id.scheme,
+      nameIdentifierScheme: ownEntry(NAME_SCHEMES, id.scheme) ?? id.scheme,
     })),
     affiliation: list(entry.affiliations).map(affiliation),
   };

@@ -1,6 +1,6 @@
 // What the record operations share: the deps, presenting rows with their parent and versions,
 // and the rules that depend on configuration (DOIs, files).
-import { systemActor, type Actor } from "../core/actor";
+import { anonymous, systemActor, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import type { FieldError } from "../core/errors";
 import { badRequest, notFound } from "../core/errors";
@@ -27,8 +27,11 @@ export interface RecordsDeps extends Deps {
   /** The `stats` of a published record (statistics module): this version and all versions; absent when statistics are off. */
   recordStats?(recordId: string, parentId: string): Record<string, unknown>;
   log(message: string): void;
-  /** The communities module's JSON of public communities (`parent.communities.entries`). */
-  communityEntries?(ids: string[]): Record<string, unknown>[];
+  /**
+   * The communities module's JSON of those of `ids` the actor may see (`parent.communities.entries`):
+   * public ones, restricted ones to their members (directly or through a group) and administrators.
+   */
+  communityEntries?(actor: Actor, ids: string[]): Record<string, unknown>[];
   /** The caller's role in each community it belongs to (the community directory): members see included records, curators curate them. */
   communityRoles?(actor: Actor): ReadonlyMap<string, CommunityRole>;
   /**
@@ -128,12 +131,14 @@ export function createRecordsContext(deps: RecordsDeps) {
   }
 
   /**
-   * `parent.communities`: the public communities the record is included in, with the default one;
-   * `{}` when there are none, as InvenioRDM shows it (restricted communities are not disclosed).
+   * `parent.communities`: the communities the record is included in that the actor may see (the
+   * communities policy decides: a restricted one only to its members and administrators), with the
+   * default one; `{}` when there are none, as InvenioRDM shows it.
    */
-  function parentCommunities(parentId: string) {
+  function parentCommunities(parentId: string, actor: Actor) {
     const included = store.listParentCommunities(db, parentId);
-    const entries = included.length && deps.communityEntries ? deps.communityEntries(included.map((c) => c.communityId)) : [];
+    const includedIds = included.map((c) => c.communityId);
+    const entries = includedIds.length && deps.communityEntries ? deps.communityEntries(actor, includedIds) : [];
     if (entries.length === 0) return {};
     const ids = entries.map((e) => String(e.id));
     const chosen = included.find((c) => c.isDefault)?.communityId;
@@ -147,8 +152,8 @@ export function createRecordsContext(deps: RecordsDeps) {
     return { id: review.id, type: review.type, receiver: { [review.receiver.kind]: review.receiver.id }, status: review.status };
   }
 
-  /** `manages`: the caller manages the record, so `parent.access` lists its grants and links. */
-  function presentContext(row: { id: string; parentId: string }, isDraft: boolean, filesVisible: boolean, manages = false): PresentContext {
+  /** `manages`: the caller manages the record, so `parent.access` lists its grants and links; `actor` sees the communities it may. */
+  function presentContext(row: { id: string; parentId: string }, isDraft: boolean, filesVisible: boolean, manages: boolean, actor: Actor): PresentContext {
     const found = store.findParentWithVersions(db, row.parentId);
     if (!found) throw new Error(`record parent ${row.parentId} is missing`);
     return {
@@ -158,7 +163,7 @@ export function createRecordsContext(deps: RecordsDeps) {
       doiUrl: (doi) => doiResolverUrl(doi, config.DATACITE_TEST_MODE),
       filesField: (settings) => deps.files.filesField(row.id, isDraft, settings, filesVisible),
       recordStats: () => deps.recordStats?.(row.id, row.parentId) ?? null,
-      communities: () => parentCommunities(row.parentId),
+      communities: () => parentCommunities(row.parentId, actor),
       review: isDraft ? () => reviewOf(row.id) : undefined,
       access: () => ({
         settings: settingsJson(found.parent.accessSettings),
@@ -269,20 +274,20 @@ export function createRecordsContext(deps: RecordsDeps) {
 
     /**
      * Drafts are shown only to who may preview them, so their files are always listed; grants and
-     * links only when `actor` is given and manages the record.
+     * links only when `actor` is given and manages the record; the communities it may see.
      */
     draftJson(row: store.DraftRow, errors: FieldError[] = [], actor?: Actor) {
       const manages = actor !== undefined && atLeast(levelFor(actor, row, true), "manage");
-      return presentDraft(row, presentContext(row, true, true, manages), store.findRecord(db, row.id) !== null, errors);
+      return presentDraft(row, presentContext(row, true, true, manages, actor ?? anonymous), store.findRecord(db, row.id) !== null, errors);
     },
     /** A record's JSON; its file entries only for callers who may read the files, its grants and links for those who manage it (the system may). */
     recordJson(row: store.RecordRow, actor: Actor = systemActor) {
       const level = levelFor(actor, row, false);
-      return presentRecord(row, presentContext(row, false, canReadFiles(row, level), atLeast(level, "manage")));
+      return presentRecord(row, presentContext(row, false, canReadFiles(row, level), atLeast(level, "manage"), actor));
     },
     listedRecordJson(row: store.RecordRow, actor: Actor) {
       const level = levelFor(actor, row, false);
-      return presentListedRecord(row, presentContext(row, false, canReadFiles(row, level), atLeast(level, "manage")));
+      return presentListedRecord(row, presentContext(row, false, canReadFiles(row, level), atLeast(level, "manage"), actor));
     },
     /**
      * 400 while the draft is submitted to a community for review: the review's outcome publishes

@@ -2,6 +2,7 @@
 // Accept or `?style=`, an export format rendered by the exports module, with Signposting links.
 import { Elysia } from "elysia";
 import type { Actor } from "../core/actor";
+import { actionPayloadBody } from "../core/body";
 import { revisionEtag } from "../core/etag";
 import type { ActorContext, RouteContext } from "../core/http";
 import { queryParams, singleQueryParams } from "../core/links";
@@ -77,6 +78,7 @@ export const recordsRoutes = (http: ActorContext, records: RecordsService, readR
       { detail: { summary: "Delete a published record, leaving a tombstone (administrators)", tags } },
     )
     .post("/api/records/:id/restore", ({ actor, params }) => records.restoreRecord(actor, params.id), {
+      body: actionPayloadBody,
       detail: { summary: "Restore a deleted record (administrators)", tags },
     })
     .get("/api/records/:id/versions", ({ actor, params, request }) => records.listVersions(actor, params.id, queryParams(request.url)), {
@@ -89,7 +91,7 @@ export const recordsRoutes = (http: ActorContext, records: RecordsService, readR
         set.status = 201;
         return withEtag(set, records.newVersion(actor, params.id));
       },
-      { detail: { summary: "Start a new version", tags: draftTags } },
+      { body: actionPayloadBody, detail: { summary: "Start a new version", tags: draftTags } },
     )
     .get("/api/records/:id/versions/latest", ({ actor, params }) => records.latestVersion(actor, params.id), { detail: { summary: "Redirect to the latest version", tags } })
     .get("/api/records/:id/draft", ({ actor, params, set }) => withEtag(set, records.readDraft(actor, params.id)), { detail: { summary: "Read a draft", tags: draftTags } })
@@ -99,7 +101,7 @@ export const recordsRoutes = (http: ActorContext, records: RecordsService, readR
         set.status = 201;
         return withEtag(set, records.editRecord(actor, params.id));
       },
-      { detail: { summary: "Edit a published record (creates its draft)", tags: draftTags } },
+      { body: actionPayloadBody, detail: { summary: "Edit a published record (creates its draft)", tags: draftTags } },
     )
     .put("/api/records/:id/draft", ({ actor, params, body, request, set }) => withEtag(set, records.updateDraft(actor, params.id, body, request.headers.get("if-match"))), {
       detail: { summary: "Replace a draft", tags: draftTags },
@@ -119,7 +121,7 @@ export const recordsRoutes = (http: ActorContext, records: RecordsService, readR
         set.status = 202;
         return withEtag(set, records.publish(actor, params.id));
       },
-      { detail: { summary: "Publish a draft", tags: draftTags } },
+      { body: actionPayloadBody, detail: { summary: "Publish a draft", tags: draftTags } },
     )
     .post(
       "/api/records/:id/draft/pids/doi",
@@ -127,7 +129,7 @@ export const recordsRoutes = (http: ActorContext, records: RecordsService, readR
         set.status = 201;
         return withEtag(set, records.reserveDoi(actor, params.id));
       },
-      { detail: { summary: "Reserve a DOI", tags: draftTags } },
+      { body: actionPayloadBody, detail: { summary: "Reserve a DOI", tags: draftTags } },
     )
     .delete(
       "/api/records/:id/draft/pids/doi",

@@ -8,7 +8,7 @@ import { writeTransaction } from "../db/connection";
 import { liftedAccess, type Access } from "./access";
 import { createRecordsContext, type RecordsDeps } from "./context";
 import { createDraftOperations } from "./drafts";
-import { isPublicRecord, requireRead } from "./policy";
+import { isPublicRecord, requireLevel, requireRead } from "./policy";
 import { createFileAccess } from "./files-access";
 import { createPublishOperations } from "./publish";
 import { createCuration } from "./curation";
@@ -74,6 +74,23 @@ export function createRecordsService(deps: RecordsDeps) {
     });
   }
 
+  /**
+   * The parent whose versions `versions` and `latest` list: a published record's the caller may
+   * read, or, as InvenioRDM resolves a draft's id, a draft's (a new version's, a first version's)
+   * the caller may preview, so a draft's `latest` and `versions` links answer before it is published.
+   */
+  function versionsParentOf(actor: Actor, id: string): string {
+    if (!store.findRecord(db, id)) {
+      const draft = store.findDraft(db, id);
+      if (!draft) throw notFound("The persistent identifier does not exist.");
+      requireLevel(actor, ctx.levelFor(actor, draft, true), "preview");
+      return draft.parentId;
+    }
+    const record = ctx.loadRecord(id);
+    requireRead(actor, record, ctx.levelFor(actor, record, false));
+    return record.parentId;
+  }
+
   const publishing = createPublishOperations(ctx);
   const { validateForPublish: _validate, writePublication: _write, ...publishOperations } = publishing;
 
@@ -122,20 +139,14 @@ export function createRecordsService(deps: RecordsDeps) {
     },
 
     listVersions(actor: Actor, id: string, query: Record<string, unknown>) {
-      const record = ctx.loadRecord(id);
-      requireRead(actor, record, ctx.levelFor(actor, record, false));
-      return search(
-        actor,
-        { ...query, allversions: "true" },
-        { url: (q) => links.api(`/records/${id}/versions`, q), defaultSort: "version", parentId: record.parentId, hideAllVersions: true },
-      );
+      const parentId = versionsParentOf(actor, id);
+      return search(actor, { ...query, allversions: "true" }, { url: (q) => links.api(`/records/${id}/versions`, q), defaultSort: "version", parentId, hideAllVersions: true });
     },
 
-    /** 301 to the latest published version the caller may read. */
+    /** 301 to the latest published version (of a draft's parent too); 404 while nothing is published. */
     latestVersion(actor: Actor, id: string): never {
-      const record = ctx.loadRecord(id);
-      requireRead(actor, record, ctx.levelFor(actor, record, false));
-      const latest = store.findParent(db, record.parentId)?.latestId ?? record.id;
+      const latest = store.findParent(db, versionsParentOf(actor, id))?.latestId;
+      if (!latest) throw notFound("The record has no published version yet.");
       throw new RedirectError(301, links.api(`/records/${latest}`), "Redirecting...");
     },
 

@@ -1,6 +1,7 @@
 // Wire shapes of the requests endpoints, and reading their bodies and listing parameters into
 // checked values (400 naming the field otherwise), so services get only well-formed input.
 import { t } from "elysia";
+import { readActionPayload } from "../core/body";
 import { HttpError, validationError, type FieldError } from "../core/errors";
 import { sanitizeDescription } from "../records/metadata/html";
 import { isRequestStatus } from "./machine";
@@ -65,6 +66,8 @@ const carriesNoComment = (payload: unknown) => isObject(payload) && payload.cont
  * sent (an action without comment), or one without `content` but with other members.
  */
 export function readCommentBody(body: unknown, optional: boolean): CommentInput | null {
+  // An action's comment is its optional payload: `[]`, `{}` and `null` mean none, as no body does.
+  if (optional) body = readActionPayload(body);
   if (body === undefined || body === null || (optional && isObject(body) && (body.payload === undefined || carriesNoComment(body.payload)))) {
     if (optional) return null;
     throw validationError([{ field: "payload", messages: ["Missing data for required field."] }]);

@@ -1,6 +1,7 @@
 // HTTP routes of the generic requests API (InvenioRDM's invenio-requests): requests, their actions,
 // comments and timeline, the caller's requests, and a community's requests.
 import { Elysia } from "elysia";
+import { actionPayloadBody } from "../core/body";
 import { revisionEtag } from "../core/etag";
 import type { ActorContext } from "../core/http";
 import { queryParams } from "../core/links";
@@ -46,6 +47,7 @@ export const requestsRoutes = (http: ActorContext, requests: RequestsService) =>
       { detail: { summary: "Delete a request that is not yet submitted", tags } },
     )
     .post("/api/requests/:id/actions/:action", ({ actor, params, body, set }) => withEtag(set, requests.runAction(actor, params.id, params.action, body)), {
+      body: actionPayloadBody,
       detail: { summary: "Run an action (submit, accept, decline, cancel, expire), optionally with a comment", tags },
     })
     .get("/api/requests/:id/timeline", ({ actor, params, request }) => requests.readTimeline(actor, params.id, queryParams(request.url)), {

@@ -26,7 +26,8 @@ const STATUS_LABELS: Record<string, string> = {
 /** `community-invitation` -> `Community invitation`. */
 const typeLabel = (id: string) => (id.charAt(0).toUpperCase() + id.slice(1)).replace(/-/g, " ");
 
-type Scope = { kind: "all" } | { kind: "user" } | { kind: "community"; idOrSlug: string };
+/** `topic`: the requests about one entity (a record's), under the same visibility as `all`; its owner checked the caller may see the entity. */
+type Scope = { kind: "all" } | { kind: "user" } | { kind: "community"; idOrSlug: string } | { kind: "topic"; topic: EntityRef; path: string };
 
 export function createRequestSearch(ctx: RequestsContext) {
   const { db, config, links, communities } = ctx.deps;
@@ -36,6 +37,7 @@ export function createRequestSearch(ctx: RequestsContext) {
   function scopeOf(actor: Actor, roles: Roles, scope: Scope): { filter: SQL; path: string } {
     if (scope.kind === "all") return { filter: readableRequestsFilter(actor, roles), path: "/requests" };
     if (scope.kind === "user") return { filter: readableRequestsFilter(actor, roles, true), path: "/user/requests" };
+    if (scope.kind === "topic") return { filter: and(readableRequestsFilter(actor, roles), store.about(scope.topic))!, path: scope.path };
     const community = communities.find(scope.idOrSlug);
     if (!community) throw notFound(`No community '${scope.idOrSlug}'.`);
     const role = roles.get(community.id);

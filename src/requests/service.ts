@@ -75,6 +75,12 @@ export function createRequestsService(deps: RequestsDeps) {
     searchRequests: (actor: Actor, params: ListParams) => search(actor, params, { kind: "all" }),
     searchUserRequests: (actor: Actor, params: ListParams) => search(actor, params, { kind: "user" }),
     searchCommunityRequests: (actor: Actor, community: string, params: ListParams) => search(actor, params, { kind: "community", idOrSlug: community }),
+    /**
+     * The requests about a record (`GET /api/records/{id}/requests`, listed at `path`) the caller may
+     * read; the caller (the record-requests module) has checked the record is readable.
+     */
+    searchRecordRequests: (actor: Actor, recordId: string, path: string, params: ListParams) =>
+      search(actor, params, { kind: "topic", topic: { kind: "record", id: recordId }, path }),
 
     createComment: timeline.createComment,
     readComment: timeline.readComment,

@@ -92,6 +92,9 @@ export function countByColumn(db: Db, where: SQL | undefined, name: "type" | "st
 /** Requests this party receives (a community's inbox). */
 export const receivedBy = (ref: EntityRef): SQL => refIs(requestsTable.receiverKind, requestsTable.receiverId, ref)!;
 
+/** Requests about this topic (a record's requests). */
+export const about = (ref: EntityRef): SQL => refIs(requestsTable.topicKind, requestsTable.topicId, ref)!;
+
 /** A listing's conditions beside the facets: the policy's filter, words in title or description, openness, parties, topic. */
 export function listingWhere(filter: SQL, f: ListFilters): SQL {
   const t = requestsTable;

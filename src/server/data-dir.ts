@@ -1,8 +1,10 @@
 // The data directory's privacy: the database, its WAL, uploaded bytes and keys are readable by the
 // account running Cairn only. What Cairn creates is private by its umask (directories 0700, files
 // 0600); what an earlier version or a copy left wider is narrowed when the server starts.
-import { chmodSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
+import { restoreLeftovers } from "../backup/restore";
+import { ConfigError } from "../config";
 
 /** The umask of every Cairn process: nothing it creates is open to group or others. */
 export const PRIVATE_UMASK = 0o077;
@@ -10,8 +12,29 @@ export const PRIVATE_UMASK = 0o077;
 /** Names listed in the warning; the rest are counted. */
 const NAMES_SHOWN = 10;
 
-/** Sets the process umask and makes `dir` (mode 0700) when it is missing. Every command runs this first. */
+/**
+ * Refuses a data directory a restore is writing or left unfinished: anything opened there now
+ * would make an empty repository beside the half-restored one, and the restore then refuses the
+ * directory as not empty.
+ */
+export function refuseUnfinishedRestore(dir: string): void {
+  const leftovers = restoreLeftovers(dir);
+  if (!leftovers.length) return;
+  const leftover = join(dir, leftovers[0]!);
+  const others = readdirSync(dir).filter((n) => !leftovers.includes(n));
+  throw new ConfigError(
+    others.length
+      ? `${dir} holds an unfinished restore (${leftover}) beside other data: to finish the restore, remove ${dir} and run cairn restore SRC --data ${dir} again; to keep ${dir} as it is instead, remove ${leftover}`
+      : `${dir} holds an unfinished restore (${leftover}): run cairn restore SRC --data ${dir} again (it clears the leftover), or remove ${leftover} to start an empty repository here`,
+  );
+}
+
+/**
+ * Sets the process umask and makes `dir` (mode 0700) when it is missing; refuses a directory
+ * holding an unfinished restore. Every command but restore runs this first.
+ */
 export function prepareDataDir(dir: string): void {
+  if (existsSync(dir)) refuseUnfinishedRestore(dir);
   process.umask(PRIVATE_UMASK);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
 }

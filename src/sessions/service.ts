@@ -1,23 +1,26 @@
 // Browser sign-in with local passwords: sessions behind an HttpOnly cookie, a CSRF token per
-// session, and a lock after repeated failures. The cookie stands for the user to the pages and to
-// the REST API alike (as in InvenioRDM), cookie-authenticated API writes carrying the CSRF token.
+// session, and password guessing slowed per name and per address (throttle.ts). The cookie stands
+// for the user to the pages and to the REST API alike (as in InvenioRDM), cookie-authenticated API
+// writes carrying the CSRF token.
 import { requireAdmin, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { HttpError, notFound, validationError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
 import { writeTransaction } from "../db/connection";
 import * as store from "./store";
+import { createSignInThrottle, createThrottleAddressOf } from "./throttle";
 
 /** Sessions end after a week unused, and a month after sign-in whatever the use. */
 const IDLE_MS = 7 * 86_400_000;
 const ABSOLUTE_MS = 30 * 86_400_000;
 /** Refreshing the idle expiry on every request would write on every page view: once a minute is enough. */
 const TOUCH_MS = 60_000;
-/** From the fifth failed attempt in a row the account is locked, 15 minutes and doubling, at most a day. */
-const FREE_FAILURES = 4;
-const LOCK_MS = 15 * 60_000;
-const MAX_LOCK_MS = 86_400_000;
 const MIN_PASSWORD_LENGTH = 8;
+/**
+ * What a login that matches no account is checked against, so that its answer takes as long as a
+ * wrong password's (an argon2id hash, at Bun's default cost, of a random secret nobody kept).
+ */
+const DUMMY_HASH = "$argon2id$v=19$m=65536,t=2,p=1$ADqKz96Bt1l2N9DOjAnb+ta+rKbeajA3Fx6b3ddm0o4$5zLzZV75FvgnQUX/RFGhKAc4p/pZJdIg0vV0ccZHKD8";
 
 /** What a session's cookie stands for. */
 export interface SessionActor {
@@ -34,7 +37,7 @@ export interface SessionsDeps extends Deps {
 
 export function createSessionsService(deps: SessionsDeps) {
   const { db, clock } = deps;
-  let dummyHash: string | undefined;
+  const throttle = createSignInThrottle(db, clock);
   const refused = () => new HttpError(400, "The e-mail address (or username) and password do not match an active account.");
   const openSession = (userId: number) => {
     const now = clock.now();
@@ -47,37 +50,32 @@ export function createSessionsService(deps: SessionsDeps) {
   return {
     /**
      * Checks the password and opens a session: its cookie secret and CSRF token. A wrong or
-     * unknown login is one message for both (no account discovery); a locked account says until when.
+     * unknown login is one message for both, and both are slowed alike (no account discovery):
+     * while the name or the client `address` (throttleAddressOf; null: not counted by address)
+     * must wait, 429 with Retry-After and no password is checked.
      */
-    async signIn(login: string, password: string): Promise<{ secret: string; csrf: string; userId: number }> {
-      const now = clock.now();
+    async signIn(login: string, password: string, address: string | null = null): Promise<{ secret: string; csrf: string; userId: number }> {
+      const refusal = throttle.reserve(login, address);
+      if (refusal) throw refusal;
       const user = login.trim() ? store.findAccount(db, login.trim()) : null;
       if (!user || !user.active || !user.passwordHash) {
         // The same work as a real check, so timing does not tell whether the account exists.
-        await Bun.password.verify(password, (dummyHash ??= await Bun.password.hash(newSecret(), "argon2id")));
+        await Bun.password.verify(password, DUMMY_HASH);
         throw refused();
       }
-      if (user.lockedUntil !== null && user.lockedUntil > now) {
-        throw new HttpError(
-          429,
-          `Too many failed sign-ins: the account is locked until ${new Date(user.lockedUntil).toISOString().slice(0, 16).replace("T", " ")} UTC.`,
-          undefined,
-          {
-            "Retry-After": String(Math.ceil((user.lockedUntil - now) / 1000)),
-          },
-        );
-      }
-      if (!(await Bun.password.verify(password, user.passwordHash))) {
-        const failures = user.failedLogins + 1;
-        const over = failures - FREE_FAILURES;
-        store.recordFailure(db, user.id, over > 0 ? now + Math.min(LOCK_MS * 2 ** (over - 1), MAX_LOCK_MS) : null);
-        throw refused();
-      }
+      if (!(await Bun.password.verify(password, user.passwordHash))) throw refused();
       return writeTransaction(db, () => {
-        store.clearFailures(db, user.id);
+        // The password may have been set anew (its sessions ended) or the account closed while it
+        // was being checked: the old password opens nothing.
+        const current = store.findUser(db, user.id);
+        if (!current?.active || current.passwordHash !== user.passwordHash) throw refused();
+        throttle.succeeded(login, address);
         return openSession(user.id);
       });
     },
+
+    /** The address a request's sign-in is counted by (APP_TRUSTED_PROXIES decides who the client is). */
+    throttleAddressOf: createThrottleAddressOf(deps.config.APP_TRUSTED_PROXIES),
 
     /** A new session for a user whose identity was proved another way (the one-time sign-in link). */
     openSession,
@@ -102,7 +100,7 @@ export function createSessionsService(deps: SessionsDeps) {
       };
     },
 
-    /** `cairn users set-password` (administrators, the system): a new password, the lock lifted, every session ended. */
+    /** `cairn users set-password` (administrators, the system): a new password, the wait after failed sign-ins lifted, every session ended. */
     async setPassword(actor: Actor, login: string, password: string) {
       requireAdmin(actor);
       const user = store.findAccount(db, login);
@@ -112,11 +110,14 @@ export function createSessionsService(deps: SessionsDeps) {
       writeTransaction(db, () => {
         store.setPasswordHash(db, user.id, hash, clock.now());
         store.deleteUserSessions(db, user.id);
+        throttle.clearLogins([user.email, ...(user.username ? [user.username] : [])]);
       });
       return { id: user.id, email: user.email };
     },
 
     /** The daily clean-up of ended sessions. */
     deleteExpired: () => store.deleteExpiredSessions(db, clock.now()),
+    /** The daily clean-up of sign-in counts that have started again anyway. */
+    deleteForgottenThrottles: () => throttle.deleteForgotten(),
   };
 }

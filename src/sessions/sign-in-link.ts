@@ -53,13 +53,32 @@ export function createSignInLinks(deps: { dataDir: string; clock: Clock; db: Db;
       return null;
     }
   };
+  /** The waiting link if `token` is it (expired or not), else the refusal. */
+  const waiting = (token: string): Pending => {
+    const pending = read();
+    if (!pending || !token || hashSecret(token) !== pending.tokenHash) throw invalid();
+    return pending;
+  };
   return {
+    /**
+     * Refuses as `use` would, without spending the link: link previewers and mail scanners send a
+     * HEAD (or fetch it) before the person's browser opens it.
+     */
+    check(token: string): void {
+      if (waiting(token).expiresAt <= deps.clock.now()) throw invalid();
+    },
+
     /** Opens a session for the first administrator if `token` is the waiting link; the link is spent by it. */
     use(token: string): { secret: string; csrf: string; userId: number } {
-      const pending = read();
-      if (!pending || !token || hashSecret(token) !== pending.tokenHash) throw invalid();
-      // Spent before anything else: the synchronous read-and-delete cannot interleave with another request.
-      unlinkSync(path);
+      const pending = waiting(token);
+      // Spent before anything else: the synchronous read-and-delete cannot interleave with another
+      // request of this process, and of two processes that both read the link only the one whose
+      // delete succeeds uses it (the other's delete finds no file: spent, not a failure).
+      try {
+        unlinkSync(path);
+      } catch {
+        throw invalid();
+      }
       if (pending.expiresAt <= deps.clock.now()) throw invalid();
       const admin = store.findFirstAdmin(deps.db);
       if (!admin) throw new HttpError(409, "This repository has no active administrator to sign in as.");

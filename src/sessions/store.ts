@@ -1,10 +1,11 @@
-// Queries on sessions and on the sign-in counters of users.
-import { and, eq, gt, lte, or, sql } from "drizzle-orm";
+// Queries on sessions, on the accounts that sign in, and on the counts that slow password guessing.
+import { and, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../db/connection";
-import { sessionsTable, usersTable } from "../db/tables";
+import { sessionsTable, signInThrottlesTable, usersTable } from "../db/tables";
 
 export type SessionRow = typeof sessionsTable.$inferSelect;
 export type UserRow = typeof usersTable.$inferSelect;
+export type ThrottleRow = typeof signInThrottlesTable.$inferSelect;
 
 /** An account by e-mail address or username (case-insensitive). */
 export const findAccount = (db: Db, login: string): UserRow | null =>
@@ -26,17 +27,22 @@ export const findFirstAdmin = (db: Db): UserRow | null =>
 
 export const findUser = (db: Db, id: number): UserRow | null => db.select().from(usersTable).where(eq(usersTable.id, id)).get() ?? null;
 
-export const recordFailure = (db: Db, userId: number, lockedUntil: number | null) =>
+export const setPasswordHash = (db: Db, userId: number, passwordHash: string, now: number) =>
+  db.update(usersTable).set({ passwordHash, updated: now }).where(eq(usersTable.id, userId)).run();
+
+export const findThrottles = (db: Db, keys: string[]): ThrottleRow[] => db.select().from(signInThrottlesTable).where(inArray(signInThrottlesTable.key, keys)).all();
+
+export const upsertThrottle = (db: Db, row: ThrottleRow) =>
   db
-    .update(usersTable)
-    .set({ failedLogins: sql`${usersTable.failedLogins} + 1`, lockedUntil })
-    .where(eq(usersTable.id, userId))
+    .insert(signInThrottlesTable)
+    .values(row)
+    .onConflictDoUpdate({ target: signInThrottlesTable.key, set: { failures: row.failures, lastAttempt: row.lastAttempt, waitUntil: row.waitUntil } })
     .run();
 
-export const clearFailures = (db: Db, userId: number) => db.update(usersTable).set({ failedLogins: 0, lockedUntil: null }).where(eq(usersTable.id, userId)).run();
+export const deleteThrottles = (db: Db, keys: string[]) => db.delete(signInThrottlesTable).where(inArray(signInThrottlesTable.key, keys)).run();
 
-export const setPasswordHash = (db: Db, userId: number, passwordHash: string, now: number) =>
-  db.update(usersTable).set({ passwordHash, failedLogins: 0, lockedUntil: null, updated: now }).where(eq(usersTable.id, userId)).run();
+/** Counts nobody has added to after `until` (their waits, at most a quarter of an hour, are long over). */
+export const deleteThrottlesUntil = (db: Db, until: number): number => db.delete(signInThrottlesTable).where(lte(signInThrottlesTable.lastAttempt, until)).returning().all().length;
 
 export const insertSession = (db: Db, row: SessionRow) => db.insert(sessionsTable).values(row).run();
 

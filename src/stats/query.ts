@@ -30,7 +30,7 @@ function checkQuery(name: string, value: unknown, errors: FieldError[]): StatQue
     return null;
   }
   const stat = value.stat;
-  if (typeof stat !== "string" || !(stat in STAT_QUERIES)) {
+  if (typeof stat !== "string" || !Object.hasOwn(STAT_QUERIES, stat)) {
     const known = Object.keys(STAT_QUERIES).join(", ");
     errors.push({
       field: `${name}.stat`,

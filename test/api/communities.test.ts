@@ -256,6 +256,8 @@ describe("the directory", () => {
       visibility: "restricted",
       memberPolicy: "open",
       recordPolicy: "open",
+      membersVisibility: "public",
+      reviewPolicy: "members",
     });
     expect(ctx.communities.directory.find(ids.pub!)?.slug).toBe("pub");
     expect(ctx.communities.directory.find("nothing-here")).toBeNull();

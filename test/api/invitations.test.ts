@@ -83,7 +83,6 @@ describe("what may not be invited: all or nothing", () => {
     ["an unknown user", () => ({ members: [user("otto"), { type: "user", id: "999999" }], role: "reader" }), "No user '999999'"],
     ["a non-numeric user id", () => ({ members: [{ type: "user", id: "otto" }], role: "reader" }), "No user 'otto'"],
     ["a group", () => ({ members: [{ type: "group", id: t.groups.ocean }], role: "reader" }), "Groups cannot be invited"],
-    ["visible on someone else's behalf", () => ({ members: [user("otto")], role: "reader", visible: true }), "own membership"],
     ["an oversized message", () => ({ members: [user("otto")], role: "reader", message: "x".repeat(10_001) }), "At most 10000 characters"],
     ["a message that is not text", () => ({ members: [user("otto")], role: "reader", message: { a: 1 } }), "Not a valid string"],
     ["no role", () => ({ members: [user("otto")] }), "Missing data for required field."],
@@ -116,11 +115,57 @@ describe("what may not be invited: all or nothing", () => {
     expect(invitationsOf(c, "otto").map((v) => v.status)).toEqual(["declined", "submitted"]);
   });
 
+  test("visible not a boolean -> 400", async () => {
+    const c = t.standardCommunity();
+    const res = await invite(c, "olivia", ["otto"], "reader", { visible: "yes" });
+    expect(res.status).toBe(400);
+    expect(invitationsOf(c, "otto")).toHaveLength(0);
+  });
+
   test("an administrator may invite visibly", async () => {
     const c = t.standardCommunity();
     expect((await invite(c, "admin", ["otto"], "reader", { visible: true })).status).toBe(204);
     expect((await action("otto", invitationsOf(c, "otto")[0]!.id, "accept")).status).toBe(200);
     expect(t.membership(c.id)["user:otto"]).toBe("reader/visible");
+  });
+});
+
+describe("an invitation offering a visible membership (issue 28)", () => {
+  const publicNames = async (c: Community) => {
+    const res = await t.call("anonymous", "GET", `/api/communities/${c.slug}/members/public`);
+    expect(res.status).toBe(200);
+    return res.json.hits.hits.map((h: any) => h.member.name as string);
+  };
+
+  for (const who of ["olivia", "mia", "gus"] as const) {
+    test(`${who} invites with visible: true; the invitee accepts and is listed publicly`, async () => {
+      const c = t.standardCommunity();
+      const res = await invite(c, who, ["otto"], "reader", { visible: true });
+      expect({ status: res.status, body: res.json }).toMatchObject({ status: 204 });
+      const [inv] = invitationsOf(c, "otto");
+      // Before accepting, the offer shows in the invitations listing; Otto is nowhere in the public one.
+      const listed = await t.call("olivia", "GET", `/api/communities/${c.slug}/invitations`);
+      expect(listed.json.hits.hits.find((h: any) => h.member.id === String(t.ids.otto))).toMatchObject({ role: "reader", visible: true });
+      expect(await publicNames(c)).not.toContain("Otto Example");
+      expect((await action("otto", inv!.id, "accept")).status).toBe(200);
+      expect(t.membership(c.id)["user:otto"]).toBe("reader/visible");
+      expect(await publicNames(c)).toContain("Otto Example");
+    });
+  }
+
+  test("declined, the offer makes no membership", async () => {
+    const c = t.standardCommunity();
+    expect((await invite(c, "olivia", ["otto"], "reader", { visible: true })).status).toBe(204);
+    expect((await action("otto", invitationsOf(c, "otto")[0]!.id, "decline")).status).toBe(200);
+    expect(t.membership(c.id)["user:otto"]).toBeUndefined();
+  });
+
+  test("the rule stays for existing memberships: a manager may not make a hidden member visible", async () => {
+    const c = t.standardCommunity();
+    const res = await t.call("mia", "PUT", `/api/communities/${c.slug}/members`, { members: [user("carl")], visible: true });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.json)).toContain("You can only set public visibility on your own membership.");
+    expect(t.membership(c.id)["user:carl"]).toBe("curator/hidden");
   });
 });
 

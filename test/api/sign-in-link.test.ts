@@ -1,6 +1,7 @@
 // The one-time sign-in link (GET /login/once): the first administrator's session once, never after
-// the expiry on the injected clock, never with a wrong or replaced token.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+// the expiry on the injected clock, never with a wrong or replaced token, never spent by a HEAD.
+import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
+import * as fs from "node:fs";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { SESSION_COOKIE } from "../../src/core/http";
@@ -39,6 +40,40 @@ describe("GET /login/once", () => {
     expect(again.text).toContain("This sign-in link no longer works");
     expect(again.text).not.toContain(token);
     expect(sessionOf(again)).toBeUndefined();
+  });
+
+  test("a HEAD (a link previewer, a mail scanner) neither signs in nor spends the link; the GET after it signs in", async () => {
+    const { token } = issueSignInLink(t.dataDir, t.clock);
+    const head = await t.call("HEAD", `/login/once?token=${token}`);
+    expect({ status: head.status, type: head.headers.get("content-type"), cache: head.headers.get("cache-control"), cookie: sessionOf(head), body: head.text }).toEqual({
+      status: 200,
+      type: "text/html; charset=utf-8",
+      cache: "no-store",
+      cookie: undefined,
+      body: "",
+    });
+    expect(existsSync(join(t.dataDir, SIGN_IN_LINK_FILE))).toBe(true);
+    expect((await t.call("HEAD", "/login/once?token=wrong")).status).toBe(410);
+    const get = await t.call("GET", `/login/once?token=${token}`);
+    expect(get.status).toBe(303);
+    expect(sessionOf(get)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Spent by the GET: a HEAD now says so.
+    expect((await t.call("HEAD", `/login/once?token=${token}`)).status).toBe(410);
+  });
+
+  test("spent by another server process between this one's read and its delete: refused (410), not an error, no session", async () => {
+    const { token } = issueSignInLink(t.dataDir, t.clock);
+    const unlink = fs.unlinkSync;
+    const other = spyOn(fs, "unlinkSync").mockImplementation((path) => {
+      unlink(path); // the other process's delete, just before this one's
+      unlink(path);
+    });
+    try {
+      const res = await t.call("GET", `/login/once?token=${token}`);
+      expect({ status: res.status, cookie: sessionOf(res) }).toEqual({ status: 410, cookie: undefined });
+    } finally {
+      other.mockRestore();
+    }
   });
 
   test("a wrong token is refused and leaves the waiting link usable", async () => {

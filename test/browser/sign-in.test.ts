@@ -1,5 +1,5 @@
-// Signing in and out in a real browser: the login form, the session cookie's flags, the lock after
-// repeated failures, and the pages' accessibility and markup.
+// Signing in and out in a real browser: the login form, the session cookie's flags, the wait after
+// repeated failures, `next` never leading off the site, and the pages' accessibility and markup.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { htmlErrors, seriousAxeViolations, signIn, startBrowserApp, type BrowserApp } from "../helpers/browser";
 
@@ -31,7 +31,7 @@ describe("sign-in", () => {
     await person.close();
   });
 
-  test("a wrong password says so without telling whether the account exists; five failures lock the account", async () => {
+  test("a wrong password says so without telling whether the account exists; after five failures the name must wait", async () => {
     const person = await app.newPerson();
     const page = await person.newPage();
     for (let i = 0; i < 5; i++) {
@@ -45,10 +45,25 @@ describe("sign-in", () => {
     await page.getByLabel("E-mail address or username").fill("bob");
     await page.getByLabel("Password").fill("bob-password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    expect(await page.getByRole("alert").textContent()).toContain("locked until");
-    // The lock ends with time (the injected clock).
-    app.clock.advance(16 * 60_000);
+    expect(await page.getByRole("alert").textContent()).toBe("Too many failed sign-ins with this e-mail address or username: try again in 60 seconds.");
+    // The wait ends with time (the injected clock).
+    app.clock.advance(60_000);
     await signIn(page, "bob", "bob-password");
+    expect(await page.getByRole("button", { name: /Sign out/ }).count()).toBe(1);
+    await person.close();
+  });
+
+  test("next=/<tab>/evil.example/ (a browser drops the tab: //evil.example/) ends on this site", async () => {
+    const person = await app.newPerson();
+    // Were the browser sent there, it would land on this page instead of a name look-up.
+    await person.route("http://evil.example/**", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>evil</title>" }));
+    const page = await person.newPage();
+    await page.goto(`/login?next=%2F%09%2Fevil.example%2F`);
+    await page.getByLabel("E-mail address or username").fill("alice");
+    await page.getByLabel("Password").fill("alice-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+    expect(new URL(page.url()).origin).toBe(app.base);
     expect(await page.getByRole("button", { name: /Sign out/ }).count()).toBe(1);
     await person.close();
   });

@@ -21,6 +21,8 @@ import m17 from "./0017_record_access.sql" with { type: "text" };
 import m18 from "./0018_sessions.sql" with { type: "text" };
 import m19 from "./0019_record_deletion.sql" with { type: "text" };
 import m20 from "./0020_file_uploads.sql" with { type: "text" };
+import m21 from "./0021_community_access.sql" with { type: "text" };
+import m22 from "./0022_sign_in_throttles.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -44,4 +46,6 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0018_sessions", sql: m18 },
   { id: "0019_record_deletion", sql: m19 },
   { id: "0020_file_uploads", sql: m20 },
+  { id: "0021_community_access", sql: m21 },
+  { id: "0022_sign_in_throttles", sql: m22 },
 ];

@@ -16,8 +16,12 @@ export const communitiesTable = sqliteTable(
     visibility: text("visibility").notNull(),
     /** `open` (people may ask to join) or `closed` (access.member_policy). */
     memberPolicy: text("member_policy").notNull(),
-    /** `open` (members include records without review) or `closed` (access.record_policy). */
+    /** `open` or `closed` (access.record_policy, InvenioRDM's record_submission_policy). */
     recordPolicy: text("record_policy").notNull(),
+    /** `public` (anyone who sees the community lists its visible members) or `restricted` (members only): access.members_visibility. */
+    membersVisibility: text("members_visibility").notNull().default("public"),
+    /** Whose submissions skip review: `closed` nobody, `open` curators, managers and owners, `members` any member (access.review_policy). */
+    reviewPolicy: text("review_policy").notNull().default("closed"),
     /** The community's `metadata` as clients send it, validated and normalised. */
     metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     /** The logo's object in the file store, its media type and size; null: no logo. */

@@ -1,4 +1,4 @@
-// Browser sign-in: a session per signed-in browser, found by the hash of its cookie's secret.
+// Browser sign-in: a session per signed-in browser, found by the hash of its cookie's secret, and the counts that slow password guessing.
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { usersTable } from "./users";
 
@@ -18,4 +18,23 @@ export const sessionsTable = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expiry_idx").on(t.expiresAt)],
+);
+
+/**
+ * Sign-in attempts counted per login name and per client address (sessions/throttle.ts), kept in
+ * the database so that every server process counts the same guesses.
+ */
+export const signInThrottlesTable = sqliteTable(
+  "sign_in_throttles",
+  {
+    /** sha256 (hex) of `login:<name, lower-cased>` or `address:<client address>`: people type passwords into the name field. */
+    key: text("key").primaryKey(),
+    /** Attempts counted (each before its password is checked; a success takes its own back). */
+    failures: integer("failures").notNull(),
+    /** The last counted attempt: a count left alone for an hour starts again. */
+    lastAttempt: integer("last_attempt").notNull(),
+    /** No password is checked for this key before then. */
+    waitUntil: integer("wait_until"),
+  },
+  (t) => [index("sign_in_throttles_last_attempt_idx").on(t.lastAttempt)],
 );

@@ -18,9 +18,6 @@ export const usersTable = sqliteTable(
     visibility: text("visibility").notNull().default("restricted"),
     /** `public` shows the e-mail to others; `restricted` only to the user. */
     emailVisibility: text("email_visibility").notNull().default("restricted"),
-    /** Failed sign-ins since the last success; from the fifth the account is locked for a while. */
-    failedLogins: integer("failed_logins").notNull().default(0),
-    lockedUntil: integer("locked_until"),
     created: integer("created").notNull(),
     updated: integer("updated").notNull(),
     revisionId: integer("revision_id").notNull().default(1),

@@ -1,7 +1,7 @@
 // DCAT-AP 2.1.1 in RDF/XML: one dcat:Dataset with a dcat:Distribution per file, shaped to conform to the
 // 2.1.1 SHACL shapes (mandatory, ranges, controlled vocabularies), mapped from the record as InvenioRDM's DCAT-AP export.
 import { stripHtml } from "../../core/html";
-import { list, type JsonObject } from "../../core/json";
+import { list, ownEntry, type JsonObject } from "../../core/json";
 import type { RecordDocument } from "../../core/record-document";
 import { edtfParts, filesOf, landingPage, nonBlank, personOf, recordDoi, titleOf, type FileItem, type Person } from "../record-fields";
 import type { ExportContext, ExportFormat } from "../types";
@@ -134,7 +134,7 @@ function freeRights(record: RecordDocument): string[] {
 
 function relations(m: JsonObject): XmlTree[] {
   return list(m.related_identifiers)
-    .map((r) => RESOLVERS[r.scheme]?.(String(r.identifier)))
+    .map((r) => ownEntry(RESOLVERS, r.scheme)?.(String(r.identifier)))
     .filter((iri): iri is string => iri !== undefined && /^https?:\/\/\S+$/.test(iri))
     .map((iri) => ({ "@_rdf:resource": iri }));
 }

@@ -12,8 +12,9 @@ export interface CommunityFormValues {
   type: string;
   website: string;
   visibility: string;
+  members_visibility: string;
   member_policy: string;
-  record_policy: string;
+  review_policy: string;
   curation_policy: string;
   page: string;
 }
@@ -27,15 +28,19 @@ const FIELD_OF: Record<string, keyof CommunityFormValues> = {
   "metadata.type.id": "type",
   "metadata.website": "website",
   "access.visibility": "visibility",
+  "access.members_visibility": "members_visibility",
   "access.member_policy": "member_policy",
-  "access.record_policy": "record_policy",
+  // The form sends the record policy that goes with its review policy choice.
+  "access.record_policy": "review_policy",
+  "access.record_submission_policy": "review_policy",
+  "access.review_policy": "review_policy",
   "metadata.curation_policy": "curation_policy",
   "metadata.page": "page",
 };
 
 const text = (v: unknown) => (typeof v === "string" ? v : "");
 
-/** A new community's defaults: public, anyone may ask to join, members' records go in without review (InvenioRDM's defaults). */
+/** A new community's defaults: public with its members listed, anyone may ask to join, members' records go in without review (the spec's `record_policy: open`). */
 export const NEW_COMMUNITY: CommunityFormValues = {
   slug: "",
   title: "",
@@ -43,8 +48,9 @@ export const NEW_COMMUNITY: CommunityFormValues = {
   type: "",
   website: "",
   visibility: "public",
+  members_visibility: "public",
   member_policy: "open",
-  record_policy: "open",
+  review_policy: "members",
   curation_policy: "",
   page: "",
 };
@@ -58,8 +64,9 @@ export function valuesOf(community: Json): CommunityFormValues {
     type: text(m.type?.id),
     website: text(m.website),
     visibility: text(community.access?.visibility),
+    members_visibility: text(community.access?.members_visibility),
     member_policy: text(community.access?.member_policy),
-    record_policy: text(community.access?.record_policy),
+    review_policy: text(community.access?.review_policy),
     curation_policy: text(m.curation_policy),
     page: text(m.page),
   };
@@ -74,8 +81,9 @@ export function valuesFromForm(form: URLSearchParams): CommunityFormValues {
     type: get("type"),
     website: get("website"),
     visibility: get("visibility"),
+    members_visibility: get("members_visibility"),
     member_policy: get("member_policy"),
-    record_policy: get("record_policy"),
+    review_policy: get("review_policy"),
     curation_policy: get("curation_policy"),
     page: get("page"),
   };
@@ -93,7 +101,15 @@ export function bodyOf(values: CommunityFormValues, current?: Json, fields: (key
     if (!value) delete metadata[field];
     else metadata[field] = field === "type" ? { id: value } : value;
   }
-  const access = { visibility: values.visibility || undefined, member_policy: values.member_policy || undefined, record_policy: values.record_policy || undefined };
+  // The review policy decides what skips review; the spec's record_policy says the same in two values.
+  const recordPolicy = values.review_policy ? (values.review_policy === "closed" ? "closed" : "open") : undefined;
+  const access = {
+    visibility: values.visibility || undefined,
+    members_visibility: values.members_visibility || undefined,
+    member_policy: values.member_policy || undefined,
+    record_policy: recordPolicy,
+    review_policy: values.review_policy || undefined,
+  };
   return { slug: current ? current.slug : values.slug, access, metadata };
 }
 
@@ -212,6 +228,16 @@ export function CommunityForm(props: CommunityFormProps) {
         ]}
       />
       <Choice
+        name="members_visibility"
+        legend="Who can see the members"
+        value={values.members_visibility}
+        errors={errors}
+        options={[
+          ["public", "Anyone who can see the community sees the members who chose to be listed"],
+          ["restricted", "Only its members"],
+        ]}
+      />
+      <Choice
         name="member_policy"
         legend="Who can ask to join"
         value={values.member_policy}
@@ -222,12 +248,13 @@ export function CommunityForm(props: CommunityFormProps) {
         ]}
       />
       <Choice
-        name="record_policy"
-        legend="Records from members"
-        value={values.record_policy}
+        name="review_policy"
+        legend="Records included without review"
+        value={values.review_policy}
         errors={errors}
         options={[
-          ["open", "Members' records are included without review"],
+          ["members", "Members' records are included without review"],
+          ["open", "Records of curators, managers and owners are included without review; other members' are reviewed"],
           ["closed", "Every record is reviewed by the curators"],
         ]}
       />

@@ -19,8 +19,8 @@ const STATUS_LABELS: Record<string, string> = { submitted: "Waiting for an answe
 export interface MembersView {
   community: Json;
   hasLogo: boolean;
-  /** The members listing, or (for a caller who may not list them) the public members. */
-  members: Json;
+  /** The members listing, or (for a caller who may not list them) the public members; null when the community shows its members to members only. */
+  members: Json | null;
   /** Whether `members` is the full listing (roles and permissions) or the public one. */
   full: boolean;
   /** The invitations, for those the service lets see them (managers, owners, administrators). */
@@ -49,7 +49,8 @@ export function membersView(deps: PagesDeps, actor: Actor, slug: string, state: 
   const community = communities.readCommunity(actor, slug) as Json;
   const paging = { page: String(state.page), size: String(state.size), sort: "name" };
   const full = ifAllowed(() => members.searchMembers(actor, community.id, paging));
-  const listing = full ?? (members.searchPublicMembers(actor, community.id, { page: paging.page, size: paging.size }) as Json);
+  // members_visibility restricted: the public listing is refused to non-members too.
+  const listing = full ?? ifAllowed(() => members.searchPublicMembers(actor, community.id, { page: paging.page, size: paging.size }));
   const invitations = ifAllowed(() => members.searchInvitations(actor, community.id, { size: "100", sort: "newest", is_open: "true" }));
   return { community, hasLogo: hasLogo(deps, actor, community.id), members: listing, full: full !== null, invitations, settings: mayEditSettings(deps, actor, community.id) };
 }
@@ -94,6 +95,7 @@ function RemoveForm({ action, csrf, member, leave }: { action: string; csrf: str
 }
 
 function MembersTable({ view, action, csrf }: { view: MembersView; action: string; csrf: string }) {
+  if (!view.members) return <p class="muted">Only the community's members can see who its members are.</p>;
   const hits = (view.members.hits?.hits ?? []) as Json[];
   if (hits.length === 0) return <p class="muted">No members to show.</p>;
   return (
@@ -201,7 +203,7 @@ export function MembersPage(props: { ctx: PageContext; view: MembersView; state:
   const { ctx, view, notice } = props;
   const csrf = ctx.actor.csrf ?? "";
   const action = `/communities/${encodeURIComponent(String(view.community.slug))}/members`;
-  const total = Number(view.members.hits?.total ?? 0);
+  const total = Number(view.members?.hits?.total ?? 0);
   const inviteProblem = notice && !notice.ok && notice.errors?.some((e) => e.field.startsWith("members") || e.field === "role" || e.field === "message");
   return (
     <Layout ctx={ctx} title={`Members of ${titleOf(view.community)}`}>
@@ -216,7 +218,7 @@ export function MembersPage(props: { ctx: PageContext; view: MembersView; state:
         <div class="columns main-side">
           <section aria-labelledby="members-heading">
             <h2 id="members-heading">{view.full ? `Members (${total})` : "Public members"}</h2>
-            {!view.full ? <p class="muted">Members choose whether they are listed here.</p> : null}
+            {!view.full && view.members ? <p class="muted">Members choose whether they are listed here.</p> : null}
             <MembersTable view={view} action={action} csrf={csrf} />
             <Pager state={props.state} total={total} maxWindow={props.maxWindow} />
           </section>

@@ -1,6 +1,6 @@
 // The URLs a landing page links to: its own pages, file content and previews (carrying a secret
 // link's `?token=`), and identifiers (ORCID, ROR, DOI...) as resolvable links.
-import type { JsonObject } from "../../core/json";
+import { ownEntry, type JsonObject } from "../../core/json";
 
 /** `a/b c.csv` -> `a/b%20c.csv`: each segment of a file key encoded, the slashes kept (as the files routes read them). */
 export const encodeKey = (key: string) => key.split("/").map(encodeURIComponent).join("/");
@@ -52,7 +52,7 @@ const RESOLVERS: Record<string, (id: string) => string> = {
 /** The http(s) URL of an identifier, or null when its scheme has no resolver (ISBN, ISSN...) or it is no web address. */
 export function identifierUrl(scheme: unknown, identifier: unknown): string | null {
   if (typeof scheme !== "string" || typeof identifier !== "string" || !identifier.trim()) return null;
-  const make = RESOLVERS[scheme.toLowerCase()];
+  const make = ownEntry(RESOLVERS, scheme.toLowerCase());
   if (!make) return null;
   const url = make(identifier.trim());
   // Only web addresses become links: a `url` identifier of `javascript:` stays text.

@@ -36,7 +36,8 @@ export function checkCustomFields(value: unknown, errors: FieldError[]): Obj {
   const out: Obj = {};
   for (const [key, item] of Object.entries(obj)) {
     const field = `custom_fields.${key}`;
-    if (!(key in CUSTOM_FIELDS)) {
+    // Own keys only: `in` would take "constructor" or "toString" for a custom field.
+    if (!Object.hasOwn(CUSTOM_FIELDS, key)) {
       fail(ctx, field, UNKNOWN_FIELD);
       continue;
     }

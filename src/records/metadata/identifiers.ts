@@ -4,6 +4,8 @@
 // detects the scheme when none is sent, and stores idutils' normalised form (normalize_pid).
 // The rules below restate idutils' patterns and checksums for the schemes Cairn accepts.
 
+import { ownEntry } from "../../core/json";
+
 type Validator = (value: string) => boolean;
 
 const always: Validator = () => true;
@@ -211,7 +213,7 @@ export const LOCATION_SCHEMES = ["wikidata", "geonames"] as const;
 export const ORGANISATION_SCHEMES = ["grid", "gnd", "isni", "ror", "doi"] as const;
 
 export function isValidIdentifier(scheme: string, value: string): boolean {
-  return VALIDATORS[scheme]?.(value) ?? false;
+  return ownEntry(VALIDATORS, scheme)?.(value) ?? false;
 }
 
 // idutils' detection order; schemes that accept anything are never detected.

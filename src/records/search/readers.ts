@@ -20,8 +20,19 @@ type Reply = { id: number; found?: FoundRecords; error?: { status: number; messa
 interface Pending {
   resolve(found: FoundRecords): void;
   reject(err: Error): void;
-  timer: ReturnType<typeof setTimeout>;
+  timer: unknown;
 }
+
+/** How a search's time budget is timed (tests hand in timers they fire by hand). */
+export interface ReaderTimers {
+  set(fire: () => void, ms: number): unknown;
+  clear(timer: unknown): void;
+}
+
+const realTimers: ReaderTimers = {
+  set: (fire, ms) => setTimeout(fire, ms),
+  clear: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
+};
 
 interface Reader {
   worker: Worker;
@@ -36,6 +47,7 @@ export interface ReaderOptions {
   /** A search's time budget in milliseconds. */
   timeoutMs: number;
   log(message: string): void;
+  timers?: ReaderTimers;
 }
 
 /**
@@ -47,6 +59,7 @@ const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./records/search/re
 export function createSearchReaders(options: ReaderOptions) {
   let nextId = 1;
   let closed = false;
+  const timers = options.timers ?? realTimers;
 
   function spawn(): Reader {
     const worker = new Worker(WORKER_ENTRY);
@@ -57,7 +70,7 @@ export function createSearchReaders(options: ReaderOptions) {
       const pending = reader.pending.get(reply.id);
       if (!pending) return;
       reader.pending.delete(reply.id);
-      clearTimeout(pending.timer);
+      timers.clear(pending.timer);
       if (reply.found) pending.resolve(reply.found);
       else if (reply.error!.status >= 500) pending.reject(new Error(`search worker: ${reply.error!.message}`));
       else pending.reject(new HttpError(reply.error!.status, reply.error!.message, reply.error!.errors));
@@ -81,7 +94,7 @@ export function createSearchReaders(options: ReaderOptions) {
   function replace(reader: Reader, err: Error) {
     reader.worker.terminate();
     for (const pending of reader.pending.values()) {
-      clearTimeout(pending.timer);
+      timers.clear(pending.timer);
       pending.reject(err);
     }
     reader.pending.clear();
@@ -99,12 +112,15 @@ export function createSearchReaders(options: ReaderOptions) {
       const reader = pool().reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
       const id = nextId++;
       return new Promise<FoundRecords>((resolve, reject) => {
-        const timer = setTimeout(() => {
+        // Handed over first, timed after: a search the worker never got (postMessage throws for
+        // what it cannot copy) must leave no time-out behind to end the worker, and every other
+        // search on it, later.
+        reader.worker.postMessage({ op: "search", id, stamp, scope, input, page } satisfies ReaderMessage);
+        const timer = timers.set(() => {
           options.log(`search stopped after ${options.timeoutMs} ms: ${JSON.stringify(input.q ?? "").slice(0, 200)}`);
           replace(reader, timedOut());
         }, options.timeoutMs);
         reader.pending.set(id, { resolve, reject, timer });
-        reader.worker.postMessage({ op: "search", id, stamp, scope, input, page } satisfies ReaderMessage);
       });
     },
 
