@@ -26,6 +26,7 @@ import { defineMailJobs } from "./mail/jobs";
 import { createMailService } from "./mail/service";
 import { membersRoutes } from "./members/routes";
 import { createMembersService } from "./members/service";
+import { createInvitationType, createMembershipRequestType } from "./members/request-types";
 import { createMembershipWriter } from "./members/writer";
 import { userDirectoryOf } from "./requests/context";
 import { defineRequestJobs } from "./requests/jobs";
@@ -39,8 +40,10 @@ import { defineAccessRequestJobs } from "./access-requests/jobs";
 import { defineSessionJobs } from "./sessions/jobs";
 import { createSessionsService } from "./sessions/service";
 import { createSignInLinks } from "./sessions/sign-in-link";
+import { createGuestAccessRequestType, createUserAccessRequestType } from "./access-requests/request-types";
 import { accessRequestsRoutes } from "./access-requests/routes";
 import { createAccessRequestsService } from "./access-requests/service";
+import { createInclusionType, createSubmissionType } from "./curation/request-types";
 import { curationRoutes } from "./curation/routes";
 import { createCurationService } from "./curation/service";
 import { createRequestsService } from "./requests/service";
@@ -73,6 +76,7 @@ import { createOaiService } from "./oai/service";
 import { createTombstoneWriter } from "./oai/tombstones";
 import { VERSION } from "./version";
 import { pagesRoutes, PAGE_FORM_ROUTES } from "./pages/routes";
+import { pageServicesOf } from "./pages/services";
 import { fixturesVersion, shippedVocabularies } from "./vocabularies/fixtures";
 import { vocabulariesRoutes } from "./vocabularies/routes";
 import { createVocabulariesService } from "./vocabularies/service";
@@ -150,15 +154,26 @@ export function createServices(options: AppOptions) {
   });
   const users = createUsersService(deps);
   const adminEmails = () => users.adminEmails(systemActor);
-  // The membership writer too is built from its store, before the engine whose request types use it.
   const mail = createMailService({ ...deps, log });
   defineMailJobs(registry, { mail });
+  // Each module's request types, built from the writers they need (each from its module's store,
+  // so the engine exists before the services that create requests); the engine knows none of them.
+  const membershipWriter = createMembershipWriter(db);
+  const accessWriter = createAccessWriter(db, accessDirectory.tokens);
+  const requestTypes = [
+    createInvitationType({ members: membershipWriter }),
+    createMembershipRequestType({ members: membershipWriter }),
+    createSubmissionType({ records: records.curation.forRequests }),
+    createInclusionType({ records: records.curation.forRequests }),
+    createUserAccessRequestType({ access: accessWriter }),
+    createGuestAccessRequestType({ access: accessWriter }),
+  ];
   const requests = createRequestsService({
     ...deps,
     communities: communityDirectory,
     users: userDirectoryOf(users.findUserById),
     queueMail: mail.queueMail,
-    typeServices: { members: createMembershipWriter(db), records: records.curation.forRequests, access: createAccessWriter(db, accessDirectory.tokens) },
+    types: requestTypes,
     log,
   });
   defineRequestJobs(registry, { requests });
@@ -175,7 +190,14 @@ export function createServices(options: AppOptions) {
   });
   const curation = createCurationService({ curation: records.curation, requests, communities: communityDirectory, searchCommunities: communities.searchAmong });
   const access = createAccessService({ ...deps, sharing: records.sharing, tokens: accessDirectory.tokens, queueMail: mail.queueMail });
-  const accessRequests = createAccessRequestsService({ ...deps, records, requests, users: userDirectoryOf(users.findUserById), queueMail: mail.queueMail });
+  const accessRequests = createAccessRequestsService({
+    ...deps,
+    records,
+    requests,
+    users: userDirectoryOf(users.findUserById),
+    access: accessDirectory,
+    queueMail: mail.queueMail,
+  });
   const members = createMembersService({ ...deps, communities: communityDirectory, requests });
   const iiif = createIiifService({ links: deps.links, records, files: fileStore, log });
   const recordRequests = createRecordRequestsService({ records: records.curation, requests });
@@ -225,6 +247,7 @@ export function createApp(options: AppOptions) {
       allowedHosts: config.APP_ALLOWED_HOSTS,
       maxContentLength: config.MAX_CONTENT_LENGTH,
       logRequests: config.LOG_REQUESTS,
+      log: services.log,
       authenticate,
       streamedBodyRoutes: new Set<string>([...FILE_CONTENT_ROUTES, ...COMMUNITY_CONTENT_ROUTES]),
       formBodyRoutes: new Set<string>([...OAI_FORM_ROUTES, ...PAGE_FORM_ROUTES]),
@@ -255,7 +278,7 @@ export function createApp(options: AppOptions) {
     .use(statsRoutes(http, services.stats))
     .use(oaiSetsRoutes(http, services.oai))
     .use(oaiHarvestRoutes(services.oai))
-    .use(pagesRoutes(http, { services, siteName: config.THEME_SITENAME, https: config.BASE_URL.startsWith("https:") })) as unknown as Elysia;
+    .use(pagesRoutes(http, { services: pageServicesOf(services), siteName: config.THEME_SITENAME, https: config.BASE_URL.startsWith("https:") })) as unknown as Elysia;
   /** Routes Bun's router hands straight to their handler (core/http.ts `direct`), by Bun route pattern. */
   const directRoutes = { "/api/records/:id": web.direct(readRecord, (request) => app.fetch(request)) };
   return { app, services, directRoutes };

@@ -1,7 +1,7 @@
 // The `access-verifications-clean` job: guests' access requests never confirmed within their 6 hours are dropped.
-import { deleteExpiredVerifications } from "../access/store";
 import type { Db } from "../db/connection";
 import type { JobRegistry } from "../jobs/registry";
+import { deleteExpiredVerifications } from "./store";
 
 export const CLEAN_VERIFICATIONS_JOB = "access-verifications-clean";
 

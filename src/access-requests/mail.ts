@@ -1,30 +1,23 @@
 // The mail of access requests: the guest's verification link, and the texts the two request types
 // send (the owner hears of a new request naming the record; the requester of the answer: the
 // access and its end, or for a guest the secret link). A secret link's token exists in clear only
-// between the accept hook and this mail: it is handed over in memory, once, and kept nowhere but
-// in the mail to the guest (the outbox row until it is sent).
-import { defaultMailText } from "../requests/notify";
-import type { MailText, NotificationContext } from "../requests/types";
+// between the accept hook and this mail: the hook returns it to the engine, which hands it to this
+// text (`outcome`), and it is kept nowhere but in the mail to the guest (the outbox row until it is sent).
+import type { HookOutcome, MailText, NotificationContext } from "../requests/request-type";
 import { expiryDate } from "../access/present";
 import { payloadOf } from "./model";
 
-/** What an accept hook gave, waiting for the `accepted` mail of the same action. */
-interface Handover {
+/** What an accept hook returns for the `accepted` mail of the same action. */
+export type AccessGiven = {
   expiresAt: number | null;
   /** A guest's secret-link token. */
   token?: string;
-}
+};
 
-// Filled after the action's commit and taken by its notification right after, in the same call:
-// an entry lives for microseconds, keyed by the request's UUID.
-const handovers = new Map<string, Handover>();
-
-export const handOver = (requestId: string, handover: Handover) => void handovers.set(requestId, handover);
-
-function takeHandover(requestId: string): Handover | undefined {
-  const handover = handovers.get(requestId);
-  handovers.delete(requestId);
-  return handover;
+/** The accept hook's AccessGiven, or undefined for events without one. */
+function givenOf(outcome: HookOutcome | undefined): AccessGiven | undefined {
+  if (!outcome) return undefined;
+  return { expiresAt: typeof outcome.expiresAt === "number" ? outcome.expiresAt : null, token: typeof outcome.token === "string" ? outcome.token : undefined };
 }
 
 const until = (expiresAt: number | null) => (expiresAt === null ? " with no end date" : ` until ${expiryDate(expiresAt)} (UTC)`);
@@ -41,8 +34,8 @@ export function verificationMail(input: { siteName: string; recordTitle: string;
   };
 }
 
-/** The texts of user- and guest-access-requests; other events keep the engine's text. */
-export function accessRequestText(n: NotificationContext, kind: "user" | "guest"): MailText | null {
+/** The texts of user- and guest-access-requests; other events keep the engine's text (undefined). */
+export function accessRequestText(n: NotificationContext, kind: "user" | "guest"): MailText | undefined {
   const p = payloadOf(n.request.payload);
   const title = p.record_title ? `"${p.record_title}"` : `the record of request #${n.request.number}`;
   const site = `[${n.siteName}]`;
@@ -62,19 +55,19 @@ export function accessRequestText(n: NotificationContext, kind: "user" | "guest"
       };
     }
     case "accepted": {
-      const handover = takeHandover(n.request.id);
+      const given = givenOf(n.outcome);
       const subject = `${site} Access granted to ${title}`;
       const lead = `${n.actorName} accepted your request for access to the files of ${title}.${comment}`;
       if (kind === "user") {
-        const end = handover ? `\n\nYou now have access${until(handover.expiresAt)}.` : "";
+        const end = given ? `\n\nYou now have access${until(given.expiresAt)}.` : "";
         return { subject, body: `${lead}${end}\n\nThe record: ${p.record_url}\nThe request: ${n.url}\n` };
       }
-      if (!handover?.token) return { subject, body: `${lead}\n\nThe secret link could not be included in this message: please ask the record's owner for it.\n` };
+      if (!given?.token) return { subject, body: `${lead}\n\nThe secret link could not be included in this message: please ask the record's owner for it.\n` };
       return {
         subject,
         body:
-          `${lead}\n\nOpen the record with this secret link, valid${until(handover.expiresAt)}:\n${p.record_url}?token=${handover.token}\n\n` +
-          `The same for scripts, through the API:\n${p.record_api_url}?token=${handover.token}\n\n` +
+          `${lead}\n\nOpen the record with this secret link, valid${until(given.expiresAt)}:\n${p.record_url}?token=${given.token}\n\n` +
+          `The same for scripts, through the API:\n${p.record_api_url}?token=${given.token}\n\n` +
           `Keep the link to yourself: whoever has it sees the files.\n`,
       };
     }
@@ -86,6 +79,6 @@ export function accessRequestText(n: NotificationContext, kind: "user" | "guest"
       };
     }
     default:
-      return defaultMailText(n);
+      return undefined;
   }
 }

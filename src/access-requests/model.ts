@@ -4,7 +4,7 @@
 import { validationError, type FieldError } from "../core/errors";
 import { DAY_MS } from "../core/time";
 import { readExpiry } from "../access/model";
-import { sanitizeDescription } from "../records/metadata/html";
+import { sanitizeDescription } from "../core/html";
 
 export const EMAIL_MAX = 254;
 export const FULL_NAME_MAX = 255;
@@ -66,6 +66,10 @@ export function readAccessRequestBody(body: unknown): AccessRequestInput {
   if (errors.length) throw validationError(errors);
   return { permission: "view", email, fullName, message, consent };
 }
+
+/** The two request types (request-types.ts), as InvenioRDM names them. */
+export const USER_ACCESS_REQUEST = "user-access-request";
+export const GUEST_ACCESS_REQUEST = "guest-access-request";
 
 /** What a user- or guest-access-request keeps in its payload (not shown in the request JSON). */
 export interface AccessRequestPayload {

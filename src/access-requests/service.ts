@@ -1,35 +1,36 @@
 // Asking for access to a record's restricted files: `POST /records/{id}/access/request` makes a
 // signed-in user's user-access-request at once, or mails anyone else a single-use link that makes
 // their guest-access-request once confirmed (jobs.ts drops verifications never confirmed).
-// Accepting and declining are the requests engine's (requests/types/*-access-request.ts).
+// Accepting and declining are the requests engine's, with this module's request types (request-types.ts).
 import { systemActor, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { badRequest, notFound, validationError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
 import { HOUR_MS } from "../core/time";
 import { writeTransaction } from "../db/connection";
-import { settingsJson, type AccessSettings } from "../access/settings";
-import * as accessStore from "../access/store";
+import type { AccessDirectory } from "../access/directory";
+import type { AccessSettings } from "../access/settings";
 import type { Curation } from "../records/curation";
 import { canReadFiles } from "../records/policy";
 import type { RecordsService } from "../records/service";
 import type { UserDirectory } from "../requests/context";
 import type { RequestsService } from "../requests/service";
-import type { EntityRef } from "../requests/types";
+import type { EntityRef } from "../requests/request-type";
 import { verificationMail } from "./mail";
-import { readAccessRequestBody, type AccessRequestInput, type AccessRequestPayload } from "./model";
+import { GUEST_ACCESS_REQUEST, readAccessRequestBody, USER_ACCESS_REQUEST, type AccessRequestInput, type AccessRequestPayload } from "./model";
 import { askingAs, checkMayAsk, type AskingAs } from "./policy";
+import * as store from "./store";
 
 /** How long a guest's verification link works (InvenioRDM: 6 hours). */
 export const VERIFICATION_TTL_MS = 6 * HOUR_MS;
-export const USER_ACCESS_REQUEST = "user-access-request";
-export const GUEST_ACCESS_REQUEST = "guest-access-request";
 export const VERIFICATION_SENT = "Verification link sent out, please check your e-mail inbox";
 
 export interface AccessRequestsDeps extends Deps {
   records: { curation: Pick<Curation, "readable">; loadRecordJson: RecordsService["loadRecordJson"] };
   requests: Pick<RequestsService, "createRequest" | "findRequests" | "findRequest">;
   users: Pick<UserDirectory, "emailOf">;
+  /** The record's access settings (the access module's). */
+  access: Pick<AccessDirectory, "settingsOf">;
   queueMail(mail: { to: string; subject: string; body: string; topic: string }): unknown;
 }
 
@@ -48,7 +49,7 @@ const isOpenRequest = (status: string) => status === "submitted";
 export type AccessRequestsService = ReturnType<typeof createAccessRequestsService>;
 
 export function createAccessRequestsService(deps: AccessRequestsDeps) {
-  const { db, clock, config, links, records, requests, users } = deps;
+  const { db, clock, config, links, records, requests, users, access } = deps;
 
   /** The record as stored (no permission check: callers have authorised), with what everyone may read of it. */
   function describe(id: string, parentId: string, ownerId: number | null): AskedRecord & { json: NonNullable<ReturnType<RecordsService["loadRecordJson"]>> } {
@@ -61,7 +62,7 @@ export function createAccessRequestsService(deps: AccessRequestsDeps) {
       ownerId,
       title: String(json.metadata?.title ?? ""),
       filesOpen: canReadFiles(asRow, "none"),
-      settings: settingsJson(accessStore.readSettings(db, parentId)),
+      settings: access.settingsOf(parentId),
       json,
     };
   }
@@ -119,7 +120,7 @@ export function createAccessRequestsService(deps: AccessRequestsDeps) {
     if (!input.fullName) throw validationError([{ field: "full_name", messages: ["Missing data for required field: the owner needs to know who asks."] }]);
     const token = newSecret();
     const now = clock.now();
-    accessStore.insertVerification(db, {
+    store.insertVerification(db, {
       tokenHash: hashSecret(token),
       recordId: record.id,
       email: input.email,
@@ -157,7 +158,7 @@ export function createAccessRequestsService(deps: AccessRequestsDeps) {
       const now = clock.now();
       const hash = hashSecret(token);
       const result = writeTransaction(db, () => {
-        const pending = accessStore.takeVerification(db, hash);
+        const pending = store.takeVerification(db, hash);
         if (!pending) return { error: notFound("This verification link is unknown or was used already: ask for access again.") };
         if (pending.expiresAt <= now) return { error: badRequest("This verification link expired (it works for 6 hours): ask for access again.") };
         // The record may have changed since the guest asked: the rules are checked again.

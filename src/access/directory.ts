@@ -1,10 +1,11 @@
 // The narrow view of record access other modules consume before the access service exists: the
-// records policy asks what a caller's grants and secret link give it on a record. Built from the
-// store alone, like the communities and requests directories.
+// records policy asks what a caller's grants and secret link give it on a record, access requests
+// read a record's access settings. Built from the store alone, like the communities and requests directories.
 import type { Actor } from "../core/actor";
 import { newSecret } from "../core/ids";
 import type { Db } from "../db/connection";
 import { presentGrant, presentLink, type GrantJson, type LinkJson } from "./present";
+import { settingsJson, type AccessSettings } from "./settings";
 import { createLinkTokens, type LinkTokens } from "./tokens";
 import * as store from "./store";
 
@@ -21,6 +22,8 @@ export interface AccessDirectory {
   tokens: LinkTokens;
   /** `parent.access.grants` and `.links` (without tokens), for callers who manage the record. */
   sharesOf(parentId: string): { grants: GrantJson[]; links: LinkJson[] };
+  /** `parent.access.settings` of the parent, with the defaults for what is not set (no permission check: callers have authorised). */
+  settingsOf(parentId: string): AccessSettings;
 }
 
 export function createAccessDirectory(db: Db, clock: { now(): number }): AccessDirectory {
@@ -42,5 +45,6 @@ export function createAccessDirectory(db: Db, clock: { now(): number }): AccessD
       grants: store.listGrants(db, parentId).map(presentGrant),
       links: store.listLinks(db, parentId).map(presentLink),
     }),
+    settingsOf: (parentId) => settingsJson(store.readSettings(db, parentId)),
   };
 }

@@ -2,7 +2,7 @@
 // subject forms `/access/users[/{user_id}]` and `/access/groups[/{group_id}]`. A grant's id is its
 // position among the parent's grants; all of it needs the caller to manage the record.
 import type { Actor } from "../core/actor";
-import { badRequest, HttpError, notFound } from "../core/errors";
+import { badRequest, notFound } from "../core/errors";
 import { writeTransaction } from "../db/connection";
 import type { SharingTarget } from "../records/sharing";
 import type { AccessContext } from "./context";
@@ -26,7 +26,7 @@ export function createGrantOperations(c: AccessContext) {
       const group = store.findGroup(db, subject.id);
       if (group) return { id: group.id, email: null };
     }
-    throw new HttpError(400, UNKNOWN_SUBJECT, [{ field, messages: [UNKNOWN_SUBJECT] }]);
+    throw badRequest(UNKNOWN_SUBJECT, [{ field, messages: [UNKNOWN_SUBJECT] }]);
   }
 
   /** The parent's grant at `index` (the URL's grant id) and its row; 404 when there is none. */
@@ -99,7 +99,7 @@ export function createGrantOperations(c: AccessContext) {
         grants.map((grant, i) => {
           const subjectId = resolved[i]!.id;
           if (store.findSubjectGrant(db, target.parentId, grant.subject.type, subjectId)) {
-            throw new HttpError(400, "Grant for the specified subject already exists.", [
+            throw badRequest("Grant for the specified subject already exists.", [
               { field: `grants.${i}.subject`, messages: ["This subject has a grant already: update it instead."] },
             ]);
           }

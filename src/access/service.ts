@@ -2,7 +2,7 @@
 // users and groups (grants.ts) and secret links (links.ts). Everything works on the parent, so it
 // applies to every version; everything needs the caller to manage the record.
 import type { Actor } from "../core/actor";
-import { HttpError } from "../core/errors";
+import { badRequest } from "../core/errors";
 import { writeTransaction } from "../db/connection";
 import type { AccessContext, AccessDeps } from "./context";
 import { createGrantOperations, UNKNOWN_SUBJECT } from "./grants";
@@ -27,7 +27,7 @@ export function createAccessService(deps: AccessDeps) {
       const target = sharing.target(actor, id, "manage");
       const change = readSettingsBody(body);
       const newOwner = change.owner !== undefined && change.owner !== target.ownerId ? change.owner : null;
-      if (newOwner !== null && !store.findActiveUser(db, newOwner)) throw new HttpError(400, UNKNOWN_SUBJECT, [{ field: "owned_by.user", messages: [UNKNOWN_SUBJECT] }]);
+      if (newOwner !== null && !store.findActiveUser(db, newOwner)) throw badRequest(UNKNOWN_SUBJECT, [{ field: "owned_by.user", messages: [UNKNOWN_SUBJECT] }]);
       const now = clock.now();
       writeTransaction(db, () => {
         if (Object.keys(change.settings).length) {

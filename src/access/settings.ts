@@ -1,7 +1,7 @@
 // A parent's access settings (`parent.access.settings`): their defaults, their JSON, and the body of
 // `PUT /api/records/{id}/access` that sets them and may transfer the record to another owner.
 import { validationError, type FieldError } from "../core/errors";
-import { sanitizeDescription } from "../records/metadata/html";
+import { sanitizeDescription } from "../core/html";
 
 export interface AccessSettings {
   allow_user_requests: boolean;

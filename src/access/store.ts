@@ -1,22 +1,11 @@
-// Queries on grants, secret links, guests' pending access requests and the signing key.
-import { and, eq, lte, sql } from "drizzle-orm";
+// Queries on grants, secret links, access settings and the signing key.
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/connection";
 import { selectRows, sortRows } from "../db/rows";
-import {
-  accessVerificationsTable,
-  draftsTable,
-  groupsTable,
-  recordGrantsTable,
-  recordLinksTable,
-  recordParentsTable,
-  recordsTable,
-  signingKeysTable,
-  usersTable,
-} from "../db/tables";
+import { draftsTable, groupsTable, recordGrantsTable, recordLinksTable, recordParentsTable, recordsTable, signingKeysTable, usersTable } from "../db/tables";
 
 export type GrantRow = typeof recordGrantsTable.$inferSelect;
 export type LinkRow = typeof recordLinksTable.$inferSelect;
-export type VerificationRow = typeof accessVerificationsTable.$inferSelect;
 
 /** A grant or link that has not expired by the `?` it takes (now, in ms). */
 const UNEXPIRED = "(expires_at IS NULL OR expires_at > ?)";
@@ -118,11 +107,3 @@ export const writeSettings = (db: Db, parentId: string, settings: Record<string,
     .set({ accessSettings: settings, updated: now, revisionId: sql`${recordParentsTable.revisionId} + 1` })
     .where(eq(recordParentsTable.id, parentId))
     .run();
-
-export const insertVerification = (db: Db, row: VerificationRow) => db.insert(accessVerificationsTable).values(row).run();
-/** Takes a pending verification (single use): returns and deletes it. */
-export const takeVerification = (db: Db, tokenHash: string): VerificationRow | null =>
-  db.delete(accessVerificationsTable).where(eq(accessVerificationsTable.tokenHash, tokenHash)).returning().get() ?? null;
-/** Removes expired verifications; returns how many. */
-export const deleteExpiredVerifications = (db: Db, now: number): number =>
-  db.delete(accessVerificationsTable).where(lte(accessVerificationsTable.expiresAt, now)).returning().all().length;

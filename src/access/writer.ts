@@ -1,11 +1,21 @@
 // Grants and secret links written by accepted access requests, inside the requests engine's
-// transaction (requests/types.ts AccessWriter); built from the store before the engine.
+// transaction (access-requests/request-types.ts); built from the store before the engine.
 import { notFound } from "../core/errors";
 import { newUuid } from "../core/ids";
 import type { Db } from "../db/connection";
-import type { AccessWriter } from "../requests/types";
 import type { LinkTokens } from "./tokens";
 import * as store from "./store";
+
+/** Writes grants and secret links inside the caller's transaction. */
+export interface AccessWriter {
+  /** Grants the user `permission` on the record's parent (every version) until `expiresAt` (ms; null: no end); replaces the user's grant there. */
+  grantUser(input: { recordId: string; userId: string; permission: "view" | "preview" | "edit" | "manage"; expiresAt: number | null; origin: string; now: number }): void;
+  /** A secret link to the record's parent; returns its id and token (shown once). */
+  createLink(input: { recordId: string; permission: "view" | "preview" | "edit"; expiresAt: number | null; description: string; origin: string; now: number }): {
+    id: string;
+    token: string;
+  };
+}
 
 function parentOf(db: Db, recordId: string): string {
   const parentId = store.findParentIdOf(db, recordId);

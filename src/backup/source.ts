@@ -1,7 +1,7 @@
 // What a path given to `backup --verify` or `restore` is: a backup folder (its snapshots), one
 // snapshot folder of it, or an archive; and which relative paths a backup may name.
 import { existsSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { badRequest } from "../core/errors";
 import { archiveKindOfFile, type ArchiveKind } from "./archive";
 import { listPartials, listSnapshots, POOL } from "./folder";
@@ -35,8 +35,6 @@ export function snapshotOf(source: BackupSource): { path: string; pool: string }
   if (source.kind === "folder") return { path: source.snapshots.at(-1)!.path, pool: join(source.dest, POOL) };
   return null;
 }
-
-export const describeSource = (source: BackupSource) => (source.kind === "archive" ? basename(source.path) : source.kind === "snapshot" ? basename(source.path) : source.dest);
 
 const SAFE_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 

@@ -2,21 +2,29 @@
 // the store alone, so it exists before the services that need each other's answers.
 import type { Actor } from "../core/actor";
 import type { Db } from "../db/connection";
-import { and, inArray, sql } from "drizzle-orm";
-import { communitiesTable } from "../db/tables";
-import type { CommunitySummary, Role } from "./model";
-import { readableCommunitiesFilter, strongerRole } from "./policy";
+import { sql } from "drizzle-orm";
+import type { CommunitySummary } from "./model";
+import { canSeeCommunity, readableCommunitiesFilter, visibilityOf } from "./policy";
+import { atLeast, ROLES, strongerRole, type Role } from "./roles";
 import type { Links } from "../core/links";
 import { presentCommunity, type CommunityJson } from "./present";
 import * as store from "./store";
 import type { CommunityRow } from "./store";
 
+/** Who hears of a community's requests: its curators, managers and owners. */
+const CURATING_ROLES = ROLES.filter((role) => atLeast(role, "curator"));
+
 /** The narrow view of communities the requests and members engines consume. */
 export interface CommunityDirectory {
   /** The community by UUID or slug, or null when there is none (with its member policy, which the members module needs). */
   find(idOrSlug: string): CommunitySummary | null;
+  /**
+   * The community when the actor may see it (communities/policy.ts canSeeCommunity), else null: a
+   * restricted community is not disclosed to outsiders. `roles`: the actor's rolesOf, when the caller holds it already.
+   */
+  findReadable(actor: Actor, idOrSlug: string, roles?: ReadonlyMap<string, Role>): CommunitySummary | null;
   /** The actor's role in each community it belongs to (directly or through one of its groups — Actor.groupIds); empty for anonymous. */
-  rolesOf(actor: Actor): Map<string, "reader" | "curator" | "manager" | "owner">;
+  rolesOf(actor: Actor): Map<string, Role>;
   /** E-mail addresses of the community's curators, managers and owners (notification recipients). */
   curatorEmails(communityId: string): string[];
   /**
@@ -36,7 +44,7 @@ export const summaryOf = (row: CommunityRow): CommunitySummary => ({
   id: row.id,
   slug: row.slug,
   title: String(row.metadata.title ?? ""),
-  visibility: row.visibility === "restricted" ? "restricted" : "public",
+  visibility: visibilityOf(row.visibility),
   memberPolicy: row.memberPolicy === "closed" ? "closed" : "open",
   recordPolicy: row.recordPolicy === "closed" ? "closed" : "open",
   membersVisibility: row.membersVisibility === "restricted" ? "restricted" : "public",
@@ -44,24 +52,26 @@ export const summaryOf = (row: CommunityRow): CommunitySummary => ({
 });
 
 export function createCommunityDirectory(db: Db, links: Links): CommunityDirectory {
+  function find(idOrSlug: string) {
+    const row = store.findCommunity(db, idOrSlug, sql`1 = 1`);
+    return row ? summaryOf(row) : null;
+  }
+  function rolesOf(actor: Actor) {
+    const roles = new Map<string, Role>();
+    for (const r of store.listRoleRows(db, actor)) roles.set(r.communityId, strongerRole(roles.get(r.communityId), r.role));
+    return roles;
+  }
   return {
-    find(idOrSlug) {
-      const row = store.findCommunity(db, idOrSlug, sql`1 = 1`);
-      return row ? summaryOf(row) : null;
+    find,
+    rolesOf,
+    findReadable(actor, idOrSlug, roles) {
+      const community = find(idOrSlug);
+      return community && canSeeCommunity(actor, community, roles ?? rolesOf(actor)) ? community : null;
     },
-    rolesOf(actor) {
-      const roles = new Map<string, Role>();
-      for (const r of store.listRoleRows(db, actor)) roles.set(r.communityId, strongerRole(roles.get(r.communityId), r.role));
-      return roles;
-    },
-    curatorEmails: (communityId) => store.listMemberEmails(db, communityId, ["curator", "manager", "owner"]),
+    curatorEmails: (communityId) => store.listMemberEmails(db, communityId, CURATING_ROLES),
     readableEntries(actor, ids) {
       if (ids.length === 0) return [];
-      const rows = db
-        .select()
-        .from(communitiesTable)
-        .where(and(inArray(communitiesTable.id, ids), readableCommunitiesFilter(actor)))
-        .all();
+      const rows = store.listCommunitiesIn(db, ids, readableCommunitiesFilter(actor));
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.flatMap((id) => (byId.has(id) ? [presentCommunity(byId.get(id)!, links)] : []));
     },
@@ -69,11 +79,7 @@ export function createCommunityDirectory(db: Db, links: Links): CommunityDirecto
       const titles = new Map<string, string>();
       const unique = [...new Set(ids)];
       for (let i = 0; i < unique.length; i += 500) {
-        const rows = db
-          .select({ id: communitiesTable.id, slug: communitiesTable.slug, title: sql<unknown>`json_extract(${communitiesTable.metadata}, '$.title')` })
-          .from(communitiesTable)
-          .where(and(inArray(communitiesTable.id, unique.slice(i, i + 500)), readableCommunitiesFilter(actor)))
-          .all();
+        const rows = store.listCommunityTitles(db, unique.slice(i, i + 500), readableCommunitiesFilter(actor));
         for (const row of rows) titles.set(row.id, typeof row.title === "string" && row.title ? row.title : row.slug);
       }
       return titles;

@@ -5,7 +5,7 @@ import { notFound, validationError } from "../core/errors";
 import { writeTransaction, type Db } from "../db/connection";
 import type { Clock } from "../core/time";
 import { MISSING } from "../records/metadata/fields";
-import { checkManageFeatured } from "./policy";
+import { canBeFeatured, checkManageFeatured } from "./policy";
 import { presentFeatured } from "./present";
 import * as store from "./store";
 import type { CommunityRow } from "./store";
@@ -67,8 +67,7 @@ export function createFeaturedOperations(ctx: FeaturedContext) {
       checkManageFeatured(actor);
       const community = ctx.loadReadable(actor, key);
       const startDate = readStartDate(body);
-      // InvenioRDM's FeaturedCommunityComponent: only public communities are featured.
-      if (community.visibility !== "public") throw validationError([{ field: "community_id", messages: ["The community is not public."] }]);
+      if (!canBeFeatured(community)) throw validationError([{ field: "community_id", messages: ["The community is not public."] }]);
       const now = clock.now();
       return presentFeatured(writeTransaction(db, () => store.insertFeatured(db, { communityId: community.id, startDate, created: now, updated: now })));
     },

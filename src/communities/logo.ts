@@ -2,7 +2,7 @@
 // they are an image (PNG, JPEG, GIF, WebP or SVG, told from the bytes, never from a header).
 import type { Actor } from "../core/actor";
 import { matchesIfNoneMatch } from "../core/etag";
-import { HttpError, notFound } from "../core/errors";
+import { badRequest, HttpError, notFound } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { writeTransaction } from "../db/connection";
 import { ContentLengthMismatchError, ContentTooLargeError, ObjectStoreError, type ByteSource, type FileStore, type Received } from "../storage/file-store";
@@ -54,15 +54,15 @@ export function createLogoOperations(ctx: LogoContext) {
   const { db, clock, config, files } = ctx.deps;
   const limit = config.COMMUNITIES_LOGO_MAX_FILE_SIZE;
   // InvenioRDM's LogoSizeLimitError is a 400, not a 413.
-  const tooLarge = (given?: number) => new HttpError(400, `Logo size limit exceeded. Limit: ${limit} bytes${given === undefined ? "" : ` Given: ${given} bytes`}.`);
+  const tooLarge = (given?: number) => badRequest(`Logo size limit exceeded. Limit: ${limit} bytes${given === undefined ? "" : ` Given: ${given} bytes`}.`);
 
   async function receive(body: ByteSource, contentLength: number | null): Promise<Received> {
     try {
       return await files.receive(body, { maxBytes: limit, expectedBytes: contentLength });
     } catch (error) {
       if (error instanceof ContentTooLargeError) throw tooLarge();
-      if (error instanceof ContentLengthMismatchError) throw new HttpError(400, `The upload ended after ${error.received} of ${error.expected} bytes; nothing was stored.`);
-      throw new HttpError(400, "The upload was interrupted; nothing was stored. Send the logo again.");
+      if (error instanceof ContentLengthMismatchError) throw badRequest(`The upload ended after ${error.received} of ${error.expected} bytes; nothing was stored.`);
+      throw badRequest("The upload was interrupted; nothing was stored. Send the logo again.");
     }
   }
 
@@ -78,7 +78,7 @@ export function createLogoOperations(ctx: LogoContext) {
       const mimetype = received.size > 0 ? await sniff(received.path) : null;
       if (!mimetype) {
         await files.removeFile(received.path);
-        throw new HttpError(400, "The logo must be a PNG, JPEG, GIF, WebP or SVG image.");
+        throw badRequest("The logo must be a PNG, JPEG, GIF, WebP or SVG image.");
       }
       const objectId = newUuid();
       await files.adopt(received, objectId).catch((error) => {

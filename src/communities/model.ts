@@ -5,13 +5,8 @@ export const POLICIES = ["open", "closed"] as const;
 export const MEMBERS_VISIBILITIES = ["public", "restricted"] as const;
 /** `access.review_policy`: whose submissions skip review (InvenioRDM's ReviewPolicyEnum). */
 export const REVIEW_POLICIES = ["open", "closed", "members"] as const;
-/** Community roles, weakest first: a member holding several (directly and through groups) has the strongest. */
-export const ROLES = ["reader", "curator", "manager", "owner"] as const;
-/** The spec's sort options, also the default of COMMUNITIES_SEARCH_SORT_OPTIONS. */
-export const COMMUNITY_SORTS = ["bestmatch", "newest", "oldest", "updated-desc", "updated-asc", "version"] as const;
 
 export type Visibility = (typeof VISIBILITIES)[number];
-export type Role = (typeof ROLES)[number];
 export type Policy = (typeof POLICIES)[number];
 export type MembersVisibility = (typeof MEMBERS_VISIBILITIES)[number];
 export type ReviewPolicy = (typeof REVIEW_POLICIES)[number];

@@ -5,10 +5,8 @@ import { inArray, or, sql, type SQL } from "drizzle-orm";
 import { isAdmin, requireAdmin, requireUser, type Actor } from "../core/actor";
 import { forbidden } from "../core/errors";
 import { communitiesTable, communityMembersTable } from "../db/tables";
-import { ROLES, type Role } from "./model";
-
-/** The strongest of two roles (a user may be a member directly and through groups). */
-export const strongerRole = (a: Role | undefined, b: Role): Role => (a && ROLES.indexOf(a) >= ROLES.indexOf(b) ? a : b);
+import type { Visibility } from "./model";
+import type { Role } from "./roles";
 
 /** Membership rows that stand for the actor: its user row and its groups' rows. Null for anonymous callers and the system. */
 export function actorMembership(actor: Actor): SQL | null {
@@ -24,15 +22,34 @@ export function memberCommunitiesFilter(actor: Actor): SQL {
   return sql`${communitiesTable.id} IN (SELECT ${communityMembersTable.communityId} FROM ${communityMembersTable} WHERE ${membership})`;
 }
 
-/** Communities the actor may see: public ones, those it belongs to, and every one for administrators. */
+/**
+ * The one rule for who sees a community, rendered twice below (keep them equal; the community leak
+ * matrix and its differential test check both): public ones for anyone, restricted ones for their
+ * members (directly or through a group) and administrators. To everyone else a restricted community
+ * does not exist (404, left out of every listing and facet).
+ */
+
+/** The rule as SQL over `communities`: every listing and read by key goes through it. */
 export function readableCommunitiesFilter(actor: Actor): SQL {
   if (isAdmin(actor)) return sql`1 = 1`;
   const listed = sql`${communitiesTable.visibility} = 'public'`;
   return actor.kind === "user" ? or(listed, memberCommunitiesFilter(actor))! : listed;
 }
 
+/** The rule as a predicate over one community and the actor's roles (the community directory's rolesOf), for callers holding both. */
+export function canSeeCommunity(actor: Actor, community: { id: string; visibility: string }, roles: ReadonlyMap<string, unknown>): boolean {
+  if (isAdmin(actor)) return true;
+  return community.visibility === "public" || (actor.kind === "user" && roles.has(community.id));
+}
+
+/** A stored `visibility` as the rule reads it: anything but `public` is kept from outsiders. */
+export const visibilityOf = (stored: string): Visibility => (stored === "public" ? "public" : "restricted");
+
 /** Featured search: public communities only, whoever asks (InvenioRDM filters on access.visibility). */
 export const featuredCommunitiesFilter = (): SQL => sql`${communitiesTable.visibility} = 'public'`;
+
+/** InvenioRDM's FeaturedCommunityComponent: only public communities are featured (the featured filter's predicate). */
+export const canBeFeatured = (community: { visibility: string }): boolean => community.visibility === "public";
 
 /** Creating: any signed-in user (401 otherwise). */
 export function checkCreate(actor: Actor): void {
@@ -44,10 +61,13 @@ export function checkSearchOwn(actor: Actor): void {
   requireUser(actor);
 }
 
-/** Update, delete, rename and the logo: the community's owners and administrators; 401 anonymous, 403 others. */
+/** Update, delete, rename and the logo: the community's owners and administrators. */
+export const mayOwn = (actor: Actor, role: Role | undefined): boolean => isAdmin(actor) || (actor.kind === "user" && role === "owner");
+
+/** `mayOwn` as a check: 401 anonymous, 403 others. */
 export function checkOwner(actor: Actor, role: Role | undefined): void {
   requireUser(actor);
-  if (!isAdmin(actor) && role !== "owner") throw forbidden();
+  if (!mayOwn(actor, role)) throw forbidden();
 }
 
 /** Featured entries are written and listed with the `system_process` permission: administrators. */

@@ -1,7 +1,7 @@
 // HTTP routes of communities, their logo, featured periods and records; `/api/user/communities`.
 // (Members, invitations and requests of a community are mounted by their own modules.)
 import { Elysia } from "elysia";
-import { HttpError, unsupportedMediaType } from "../core/errors";
+import { badRequest, unsupportedMediaType } from "../core/errors";
 import type { ActorContext } from "../core/http";
 import { queryParams } from "../core/links";
 import type { ByteSource } from "../storage/file-store";
@@ -24,7 +24,7 @@ function byteBody(body: unknown, request: Request): ByteSource {
 function contentLength(request: Request): number | null {
   const value = request.headers.get("content-length");
   if (value === null) return null;
-  if (!/^\d+$/.test(value.trim())) throw new HttpError(400, "Content-Length must be a whole number of bytes.");
+  if (!/^\d+$/.test(value.trim())) throw badRequest("Content-Length must be a whole number of bytes.");
   return Number(value.trim());
 }
 

@@ -1,7 +1,7 @@
 // Communities: create (the creator becomes owner), read, update, rename and delete by id or slug;
 // the listings; the logo and featured periods (logo.ts, featured.ts); records of a community; the
 // directory other engines (requests, members) and OAI-PMH use.
-import { requireUser, type Actor } from "../core/actor";
+import { anonymous, requireUser, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { checkRevision } from "../core/etag";
 import { notFound, validationError } from "../core/errors";
@@ -15,8 +15,9 @@ import { chooseSort } from "../search/sorts";
 import type { VocabularyLookup } from "../vocabularies/model";
 import { createFeaturedOperations } from "./featured";
 import { createLogoOperations } from "./logo";
-import type { CommunityBody, CommunityInput, CommunitySearchQuery, CommunitySummary, Role } from "./model";
-import { checkCreate, checkOwner, checkSearchOwn, featuredCommunitiesFilter, memberCommunitiesFilter, readableCommunitiesFilter, strongerRole } from "./policy";
+import type { CommunityBody, CommunityInput, CommunitySearchQuery, CommunitySummary } from "./model";
+import { checkCreate, checkOwner, checkSearchOwn, featuredCommunitiesFilter, mayOwn, memberCommunitiesFilter, readableCommunitiesFilter } from "./policy";
+import { strongerRole, type Role } from "./roles";
 import { presentCommunity, type CommunityJson } from "./present";
 import { featuredOrder, hasStartedFeature, searchListing, single, TYPE_FACET, VISIBILITY_FACET } from "./search";
 import { createCommunityDirectory, summaryOf } from "./directory";
@@ -118,6 +119,15 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
 
     readCommunity(actor: Actor, key: string): CommunityJson {
       return presentOne(loadReadable(actor, key));
+    },
+
+    /**
+     * What the caller may do to a community it can see (404 otherwise), by the rules the operations
+     * check: InvenioRDM's `has_permissions_to`, which its pages ask to show or refuse the settings.
+     */
+    permissionsOf(actor: Actor, key: string): { can_update: boolean } {
+      const row = loadReadable(actor, key);
+      return { can_update: mayOwn(actor, roleIn(actor, row.id)) };
     },
 
     updateCommunity(actor: Actor, key: string, body: CommunityBody, ifMatch?: string | null): CommunityJson {
@@ -224,9 +234,9 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
       });
     },
 
-    /** OAI-PMH sets of public communities: `<prefix><slug>`, named by the title. */
+    /** OAI-PMH sets of the communities anyone may see (public ones): `<prefix><slug>`, named by the title. */
     oaiSets(): { spec: string; name: string; description: string; searchPattern: string }[] {
-      return store.listPublicCommunities(db).map((row) => {
+      return store.listCommunitiesBySlug(db, readableCommunitiesFilter(anonymous)).map((row) => {
         const title = String(row.metadata.title ?? row.slug);
         const description = typeof row.metadata.description === "string" && row.metadata.description ? row.metadata.description : `Records belonging to the community '${title}'`;
         // The records included in it, by the id the index keeps for every version (parent.communities.ids).

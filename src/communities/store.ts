@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { matchAllWords, wordPrefixGlob } from "../core/word-match";
 import { changesOf, type Db } from "../db/connection";
 import { communitiesTable, communityMembersTable, featuredCommunitiesTable, groupMembersTable, usersTable } from "../db/tables";
-import type { Role } from "./model";
+import type { Role } from "./roles";
 import { actorMembership } from "./policy";
 import type { Actor } from "../core/actor";
 
@@ -26,6 +26,22 @@ export const findCommunity = (db: Db, key: string, filter: SQL) =>
     .get();
 
 export const findCommunityById = (db: Db, id: string) => db.select().from(c).where(eq(c.id, id)).get();
+
+/** The communities of `ids` within `filter`, in no particular order. */
+export const listCommunitiesIn = (db: Db, ids: string[], filter: SQL) =>
+  db
+    .select()
+    .from(c)
+    .where(and(inArray(c.id, ids), filter))
+    .all();
+
+/** Id, slug and title (whatever the metadata holds) of the communities of `ids` within `filter`. */
+export const listCommunityTitles = (db: Db, ids: string[], filter: SQL) =>
+  db
+    .select({ id: c.id, slug: c.slug, title: sql<unknown>`${title}` })
+    .from(c)
+    .where(and(inArray(c.id, ids), filter))
+    .all();
 
 export const findCommunityBySlug = (db: Db, slug: string) =>
   db
@@ -162,5 +178,5 @@ export const updateFeatured = (db: Db, id: number, startDate: number, at: number
 
 export const deleteFeatured = (db: Db, id: number) => db.delete(f).where(eq(f.id, id)).run();
 
-/** Public communities for OAI-PMH sets, by slug. */
-export const listPublicCommunities = (db: Db) => db.select().from(c).where(eq(c.visibility, "public")).orderBy(asc(c.slug)).all();
+/** Communities under the policy's `where`, by slug (OAI-PMH sets: those an anonymous harvester may see). */
+export const listCommunitiesBySlug = (db: Db, where: SQL) => db.select().from(c).where(where).orderBy(asc(c.slug)).all();

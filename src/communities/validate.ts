@@ -1,8 +1,8 @@
 // Checking a community body (create, update, rename) field by field, with InvenioRDM's messages
 // (invenio-communities' CommunitySchema), into the normalised slug, access and metadata stored.
 import { validationError, type FieldError } from "../core/errors";
-import { cleanText, isWebUrl, MISSING } from "../records/metadata/fields";
-import { sanitizeDescription } from "../records/metadata/html";
+import { cleanText, sanitizeDescription } from "../core/html";
+import { isWebUrl, MISSING } from "../records/metadata/fields";
 import { isRor, normalizeIdentifier } from "../records/metadata/identifiers";
 import type { VocabularyLookup } from "../vocabularies/model";
 import { MEMBERS_VISIBILITIES, POLICIES, REVIEW_POLICIES, VISIBILITIES, type CommunityInput, type Policy, type ReviewPolicy } from "./model";

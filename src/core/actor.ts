@@ -23,9 +23,6 @@ export function requireUser(actor: Actor): asserts actor is UserActor | { kind: 
 
 export const isAdmin = (actor: Actor): boolean => actor.kind === "system" || (actor.kind === "user" && actor.isAdmin);
 
-/** InvenioRDM's `system_process` need: administrators and the system itself. */
-export const hasSystemProcess = isAdmin;
-
 /** 401 when anonymous, 403 when signed in without the administrator role. */
 export function requireAdmin(actor: Actor): void {
   requireUser(actor);

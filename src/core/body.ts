@@ -1,6 +1,6 @@
 // Reading JSON (and form) request bodies with a size limit, without trusting Content-Length alone.
 import { t } from "elysia";
-import { HttpError, payloadTooLarge, validationError } from "./errors";
+import { badRequest, payloadTooLarge, validationError } from "./errors";
 
 export const isJsonContentType = (contentType: string | null): boolean => !!contentType && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType.trim());
 
@@ -21,11 +21,11 @@ export const MAX_JSON_DEPTH = 100;
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const text = await readBodyText(request, limit);
   if (text.trim() === "") return {};
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new HttpError(400, `The JSON body nests lists and objects deeper than ${MAX_JSON_DEPTH} levels.`);
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw badRequest(`The JSON body nests lists and objects deeper than ${MAX_JSON_DEPTH} levels.`);
   try {
     return JSON.parse(text);
   } catch {
-    throw new HttpError(400, "Unable to decode JSON data in request body.");
+    throw badRequest("Unable to decode JSON data in request body.");
   }
 }
 

@@ -23,14 +23,24 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string) => new HttpError(400, message);
+/** A redirect with InvenioRDM's JSON body, e.g. from a parent id to its latest version. */
+export class RedirectError extends HttpError {
+  constructor(status: 301 | 302, location: string, message: string) {
+    super(status, message, undefined, { Location: location }, { location });
+  }
+}
+
+/** The one spelling of a 400: a message, the per-field list as given, and any extra top-level members of the body. */
+export const badRequest = (message: string, errors?: FieldError[], extra: Record<string, unknown> = {}) => new HttpError(400, message, errors, {}, extra);
+
+/** A query parameter the endpoint cannot take (InvenioRDM's message for every such 400). */
+export const invalidQuery = (errors: FieldError[]) => badRequest("Invalid querystring parameters.", errors);
 
 /** A 400 with the per-field list; merges repeated fields. */
 export function validationError(errors: FieldError[], message = "A validation error occurred.") {
   const merged = new Map<string, string[]>();
   for (const e of errors) merged.set(e.field, [...(merged.get(e.field) ?? []), ...e.messages]);
-  return new HttpError(
-    400,
+  return badRequest(
     message,
     [...merged].map(([field, messages]) => ({ field, messages })),
   );

@@ -4,7 +4,7 @@ import type { Server } from "bun";
 import { Elysia, ValidationError } from "elysia";
 import { anonymous, type Actor } from "./actor";
 import { isFormContentType, isJsonContentType, readActionPayload, readFormBody, readJsonBody, requireJsonObject, takesActionPayload } from "./body";
-import { badRequest, forbidden, HttpError, invalidToken, methodNotAllowed, notAcceptable, notFound, unsupportedMediaType, type FieldError } from "./errors";
+import { badRequest, type FieldError, forbidden, HttpError, invalidToken, methodNotAllowed, notAcceptable, notFound, unsupportedMediaType } from "./errors";
 import { createRequestPolicy, DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import { JSON_MEDIA_TYPES, negotiate } from "./negotiation";
 import { createRoutesIndex } from "./routes-index";
@@ -13,6 +13,8 @@ export interface HttpOptions {
   allowedHosts: string[];
   maxContentLength: number;
   logRequests: boolean;
+  /** Where an unexpected failure (a 500) is reported with its stack: the app's `log` dependency. */
+  log: (message: string) => void;
   /** `METHOD /route/:pattern` of routes whose body is file content (octet-stream), streamed unread. */
   streamedBodyRoutes: ReadonlySet<string>;
   /** `METHOD /route` of routes that take form bodies (application/x-www-form-urlencoded) and answer in their own media type. */
@@ -86,7 +88,7 @@ function fromValidation(error: ValidationError): HttpError {
     return { field, messages: [message] };
   });
   const message = error.type === "body" ? "A validation error occurred." : "Invalid querystring parameters.";
-  return new HttpError(400, message, errors);
+  return badRequest(message, errors);
 }
 
 function hostOf(request: Request): string {
@@ -228,7 +230,7 @@ export function createHttp(options: HttpOptions, routes: () => RouteInfo[], hand
     if (!request.url.endsWith("/ping")) {
       const host = hostOf(request);
       if (!allowed.has(host)) {
-        const error = new HttpError(400, `Host '${host}' is not served here; use ${[...allowed].join(" or ")}.`);
+        const error = badRequest(`Host '${host}' is not served here; use ${[...allowed].join(" or ")}.`);
         return errorResponse(error, request);
       }
     }
@@ -260,9 +262,10 @@ export function createHttp(options: HttpOptions, routes: () => RouteInfo[], hand
     if (code === "PARSE") {
       // Elysia wraps what the body reader threw (413, bad JSON) in its own ParseError.
       const cause = (error as { cause?: unknown }).cause;
-      return errorResponse(cause instanceof HttpError ? cause : new HttpError(400, "Unable to decode JSON data in request body."), request);
+      return errorResponse(cause instanceof HttpError ? cause : badRequest("Unable to decode JSON data in request body."), request);
     }
-    console.error(`[cairn] ${request.method} ${new URL(request.url).pathname} failed:`, error);
+    const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+    options.log(`[cairn] ${request.method} ${new URL(request.url).pathname} failed: ${detail}`);
     return errorResponse(new HttpError(500, "Internal server error."), request);
   }
 

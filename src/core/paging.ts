@@ -1,5 +1,5 @@
 // Paging parameters and the search response envelope shared by every search endpoint.
-import { HttpError } from "./errors";
+import { badRequest } from "./errors";
 import type { QueryValues } from "./links";
 
 export interface PagingLimits {
@@ -33,7 +33,7 @@ export function parsePage(query: { page?: unknown; size?: unknown }, limits: Pag
   if (problems.length === 0 && page * size > limits.maxWindow) {
     problems.push({ field: "page", messages: [`page * size must not exceed ${limits.maxWindow}; narrow the query instead.`] });
   }
-  if (problems.length) throw new HttpError(400, "Invalid pagination parameters.", problems);
+  if (problems.length) throw badRequest("Invalid pagination parameters.", problems);
   return { page, size, offset: (page - 1) * size };
 }
 

@@ -1,6 +1,6 @@
 // What a request target must look like before it is routed: no `.` or `..` path segments (raw or
 // percent-encoded), and a URL of at most MAX_URL_BYTES.
-import { HttpError } from "./errors";
+import { badRequest, HttpError } from "./errors";
 
 /** Longest path and query accepted: Bun's own former header limit, now answered in JSON (server/serve.ts raises Bun's). */
 export const MAX_URL_BYTES = 16 * 1024;
@@ -17,7 +17,7 @@ export function markDotSegments(request: Request): void {
 
 const isDotSegment = (value: unknown) => value === "." || value === "..";
 
-export const dotSegmentError = () => new HttpError(400, "The request path has a '.' or '..' segment (perhaps percent-encoded as %2e); such paths are refused, not resolved.");
+export const dotSegmentError = () => badRequest("The request path has a '.' or '..' segment (perhaps percent-encoded as %2e); such paths are refused, not resolved.");
 
 /**
  * Why the target is refused, or null. `Request.url` has already resolved dot segments (the URL

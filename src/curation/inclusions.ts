@@ -3,12 +3,12 @@
 // once where the caller may include directly; removal by the record's owner or the community's
 // curators. Each community of a call succeeds or fails on its own: `processed` and `errors`.
 import { requireUser, systemActor, type Actor } from "../core/actor";
-import { forbidden, HttpError, notFound, validationError } from "../core/errors";
+import { badRequest, forbidden, HttpError, notFound, validationError } from "../core/errors";
 import type { CommunitySearchQuery } from "../communities/model";
 import { readCommentBody } from "../requests/model";
-import type { CurationDeps } from "./service";
+import type { CurationDeps } from "./context";
 import { INCLUSION_TYPE, readDefaultBody, readInclusionBody, readRemovalBody } from "./model";
-import { canPublishDirectly, curatesCommunity, readableCommunity } from "./policy";
+import { canPublishDirectly, curatesCommunity } from "./policy";
 
 /** One community that could not be processed, as InvenioRDM reports it. */
 interface EntryError {
@@ -20,14 +20,14 @@ interface EntryError {
 const messageOf = (err: unknown) => (err instanceof HttpError ? err.message : "The community could not be processed.");
 
 /** 400 carrying the per-entry errors, when none of the entries went through. */
-const nothingDone = (message: string, body: Record<string, unknown>) => new HttpError(400, message, undefined, undefined, body);
+const nothingDone = (message: string, body: Record<string, unknown>) => badRequest(message, undefined, body);
 
 export function createInclusions(deps: CurationDeps) {
   const { curation, requests, communities } = deps;
 
   /** The community (by id or slug) the caller may read; an HttpError 404 otherwise (a restricted one is not disclosed). */
   function community(actor: Actor, key: string) {
-    const found = readableCommunity(actor, communities.find(key), communities.rolesOf(actor));
+    const found = communities.findReadable(actor, key);
     if (!found) throw notFound("Community not found.");
     return found;
   }
@@ -56,9 +56,9 @@ export function createInclusions(deps: CurationDeps) {
       for (const entry of entries) {
         try {
           const target = community(actor, entry.id);
-          if (record.communityIds.includes(target.id)) throw new HttpError(400, "The record is already included in this community.");
+          if (record.communityIds.includes(target.id)) throw badRequest("The record is already included in this community.");
           const open = requests.findRequests({ type: INCLUSION_TYPE, topic: { kind: "record", id: record.id }, receiver: { kind: "community", id: target.id }, openOnly: true });
-          if (open.length) throw new HttpError(400, "There is already an open inclusion request for this community.");
+          if (open.length) throw badRequest("There is already an open inclusion request for this community.");
           const comment = entry.comment === undefined ? null : readCommentBody(entry.comment, true);
           const request = requests.createRequest(actor, {
             type: INCLUSION_TYPE,
@@ -93,7 +93,7 @@ export function createInclusions(deps: CurationDeps) {
           // The record's managers, or this community's curators (a curator of another community may not).
           const isManager = actor.kind === "user" && record.ownerId === actor.userId;
           if (!isManager && !curatesCommunity(actor, target.id, roles)) throw forbidden("Only the record's owner or the community's curators may remove it from the community.");
-          if (!curation.exclude(record.id, target.id)) throw new HttpError(400, "The record is not included in this community.");
+          if (!curation.exclude(record.id, target.id)) throw badRequest("The record is not included in this community.");
           removed++;
         } catch (err) {
           if (!(err instanceof HttpError)) throw err;
@@ -111,7 +111,7 @@ export function createInclusions(deps: CurationDeps) {
     setDefaultCommunity(actor: Actor, recordId: string, body: unknown) {
       const record = curation.managed(actor, recordId);
       const key = readDefaultBody(body);
-      const found = readableCommunity(actor, communities.find(key), communities.rolesOf(actor));
+      const found = communities.findReadable(actor, key);
       if (!found || !curation.setDefault(record.id, found.id)) throw validationError([{ field: "default", messages: ["The record is not included in this community."] }]);
       return curation.recordJson(actor, record.id);
     },
@@ -125,7 +125,7 @@ export function createInclusions(deps: CurationDeps) {
       const errors: EntryError[] = [];
       for (const id of ids) {
         try {
-          if (!curation.exclude(id, target.id)) throw new HttpError(400, "The record is not included in this community.");
+          if (!curation.exclude(id, target.id)) throw badRequest("The record is not included in this community.");
         } catch (err) {
           if (!(err instanceof HttpError)) throw err;
           errors.push({ record: id, message: messageOf(err) });

@@ -1,18 +1,11 @@
 // Who may send a record to which community, shared by draft reviews and inclusion requests: a
-// community is a receiver for whoever may read it (public ones for anyone, restricted ones for
-// their members); its review_policy says whose records it takes without review.
+// community is a receiver for whoever may see it (the community directory's findReadable answers
+// that); its review_policy says whose records it takes without review.
 import { isAdmin, type Actor } from "../core/actor";
 import type { CommunitySummary } from "../communities/model";
+import { atLeast, type Role } from "../communities/roles";
 
-type Roles = ReadonlyMap<string, string>;
-
-/** The community when the caller may read it, else null (a restricted community is not disclosed to outsiders). */
-export function readableCommunity(actor: Actor, community: CommunitySummary | null, roles: Roles): CommunitySummary | null {
-  if (!community) return null;
-  return community.visibility === "public" || isAdmin(actor) || roles.has(community.id) ? community : null;
-}
-
-const CURATING_ROLES = ["curator", "manager", "owner"];
+type Roles = ReadonlyMap<string, Role>;
 
 /**
  * Whether the caller's submission (draft review or inclusion) is accepted at once, by the
@@ -24,8 +17,8 @@ export function canPublishDirectly(actor: Actor, community: CommunitySummary, ro
   const role = roles.get(community.id);
   if (actor.kind !== "user" || !role) return false;
   if (community.reviewPolicy === "members") return true;
-  return community.reviewPolicy === "open" && CURATING_ROLES.includes(role);
+  return community.reviewPolicy === "open" && atLeast(role, "curator");
 }
 
 /** Removing a record from a community: the community's curators, managers and owners, and administrators. */
-export const curatesCommunity = (actor: Actor, communityId: string, roles: Roles) => isAdmin(actor) || CURATING_ROLES.includes(roles.get(communityId) ?? "");
+export const curatesCommunity = (actor: Actor, communityId: string, roles: Roles) => isAdmin(actor) || atLeast(roles.get(communityId), "curator");

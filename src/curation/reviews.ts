@@ -5,11 +5,11 @@
 import { systemActor, type Actor } from "../core/actor";
 import { badRequest, notFound, validationError } from "../core/errors";
 import type { RequestJson } from "../requests/present";
-import type { RequestView } from "../requests/types";
+import type { RequestView } from "../requests/request-type";
 import { readCommentBody } from "../requests/model";
 import { readReviewBody, REVIEW_TYPE } from "./model";
-import { canPublishDirectly, readableCommunity } from "./policy";
-import type { CurationDeps } from "./service";
+import { canPublishDirectly } from "./policy";
+import type { CurationDeps } from "./context";
 
 const OPEN = "submitted";
 const CLOSED = ["declined", "cancelled", "expired"];
@@ -46,7 +46,7 @@ export function createReviews(deps: CurationDeps) {
     updateReview(actor: Actor, draftId: string, body: unknown): RequestJson {
       const draft = reviewableDraft(actor, draftId);
       const { community: key } = readReviewBody(body);
-      const community = readableCommunity(actor, communities.find(key), communities.rolesOf(actor));
+      const community = communities.findReadable(actor, key);
       if (!community) throw validationError([{ field: "receiver.community", messages: [`No community '${key}'.`] }]);
       const current = latestReview(draftId);
       if (current?.status === OPEN) throw badRequest("The review is open: cancel it before choosing another community.");

@@ -2,6 +2,7 @@
 // store with the size limit, no credentials added, redirects followed only to trusted hosts.
 import { HttpError } from "../core/errors";
 import { newUuid } from "../core/ids";
+import { writeTransaction } from "../db/connection";
 import { ContentLengthMismatchError, ContentTooLargeError } from "../storage/file-store";
 import type { FilesContext } from "./context";
 import { detectMimetype } from "./mimetype";
@@ -73,16 +74,14 @@ export function createFetchTransfer(ctx: FilesContext) {
       const mimetype = await detectMimetype(entry.key, async (bytes) => new Uint8Array(await Bun.file(received.path).slice(0, bytes).arrayBuffer()));
       await files.adopt(received, objectId);
       const now = clock.now();
-      const orphans = db.$client
-        .transaction(() => {
-          store.insertObject(db, { id: objectId, size: received.size, checksum: `md5:${received.md5}`, created: now, verifiedAt: now });
-          // The draft may have dropped the file while it was being fetched.
-          if (!store.findEntryById(db, entryId)) return [objectId];
-          store.updateEntry(db, entryId, { objectId, status: "completed", storageClass: "L", mimetype, transfer: { type: "L" }, updated: now });
-          return [];
-        })
-        .immediate();
-      if (orphans.length) db.$client.transaction(() => store.deleteUnreferencedObjects(db, orphans)).immediate();
+      const orphans = writeTransaction(db, () => {
+        store.insertObject(db, { id: objectId, size: received.size, checksum: `md5:${received.md5}`, created: now, verifiedAt: now });
+        // The draft may have dropped the file while it was being fetched.
+        if (!store.findEntryById(db, entryId)) return [objectId];
+        store.updateEntry(db, entryId, { objectId, status: "completed", storageClass: "L", mimetype, transfer: { type: "L" }, updated: now });
+        return [];
+      });
+      if (orphans.length) writeTransaction(db, () => store.deleteUnreferencedObjects(db, orphans));
       ctx.removeObjects(orphans);
       return { entryId, size: received.size };
     } catch (error) {

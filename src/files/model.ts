@@ -1,6 +1,6 @@
 // Wire shapes of the files endpoints: file keys and the body that starts uploads.
 import { t } from "elysia";
-import { HttpError, validationError, type FieldError } from "../core/errors";
+import { badRequest, type FieldError, validationError } from "../core/errors";
 import type { FileTransfer } from "../db/tables";
 
 /** Longest key accepted, in bytes of UTF-8 (file systems and ZIP names stay well within limits). */
@@ -23,7 +23,7 @@ export function keyProblem(key: string): string | null {
 
 export function checkKey(key: string) {
   const problem = keyProblem(key);
-  if (problem) throw new HttpError(400, problem);
+  if (problem) throw badRequest(problem);
 }
 
 /**

@@ -3,7 +3,7 @@
 // fetched file may come from.
 import { isIP } from "node:net";
 import { lookup } from "node:dns/promises";
-import { forbidden, HttpError } from "../core/errors";
+import { badRequest, forbidden } from "../core/errors";
 
 /** What the records module tells the files module about a draft or record it may work on. */
 export interface FileTarget {
@@ -27,7 +27,7 @@ export function requireUnlocked(target: FileTarget) {
 }
 
 export function requireFilesEnabled(target: FileTarget) {
-  if (!target.settings.enabled) throw new HttpError(400, "Files are not enabled on this draft: set files.enabled to true first.");
+  if (!target.settings.enabled) throw badRequest("Files are not enabled on this draft: set files.enabled to true first.");
 }
 
 /** `host` is one of the allowed domains exactly, or a subdomain of one. */

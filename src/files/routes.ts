@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import type { Actor } from "../core/actor";
 import { actionPayloadBody } from "../core/body";
-import { HttpError, unsupportedMediaType } from "../core/errors";
+import { badRequest, HttpError, unsupportedMediaType } from "../core/errors";
 import { isHeadRequest, type ActorContext } from "../core/http";
 import { visitorOf, type ConnectionInfo } from "../core/visitor";
 import type { ByteSource } from "../storage/file-store";
@@ -25,7 +25,7 @@ function splitTail(raw: string): Tail {
   try {
     tail = raw.split("/").map(decodeURIComponent).join("/");
   } catch {
-    throw new HttpError(400, "The file key is not valid percent-encoded UTF-8.");
+    throw badRequest("The file key is not valid percent-encoded UTF-8.");
   }
   const part = /^(.+)\/content\/([^/]+)$/.exec(tail);
   if (part) return { key: part[1]!, sub: "part", part: part[2]! };

@@ -2,7 +2,7 @@
 // file metadata, deletion, content downloads, archives and importing a previous version's files.
 // Uploading bytes and committing live in uploads.ts; the record lifecycle hooks in lifecycle.ts.
 import { requireUser, type Actor } from "../core/actor";
-import { HttpError, payloadTooLarge, validationError } from "../core/errors";
+import { badRequest, payloadTooLarge, validationError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import type { Visitor } from "../core/visitor";
 import { writeTransaction } from "../db/connection";
@@ -33,7 +33,7 @@ export function createFilesService(deps: FilesDeps) {
   /** Refuses the whole request before anything is written: count, sizes, duplicate keys, untrusted hosts. */
   function checkInits(id: string, inits: ReturnType<typeof parseFileInits>) {
     const max = config.RDM_RECORDS_MAX_FILES_COUNT;
-    if (store.countEntries(db, id, true) + inits.length > max) throw new HttpError(400, `A record can have at most ${max} files.`);
+    if (store.countEntries(db, id, true) + inits.length > max) throw badRequest(`A record can have at most ${max} files.`);
     for (const f of inits) if (f.size !== null && f.size > config.RDM_FILES_DEFAULT_MAX_FILE_SIZE) throw payloadTooLarge(config.RDM_FILES_DEFAULT_MAX_FILE_SIZE);
     const errors = inits.flatMap((f, i) => {
       if (store.findEntry(db, id, true, f.key)) return [{ field: `${i}.key`, messages: [`A file with the key '${f.key}' already exists.`] }];
@@ -57,7 +57,7 @@ export function createFilesService(deps: FilesDeps) {
   function content(actor: Actor, id: string, isDraft: boolean, key: string, request: ContentRequest, visitor: Visitor | null) {
     const t = target(actor, id, isDraft);
     const entry = ctx.loadEntry(id, isDraft, key);
-    if (entry.status !== "completed" || !entry.objectId) throw new HttpError(400, `The file '${key}' has no committed content yet.`);
+    if (entry.status !== "completed" || !entry.objectId) throw badRequest(`The file '${key}' has no committed content yet.`);
     const objectId = entry.objectId;
     const mimetype = entry.mimetype ?? "application/octet-stream";
     const presign = () => files.presign(objectId, { expiresIn: config.S3_PRESIGNED_EXPIRES_SECONDS, contentDisposition: presignedDisposition(key), contentType: mimetype });
@@ -171,7 +171,7 @@ export function createFilesService(deps: FilesDeps) {
       requireUnlocked(t);
       requireFilesEnabled(t);
       const source = owners.importSource(id);
-      if (!source) throw new HttpError(400, "There is no published version to import files from.");
+      if (!source) throw badRequest("There is no published version to import files from.");
       const now = clock.now();
       const orphans = writeTransaction(db, () => {
         const dropped = store.listEntries(db, id, true).map((e) => e.objectId);

@@ -87,12 +87,6 @@ export function deleteUnreferencedObjects(db: Db, ids: (string | null)[]): strin
 }
 
 export const listParts = (db: Db, entryId: number) => db.select().from(filePartsTable).where(eq(filePartsTable.entryId, entryId)).orderBy(asc(filePartsTable.part)).all();
-export const findPart = (db: Db, entryId: number, part: number) =>
-  db
-    .select()
-    .from(filePartsTable)
-    .where(and(eq(filePartsTable.entryId, entryId), eq(filePartsTable.part, part)))
-    .get() ?? null;
 export const upsertPart = (db: Db, row: typeof filePartsTable.$inferInsert) =>
   db
     .insert(filePartsTable)

@@ -1,7 +1,7 @@
 // Putting bytes into draft files: a whole upload (`PUT .../content`), the parts of a multipart
 // transfer (`PUT .../content/{part}`), and commit, which makes the entry `completed`.
 import type { Actor } from "../core/actor";
-import { HttpError, payloadTooLarge } from "../core/errors";
+import { badRequest, payloadTooLarge } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { ContentLengthMismatchError, ContentTooLargeError, type ByteSource, type Received } from "../storage/file-store";
 import { writeTransaction } from "../db/connection";
@@ -15,7 +15,7 @@ import { createStoreParts, storeUnavailable } from "./store-parts";
 /** A Content-Length header as a byte count; absent is null; anything else a 400. */
 export function parseContentLength(value: string | null): number | null {
   if (value === null) return null;
-  if (!/^\d+$/.test(value.trim())) throw new HttpError(400, "Content-Length must be a whole number of bytes.");
+  if (!/^\d+$/.test(value.trim())) throw badRequest("Content-Length must be a whole number of bytes.");
   return Number(value.trim());
 }
 
@@ -28,10 +28,10 @@ export function createUploadOperations(ctx: FilesContext) {
   function writableEntry(actor: Actor, id: string, key: string, how: "content" | "parts") {
     requireUnlocked(owners.draftTarget(actor, id));
     const entry = ctx.loadEntry(id, true, key);
-    if (entry.storageClass === "F") throw new HttpError(400, `The file '${key}' is being fetched by the server from its URI; its content cannot be uploaded.`);
-    if (entry.status === "completed") throw new HttpError(400, `The file '${key}' is already committed; delete it to upload other content.`);
-    if (how === "content" && entry.transfer.type === "M") throw new HttpError(400, `The file '${key}' is a multipart upload: send its parts to .../content/{part}.`);
-    if (how === "parts" && entry.transfer.type !== "M") throw new HttpError(400, `The file '${key}' is not a multipart upload: send its content to .../content.`);
+    if (entry.storageClass === "F") throw badRequest(`The file '${key}' is being fetched by the server from its URI; its content cannot be uploaded.`);
+    if (entry.status === "completed") throw badRequest(`The file '${key}' is already committed; delete it to upload other content.`);
+    if (how === "content" && entry.transfer.type === "M") throw badRequest(`The file '${key}' is a multipart upload: send its parts to .../content/{part}.`);
+    if (how === "parts" && entry.transfer.type !== "M") throw badRequest(`The file '${key}' is not a multipart upload: send its content to .../content.`);
     return entry;
   }
 
@@ -42,16 +42,16 @@ export function createUploadOperations(ctx: FilesContext) {
     } catch (error) {
       if (error instanceof ContentTooLargeError) throw payloadTooLarge(maxSize);
       if (error instanceof ContentLengthMismatchError) {
-        throw new HttpError(400, `The upload ended after ${error.received} of ${announced ?? error.expected} bytes; nothing was stored. Send the content again.`);
+        throw badRequest(`The upload ended after ${error.received} of ${announced ?? error.expected} bytes; nothing was stored. Send the content again.`);
       }
-      throw new HttpError(400, `The upload was interrupted (${error instanceof Error ? error.message : "connection closed"}); nothing was stored. Send the content again.`);
+      throw badRequest(`The upload was interrupted (${error instanceof Error ? error.message : "connection closed"}); nothing was stored. Send the content again.`);
     }
   }
 
   function checkAnnounced(contentLength: number | null, expected: number | null) {
     if (contentLength !== null && contentLength > maxSize) throw payloadTooLarge(maxSize);
     if (contentLength !== null && expected !== null && contentLength !== expected) {
-      throw new HttpError(400, `Content-Length ${contentLength} does not match the ${expected} bytes announced for this file.`);
+      throw badRequest(`Content-Length ${contentLength} does not match the ${expected} bytes announced for this file.`);
     }
   }
 
@@ -93,7 +93,7 @@ export function createUploadOperations(ctx: FilesContext) {
       const entry = writableEntry(actor, id, key, "parts");
       const { parts = 1, part_size: partSize = 0 } = entry.transfer;
       const part = /^\d+$/.test(partText) ? Number(partText) : NaN;
-      if (!(part >= 1 && part <= parts)) throw new HttpError(400, `Part must be a number from 1 to ${parts}.`);
+      if (!(part >= 1 && part <= parts)) throw badRequest(`Part must be a number from 1 to ${parts}.`);
       const expected = part < parts ? partSize : (entry.declaredSize ?? 0) - (parts - 1) * partSize;
       checkAnnounced(contentLength, expected);
       const path = files.partsPath(entry.versionId);
@@ -110,15 +110,15 @@ export function createUploadOperations(ctx: FilesContext) {
     async commit(actor: Actor, id: string, key: string) {
       requireUnlocked(owners.draftTarget(actor, id));
       let entry = ctx.loadEntry(id, true, key);
-      if (entry.storageClass === "F") throw new HttpError(400, `The file '${key}' is being fetched by the server; it is committed when the transfer ends.`);
+      if (entry.storageClass === "F") throw badRequest(`The file '${key}' is being fetched by the server; it is committed when the transfer ends.`);
       if (entry.status === "completed") return presentEntry(ctx.linkBase, entry);
       if (entry.transfer.type === "M") entry = await assembleParts(entry);
-      if (!entry.objectId) throw new HttpError(400, `No content was uploaded for '${key}': PUT the bytes to .../content first.`);
+      if (!entry.objectId) throw badRequest(`No content was uploaded for '${key}': PUT the bytes to .../content first.`);
       if (entry.declaredSize !== null && entry.size !== entry.declaredSize) {
-        throw new HttpError(400, `The uploaded content has ${entry.size} bytes but ${entry.declaredSize} were announced; upload it again.`);
+        throw badRequest(`The uploaded content has ${entry.size} bytes but ${entry.declaredSize} were announced; upload it again.`);
       }
       if (entry.declaredChecksum && entry.checksum !== entry.declaredChecksum) {
-        throw new HttpError(400, `The uploaded content's checksum ${entry.checksum} does not match the announced ${entry.declaredChecksum}; upload it again.`);
+        throw badRequest(`The uploaded content's checksum ${entry.checksum} does not match the announced ${entry.declaredChecksum}; upload it again.`);
       }
       const objectId = entry.objectId;
       const mimetype = await detectMimetype(key, (bytes) => files.readHead(objectId, bytes)).catch((error) => {
@@ -136,7 +136,7 @@ export function createUploadOperations(ctx: FilesContext) {
   async function assembleParts(entry: store.EntryWithObject) {
     const parts = store.listParts(db, entry.id);
     const missing = Array.from({ length: entry.transfer.parts ?? 0 }, (_, i) => i + 1).filter((n) => !parts.some((p) => p.part === n));
-    if (missing.length) throw new HttpError(400, `Parts not uploaded yet: ${missing.join(", ")}.`);
+    if (missing.length) throw badRequest(`Parts not uploaded yet: ${missing.join(", ")}.`);
     const path = files.partsPath(entry.versionId);
     const forget = () =>
       writeTransaction(db, () => {

@@ -2,7 +2,7 @@
 // (`/api/iiif/record:{id}/manifest`, `.../sequence/default`, `.../canvas/{key}`), served as
 // JSON-LD as InvenioRDM serves them; HEAD answers as GET through the app's hooks.
 import { Elysia } from "elysia";
-import { HttpError, notAcceptable } from "../core/errors";
+import { badRequest, notAcceptable } from "../core/errors";
 import { jsonResponse, type ActorContext } from "../core/http";
 import { JSON_MEDIA_TYPES, negotiate } from "../core/negotiation";
 import type { IiifService } from "./service";
@@ -42,6 +42,6 @@ function decodeKey(raw: string): string {
   try {
     return raw.split("/").map(decodeURIComponent).join("/");
   } catch {
-    throw new HttpError(400, "The file key is not valid percent-encoded UTF-8.");
+    throw badRequest("The file key is not valid percent-encoded UTF-8.");
   }
 }

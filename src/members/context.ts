@@ -3,9 +3,8 @@
 import type { Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import type { NewRequest, RequestLookup } from "../requests/service";
-import type { RequestView } from "../requests/types";
-
-export type Role = "reader" | "curator" | "manager" | "owner";
+import type { Role } from "../communities/roles";
+import type { RequestView } from "../requests/request-type";
 
 /**
  * The communities module's answers (structurally the CommunityDirectory of communities/service.ts
@@ -14,12 +13,21 @@ export type Role = "reader" | "curator" | "manager" | "owner";
  * who may list its members publicly.
  */
 export interface CommunityDirectory {
-  find(
-    idOrSlug: string,
-  ): { id: string; slug: string; title: string; visibility: "public" | "restricted"; memberPolicy: "open" | "closed"; membersVisibility: "public" | "restricted" } | null;
+  find(idOrSlug: string): MemberCommunity | null;
+  /** The community when the actor may see it (the communities policy's rule), else null: a restricted community is not disclosed to outsiders. */
+  findReadable(actor: Actor, idOrSlug: string, roles?: ReadonlyMap<string, Role>): MemberCommunity | null;
   rolesOf(actor: Actor): Map<string, Role>;
   curatorEmails(communityId: string): string[];
 }
+
+type MemberCommunity = {
+  id: string;
+  slug: string;
+  title: string;
+  visibility: "public" | "restricted";
+  memberPolicy: "open" | "closed";
+  membersVisibility: "public" | "restricted";
+};
 
 /** What invitations and membership requests use of the requests engine (requests/service.ts). */
 export interface MemberRequests {

@@ -1,7 +1,7 @@
 // Invitations: managers and owners invite users (one community-invitation request each, from the
 // community to the user about the community, open at once and expiring as the type says), list
 // them with their state, and change the role they offer. Accepting, declining, cancelling and
-// expiry go through the requests engine (requests/types/community-invitation.ts).
+// expiry go through the requests engine (its type: request-types.ts).
 import { requireUser, systemActor, type Actor } from "../core/actor";
 import { validationError, type FieldError } from "../core/errors";
 import { newUuid } from "../core/ids";

@@ -1,13 +1,5 @@
 // Wire shapes of the member, invitation and membership-request endpoints, and the values they take.
 import { t } from "elysia";
-import type { Role } from "./context";
-
-/** Community roles, weakest first. */
-export const ROLES: readonly Role[] = ["reader", "curator", "manager", "owner"];
-/** InvenioRDM's role titles: facet labels and invitation texts. */
-export const ROLE_TITLES: Record<Role, string> = { reader: "Reader", curator: "Curator", manager: "Manager", owner: "Owner" };
-
-export const isRole = (value: unknown): value is Role => typeof value === "string" && (ROLES as readonly string[]).includes(value);
 
 /** InvenioRDM's bound on one call's `members` list: all of it runs in one transaction. */
 export const MAX_MEMBERS_PER_CALL = 100;

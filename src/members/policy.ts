@@ -3,10 +3,9 @@
 // per-item `permissions` the listings show, computed from the same rules.
 import { sql, type SQL } from "drizzle-orm";
 import { isAdmin, requireUser, type Actor } from "../core/actor";
-import { forbidden, notFound, validationError } from "../core/errors";
+import { forbidden, validationError } from "../core/errors";
 import { communityMembersTable, groupsTable, usersTable } from "../db/tables";
-import type { Role } from "./context";
-import { ROLES } from "./model";
+import { atLeast, managesRole as roleManages, type Role } from "../communities/roles";
 
 /** What the rules need to know about the caller in one community. */
 export interface Caller {
@@ -28,16 +27,8 @@ export interface MemberFacts {
 export const NOT_FOUND = "The persistent identifier does not exist.";
 export const LAST_OWNER = "A community must have at least one owner.";
 
-const rank = (role: Role) => ROLES.indexOf(role);
-export const strongerRole = (a: Role | undefined, b: Role): Role => (a && rank(a) >= rank(b) ? a : b);
-
 export function callerIn(actor: Actor, role: Role | undefined): Caller {
   return { actor, role, admin: isAdmin(actor), userId: actor.kind === "user" ? actor.userId : null };
-}
-
-/** A restricted community is seen only by its members and administrators: 404 for others, as if it did not exist. */
-export function checkSeeCommunity(caller: Caller, community: { visibility: string }): void {
-  if (community.visibility === "restricted" && !caller.role && !caller.admin) throw notFound(NOT_FOUND);
 }
 
 /**
@@ -58,7 +49,7 @@ export function checkListMembers(caller: Caller): void {
 /** Listing invitations and membership requests, adding and inviting: managers, owners and administrators. */
 export function checkManageMembers(caller: Caller): void {
   requireUser(caller.actor);
-  if (!caller.admin && caller.role !== "manager" && caller.role !== "owner") throw forbidden();
+  if (!caller.admin && !atLeast(caller.role, "manager")) throw forbidden();
 }
 
 /**
@@ -66,8 +57,7 @@ export function checkManageMembers(caller: Caller): void {
  * (`role` is the target's current or new role; a change needs both.)
  */
 export function managesRole(caller: Caller, role: Role): boolean {
-  if (caller.admin || caller.role === "owner") return true;
-  return caller.role === "manager" && role !== "owner";
+  return caller.admin || roleManages(caller.role, role);
 }
 
 export const isSelf = (caller: Caller, member: { userId: number | null }) => caller.userId !== null && member.userId === caller.userId;
@@ -123,7 +113,7 @@ export function memberPermissions(caller: Caller, member: MemberFacts, owners: n
 }
 
 /** The caller answers for the community in the requests engine (administrators read but take no part there). */
-export const actsForCommunity = (caller: Caller) => caller.role === "manager" || caller.role === "owner";
+export const actsForCommunity = (caller: Caller) => atLeast(caller.role, "manager");
 
 /** `permissions` of an invitation item (only managers, owners and administrators list them). */
 export function invitationPermissions(caller: Caller, role: Role, isOpen: boolean) {

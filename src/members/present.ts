@@ -2,7 +2,7 @@
 // caller's `permissions`, and the `+00:00` timestamp format.
 import type { Links } from "../core/links";
 import { formatIsoTime } from "../core/time";
-import type { Role } from "./context";
+import type { Role } from "../communities/roles";
 import { isSelf, memberPermissions, type Caller } from "./policy";
 import type { ListedMember } from "./store";
 

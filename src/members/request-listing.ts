@@ -6,10 +6,10 @@ import { parsePage, searchEnvelope, type PagingLimits, type SearchResult } from 
 import type { QueryValues } from "../core/links";
 import { queryWords } from "../core/word-match";
 import type { Db } from "../db/connection";
-import type { RequestView } from "../requests/types";
+import type { RequestView } from "../requests/request-type";
 import { chooseSort } from "../search/sorts";
-import type { Role } from "./context";
-import { isRole, MEMBER_SORTS, ROLE_TITLES, ROLES } from "./model";
+import { isRole, ROLE_TITLES, ROLES, type Role } from "../communities/roles";
+import { MEMBER_SORTS } from "./model";
 import { searchableUserColumns, type Caller } from "./policy";
 import { aggregation, selectedValues, type Facet } from "./search";
 import { findUsersMatching } from "./store";

@@ -2,14 +2,15 @@
 // `visibility`, the spec's sorts, and the search envelope with aggregations counted over the query
 // without the facet filters (InvenioRDM's post_filter), so every option stays visible.
 import { desc, eq, sql, type SQL } from "drizzle-orm";
-import { HttpError } from "../core/errors";
+import { invalidQuery } from "../core/errors";
 import type { QueryValues } from "../core/links";
 import { parsePage, searchEnvelope, type PagingLimits, type SearchResult } from "../core/paging";
 import { queryWords } from "../core/word-match";
 import type { Db } from "../db/connection";
 import { communityMembersTable } from "../db/tables";
 import { chooseSort } from "../search/sorts";
-import { MEMBER_SORTS, ROLE_TITLES, ROLES } from "./model";
+import { ROLE_TITLES, ROLES } from "../communities/roles";
+import { MEMBER_SORTS } from "./model";
 import { countBy, ORDERS, relevance, searchMembers, type ListedMember } from "./store";
 
 export interface Facet {
@@ -31,7 +32,7 @@ export function selectedValues(query: Record<string, unknown>, facet: Facet): st
     .map((v) => v.trim().toLowerCase())
     .filter(Boolean);
   const wrong = values.filter((v) => !facet.values.includes(v));
-  if (wrong.length) throw new HttpError(400, "Invalid querystring parameters.", [{ field: facet.param, messages: [`Must be one of: ${facet.values.join(", ")}.`] }]);
+  if (wrong.length) throw invalidQuery([{ field: facet.param, messages: [`Must be one of: ${facet.values.join(", ")}.`] }]);
   return [...new Set(values)];
 }
 

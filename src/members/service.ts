@@ -4,7 +4,8 @@
 import { requireUser, type Actor } from "../core/actor";
 import { notFound, validationError, type FieldError } from "../core/errors";
 import { writeTransaction } from "../db/connection";
-import type { MembersDeps, Role } from "./context";
+import type { Role } from "../communities/roles";
+import type { MembersDeps } from "./context";
 import type { MemberKey } from "./model";
 import {
   callerIn,
@@ -14,7 +15,6 @@ import {
   checkManageMembers,
   checkOwnersLeft,
   checkRemoveMember,
-  checkSeeCommunity,
   checkUpdateMember,
   NOT_FOUND,
   publicMembersFilter,
@@ -39,11 +39,10 @@ export function createMembersService(deps: MembersDeps) {
 
   /** The community by UUID or slug and the caller's standing in it; 404 when missing or restricted from the caller. */
   function loadCommunity(actor: Actor, key: string) {
-    const community = communities.find(key);
+    const roles = communities.rolesOf(actor);
+    const community = communities.findReadable(actor, key, roles);
     if (!community) throw notFound(NOT_FOUND);
-    const caller = callerIn(actor, communities.rolesOf(actor).get(community.id));
-    checkSeeCommunity(caller, community);
-    return { community, caller };
+    return { community, caller: callerIn(actor, roles.get(community.id)) };
   }
 
   /** The memberships the list names, in its order; 400 naming each one that is not a member. */

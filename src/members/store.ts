@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { matchAllWords, wordPrefixGlob } from "../core/word-match";
 import { changesOf, type Db } from "../db/connection";
 import { communityMembersTable, groupsTable, usersTable } from "../db/tables";
-import type { Role } from "./context";
+import type { Role } from "../communities/roles";
 
 const m = communityMembersTable;
 const u = usersTable;

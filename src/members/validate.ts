@@ -1,9 +1,9 @@
 // Checks of the member write bodies (add, invite, update, delete, membership requests): every
 // problem reported with its dotted field, as InvenioRDM's marshmallow schemas do.
 import { validationError, type FieldError } from "../core/errors";
-import { sanitizeDescription } from "../records/metadata/html";
-import type { Role } from "./context";
-import { isRole, MAX_MEMBERS_PER_CALL, MAX_MESSAGE_LENGTH, ROLES, type MemberKey, type MembersBody } from "./model";
+import { sanitizeDescription } from "../core/html";
+import { isRole, ROLES, type Role } from "../communities/roles";
+import { MAX_MEMBERS_PER_CALL, MAX_MESSAGE_LENGTH, type MemberKey, type MembersBody } from "./model";
 
 const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "a list" : typeof v);
 

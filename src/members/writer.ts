@@ -1,13 +1,13 @@
 // Adding a membership: the one write both the members endpoints (groups added directly) and the
 // request types (an accepted invitation or membership request, inside the engine's transaction)
 // make. Built from the store alone, so the requests engine can be handed it before members exist.
-import { HttpError, validationError } from "../core/errors";
+import { badRequest, validationError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import type { Db } from "../db/connection";
-import type { Role } from "./context";
+import type { Role } from "../communities/roles";
 import * as store from "./store";
 
-/** What request types need to add a member inside the engine's transaction (requests/types.ts MembershipWriter). */
+/** A membership to add (the members endpoints, and the request types inside the engine's transaction). */
 export interface MemberToAdd {
   communityId: string;
   member: { kind: string; id: string };
@@ -39,10 +39,13 @@ export function createMembershipWriter(db: Db) {
 
   return {
     insert,
-    /** For request types, inside the engine's transaction (requests/types.ts MembershipWriter). */
+    /** For the request types (request-types.ts), inside the engine's transaction. */
     addMember(input: MemberToAdd) {
-      if (input.member.kind !== "user" && input.member.kind !== "group") throw new HttpError(400, "Invalid member specified.");
+      if (input.member.kind !== "user" && input.member.kind !== "group") throw badRequest("Invalid member specified.");
       insert(input);
     },
   };
 }
+
+/** What the invitation and membership-request types write with. */
+export type MembershipWriter = Pick<ReturnType<typeof createMembershipWriter>, "addMember">;

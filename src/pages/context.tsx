@@ -1,13 +1,13 @@
-// What the pages are handed (the same services the REST API uses: pages hold no SQL and decide no
-// permission), and the page context of a request.
+// What the pages are handed (the services they call, picked in services.ts: pages hold no SQL and
+// decide no permission), and the page context of a request.
 import type { Actor } from "../core/actor";
-import type { Services } from "../app";
 import { ErrorPage, type PageContext } from "./layout";
 import { htmlResponse, pageError } from "./http";
 import type { Node } from "./jsx-runtime";
+import type { PageServices } from "./services";
 
 export interface PagesDeps {
-  services: Services;
+  services: PageServices;
   siteName: string;
   /** Cookies get `Secure` when the site is reached over HTTPS. */
   https: boolean;

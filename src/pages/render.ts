@@ -5,6 +5,3 @@ const renderer = require("preact-render-to-string") as { renderToString(node: No
 
 /** The document's HTML, with its doctype. */
 export const renderPage = (node: Node): string => `<!DOCTYPE html>${renderer.renderToString(node)}`;
-
-/** A fragment's HTML (for tests and partial answers). */
-export const renderFragment = (node: Node): string => renderer.renderToString(node);

@@ -9,6 +9,7 @@ import { formatDate } from "../core/time";
 import { doiResolverUrl } from "../pids/doi";
 import type { VocabularyLookup } from "../vocabularies/model";
 import type { AccessDirectory } from "../access/directory";
+import type { Role as CommunityRole } from "../communities/roles";
 import { settingsJson } from "../access/settings";
 import type { RequestDirectory } from "../requests/directory";
 import { atLeast, canReadFiles, curates, isPublicRecord, levelOf, recordScope, requireNotDeleted, type Level } from "./policy";
@@ -72,8 +73,6 @@ export interface FilesSettings {
   default_preview: string | null;
   order: string[];
 }
-
-type CommunityRole = "reader" | "curator" | "manager" | "owner";
 
 export function createRecordsContext(deps: RecordsDeps) {
   const { db, config, links, clock } = deps;

@@ -4,11 +4,20 @@
 import type { Actor } from "../core/actor";
 import { badRequest } from "../core/errors";
 import { writeTransaction } from "../db/connection";
-import type { RecordCuration } from "../requests/types";
 import type { RecordsContext } from "./context";
 import { requireLevel, requireRead, type Level } from "./policy";
 import type { createPublishOperations } from "./publish";
 import * as store from "./store";
+
+/** What the submission and inclusion request types (curation/request-types.ts) do to records, inside the engine's transaction. */
+export interface RecordCuration {
+  /** 404 without the draft; 400 with the `errors` list unless it can be published (an edit of a published record is not reviewable). */
+  checkReviewable(draftId: string): void;
+  /** Publishes the draft into the community; returns the work to do after commit. */
+  publishInto(draftId: string, communityId: string, now: number): () => void;
+  /** Includes the published record (its parent: every version) in the community; 400 when it is already. */
+  include(recordId: string, communityId: string, now: number): void;
+}
 
 /** A published record as the inclusion service needs it. */
 export interface CuratedRecord {

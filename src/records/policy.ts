@@ -4,12 +4,10 @@
 // decides visibility; a differential test keeps the two renderings equal.
 import { isAdmin, requireUser, type Actor } from "../core/actor";
 import { forbidden, gone, notFound, unauthorized } from "../core/errors";
+import { atLeast as holdsAtLeast, type Role as CommunityRole } from "../communities/roles";
 
-/** Community roles, weakest first (the communities module's ROLES). */
-type CommunityRole = "reader" | "curator" | "manager" | "owner";
-const RANK: Record<CommunityRole, number> = { reader: 0, curator: 1, manager: 2, owner: 3 };
 /** Curators, managers and owners curate a community (review, include, manage its records). */
-export const curates = (role: CommunityRole | null | undefined) => role !== null && role !== undefined && RANK[role] >= RANK.curator;
+export const curates = (role: CommunityRole | null | undefined) => holdsAtLeast(role, "curator");
 
 export const isOwner = (actor: Actor, ownerId: number | null) => actor.kind === "user" && ownerId !== null && actor.userId === ownerId;
 

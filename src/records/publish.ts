@@ -1,6 +1,6 @@
 // Publishing a draft, starting a new version, and the draft's DOI (reserve, discard).
 import type { Actor } from "../core/actor";
-import { HttpError, notFound, validationError } from "../core/errors";
+import { badRequest, notFound, validationError } from "../core/errors";
 import type { JsonObject } from "../core/json";
 import type { RecordDocument } from "../core/record-document";
 import { mintDoi } from "../pids/doi";
@@ -115,7 +115,7 @@ export function createPublishOperations(ctx: RecordsContext) {
     reserveDoi(actor: Actor, id: string) {
       const draft = ctx.loadDraft(id);
       requireLevel(actor, ctx.levelFor(actor, draft, true), "review");
-      if (!ctx.doisEnabled()) throw new HttpError(400, "DOIs are not configured on this repository: set DATACITE_PREFIX to mint them.");
+      if (!ctx.doisEnabled()) throw badRequest("DOIs are not configured on this repository: set DATACITE_PREFIX to mint them.");
       const doc = draft.document;
       if (doc.pids?.doi) throw validationError([{ field: "pids.doi", messages: ["A PID of type doi already exists for this record."] }]);
       const document = { ...doc, pids: { ...doc.pids, doi: managedDoi(id) } };

@@ -1,7 +1,7 @@
 // Record operations: search and read published records, versions, the caller's own records,
 // lifting embargoes; drafts and publishing come from drafts.ts and publish.ts.
 import { anonymous, requireAdmin, requireUser, type Actor } from "../core/actor";
-import { HttpError, notFound } from "../core/errors";
+import { notFound, RedirectError } from "../core/errors";
 import type { QueryValues } from "../core/links";
 import { parsePage, searchEnvelope } from "../core/paging";
 import { writeTransaction } from "../db/connection";
@@ -18,13 +18,6 @@ import { withReadableCommunities, type FacetLabels, type HarvestFilter, type Har
 import * as store from "./store";
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
-
-/** A redirect with InvenioRDM's JSON body, e.g. from a parent id to its latest version. */
-export class RedirectError extends HttpError {
-  constructor(status: 301 | 302, location: string, message: string) {
-    super(status, message, undefined, { Location: location }, { location });
-  }
-}
 
 export function createRecordsService(deps: RecordsDeps) {
   const ctx = createRecordsContext(deps);

@@ -48,10 +48,7 @@ export function createSharing(ctx: RecordsContext) {
      * (the index lists records by owner). Call inside the write's transaction.
      */
     transferOwnership(parentId: string, userId: number, now: number) {
-      const sqlite = db.$client;
-      sqlite.query("UPDATE record_parents SET owner_id = ?, updated = ?, revision_id = revision_id + 1 WHERE id = ?").run(userId, now, parentId);
-      sqlite.query("UPDATE records SET owner_id = ? WHERE parent_id = ?").run(userId, parentId);
-      sqlite.query("UPDATE drafts SET owner_id = ? WHERE parent_id = ?").run(userId, parentId);
+      store.updateParentOwner(db, parentId, userId, now);
       ctx.reindexParent(parentId);
     },
   };

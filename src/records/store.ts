@@ -46,6 +46,13 @@ export function setLatestVersion(db: Db, parentId: string, latestId: string, now
   db.$client.query("UPDATE record_parents SET latest_id = ?, updated = ? WHERE id = ?").run(latestId, now, parentId);
 }
 
+/** Gives the parent, every published version and every draft of it to `userId`. */
+export function updateParentOwner(db: Db, parentId: string, userId: number, now: number) {
+  db.$client.query("UPDATE record_parents SET owner_id = ?, updated = ?, revision_id = revision_id + 1 WHERE id = ?").run(userId, now, parentId);
+  db.$client.query("UPDATE records SET owner_id = ? WHERE parent_id = ?").run(userId, parentId);
+  db.$client.query("UPDATE drafts SET owner_id = ? WHERE parent_id = ?").run(userId, parentId);
+}
+
 export const updateParentPids = (db: Db, id: string, pids: Record<string, unknown>, now: number) =>
   db
     .update(recordParentsTable)

@@ -13,7 +13,7 @@ import type { Notify } from "./notify";
 import { actsFor, canRunAction, type Roles } from "./policy";
 import { isExpired } from "./present";
 import * as store from "./store";
-import type { EntityRef, NotificationEvent, RequestAction, RequestStatus, RequestType } from "./types";
+import type { EntityRef, HookOutcome, NotificationEvent, RequestAction, RequestStatus, RequestType } from "./request-type";
 
 /** What another module (members, records, access) asks the engine to create; it has authorised the caller for its own purpose. */
 export interface NewRequest {
@@ -35,6 +35,12 @@ export interface NewRequest {
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
+/** A written transition: the row after it (null: deleted) and what the type's hook returned for the notification. */
+interface Transition {
+  row: store.RequestRow | null;
+  outcome?: HookOutcome;
+}
+
 const NOTIFIED: Partial<Record<RequestAction, NotificationEvent>> = { submit: "submitted", accept: "accepted", decline: "declined", cancel: "cancelled", expire: "expired" };
 
 export function createRequestActions(ctx: RequestsContext, notify: Notify) {
@@ -53,7 +59,8 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
 
   /**
    * Writes one transition (the checks done): the new status, its log event, the comment, the
-   * type's hook. Runs inside the caller's transaction; returns the new row (null: deleted).
+   * type's hook. Runs inside the caller's transaction; returns the new row (null: deleted) and
+   * what the hook returned for the action's notification.
    */
   function applyTransition(
     actor: Actor,
@@ -64,11 +71,11 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
     now: number,
     later: (() => void)[],
     input: Record<string, unknown> = {},
-  ) {
+  ): Transition {
     const to = TRANSITIONS[action].to;
     if (to === null) {
       store.deleteRequest(db, row.id);
-      return null;
+      return { row: null };
     }
     const set: Partial<store.NewRequestRow> = { status: to };
     // The expiry clock starts when the request reaches its receiver (a draft does not expire).
@@ -77,8 +84,8 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
     const author = ctx.authorOf(actor);
     store.insertEvent(db, { id: newUuid(), requestId: row.id, type: "L", ...author, payload: { event: to }, created: now, updated: now });
     if (comment) store.insertEvent(db, { id: newUuid(), requestId: row.id, type: "C", ...author, payload: { ...comment }, created: now, updated: now });
-    type.on?.[action]?.({ request: store.viewOf(updated), actor, now, services: ctx.typeServices(), afterCommit: (work) => later.push(work), input });
-    return updated;
+    const outcome = type.on?.[action]?.({ request: store.viewOf(updated), actor, now, afterCommit: (work) => later.push(work), input });
+    return { row: updated, outcome: outcome ?? undefined };
   }
 
   /** 400 when the state does not allow it (or the request is overdue), 403 when the caller may not. */
@@ -99,7 +106,7 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
     const { row: seen, roles, type } = ctx.loadRequest(actor, id);
     const now = clock.now();
     const later: (() => void)[] = [];
-    const result = writeTransaction(db, () => {
+    const { row: result, outcome } = writeTransaction(db, (): Transition => {
       // Checked again on the row inside the transaction: another action may have run meanwhile.
       const row = store.findRequest(db, seen.id) ?? seen;
       revision?.(row.revisionId);
@@ -108,7 +115,7 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
     });
     runLater(later);
     const event = NOTIFIED[action];
-    if (result && event) notify(event, result, actor, comment?.content);
+    if (result && event) notify(event, result, actor, comment?.content, outcome);
     return { row: result, roles };
   }
 
@@ -152,7 +159,7 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
       if (actor.kind !== "system" && !actsFor(actor, roles, createdBy!)) throw forbidden();
       const now = clock.now();
       const later: (() => void)[] = [];
-      const row = writeTransaction(db, () => {
+      const { row, outcome } = writeTransaction(db, (): Transition => {
         const draft = {
           id: newUuid(),
           number: store.nextNumber(db),
@@ -173,11 +180,11 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
         };
         const defaults = type.defaults?.(store.viewOf({ ...draft, revisionId: 1 })) ?? {};
         const created = store.insertRequest(db, { ...draft, title: draft.title || defaults.title || "", description: draft.description || defaults.description || "" });
-        return input.submit ? applyTransition(actor, type, created, "submit", input.comment ?? null, now, later)! : created;
+        return input.submit ? applyTransition(actor, type, created, "submit", input.comment ?? null, now, later) : { row: created };
       });
       runLater(later);
-      if (input.submit) notify("submitted", row, actor, input.comment?.content);
-      return ctx.present(actor, roles, row);
+      if (input.submit) notify("submitted", row!, actor, input.comment?.content, outcome);
+      return ctx.present(actor, roles, row!);
     },
 
     /**
@@ -207,15 +214,15 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
           const now = clock.now();
           try {
             const later: (() => void)[] = [];
-            const row = writeTransaction(db, () => {
+            const { row, outcome } = writeTransaction(db, (): Transition => {
               const row = store.findRequest(db, seen.id);
-              if (!row || row.status !== "submitted" || row.expiresAt === null || row.expiresAt > now) return null;
+              if (!row || row.status !== "submitted" || row.expiresAt === null || row.expiresAt > now) return { row: null };
               return applyTransition(systemActor, ctx.typeOf(row.type), row, "expire", null, now, later);
             });
             runLater(later);
             if (row) {
               expired++;
-              notify("expired", row, systemActor);
+              notify("expired", row, systemActor, undefined, outcome);
             }
           } catch (err) {
             // A type's hook refused: the request stays open and is tried again tomorrow; the others go on.

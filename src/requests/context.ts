@@ -1,5 +1,6 @@
 // What the requests engine needs from other modules (communities, users), as narrow interfaces
 // app.ts fills in, the dependencies the engine is built from, and what its operations share.
+import type { Role } from "../communities/roles";
 import { requireUser, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { forbidden, notFound } from "../core/errors";
@@ -7,15 +8,14 @@ import { allowedIn, API_ACTIONS } from "./machine";
 import { canReadRequest, canRunAction, type Roles } from "./policy";
 import { isExpired, presentRequest } from "./present";
 import * as store from "./store";
-import { REQUEST_TYPES } from "./types/index";
-import type { RequestAction, RequestType, RequestTypeServices } from "./types";
+import type { RequestAction, RequestType } from "./request-type";
 
 /** The communities module's answers about communities as request parties. */
 export interface CommunityDirectory {
   /** The community by UUID or slug, or null when there is none. */
   find(idOrSlug: string): { id: string; slug: string; title: string; visibility: "public" | "restricted" } | null;
   /** The actor's role in each community it belongs to (directly or through one of its groups); empty for anonymous. */
-  rolesOf(actor: Actor): Map<string, "reader" | "curator" | "manager" | "owner">;
+  rolesOf(actor: Actor): Map<string, Role>;
   /** E-mail addresses of the community's curators, managers and owners (notification recipients). */
   curatorEmails(communityId: string): string[];
 }
@@ -50,10 +50,8 @@ export interface RequestsDeps extends Deps {
   users: UserDirectory;
   /** Queues one notification; called after the change it reports has committed (mail/service.ts). */
   queueMail(mail: { to: string; subject: string; body: string; topic: string }): void;
-  /** The registered request types (requests/types/index.ts); tests pass their own. */
-  types?: readonly RequestType[];
-  /** What types' hooks act on (each built from its module's store before the engine). */
-  typeServices?: RequestTypeServices;
+  /** The request types the engine moves: each module's, assembled by app.ts; tests pass their own. */
+  types: readonly RequestType[];
   log?(message: string): void;
 }
 
@@ -64,7 +62,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createRequestsContext(deps: RequestsDeps) {
   const { db, clock, links } = deps;
-  const types = new Map((deps.types ?? REQUEST_TYPES).map((type) => [type.id, type]));
+  const types = new Map(deps.types.map((type) => [type.id, type]));
 
   const typeOf = (id: string) => types.get(id) ?? unknownType(id);
   const rolesOf = (actor: Actor): Roles => (actor.kind === "user" ? deps.communities.rolesOf(actor) : new Map());
@@ -100,8 +98,6 @@ export function createRequestsContext(deps: RequestsDeps) {
 
     /** How events record who wrote them: the user, or `{user: "system"}` for jobs (as InvenioRDM does). */
     authorOf: (actor: Actor) => ({ createdByKind: "user", createdById: actor.kind === "user" ? String(actor.userId) : "system" }),
-
-    typeServices: (): RequestTypeServices => deps.typeServices ?? {},
   };
 }
 

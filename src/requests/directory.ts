@@ -3,7 +3,7 @@
 // the store alone, like the communities directory.
 import type { Db } from "../db/connection";
 import * as store from "./store";
-import type { EntityRef, RequestView } from "./types";
+import type { EntityRef, RequestView } from "./request-type";
 
 export interface RequestDirectory {
   /** Open (submitted) requests of the type about the topic, oldest first. */

@@ -1,6 +1,6 @@
 // The status machine of every request (InvenioRDM's invenio-requests): which action leads from
 // which status to which, and what "open" means. Types add who may act, never new transitions.
-import type { RequestAction, RequestStatus } from "./types";
+import type { RequestAction, RequestStatus } from "./request-type";
 
 export const REQUEST_ACTIONS: readonly RequestAction[] = ["submit", "accept", "decline", "cancel", "expire", "delete"];
 export const REQUEST_STATUSES: readonly RequestStatus[] = ["created", "submitted", "accepted", "declined", "cancelled", "expired"];
@@ -24,9 +24,6 @@ export const isRequestStatus = (name: string): name is RequestStatus => (REQUEST
 
 /** True when the machine allows the action in the status (whoever asks). */
 export const allowedIn = (action: RequestAction, status: RequestStatus) => TRANSITIONS[action].from.includes(status);
-
-/** The actions the machine allows in a status, in the machine's order. */
-export const actionsIn = (status: RequestStatus) => REQUEST_ACTIONS.filter((a) => allowedIn(a, status));
 
 /** The actions run through `POST .../actions/{action}`; `delete` is `DELETE /requests/{id}`. */
 export const API_ACTIONS: readonly RequestAction[] = ["submit", "accept", "decline", "cancel", "expire"];

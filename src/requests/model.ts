@@ -2,10 +2,10 @@
 // checked values (400 naming the field otherwise), so services get only well-formed input.
 import { t } from "elysia";
 import { readActionPayload } from "../core/body";
-import { HttpError, validationError, type FieldError } from "../core/errors";
-import { sanitizeDescription } from "../records/metadata/html";
+import { type FieldError, invalidQuery, validationError } from "../core/errors";
+import { sanitizeDescription } from "../core/html";
 import { isRequestStatus } from "./machine";
-import type { EntityKind, EntityRef, RequestStatus } from "./types";
+import type { EntityKind, EntityRef, RequestStatus } from "./request-type";
 
 export const requestSearchQuery = t.Object(
   {
@@ -103,7 +103,7 @@ export function readRefParam(field: string, raw: string): EntityRef {
   const kind = raw.slice(0, at) as EntityKind;
   const id = raw.slice(at + 1).trim();
   if (at < 1 || !ENTITY_KINDS.includes(kind) || !id) {
-    throw new HttpError(400, "Invalid querystring parameters.", [{ field, messages: [`Must be <kind>:<id>, the kind one of: ${ENTITY_KINDS.join(", ")}.`] }]);
+    throw invalidQuery([{ field, messages: [`Must be <kind>:<id>, the kind one of: ${ENTITY_KINDS.join(", ")}.`] }]);
   }
   return { kind, id };
 }
@@ -135,7 +135,7 @@ export function readListFilters(params: ListParams): ListFilters {
   if (bad !== undefined) errors.push({ field: "status", messages: [`'${bad}' is not a status; one of: created, submitted, accepted, declined, cancelled, expired.`] });
   const open = last(params, "is_open");
   if (open !== undefined && open !== "true" && open !== "false") errors.push({ field: "is_open", messages: ["Must be true or false."] });
-  if (errors.length) throw new HttpError(400, "Invalid querystring parameters.", errors);
+  if (errors.length) throw invalidQuery(errors);
   const ref = (name: string) => {
     const v = last(params, name);
     return v === undefined ? null : readRefParam(name, v);

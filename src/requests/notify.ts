@@ -5,7 +5,7 @@ import type { Actor } from "../core/actor";
 import { stripHtml } from "../core/html";
 import type { RequestsContext } from "./context";
 import * as store from "./store";
-import type { EntityRef, MailText, NotificationContext, NotificationEvent } from "./types";
+import type { EntityRef, HookOutcome, MailText, NotificationContext, NotificationEvent } from "./request-type";
 
 /** Which side hears of an event: the receiver of what the creator did, the creator of what the receiver did. */
 const AUDIENCE: Record<NotificationEvent, ("creator" | "receiver")[]> = {
@@ -26,8 +26,8 @@ const VERB: Record<NotificationEvent, string> = {
   commented: "commented on",
 };
 
-/** The engine's text; types replace it through `notification`. */
-export function defaultMailText(n: NotificationContext): MailText {
+/** The engine's text; types replace it through `notification` (returning undefined keeps it). */
+function defaultMailText(n: NotificationContext): MailText {
   const { request, event } = n;
   const name = request.title ? `"${request.title}"` : `#${request.number}`;
   const subject =
@@ -64,21 +64,23 @@ export function createNotifier(ctx: RequestsContext) {
   const nameOf = (actor: Actor) => (actor.kind === "user" ? (users.nameOf(String(actor.userId)) ?? `user ${actor.userId}`) : "The system");
   const ownEmail = (actor: Actor) => (actor.kind === "user" ? users.emailOf(String(actor.userId))?.toLowerCase() : undefined);
 
-  /** Queues the event's mail to its audience (the actor left out). Call after commit. */
-  return function notify(event: NotificationEvent, row: store.RequestRow, actor: Actor, commentHtml?: string): void {
+  /** Queues the event's mail to its audience (the actor left out). Call after commit. `outcome`: what the action's hook returned. */
+  return function notify(event: NotificationEvent, row: store.RequestRow, actor: Actor, commentHtml?: string, outcome?: HookOutcome): void {
     try {
       const request = store.viewOf(row);
       const type = ctx.typeOf(row.type);
       const mailCtx: NotificationContext = {
         request,
         event,
+        outcome,
         actorName: nameOf(actor),
         url: links.html(`/requests/${row.id}`),
         comment: commentHtml ? stripHtml(commentHtml.replace(/<\/(p|div|li|h\d|blockquote|pre)>|<br\s*\/?>/gi, "$&\n")) : undefined,
         siteName: config.THEME_SITENAME,
       };
-      const text = type.notification ? type.notification(mailCtx) : defaultMailText(mailCtx);
-      if (!text) return;
+      const typed = type.notification?.(mailCtx);
+      if (typed === null) return;
+      const text = typed ?? defaultMailText(mailCtx);
       const own = ownEmail(actor);
       const seen = new Set<string>();
       for (const side of AUDIENCE[event]) {

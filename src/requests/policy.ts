@@ -5,26 +5,25 @@ import { and, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import { isAdmin, type Actor } from "../core/actor";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { requestsTable } from "../db/tables";
-import type { CommunityRole, EntityRef, Parties, RequestAction, RequestType, RequestView } from "./types";
+import { canSeeCommunity } from "../communities/policy";
+import { forbidden, notFound } from "../core/errors";
+import { atLeast as holdsAtLeast, type Role } from "../communities/roles";
+import type { EntityRef, Parties, RequestAction, RequestType, RequestView } from "./request-type";
 
 /** The actor's community roles, asked once per operation (the directory's answer). */
-export type Roles = ReadonlyMap<string, CommunityRole>;
-
-/** Community roles from the least to the most rights. */
-export const ROLE_RANK: Record<CommunityRole, number> = { reader: 0, curator: 1, manager: 2, owner: 3 };
+export type Roles = ReadonlyMap<string, Role>;
 
 /** The least community role that acts for a community party unless a type asks for more. */
-export const DEFAULT_PARTY_ROLE: CommunityRole = "curator";
+export const DEFAULT_PARTY_ROLE: Role = "curator";
 
 /** True when the actor is this party, or acts for it (a community with at least `atLeast`, a group it belongs to). */
-export function actsFor(actor: Actor, roles: Roles, ref: EntityRef, atLeast: CommunityRole = DEFAULT_PARTY_ROLE): boolean {
+export function actsFor(actor: Actor, roles: Roles, ref: EntityRef, atLeast: Role = DEFAULT_PARTY_ROLE): boolean {
   if (actor.kind !== "user") return false;
   switch (ref.kind) {
     case "user":
       return ref.id === String(actor.userId);
     case "community": {
-      const role = roles.get(ref.id);
-      return role !== undefined && ROLE_RANK[role] >= ROLE_RANK[atLeast];
+      return holdsAtLeast(roles.get(ref.id), atLeast);
     }
     case "group":
       return actor.groupIds.includes(ref.id);
@@ -89,7 +88,17 @@ function sideFilter(kind: SQLiteColumn, id: SQLiteColumn, actor: Actor & { kind:
 export function readableRequestsFilter(actor: Actor, roles: Roles, ownOnly = false): SQL {
   if (!ownOnly && isAdmin(actor)) return sql`1 = 1`;
   if (actor.kind !== "user") return sql`1 = 0`;
-  const communities = [...roles].filter(([, role]) => ROLE_RANK[role] >= ROLE_RANK[DEFAULT_PARTY_ROLE]).map(([id]) => id);
+  const communities = [...roles].filter(([, role]) => holdsAtLeast(role, DEFAULT_PARTY_ROLE)).map(([id]) => id);
   const t = requestsTable;
   return or(sideFilter(t.createdByKind, t.createdById, actor, communities), and(ne(t.status, "created"), sideFilter(t.receiverKind, t.receiverId, actor, communities)))!;
+}
+
+/**
+ * Searching a community's requests (`/communities/{id}/requests`): 404 for a community the caller
+ * may not see (the communities policy's rule: a restricted one does not exist for outsiders), then
+ * InvenioRDM's rule, its curators, managers and owners (403 for others); administrators search every one.
+ */
+export function checkSearchCommunityRequests(actor: Actor, roles: Roles, community: { id: string; visibility: string }, notFoundMessage: string): void {
+  if (!canSeeCommunity(actor, community, roles)) throw notFound(notFoundMessage);
+  if (!isAdmin(actor) && !actsFor(actor, roles, { kind: "community", id: community.id })) throw forbidden();
 }

@@ -4,10 +4,7 @@ import type { Links } from "../core/links";
 import { formatIsoTime } from "../core/time";
 import { isClosed, isOpen } from "./machine";
 import type { EventRow, RequestRow } from "./store";
-import type { EntityRef, RequestAction, RequestStatus } from "./types";
-
-/** `{kind, id}` -> `{"user": "3"}`. */
-export const refJson = (ref: EntityRef): Record<string, string> => ({ [ref.kind]: ref.id });
+import type { RequestAction, RequestStatus } from "./request-type";
 
 const iso = (ms: number | null) => (ms === null ? null : formatIsoTime(ms));
 

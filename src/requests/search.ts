@@ -2,17 +2,17 @@
 // `/communities/{id}/requests` (a community's inbox), one SQL query each under the policy's filter,
 // with `type` and `status` facets counted over the same filter (never over others' requests).
 import { and, type SQL } from "drizzle-orm";
-import { isAdmin, requireUser, type Actor } from "../core/actor";
-import { forbidden, notFound } from "../core/errors";
+import { requireUser, type Actor } from "../core/actor";
+import { notFound } from "../core/errors";
 import { parsePage, searchEnvelope, type SearchResult } from "../core/paging";
 import { queryWords } from "../core/word-match";
 import type { RequestsContext } from "./context";
 import { readListFilters, type ListFilters, type ListParams } from "./model";
-import { ROLE_RANK, readableRequestsFilter, type Roles } from "./policy";
+import { checkSearchCommunityRequests, readableRequestsFilter, type Roles } from "./policy";
 import type { RequestJson } from "./present";
 import * as store from "./store";
 import { chooseSort } from "../search/sorts";
-import type { EntityRef } from "./types";
+import type { EntityRef } from "./request-type";
 
 const SORTS = ["bestmatch", "newest", "oldest"];
 const STATUS_LABELS: Record<string, string> = {
@@ -40,13 +40,7 @@ export function createRequestSearch(ctx: RequestsContext) {
     if (scope.kind === "topic") return { filter: and(readableRequestsFilter(actor, roles), store.about(scope.topic))!, path: scope.path };
     const community = communities.find(scope.idOrSlug);
     if (!community) throw notFound(`No community '${scope.idOrSlug}'.`);
-    const role = roles.get(community.id);
-    if (!isAdmin(actor)) {
-      // A restricted community does not exist for those outside it (as the communities module answers).
-      if (role === undefined && community.visibility === "restricted") throw notFound(`No community '${scope.idOrSlug}'.`);
-      // InvenioRDM: searching a community's requests is for its curators, managers and owners.
-      if (role === undefined || ROLE_RANK[role] < ROLE_RANK.curator) throw forbidden();
-    }
+    checkSearchCommunityRequests(actor, roles, community, `No community '${scope.idOrSlug}'.`);
     return { filter: and(readableRequestsFilter(actor, roles), store.receivedBy({ kind: "community", id: community.id }))!, path: `/communities/${scope.idOrSlug}/requests` };
   }
 

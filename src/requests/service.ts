@@ -15,7 +15,7 @@ import type { RequestJson } from "./present";
 import { createRequestSearch } from "./search";
 import * as store from "./store";
 import { createTimeline } from "./timeline";
-import type { RequestStatus, RequestType, RequestView } from "./types";
+import type { RequestStatus, RequestType, RequestView } from "./request-type";
 
 export type { NewRequest } from "./actions";
 export type RequestsService = ReturnType<typeof createRequestsService>;
@@ -33,7 +33,7 @@ export function createRequestsService(deps: RequestsDeps) {
   return {
     createRequest: (actor: Actor, input: NewRequest): RequestJson => actions.createRequest(actor, input),
 
-    /** Adds a type at run time (tests); the shipped types are listed in types/index.ts. */
+    /** Adds a type at run time (tests); the shipped types are assembled in app.ts. */
     registerType(type: RequestType) {
       if (ctx.types.has(type.id)) throw new Error(`request type ${type.id} is registered twice`);
       ctx.types.set(type.id, type);

@@ -6,7 +6,7 @@ import type { Db } from "../db/connection";
 import { selectRows, sortRows } from "../db/rows";
 import { requestEventsTable, requestsTable } from "../db/tables";
 import type { ListFilters } from "./model";
-import type { EntityKind, EntityRef, RequestStatus, RequestView } from "./types";
+import type { EntityKind, EntityRef, RequestStatus, RequestView } from "./request-type";
 
 export type RequestRow = typeof requestsTable.$inferSelect;
 export type NewRequestRow = typeof requestsTable.$inferInsert;

@@ -1,7 +1,7 @@
 // Compiles a parsed query string into one SQL condition over a search index: full-text fields
 // through an FTS5 table (wildcards as the terms wildcards.ts expanded them to), exact keyword
 // fields through a terms table, ranges over plain columns.
-import { HttpError } from "../core/errors";
+import { invalidQuery } from "../core/errors";
 import { bounds, DATE_PREFIX, prefixBounds, wildcardBounds, type Bound } from "./bounds";
 import { ftsPhrase } from "./fts";
 import type { QueryNode } from "./query-string";
@@ -305,9 +305,7 @@ const clauseCount = (node: QueryNode): number =>
 function checkClauses(node: QueryNode) {
   const n = clauseCount(node);
   if (n > MAX_CLAUSE_COUNT) {
-    throw new HttpError(400, "Invalid querystring parameters.", [
-      { field: "q", messages: [`The query has ${n} clauses; at most ${MAX_CLAUSE_COUNT} are allowed (max_clause_count).`] },
-    ]);
+    throw invalidQuery([{ field: "q", messages: [`The query has ${n} clauses; at most ${MAX_CLAUSE_COUNT} are allowed (max_clause_count).`] }]);
   }
 }
 

@@ -1,6 +1,6 @@
 // Which sort a search uses: the one asked for when it is offered, bestmatch only with a query, and
 // a 400 naming the offered options otherwise (records and vocabularies alike).
-import { HttpError } from "../core/errors";
+import { invalidQuery } from "../core/errors";
 
 export interface SortChoice {
   /** The sort options this search offers. */
@@ -15,7 +15,7 @@ export interface SortChoice {
 
 export function chooseSort({ options, requested, hasQuery, defaultSort }: SortChoice): string {
   if (requested !== undefined && requested !== "" && !options.includes(requested)) {
-    throw new HttpError(400, "Invalid querystring parameters.", [{ field: "sort", messages: [`Must be one of: ${options.join(", ")}.`] }]);
+    throw invalidQuery([{ field: "sort", messages: [`Must be one of: ${options.join(", ")}.`] }]);
   }
   if (requested && (requested !== "bestmatch" || hasQuery)) return requested;
   return hasQuery && options.includes("bestmatch") ? "bestmatch" : defaultSort;

@@ -2,7 +2,7 @@
 // expanded to the index terms it matches (read from an fts5vocab table) before the query compiles,
 // and every path that searches the query (SQL, in-memory) then looks up exactly those terms.
 import type { Database } from "bun:sqlite";
-import { HttpError } from "../core/errors";
+import { invalidQuery } from "../core/errors";
 import { after, globOf, literalPrefix, patternParts, type PatternPart } from "./bounds";
 import { MAX_CLAUSE_COUNT, termTarget, type SearchSchema } from "./compile";
 import type { QueryNode } from "./query-string";
@@ -98,7 +98,7 @@ function wordTerm(node: Term, word: PatternPart[], columns: string[] | null, voc
     MAX_EXPANSIONS + 1,
   );
   if (expansion.length > MAX_EXPANSIONS) {
-    throw new HttpError(400, "Invalid querystring parameters.", [
+    throw invalidQuery([
       { field: "q", messages: [`The wildcard ${node.wildcard} matches more than ${MAX_EXPANSIONS} terms of the index; make it more specific (max_clause_count).`] },
     ]);
   }

@@ -4,7 +4,7 @@
 // writes carrying the CSRF token.
 import { requireAdmin, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
-import { HttpError, notFound, validationError } from "../core/errors";
+import { badRequest, notFound, validationError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
 import { writeTransaction } from "../db/connection";
 import * as store from "./store";
@@ -38,7 +38,7 @@ export interface SessionsDeps extends Deps {
 export function createSessionsService(deps: SessionsDeps) {
   const { db, clock } = deps;
   const throttle = createSignInThrottle(db, clock);
-  const refused = () => new HttpError(400, "The e-mail address (or username) and password do not match an active account.");
+  const refused = () => badRequest("The e-mail address (or username) and password do not match an active account.");
   const openSession = (userId: number) => {
     const now = clock.now();
     const secret = newSecret();

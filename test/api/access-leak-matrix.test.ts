@@ -10,8 +10,7 @@ import * as accessStore from "../../src/access/store";
 import { systemActor } from "../../src/core/actor";
 import { newUuid } from "../../src/core/ids";
 import { createTestApp, expectStatus, type TestApp } from "../helpers/app";
-import { publishableDraft } from "../helpers/records";
-import { uploadFile } from "../helpers/files";
+import { publishableDraft, publishRecord } from "../helpers/records";
 
 const CONTENT = "station,temperature\nA,12.5\nB,13.1\n";
 const DAY = 86_400_000;
@@ -30,14 +29,8 @@ let restricted: { id: string; parent: { id: string } };
 let filesOnly: { id: string; parent: { id: string } };
 
 /** A published record of alice with one file, with this access. */
-async function publishWithFile(access: { record: string; files: string }) {
-  const draft = await ctx.call("POST", "/api/records", { as: "alice", body: publishableDraft({ access, files: { enabled: true } }) });
-  expectStatus(draft, 201);
-  await uploadFile(ctx, draft.json.id, "data.csv", CONTENT);
-  const published = await ctx.call("POST", `/api/records/${draft.json.id}/draft/actions/publish`, { as: "alice" });
-  expectStatus(published, 202);
-  return published.json;
-}
+const publishWithFile = (access: { record: string; files: string }) =>
+  publishRecord(ctx, publishableDraft({ access, files: { enabled: true } }), { files: [["data.csv", CONTENT]] });
 
 /** Calls as one of the matrix's callers; links are presented as `?token=` by an anonymous caller. */
 function call(who: Caller, method: string, path: string, options: { headers?: Record<string, string>; body?: unknown } = {}) {

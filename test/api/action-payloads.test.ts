@@ -4,8 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectStatus } from "../helpers/app";
 import { createCommunitiesTestApp, type CommunitiesTestApp, type Role } from "../helpers/communities";
-import { uploadFile } from "../helpers/files";
-import { publishableDraft } from "../helpers/records";
+import { createDraft, publishableDraft, publishRecord } from "../helpers/records";
 
 type Json = any;
 
@@ -27,18 +26,7 @@ const BAD: { name: string; body: unknown }[] = [
 /** POST with the body as given (absent when `body` is not a key of the options). */
 const post = (as: Role, path: string, payload: { body?: unknown }) => t.call("POST", path, "body" in payload ? { as, body: payload.body } : { as });
 
-async function newDraft(): Promise<string> {
-  const res = await t.call("POST", "/api/records", { as: "alice", body: publishableDraft() });
-  expectStatus(res, 201);
-  return res.json.id;
-}
-
-async function published(): Promise<Json> {
-  const id = await newDraft();
-  const res = await t.call("POST", `/api/records/${id}/draft/actions/publish`, { as: "alice" });
-  expectStatus(res, 202);
-  return res.json;
-}
+const newDraft = async (): Promise<string> => (await createDraft(t)).id;
 
 /** A draft whose review goes to `community` (not yet submitted). */
 async function draftForReview(): Promise<string> {
@@ -103,11 +91,8 @@ for (const empty of EMPTY) {
     });
 
     test("importing the previous version's files into a new version", async () => {
-      const draft = await t.call("POST", "/api/records", { as: "alice", body: publishableDraft({ files: { enabled: true } }) });
-      expectStatus(draft, 201);
-      await uploadFile(t, draft.json.id, "data.csv", "a,b\n1,2\n");
-      expectStatus(await t.call("POST", `/api/records/${draft.json.id}/draft/actions/publish`, { as: "alice" }), 202);
-      const version = await post("alice", `/api/records/${draft.json.id}/versions`, empty);
+      const record = await publishRecord(t, publishableDraft({ files: { enabled: true } }), { files: [["data.csv", "a,b\n1,2\n"]] });
+      const version = await post("alice", `/api/records/${record.id}/versions`, empty);
       expectStatus(version, 201);
       const imported = await post("alice", `/api/records/${version.json.id}/draft/actions/files-import`, empty);
       expectStatus(imported, 201);
@@ -115,12 +100,11 @@ for (const empty of EMPTY) {
     });
 
     test("a user's access request accepted by the record's owner", async () => {
-      const draft = await t.call("POST", "/api/records", { as: "alice", body: publishableDraft({ access: { record: "public", files: "restricted" }, files: { enabled: true } }) });
-      expectStatus(draft, 201);
-      await uploadFile(t, draft.json.id, "data.csv", "a,b\n1,2\n");
-      expectStatus(await t.call("POST", `/api/records/${draft.json.id}/draft/actions/publish`, { as: "alice" }), 202);
-      expectStatus(await t.call("PUT", `/api/records/${draft.json.id}/access`, { as: "alice", body: { settings: { allow_user_requests: true } } }), 200);
-      const asked = await t.call("POST", `/api/records/${draft.json.id}/access/request`, {
+      const record = await publishRecord(t, publishableDraft({ access: { record: "public", files: "restricted" }, files: { enabled: true } }), {
+        files: [["data.csv", "a,b\n1,2\n"]],
+      });
+      expectStatus(await t.call("PUT", `/api/records/${record.id}/access`, { as: "alice", body: { settings: { allow_user_requests: true } } }), 200);
+      const asked = await t.call("POST", `/api/records/${record.id}/access/request`, {
         as: "bob",
         body: { permission: "view", email: "bob@example.org", full_name: "Bob", message: "<p>Please</p>", consent_to_share_personal_data: "true" },
       });
@@ -153,7 +137,7 @@ describe("a payload that is neither an object nor empty: 400, nothing changes", 
       const draft = await newDraft();
       isBad(await post("alice", `/api/records/${draft}/draft/actions/publish`, bad));
       expectStatus(await t.call("GET", `/api/records/${draft}`, { as: "alice" }), 404);
-      const record = await published();
+      const record = await publishRecord(t);
       isBad(await post("alice", `/api/records/${record.id}/draft`, bad));
       expectStatus(await t.call("GET", `/api/records/${record.id}/draft`, { as: "alice" }), 404);
       isBad(await post("alice", `/api/records/${record.id}/versions`, bad));

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectStatus } from "../helpers/app";
 import { COMMUNITY_BODY, createCommunitiesTestApp, type CommunitiesTestApp, type Role } from "../helpers/communities";
-import { publishableDraft } from "../helpers/records";
+import { createDraft, publishRecord } from "../helpers/records";
 
 let t: CommunitiesTestApp;
 beforeAll(async () => {
@@ -190,20 +190,17 @@ describe("members_visibility: who lists the public members", () => {
 describe("review_policy: whose submissions skip review", () => {
   /** A draft of `as` submitted for review to the community; the review's status after submitting. */
   async function submitDraft(communityId: string, as: Role) {
-    const draft = await t.call("POST", "/api/records", { as, body: publishableDraft() });
-    expectStatus(draft, 201);
-    expectStatus(await t.call("PUT", `/api/records/${draft.json.id}/draft/review`, { as, body: { receiver: { community: communityId }, type: "community-submission" } }), 200);
-    const res = await t.call("POST", `/api/records/${draft.json.id}/draft/actions/submit-review`, { as, body: { payload: { content: "<p>Please</p>", format: "html" } } });
+    const draft = await createDraft(t, undefined, { as });
+    expectStatus(await t.call("PUT", `/api/records/${draft.id}/draft/review`, { as, body: { receiver: { community: communityId }, type: "community-submission" } }), 200);
+    const res = await t.call("POST", `/api/records/${draft.id}/draft/actions/submit-review`, { as, body: { payload: { content: "<p>Please</p>", format: "html" } } });
     expectStatus(res, 202);
     return res.json.status as string;
   }
 
   /** A record published by `as`, then asked into the community; the inclusion request's status. */
   async function includeRecord(communityId: string, as: Role) {
-    const draft = await t.call("POST", "/api/records", { as, body: publishableDraft() });
-    expectStatus(draft, 201);
-    expectStatus(await t.call("POST", `/api/records/${draft.json.id}/draft/actions/publish`, { as }), 202);
-    const res = await t.call("POST", `/api/records/${draft.json.id}/communities`, { as, body: { communities: [{ id: communityId }] } });
+    const record = await publishRecord(t, undefined, { as });
+    const res = await t.call("POST", `/api/records/${record.id}/communities`, { as, body: { communities: [{ id: communityId }] } });
     expectStatus(res, 200);
     return res.json.processed[0].request.status as string;
   }
@@ -250,9 +247,8 @@ describe("review_policy: whose submissions skip review", () => {
 
   test("require_review asks for review even where the policy would let the curator in", async () => {
     const c = await community({ review_policy: "open" });
-    const draft = await t.call("POST", "/api/records", { as: "curator", body: publishableDraft() });
-    expectStatus(await t.call("POST", `/api/records/${draft.json.id}/draft/actions/publish`, { as: "curator" }), 202);
-    const res = await t.call("POST", `/api/records/${draft.json.id}/communities`, { as: "curator", body: { communities: [{ id: c.id, require_review: true }] } });
+    const record = await publishRecord(t, undefined, { as: "curator" });
+    const res = await t.call("POST", `/api/records/${record.id}/communities`, { as: "curator", body: { communities: [{ id: c.id, require_review: true }] } });
     expectStatus(res, 200);
     expect(res.json.processed[0].request.status).toBe("submitted");
   });

@@ -264,6 +264,17 @@ describe("request bodies", () => {
     expect(res.json).toEqual({ status: 500, message: "Internal server error." });
     expect(res.text).not.toContain("secret internal detail");
   });
+
+  test("an unexpected failure reaches the app's log with its message and stack", async () => {
+    const before = ctx.logs.length;
+    const res = await ctx.call("GET", "/api/probe/crash");
+    expect(res.json).toEqual({ status: 500, message: "Internal server error." });
+    const logged = ctx.logs.slice(before);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toStartWith("[cairn] GET /api/probe/crash failed: Error: secret internal detail");
+    // The stack names where it was thrown, so the fault can be found from the log alone.
+    expect(logged[0]).toContain("core.test.ts");
+  });
 });
 
 describe("paging", () => {

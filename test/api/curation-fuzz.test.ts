@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectStatus } from "../helpers/app";
 import { createCommunitiesTestApp, type CommunitiesTestApp, type Role } from "../helpers/communities";
-import { publishableDraft } from "../helpers/records";
+import { createDraft, publishRecord } from "../helpers/records";
 
 let t: CommunitiesTestApp;
 let community: { id: string; slug: string };
@@ -29,15 +29,12 @@ interface Fixture {
 }
 
 async function fixture(): Promise<Fixture> {
-  const draft = await t.call("POST", "/api/records", { as: "alice", body: publishableDraft() });
-  expectStatus(draft, 201);
-  const record = await t.call("POST", "/api/records", { as: "alice", body: publishableDraft() });
-  expectStatus(record, 201);
-  expectStatus(await t.call("POST", `/api/records/${record.json.id}/draft/actions/publish`, { as: "alice" }), 202);
+  const draft = await createDraft(t);
+  const record = await publishRecord(t);
   // Set up as far as the routes go; the answers are not what these tests are about.
-  await t.call("PUT", `/api/records/${draft.json.id}/draft/review`, { as: "alice", body: { receiver: { community: community.id }, type: "community-submission" } });
-  await t.call("POST", `/api/records/${record.json.id}/communities`, { as: "alice", body: { communities: [{ id: community.id }] } });
-  return { draft: draft.json.id, record: record.json.id, community: community.id };
+  await t.call("PUT", `/api/records/${draft.id}/draft/review`, { as: "alice", body: { receiver: { community: community.id }, type: "community-submission" } });
+  await t.call("POST", `/api/records/${record.id}/communities`, { as: "alice", body: { communities: [{ id: community.id }] } });
+  return { draft: draft.id, record: record.id, community: community.id };
 }
 
 /** One call: a JSON body, or raw text (with a content type), and a query string. */

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectStatus } from "../helpers/app";
 import { COMMUNITY_BODY, createCommunitiesTestApp, type CommunitiesTestApp, type Role } from "../helpers/communities";
-import { publishableDraft } from "../helpers/records";
+import { publishableDraft, publishRecord } from "../helpers/records";
 import { hitIds } from "../helpers/search";
 
 const UNKNOWN_COMMUNITY = "00000000-0000-4000-8000-000000000000";
@@ -31,13 +31,7 @@ function helpers(app: () => CommunitiesTestApp) {
   }
 
   /** A record published by `as`; returns it. */
-  async function published(as: Role = "alice", body: unknown = publishableDraft()): Promise<Json> {
-    const draft = await call("POST", "/api/records", { as, body });
-    expectStatus(draft, 201);
-    const res = await call("POST", `/api/records/${draft.json.id}/draft/actions/publish`, { as });
-    expectStatus(res, 202);
-    return res.json;
-  }
+  const published = (as: Role = "alice", body: unknown = publishableDraft()): Promise<Json> => publishRecord(app(), body, { as });
 
   const add = (recid: string, communities: unknown[], as: Role = "alice") =>
     call("POST", `/api/records/${recid}/communities`, { as, body: { communities: communities.map((c) => (typeof c === "string" ? { id: c } : c)) } });

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BASE_URL, expectStatus } from "../helpers/app";
 import { createCommunitiesTestApp, type CommunitiesTestApp, type Role } from "../helpers/communities";
-import { publishableDraft } from "../helpers/records";
+import { publishableDraft, publishRecord } from "../helpers/records";
 
 let t: CommunitiesTestApp;
 let ocean: { id: string };
@@ -15,13 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function publish(as: Role = "alice", access = { record: "public", files: "public" }) {
-  const draft = await t.call("POST", "/api/records", { as, body: publishableDraft({ access }) });
-  expectStatus(draft, 201);
-  const published = await t.call("POST", `/api/records/${draft.json.id}/draft/actions/publish`, { as });
-  expectStatus(published, 202);
-  return published.json;
-}
+const publish = (as: Role = "alice", access = { record: "public", files: "public" }) => publishRecord(t, publishableDraft({ access }), { as });
 
 /** Asks `communityId` to include the record, as its owner alice; the request id. */
 async function askInclusion(recordId: string, communityId: string): Promise<string> {

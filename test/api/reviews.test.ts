@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mailOutboxTable } from "../../src/db/tables";
 import { BASE_URL, expectStatus } from "../helpers/app";
 import { COMMUNITY_BODY, createCommunitiesTestApp, type CommunitiesTestApp, type Role } from "../helpers/communities";
-import { MINIMAL_METADATA, publishableDraft } from "../helpers/records";
+import { createDraft, MINIMAL_METADATA, publishableDraft } from "../helpers/records";
 import { hitIds } from "../helpers/search";
 
 let t: CommunitiesTestApp;
@@ -38,11 +38,7 @@ async function community(options: { recordPolicy?: "open" | "closed"; visibility
 }
 
 /** POST /api/records as `as`; returns the draft id. */
-async function newDraft(as: Role = "alice", body: unknown = publishableDraft()): Promise<string> {
-  const res = await t.call("POST", "/api/records", { as, body });
-  expectStatus(res, 201);
-  return res.json.id;
-}
+const newDraft = async (as: Role = "alice", body: unknown = publishableDraft()): Promise<string> => (await createDraft(t, body, { as })).id;
 
 const putReview = (draftId: string, community: string, as: Role = "alice") =>
   t.call("PUT", `/api/records/${draftId}/draft/review`, { as, body: { receiver: { community }, type: "community-submission" } });

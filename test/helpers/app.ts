@@ -76,6 +76,11 @@ export async function createTestApp(overrides: Partial<Record<ConfigKey, unknown
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
+/** What helpers call through: a TestApp (callers `Who`) or an app with more callers (helpers/communities.ts's roles). */
+export interface Caller<As extends string = Who> {
+  call(method: string, path: string, options?: Omit<CallOptions, "as"> & { as?: As }): Promise<{ status: number; headers: Headers; text: string; json: any }>;
+}
+
 /** Expects `res` (an answer of TestApp.call) to have `status`, with the body beside it so that a failure shows the API's message. */
 export function expectStatus(res: { status: number; json: unknown }, status: number) {
   expect({ status: res.status, body: res.json }).toMatchObject({ status });

@@ -2,7 +2,7 @@
 // of users with tokens, and communities and memberships inserted straight into the tables.
 import { systemActor } from "../../src/core/actor";
 import { newUuid } from "../../src/core/ids";
-import type { Role } from "../../src/members/context";
+import type { Role } from "../../src/communities/roles";
 import { createTestApp } from "./app";
 
 /** The cast: who holds which role in a standard community (see STANDARD_MEMBERS). */

@@ -5,7 +5,8 @@ import { HttpError } from "../../src/core/errors";
 import { newUuid } from "../../src/core/ids";
 import type { ConfigKey } from "../../src/config";
 import { communitiesTable, communityMembersTable, mailOutboxTable } from "../../src/db/tables";
-import type { CommunityRole, HookContext, RequestType } from "../../src/requests/types";
+import type { Role as CommunityRole } from "../../src/communities/roles";
+import type { HookContext, RequestType } from "../../src/requests/request-type";
 import { createTestApp, type CallOptions } from "./app";
 
 /** Who calls: the app's users, one user per community role, and an outsider. */
@@ -15,7 +16,7 @@ const DEFAULT_MEMBERS: Partial<Record<Party, CommunityRole>> = { owner: "owner",
 
 /** What the test types' accept hooks did, in order. */
 export const hookCalls: { type: string; action: string; request: string }[] = [];
-const record = (ctx: HookContext, action: string) => hookCalls.push({ type: ctx.request.type, action, request: ctx.request.id });
+const record = (ctx: HookContext, action: string) => void hookCalls.push({ type: ctx.request.type, action, request: ctx.request.id });
 
 /** A user asks a community (like a membership request or a submission): curators answer. */
 export const testReview: RequestType = {

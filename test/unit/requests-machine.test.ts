@@ -6,7 +6,8 @@ import { HttpError } from "../../src/core/errors";
 import { DAY_MS } from "../../src/core/time";
 import { userDirectoryOf, type CommunityDirectory } from "../../src/requests/context";
 import { createRequestsService, type RequestsService } from "../../src/requests/service";
-import type { CommunityRole, RequestAction, RequestStatus, RequestType } from "../../src/requests/types";
+import type { Role as CommunityRole } from "../../src/communities/roles";
+import type { RequestAction, RequestStatus, RequestType } from "../../src/requests/request-type";
 import { createTestApp, type TestApp } from "../helpers/app";
 
 const COMMUNITY = "0b6c1f6e-9a51-4c4e-8f4a-1d2c3b4a5e6f";

@@ -11,7 +11,7 @@ export const requestsTable = sqliteTable(
     id: text("id").primaryKey(),
     /** The human number, 1, 2, 3... across all requests. */
     number: integer("number").notNull(),
-    /** The request type's id, e.g. `community-invitation` (requests/types/). */
+    /** The request type's id, e.g. `community-invitation` (each module's request-types.ts). */
     type: text("type").notNull(),
     title: text("title").notNull().default(""),
     description: text("description").notNull().default(""),

@@ -3,17 +3,17 @@
 // form, role changes and removal, each through the members service with the caller's actor.
 import { DataTable } from "../table";
 import type { Actor } from "../../core/actor";
+import { ROLE_TITLES, ROLES } from "../../communities/roles";
 import { HttpError, type FieldError } from "../../core/errors";
 import type { PagesDeps } from "../context";
 import { Layout, type PageContext } from "../layout";
 import { Pager } from "../search/parts";
 import type { SearchState } from "../search/state";
-import { CommunityHead, CommunityTabs, hasLogo, mayEditSettings, titleOf } from "./parts";
+import { CommunityHead, CommunityTabs, hasLogo, titleOf } from "./parts";
 
 type Json = Record<string, any>;
 
-export const ROLE_LABELS: Record<string, string> = { reader: "Reader", curator: "Curator", manager: "Manager", owner: "Owner" };
-const ROLES = ["reader", "curator", "manager", "owner"];
+const ROLE_LABELS: Record<string, string> = ROLE_TITLES;
 const STATUS_LABELS: Record<string, string> = { submitted: "Waiting for an answer", accepted: "Accepted", declined: "Declined", cancelled: "Cancelled", expired: "Expired" };
 
 export interface MembersView {
@@ -52,7 +52,14 @@ export function membersView(deps: PagesDeps, actor: Actor, slug: string, state: 
   // members_visibility restricted: the public listing is refused to non-members too.
   const listing = full ?? ifAllowed(() => members.searchPublicMembers(actor, community.id, { page: paging.page, size: paging.size }));
   const invitations = ifAllowed(() => members.searchInvitations(actor, community.id, { size: "100", sort: "newest", is_open: "true" }));
-  return { community, hasLogo: hasLogo(deps, actor, community.id), members: listing, full: full !== null, invitations, settings: mayEditSettings(deps, actor, community.id) };
+  return {
+    community,
+    hasLogo: hasLogo(deps, actor, community.id),
+    members: listing,
+    full: full !== null,
+    invitations,
+    settings: communities.permissionsOf(actor, community.id).can_update,
+  };
 }
 
 function RoleForm({ action, csrf, member, index }: { action: string; csrf: string; member: Json; index: number }) {

@@ -1,8 +1,7 @@
 // What the community pages share: the logo (when there is one), a community as a listing card, the
-// header of a community's pages with its tabs, and the caller's standing as the policies judge it.
+// header of a community's pages with its tabs, and the caller's standing as the service answers it.
 import type { Actor } from "../../core/actor";
-import { HttpError } from "../../core/errors";
-import { checkOwner } from "../../communities/policy";
+import { forbidden, HttpError, unauthorized } from "../../core/errors";
 import type { PagesDeps } from "../context";
 import { snippetOf } from "../search/cards";
 
@@ -22,20 +21,13 @@ export function hasLogo(deps: PagesDeps, actor: Actor, communityId: string): boo
   }
 }
 
-/** 401 or 403 unless the caller may change the community's settings: the communities policy's own rule (owners and administrators). */
-export function checkSettings(deps: PagesDeps, actor: Actor, communityId: string): void {
-  checkOwner(actor, actor.kind === "user" ? deps.services.communities.directory.rolesOf(actor).get(communityId) : undefined);
-}
-
-/** Whether the Settings tab leads anywhere for the caller. */
-export function mayEditSettings(deps: PagesDeps, actor: Actor, communityId: string): boolean {
-  try {
-    checkSettings(deps, actor, communityId);
-    return true;
-  } catch (error) {
-    if (error instanceof HttpError) return false;
-    throw error;
-  }
+/**
+ * The settings page for those the communities service says may update the community (its
+ * `permissionsOf`, the rules its update checks): 401 for a guest (sign in first), 403 for others.
+ */
+export function checkSettings(permissions: { can_update: boolean }, actor: Actor): void {
+  if (permissions.can_update) return;
+  throw actor.kind === "anonymous" ? unauthorized() : forbidden();
 }
 
 export const titleOf = (c: Json) => String(c.metadata?.title ?? c.slug);

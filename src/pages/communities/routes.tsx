@@ -9,11 +9,11 @@ import { pageContextOf, renderOrError, type PagesDeps } from "../context";
 import { checkCsrf, formOf, htmlResponse, seeOther } from "../http";
 import type { PageContext } from "../layout";
 import { runSearch } from "../search/cards";
-import { searchLimits } from "../search/routes";
+import { searchLimits } from "../search/results";
 import { searchStateOf } from "../search/state";
 import { bodyOf, NEW_COMMUNITY, valuesFromForm, valuesOf, type CommunityFormValues } from "./form";
 import { MembersPage, membersView, type InviteValues, type MembersNotice } from "./members";
-import { checkSettings, hasLogo, mayEditSettings, pathOf } from "./parts";
+import { checkSettings, hasLogo, pathOf } from "./parts";
 import { CommunitiesListPage, CommunityPage, NewCommunityPage, SettingsPage } from "./view";
 
 type Json = Record<string, any>;
@@ -144,7 +144,7 @@ export const communitiesPages = (http: ActorContext, deps: PagesDeps) => {
             community={community}
             hasLogo={hasLogo(deps, actor, community.id)}
             members={true}
-            settings={mayEditSettings(deps, actor, community.id)}
+            settings={communities.permissionsOf(actor, community.id).can_update}
             state={state}
             outcome={outcome}
             notice={url.searchParams.get("created") === "1" ? "The community was created: you are its owner." : undefined}
@@ -157,7 +157,7 @@ export const communitiesPages = (http: ActorContext, deps: PagesDeps) => {
       const ctx = pageContextOf(deps, actor, request);
       return renderOrError(ctx, () => {
         const community = communities.readCommunity(actor, params.slug) as Json;
-        checkSettings(deps, actor, community.id);
+        checkSettings(communities.permissionsOf(actor, community.id), actor);
         const saved = new URL(request.url).searchParams.get("saved") === "1";
         return (
           <SettingsPage

@@ -5,7 +5,7 @@ import type { PagesDeps } from "../context";
 import { Layout, type PageContext } from "../layout";
 import type { SearchOutcome } from "../search/cards";
 import { Results, SearchBox } from "../search/parts";
-import { HelpDisclosure, RecordResults, searchLimits } from "../search/routes";
+import { HelpDisclosure, RecordResults, searchLimits } from "../search/results";
 import type { SearchState } from "../search/state";
 import { CommunityForm, type CommunityFormValues } from "./form";
 import { CommunityCard, CommunityHead, CommunityTabs, titleOf } from "./parts";

@@ -2,7 +2,7 @@
 // reviews, invitations, inclusions), and one request with its timeline, a comment form and the
 // actions its `links.actions` offers the caller.
 import { DataTable } from "../table";
-import { sanitizeDescription } from "../../records/metadata/html";
+import { sanitizeDescription } from "../../core/html";
 import type { PageContext } from "../layout";
 import { Layout } from "../layout";
 import { DashboardNav, Pager, requestType, shortTime, StatusBadge } from "./parts";

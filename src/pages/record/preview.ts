@@ -2,9 +2,9 @@
 // browser's own viewer, the start of text files), reading the start of a text file, and the
 // preview route's answer — the same bytes the files service sends, shown inline instead of saved.
 import type { Actor } from "../../core/actor";
-import { HttpError, notFound } from "../../core/errors";
+import { badRequest, notFound } from "../../core/errors";
 import type { ContentRequest } from "../../files/download";
-import type { FilesService } from "../../files/service";
+import type { PageServices } from "../services";
 
 export type PreviewKind = "image" | "pdf" | "text";
 
@@ -31,7 +31,14 @@ const PREVIEWER = null;
 const plainRequest = (range: string | null): ContentRequest => ({ head: false, range, ifRange: null, ifNoneMatch: null, ifModifiedSince: null });
 
 /** The first 64 KB of a text file as text (invalid UTF-8 shown as U+FFFD), and whether there is more. */
-export async function readTextStart(files: FilesService, actor: Actor, id: string, isDraft: boolean, key: string, size: number): Promise<{ text: string; truncated: boolean }> {
+export async function readTextStart(
+  files: PageServices["files"],
+  actor: Actor,
+  id: string,
+  isDraft: boolean,
+  key: string,
+  size: number,
+): Promise<{ text: string; truncated: boolean }> {
   if (size <= 0) return { text: "", truncated: false };
   const response = files.content(actor, id, isDraft, key, plainRequest(`bytes=0-${TEXT_PREVIEW_BYTES - 1}`), PREVIEWER);
   const text = new TextDecoder().decode(await response.arrayBuffer());
@@ -53,7 +60,7 @@ export function keyOfPath(raw: string): string {
   try {
     return raw.split("/").map(decodeURIComponent).join("/");
   } catch {
-    throw new HttpError(400, "The file key is not valid percent-encoded UTF-8.");
+    throw badRequest("The file key is not valid percent-encoded UTF-8.");
   }
 }
 
@@ -62,7 +69,7 @@ export function keyOfPath(raw: string): string {
  * requests as the files service answers them) with `Content-Disposition: inline` and the policy
  * of its kind; text is sent as text/plain, so no browser renders it as a page. 404 for other types.
  */
-export function previewResponse(files: FilesService, actor: Actor, id: string, isDraft: boolean, key: string, request: ContentRequest): Response {
+export function previewResponse(files: PageServices["files"], actor: Actor, id: string, isDraft: boolean, key: string, request: ContentRequest): Response {
   files.checkKey(key);
   // The entry's type, not the answer's: several ranges are answered as multipart/byteranges.
   const kind = previewKind((files.readFile(actor, id, isDraft, key) as { mimetype?: unknown }).mimetype);

@@ -80,8 +80,6 @@ const READERS: Record<string, Reader> = {
   references: readReferences,
 };
 
-export const METADATA_FIELDS = Object.keys(READERS);
-
 /**
  * Checks and normalises `metadata` and `custom_fields`. Lenient like InvenioRDM's draft load:
  * whatever arrives in a recognisable shape is kept (with its errors listed) so incomplete work

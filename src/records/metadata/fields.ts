@@ -1,5 +1,6 @@
 // Shared readers for metadata checks: error context, typed readers with marshmallow's messages, vocabulary ids, identifiers.
 import type { FieldError } from "../../core/errors";
+import { cleanText } from "../../core/html";
 import type { VocabularyLookup } from "../../vocabularies/model";
 import { detectSchemes, isValidIdentifier, normalizeIdentifier } from "./identifiers";
 
@@ -18,20 +19,6 @@ export const isObject = (value: unknown): value is Obj => typeof value === "obje
 
 export function fail(ctx: Ctx, field: string, message: string): void {
   ctx.errors.push({ field, messages: [message] });
-}
-
-// Characters XML 1.0 cannot carry: exports (DataCite, OAI-PMH) must never meet them.
-const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
-/**
- * marshmallow-utils' SanitizedUnicode: trimmed, without characters invalid in XML and without
- * zero-width spaces. (Its ftfy mojibake repair is left out: it guesses, and guesses can be wrong.)
- */
-export function cleanText(value: string): string {
-  return value
-    .replace(NOT_XML, "")
-    .replace(/\u200b/g, "")
-    .trim();
 }
 
 /** An optional string; null counts as absent, anything else but a string is reported. */

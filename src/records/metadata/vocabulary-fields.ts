@@ -1,7 +1,7 @@
 // Vocabulary-backed metadata lists: languages, additional titles/descriptions, dates, rights, subjects.
 import { EDTF_ERROR, isEdtfDateOrInterval } from "./edtf";
 import { type Ctx, MISSING, type Obj, checkKeys, fail, isObject, isWebUrl, minLength, put, readList, readObject, readString, readVocabularyRef, fromVocabulary } from "./fields";
-import { sanitizeDescription } from "./html";
+import { sanitizeDescription } from "../../core/html";
 
 export function readLanguages(ctx: Ctx, value: unknown, field: string): Obj[] | undefined {
   return readList(ctx, value, field, (item, path) => readVocabularyRef(ctx, item, path, "languages", true));

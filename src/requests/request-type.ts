@@ -1,6 +1,8 @@
 // The request-type interface: what one kind of request (an invitation, a submission, an access
 // request) says about itself. The engine owns rows, states, timeline and mail; a type only adds
-// rules and hooks. Each type is one file in requests/types/, listed once in requests/types/index.ts.
+// rules and hooks. The module a type belongs to builds it from the writers it needs (members/,
+// curation/, access-requests/ request-types.ts); app.ts hands the list to the engine.
+import type { Role } from "../communities/roles";
 import type { Actor } from "../core/actor";
 
 /** Kinds of the one-key entity references (`{user: "3"}`, `{community: "<uuid>"}`, ...). */
@@ -16,8 +18,6 @@ export type RequestStatus = "created" | "submitted" | "accepted" | "declined" | 
 
 /** The actions of the status machine (InvenioRDM's names); `delete` exists only in `created`. */
 export type RequestAction = "submit" | "accept" | "decline" | "cancel" | "expire" | "delete";
-
-export type CommunityRole = "reader" | "curator" | "manager" | "owner";
 
 /** What the engine tells mail about: the transitions a party hears of, and comments. */
 export type NotificationEvent = "submitted" | "accepted" | "declined" | "cancelled" | "expired" | "commented";
@@ -49,51 +49,9 @@ export interface RequestView {
 export interface Parties {
   readonly actor: Actor;
   /** The caller is the creating user, or acts for the creating community or group. */
-  isCreator(atLeast?: CommunityRole): boolean;
+  isCreator(atLeast?: Role): boolean;
   /** The caller is the receiving user, or acts for the receiving community or group. */
-  isReceiver(atLeast?: CommunityRole): boolean;
-}
-
-/**
- * What types may act on inside an action's transaction, handed to the engine by app.ts. Each
- * module a type needs adds one narrow, synchronous member here, built from that module's store
- * before the engine (so modules that create requests can be built after it); its writes join the
- * engine's transaction.
- */
-export interface RequestTypeServices {
-  /** Community memberships: members/writer.ts `createMembershipWriter`. */
-  members?: MembershipWriter;
-  /** Publishing drafts into communities and including records: records/curation.ts. */
-  records?: RecordCuration;
-  /** Grants and secret links given by accepted access requests: access/writer.ts. */
-  access?: AccessWriter;
-}
-
-/** Writes grants and secret links inside the caller's transaction (access/writer.ts). */
-export interface AccessWriter {
-  /** Grants the user `permission` on the record's parent (every version) until `expiresAt` (ms; null: no end); replaces the user's grant there. */
-  grantUser(input: { recordId: string; userId: string; permission: "view" | "preview" | "edit" | "manage"; expiresAt: number | null; origin: string; now: number }): void;
-  /** A secret link to the record's parent; returns its id and token (shown once). */
-  createLink(input: { recordId: string; permission: "view" | "preview" | "edit"; expiresAt: number | null; description: string; origin: string; now: number }): {
-    id: string;
-    token: string;
-  };
-}
-
-/** What the submission and inclusion types do to records, inside the caller's transaction (records/curation.ts). */
-export interface RecordCuration {
-  /** 404 without the draft; 400 with the `errors` list unless it can be published (an edit of a published record is not reviewable). */
-  checkReviewable(draftId: string): void;
-  /** Publishes the draft into the community; returns the work to do after commit. */
-  publishInto(draftId: string, communityId: string, now: number): () => void;
-  /** Includes the published record (its parent: every version) in the community; 400 when it is already. */
-  include(recordId: string, communityId: string, now: number): void;
-}
-
-/** Adds memberships inside the caller's transaction (members/writer.ts). */
-export interface MembershipWriter {
-  /** Adds the user or group to the community with the role; an HttpError (400) when it is a member already. */
-  addMember(input: { communityId: string; member: EntityRef; role: CommunityRole; visible: boolean; now: number; id?: string }): void;
+  isReceiver(atLeast?: Role): boolean;
 }
 
 /** Handed to a type's hooks. */
@@ -103,7 +61,6 @@ export interface HookContext {
   /** Who runs the action (the system actor for expiry). */
   actor: Actor;
   now: number;
-  services: RequestTypeServices;
   /** Runs `work` once the action's transaction has committed (files to remove, jobs to queue). */
   afterCommit(work: () => void): void;
   /**
@@ -114,10 +71,18 @@ export interface HookContext {
   input: Record<string, unknown>;
 }
 
+/**
+ * What a hook hands to the notification of its action (an accepted guest access request: the
+ * secret link's token, which exists in clear nowhere else). Kept in memory until the mail is queued.
+ */
+export type HookOutcome = Readonly<Record<string, unknown>>;
+
 /** Handed to notification texts. */
 export interface NotificationContext {
   request: RequestView;
   event: NotificationEvent;
+  /** What the action's hook returned, if anything. */
+  outcome?: HookOutcome;
   /** Display name of whoever caused the event ("the system" for expiry). */
   actorName: string;
   /** `self_html` of the request. */
@@ -156,13 +121,14 @@ export interface RequestType {
   can: Partial<Record<RequestAction, (parties: Parties, request: RequestView) => boolean>>;
   /**
    * Side effects of an action, run inside the engine's transaction after the status is written
-   * (accept adds a member, say). Throwing an HttpError refuses the action and rolls back.
+   * (accept adds a member, say). Throwing an HttpError refuses the action and rolls back. What it
+   * returns reaches the action's notification as `outcome`.
    */
-  on?: Partial<Record<RequestAction, (ctx: HookContext) => void>>;
+  on?: Partial<Record<RequestAction, (ctx: HookContext) => HookOutcome | void>>;
   /** Days an open request lives after it is submitted; null or absent: it never expires. */
   expiresInDays?: number | null;
   /** Title and description used when the creator gives none. */
   defaults?(request: RequestView): { title?: string; description?: string };
-  /** Mail text per event; the engine's generic text when absent. Return null to send nothing for an event. */
-  notification?(ctx: NotificationContext): MailText | null;
+  /** Mail text per event; the engine's generic text when absent or when it returns undefined. Return null to send nothing for an event. */
+  notification?(ctx: NotificationContext): MailText | null | undefined;
 }

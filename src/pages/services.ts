@@ -1,0 +1,59 @@
+// What the pages are handed of the services: exactly the operations they call, each module's own
+// service type picked (as each REST module is handed its one service), never the whole app's set.
+import type { Deps } from "../core/deps";
+import type { AccessRequestsService } from "../access-requests/service";
+import type { CommunitiesService } from "../communities/service";
+import type { ExportsService } from "../exports/service";
+import type { FilesService } from "../files/service";
+import type { MembersService } from "../members/service";
+import type { RecordsService } from "../records/service";
+import type { RequestsService } from "../requests/service";
+import type { SessionsService } from "../sessions/service";
+import type { SignInLinks } from "../sessions/sign-in-link";
+import type { StatsService } from "../stats/service";
+import type { TokensService } from "../tokens/service";
+import type { UsersService } from "../users/service";
+import type { VocabulariesService } from "../vocabularies/service";
+
+export interface PageServices {
+  /** The clock (dates in forms), the configuration (search limits, DOIs) and the link base; never the database. */
+  deps: Pick<Deps, "clock" | "config" | "links">;
+  users: Pick<UsersService, "findUserById" | "readUser" | "searchUsers">;
+  tokens: Pick<TokensService, "listTokens" | "createToken" | "revokeToken">;
+  sessions: Pick<SessionsService, "signIn" | "signOut" | "throttleAddressOf">;
+  signInLinks: Pick<SignInLinks, "check" | "use">;
+  records: Pick<RecordsService, "searchRecords" | "readRecord" | "readDraft" | "latestVersion" | "listVersions" | "listUserRecords" | "editRecord" | "newVersion">;
+  files: Pick<FilesService, "checkKey" | "readFile" | "content">;
+  communities: Pick<
+    CommunitiesService,
+    "searchCommunities" | "searchFeatured" | "searchUserCommunities" | "searchRecords" | "readCommunity" | "permissionsOf" | "readLogo" | "createCommunity" | "updateCommunity"
+  >;
+  members: Pick<MembersService, "searchMembers" | "searchPublicMembers" | "searchInvitations" | "inviteMembers" | "updateMembers" | "removeMembers">;
+  requests: Pick<RequestsService, "searchUserRequests" | "readRequest" | "readTimeline" | "createComment" | "runAction">;
+  accessRequests: Pick<AccessRequestsService, "requestAccess">;
+  vocabularies: Pick<VocabulariesService, "search">;
+  exports: Pick<ExportsService, "chooseFormat" | "signposting">;
+  stats: Pick<StatsService, "recordView">;
+}
+
+/**
+ * The services the pages use, out of all of them: a page cannot reach another (the jobs, OAI-PMH,
+ * mail...) nor the database, even by a cast. Each service is passed whole; the type above narrows
+ * it to what pages call.
+ */
+export const pageServicesOf = (all: PageServices): PageServices => ({
+  deps: { clock: all.deps.clock, config: all.deps.config, links: all.deps.links },
+  users: all.users,
+  tokens: all.tokens,
+  sessions: all.sessions,
+  signInLinks: all.signInLinks,
+  records: all.records,
+  files: all.files,
+  communities: all.communities,
+  members: all.members,
+  requests: all.requests,
+  accessRequests: all.accessRequests,
+  vocabularies: all.vocabularies,
+  exports: all.exports,
+  stats: all.stats,
+});
