@@ -73,7 +73,7 @@ import { usersRoutes } from "./users/routes";
 import { createUsersService } from "./users/service";
 import { oaiHarvestRoutes, oaiSetsRoutes, OAI_FORM_ROUTES } from "./oai/routes";
 import { createOaiService } from "./oai/service";
-import { createTombstoneWriter } from "./oai/tombstones";
+import { createTombstoneWriter } from "./oai/writer";
 import { VERSION } from "./version";
 import { pagesRoutes, PAGE_FORM_ROUTES } from "./pages/routes";
 import { pageServicesOf } from "./pages/services";

@@ -5,7 +5,8 @@ import type { AccessWriter } from "../access/writer";
 import { badRequest } from "../core/errors";
 import { CREATOR_ASKS_RECEIVER_DECIDES, type HookContext, type RequestType } from "../requests/request-type";
 import { accessRequestText, type AccessGiven } from "./mail";
-import { accessExpiry, GUEST_ACCESS_REQUEST, payloadOf, USER_ACCESS_REQUEST } from "./model";
+import { GUEST_ACCESS_REQUEST, payloadOf, USER_ACCESS_REQUEST } from "./model";
+import { accessExpiry } from "./validate";
 
 export interface AccessTypeDeps {
   access: AccessWriter;

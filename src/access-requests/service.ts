@@ -17,9 +17,10 @@ import type { UserDirectory } from "../requests/context";
 import type { RequestsService } from "../requests/service";
 import type { EntityRef } from "../requests/request-type";
 import { verificationMail } from "./mail";
-import { GUEST_ACCESS_REQUEST, readAccessRequestBody, USER_ACCESS_REQUEST, type AccessRequestInput, type AccessRequestPayload } from "./model";
+import { GUEST_ACCESS_REQUEST, USER_ACCESS_REQUEST, type AccessRequestInput, type AccessRequestPayload } from "./model";
 import { askingAs, checkMayAsk, type AskingAs } from "./policy";
 import * as store from "./store";
+import { readAccessRequestBody } from "./validate";
 
 /** How long a guest's verification link works (InvenioRDM: 6 hours). */
 export const VERIFICATION_TTL_MS = 6 * HOUR_MS;

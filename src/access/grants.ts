@@ -6,9 +6,10 @@ import { badRequest, notFound } from "../core/errors";
 import { writeTransaction } from "../db/connection";
 import type { SharingTarget } from "../records/sharing";
 import type { AccessContext } from "./context";
-import { readGrantsBody, readGrantUpdate, type GrantFields, type GrantInput, type SubjectType } from "./model";
+import type { GrantFields, GrantInput, SubjectType } from "./model";
 import { hitsOf, presentGrant, type GrantJson } from "./present";
 import * as store from "./store";
+import { readGrantsBody, readGrantUpdate } from "./validate";
 
 const NO_GRANT = "No grant found with the given ID.";
 const NO_SUBJECT_GRANT: Record<SubjectType, string> = { user: "No grant found by given user id.", role: "No grant found by given group id." };

@@ -5,9 +5,9 @@ import { notFound } from "../core/errors";
 import { newUuid } from "../core/ids";
 import type { SharingTarget } from "../records/sharing";
 import type { AccessContext } from "./context";
-import { readLinkBody } from "./model";
 import { hitsOf, presentLink, type LinkJson } from "./present";
 import * as store from "./store";
+import { readLinkBody } from "./validate";
 
 const NO_LINK = "No secret link found with the given ID.";
 

@@ -1,7 +1,7 @@
 // `cairn stats export`: the COUNTER-style Dataset Report (DSR) of a date range, as JSON.
 import { writeFileSync } from "node:fs";
 import { systemActor } from "../core/actor";
-import { parseDay } from "../stats/query";
+import { parseDay } from "../stats/validate";
 import { parse, requireString, UsageError, type Command } from "./args";
 import { withServices } from "./services";
 

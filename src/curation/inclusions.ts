@@ -5,10 +5,11 @@
 import { requireUser, systemActor, type Actor } from "../core/actor";
 import { badRequest, forbidden, HttpError, notFound, validationError } from "../core/errors";
 import type { CommunitySearchQuery } from "../communities/model";
-import { readCommentBody } from "../requests/model";
+import { readCommentBody } from "../requests/validate";
 import type { CurationDeps } from "./context";
-import { INCLUSION_TYPE, readDefaultBody, readInclusionBody, readRemovalBody } from "./model";
+import { INCLUSION_TYPE } from "./model";
 import { canPublishDirectly, curatesCommunity } from "./policy";
+import { readDefaultBody, readInclusionBody, readRemovalBody } from "./validate";
 
 /** One community that could not be processed, as InvenioRDM reports it. */
 interface EntryError {

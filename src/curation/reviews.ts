@@ -6,10 +6,11 @@ import { systemActor, type Actor } from "../core/actor";
 import { badRequest, notFound, validationError } from "../core/errors";
 import type { RequestJson } from "../requests/present";
 import type { RequestView } from "../requests/request-type";
-import { readCommentBody } from "../requests/model";
-import { readReviewBody, REVIEW_TYPE } from "./model";
+import { readCommentBody } from "../requests/validate";
+import { REVIEW_TYPE } from "./model";
 import { canPublishDirectly } from "./policy";
 import type { CurationDeps } from "./context";
+import { readReviewBody } from "./validate";
 
 const OPEN = "submitted";
 const CLOSED = ["declined", "cancelled", "expired"];

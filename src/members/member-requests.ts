@@ -10,7 +10,7 @@ import { ROLE_TITLES, type Role } from "../communities/roles";
 import type { MembersDeps } from "./context";
 import { actsForCommunity, checkManageMembers, checkVisibleChoice, managesRole, type Caller } from "./policy";
 import { presentRequestItem } from "./present";
-import { offeredRole, searchRequestItems } from "./request-listing";
+import { offeredRole, searchRequestItems } from "./search";
 import * as store from "./store";
 import { checkInvitationUpdateBody } from "./validate";
 

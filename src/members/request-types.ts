@@ -5,7 +5,7 @@ import { managesRole, ROLE_TITLES } from "../communities/roles";
 import { badRequest } from "../core/errors";
 import type { HookContext, RequestType } from "../requests/request-type";
 import { INVITATION, MEMBERSHIP_REQUEST } from "./member-requests";
-import { offeredRole } from "./request-listing";
+import { offeredRole } from "./search";
 import type { MembershipWriter } from "./writer";
 
 export interface MemberTypeDeps {

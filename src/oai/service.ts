@@ -1,5 +1,5 @@
 // OAI-PMH: set administration (administrators) and the harvesting endpoint's requests, answered
-// as OAI-PMH XML whatever the outcome. (Tombstones are written by tombstones.ts.)
+// as OAI-PMH XML whatever the outcome. (Tombstones are written by writer.ts.)
 import type { Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { notFound, validationError, type FieldError } from "../core/errors";

@@ -7,12 +7,13 @@ import { notFound } from "../core/errors";
 import { parsePage, searchEnvelope, type SearchResult } from "../core/paging";
 import { queryWords } from "../core/word-match";
 import type { RequestsContext } from "./context";
-import { readListFilters, type ListFilters, type ListParams } from "./model";
+import type { ListFilters, ListParams } from "./model";
 import { checkSearchCommunityRequests, readableRequestsFilter, type Roles } from "./policy";
 import type { RequestJson } from "./present";
 import * as store from "./store";
 import { chooseSort } from "../search/sorts";
 import type { EntityRef } from "./request-type";
+import { readListFilters } from "./validate";
 
 const SORTS = ["bestmatch", "newest", "oldest"];
 const STATUS_LABELS: Record<string, string> = {

@@ -8,7 +8,7 @@ import { writeTransaction } from "../db/connection";
 import { createRequestActions, type NewRequest } from "./actions";
 import { createRequestsContext, type RequestsDeps } from "./context";
 import { API_ACTIONS, isRequestAction, isOpen } from "./machine";
-import { actionInput, readCommentBody, readRequestEdit, type ListParams } from "./model";
+import type { ListParams } from "./model";
 import { createNotifier } from "./notify";
 import { canEditRequest } from "./policy";
 import type { RequestJson } from "./present";
@@ -16,6 +16,7 @@ import { createRequestSearch } from "./search";
 import * as store from "./store";
 import { createTimeline } from "./timeline";
 import type { RequestStatus, RequestType, RequestView } from "./request-type";
+import { actionInput, readCommentBody, readRequestEdit } from "./validate";
 
 export type { NewRequest } from "./actions";
 export type RequestsService = ReturnType<typeof createRequestsService>;

@@ -9,11 +9,12 @@ import { parsePage, searchEnvelope, type SearchResult } from "../core/paging";
 import { chooseSort } from "../search/sorts";
 import { writeTransaction } from "../db/connection";
 import type { RequestsContext } from "./context";
-import { readCommentBody, type ListParams } from "./model";
+import type { ListParams } from "./model";
 import type { Notify } from "./notify";
 import { canComment } from "./policy";
 import { presentEvent, type EventJson } from "./present";
 import * as store from "./store";
+import { readCommentBody } from "./validate";
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.at(-1) : v);
 

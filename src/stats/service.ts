@@ -11,9 +11,9 @@ import { createRecorder } from "./events";
 import { DOWNLOAD, STAT_QUERIES, VIEW, type RecordDownloadInput, type RecordViewInput } from "./model";
 import { requireExport, requireStatsRead, type RecordAccess } from "./policy";
 import { presentQueryResult } from "./present";
-import { parseDay, parseStatsRequest } from "./query";
 import * as store from "./store";
 import type { StatsTotals } from "./totals";
+import { parseDay, parseStatsRequest } from "./validate";
 
 export interface StatsDeps extends Deps {
   records: RecordAccess & { loadRecordJson(id: string): RecordDocument | null };
