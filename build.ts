@@ -27,8 +27,8 @@ export async function compile(outfile: string, options: { target?: string; commi
   mkdirSync(dirname(outfile), { recursive: true });
   const result = await Bun.build({
     // Each worker's entry is bundled beside the main one (Bun resolves `new Worker(new URL(...))` to it).
-    entrypoints: ["./src/main.ts", "./src/records/search/reader-worker.ts"],
-    // Paths inside the executable are relative to src/ (records/search/readers.ts names its worker so).
+    entrypoints: ["./src/main.ts", "./src/records/search/sqlite/reader-worker.ts"],
+    // Paths inside the executable are relative to src/ (records/search/sqlite/readers.ts names its worker so).
     root: "./src",
     compile: { outfile, ...(options.target ? { target: options.target as Bun.Build.CompileTarget } : {}) },
     minify: true,

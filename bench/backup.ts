@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createBackupService } from "../src/backup/service";
-import { snapshotDatabase } from "../src/backup/snapshot";
+import { snapshotDatabase } from "../src/backup/sqlite/snapshot";
 import { loadConfig } from "../src/config";
 import { systemActor } from "../src/core/actor";
 import { systemClock } from "../src/core/time";

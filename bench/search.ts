@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { createServices } from "../src/app";
 import { loadConfig } from "../src/config";
 import { type Actor, systemActor } from "../src/core/actor";
-import { writeTransaction } from "../src/db/connection";
+import { writeTransaction } from "../src/db/sqlite/connection";
 import { recordCommunitiesTable, recordGrantsTable } from "../src/db/tables";
 import { bulkInsertRecords, measure, reindexData, startServer } from "./lib";
 import { createRecordsData } from "./records-data";

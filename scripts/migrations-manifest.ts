@@ -1,9 +1,9 @@
-// Writes src/db/migrations/manifest.ts from drizzle-kit's journal, so every migration's SQL is
+// Writes src/db/sqlite/migrations/manifest.ts from drizzle-kit's journal, so every migration's SQL is
 // imported as text and embedded in the compiled executable. Run by `bun run db:generate`.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-const dir = join(import.meta.dir, "..", "src", "db", "migrations");
+const dir = join(import.meta.dir, "..", "src", "db", "sqlite", "migrations");
 const journal = JSON.parse(readFileSync(join(dir, "meta", "_journal.json"), "utf8")) as { entries: { idx: number; tag: string }[] };
 const entries = [...journal.entries].sort((a, b) => a.idx - b.idx);
 const lines = [

@@ -11,7 +11,7 @@ import { httpPolicy } from "./core/http-policy";
 import { newUuid } from "./core/ids";
 import { createLinks } from "./core/links";
 import { systemClock, type Clock } from "./core/time";
-import { migrate, openDatabase } from "./db/connection";
+import { migrate, openDatabase } from "./db/sqlite/connection";
 import { docsRoutes } from "./docs/routes";
 import { groupsRoutes } from "./groups/routes";
 import { iiifRoutes } from "./iiif/routes";

@@ -1,5 +1,5 @@
 // The `access-verifications-clean` job: guests' access requests never confirmed within their 6 hours are dropped.
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import type { JobRegistry } from "../jobs/registry";
 import { deleteExpiredVerifications } from "./store";
 

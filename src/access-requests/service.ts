@@ -7,7 +7,7 @@ import type { Deps } from "../core/deps";
 import { badRequest, notFound, validationError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
 import { HOUR_MS } from "../core/time";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import type { AccessDirectory } from "../access/directory";
 import type { AccessSettings } from "../access/settings";
 import type { Curation } from "../records/curation";

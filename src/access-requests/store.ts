@@ -1,7 +1,7 @@
 // Queries on guests' pending access requests (access_verifications): the single-use links mailed to
 // confirm an address, taken when opened and dropped when their hours have passed.
 import { eq, lte } from "drizzle-orm";
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import { accessVerificationsTable } from "../db/tables";
 
 export type VerificationRow = typeof accessVerificationsTable.$inferSelect;

@@ -3,7 +3,7 @@
 // read a record's access settings. Built from the store alone, like the communities and requests directories.
 import type { Actor } from "../core/actor";
 import { newSecret } from "../core/ids";
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import { presentGrant, presentLink, type GrantJson, type LinkJson } from "./present";
 import { settingsJson, type AccessSettings } from "./settings";
 import { createLinkTokens, type LinkTokens } from "./tokens";

@@ -3,7 +3,7 @@
 // position among the parent's grants; all of it needs the caller to manage the record.
 import type { Actor } from "../core/actor";
 import { badRequest, notFound } from "../core/errors";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import type { SharingTarget } from "../records/sharing";
 import type { AccessContext } from "./context";
 import type { GrantFields, GrantInput, SubjectType } from "./model";

@@ -3,7 +3,7 @@
 // applies to every version; everything needs the caller to manage the record.
 import type { Actor } from "../core/actor";
 import { badRequest } from "../core/errors";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import type { AccessContext, AccessDeps } from "./context";
 import { createGrantOperations, UNKNOWN_SUBJECT } from "./grants";
 import { createLinkOperations } from "./links";

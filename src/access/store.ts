@@ -1,7 +1,7 @@
 // Queries on grants, secret links, access settings and the signing key.
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../db/connection";
-import { selectRows, sortRows } from "../db/rows";
+import type { Db } from "../db/sqlite/connection";
+import { selectRows, sortRows } from "../db/sqlite/rows";
 import { draftsTable, groupsTable, recordGrantsTable, recordLinksTable, recordParentsTable, recordsTable, signingKeysTable, usersTable } from "../db/tables";
 
 export type GrantRow = typeof recordGrantsTable.$inferSelect;

@@ -2,7 +2,7 @@
 // transaction (access-requests/request-types.ts); built from the store before the engine.
 import { notFound } from "../core/errors";
 import { newUuid } from "../core/ids";
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import type { LinkTokens } from "./tokens";
 import * as store from "./store";
 

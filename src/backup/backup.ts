@@ -8,7 +8,7 @@ import { inLanes } from "./copy";
 import { openBackupFolder } from "./folder";
 import { BackupError, buildManifest, DATABASE_FILE, type Counts, type FileEntry, type ObjectEntry } from "./manifest";
 import type { BackupSink } from "./sink";
-import { snapshotDatabase, type SnapshotFacts } from "./snapshot";
+import { snapshotDatabase, type SnapshotFacts } from "./sqlite/snapshot";
 
 /** Snapshots taken again when objects vanished under the first (deleted after it was taken). */
 const MAX_ATTEMPTS = 3;

@@ -1,7 +1,7 @@
 // A backup's manifest: what it holds (version, migration level, counts, every file's checksum), its
 // parsing, and whether this build of Cairn can restore it.
 import { conflict } from "../core/errors";
-import { migrations } from "../db/migrations/manifest";
+import { migrations } from "../db/sqlite/migrations/manifest";
 import { VERSION } from "../version";
 
 export const MANIFEST_FILE = "manifest.json";

@@ -10,7 +10,7 @@ import { readArchive, readManifestEntry } from "./archive";
 import { copyHashed, inLanes, syncDir, writeHashed } from "./copy";
 import { poolPath, readManifestAt } from "./folder";
 import { BackupError, checkRestorable, DATABASE_FILE, MANIFEST_FILE, type Counts, type Manifest } from "./manifest";
-import { checkIntegrity, readFacts, type SnapshotFacts } from "./snapshot";
+import { checkIntegrity, readFacts, type SnapshotFacts } from "./sqlite/snapshot";
 import { dataDirPathOf, resolveSource, snapshotOf, type BackupSource } from "./source";
 
 /** The staging folder's name prefix: a folder so named in a data directory is a restore that has not finished. */

@@ -9,7 +9,7 @@ import { readArchive, readManifestEntry } from "./archive";
 import { hashFile, hashing, inLanes, writeHashed } from "./copy";
 import { poolPath, readManifestAt } from "./folder";
 import { DATABASE_FILE, MANIFEST_FILE, type Manifest } from "./manifest";
-import { checkIntegrity } from "./snapshot";
+import { checkIntegrity } from "./sqlite/snapshot";
 import { resolveSource, type BackupSource } from "./source";
 
 /** Objects hashed at once (see inLanes). */

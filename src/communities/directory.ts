@@ -1,7 +1,7 @@
 // The narrow view of communities other modules consume (the requests engine, members): built from
 // the store alone, so it exists before the services that need each other's answers.
 import type { Actor } from "../core/actor";
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import { sql } from "drizzle-orm";
 import type { CommunitySummary } from "./model";
 import { canSeeCommunity, readableCommunitiesFilter, visibilityOf } from "./policy";

@@ -2,7 +2,7 @@
 // starts being featured; the featured search (search.ts) shows those whose period has begun.
 import type { Actor } from "../core/actor";
 import { notFound, validationError } from "../core/errors";
-import { writeTransaction, type Db } from "../db/connection";
+import { writeTransaction, type Db } from "../db/sqlite/connection";
 import type { Clock } from "../core/time";
 import { MISSING } from "../records/metadata/fields";
 import { canBeFeatured, checkManageFeatured } from "./policy";

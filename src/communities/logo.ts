@@ -4,7 +4,7 @@ import type { Actor } from "../core/actor";
 import { matchesIfNoneMatch } from "../core/etag";
 import { badRequest, HttpError, notFound } from "../core/errors";
 import { newUuid } from "../core/ids";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import { ContentLengthMismatchError, ContentTooLargeError, ObjectStoreError, type ByteSource, type FileStore, type Received } from "../storage/file-store";
 import type { Deps } from "../core/deps";
 import { presentLogo } from "./present";

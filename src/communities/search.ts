@@ -4,7 +4,7 @@ import { desc, sql, type SQL } from "drizzle-orm";
 import type { QueryValues } from "../core/links";
 import { parsePage, searchEnvelope, type PagingLimits, type SearchResult } from "../core/paging";
 import { queryWords } from "../core/word-match";
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import { communitiesTable } from "../db/tables";
 import { chooseSort } from "../search/sorts";
 import type { VocabularyLookup } from "../vocabularies/model";

@@ -8,7 +8,7 @@ import { notFound, validationError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { searchEnvelope, parsePage, type SearchResult } from "../core/paging";
 import { inArray, notInArray, sql } from "drizzle-orm";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import { communitiesTable } from "../db/tables";
 import type { FileStore } from "../storage/file-store";
 import { chooseSort } from "../search/sorts";

@@ -1,7 +1,7 @@
 // Queries on the communities, community_members and featured_communities tables.
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { matchAllWords, wordPrefixGlob } from "../core/word-match";
-import { changesOf, type Db } from "../db/connection";
+import { changesOf, type Db } from "../db/sqlite/connection";
 import { communitiesTable, communityMembersTable, featuredCommunitiesTable, groupMembersTable, usersTable } from "../db/tables";
 import type { Role } from "./roles";
 import { actorMembership } from "./policy";

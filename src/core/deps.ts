@@ -1,6 +1,6 @@
 // What every service is built from.
 import type { Config } from "../config";
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import type { Links } from "./links";
 import type { Clock } from "./time";
 

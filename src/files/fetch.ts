@@ -2,7 +2,7 @@
 // store with the size limit, no credentials added, redirects followed only to trusted hosts.
 import { HttpError } from "../core/errors";
 import { newUuid } from "../core/ids";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import { ContentLengthMismatchError, ContentTooLargeError } from "../storage/file-store";
 import type { FilesContext } from "./context";
 import { detectMimetype } from "./mimetype";

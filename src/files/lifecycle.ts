@@ -5,7 +5,7 @@
 import type { FieldError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import type { Clock } from "../core/time";
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import type { FileStore } from "../storage/file-store";
 import { extensionOf, presentFilesField, type FilesSettings } from "./present";
 import * as store from "./store";

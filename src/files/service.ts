@@ -5,7 +5,7 @@ import { requireUser, type Actor } from "../core/actor";
 import { badRequest, payloadTooLarge, validationError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import type { Visitor } from "../core/visitor";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import { archiveResponse } from "./archive";
 import { createFilesContext, type FilesDeps } from "./context";
 import { downloadResponse, presignedDisposition, type ContentRequest } from "./download";

@@ -4,7 +4,7 @@
 // uploads that went missing fall back to sending the joined file whole at commit.
 import { HttpError } from "../core/errors";
 import { newUuid } from "../core/ids";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import { ObjectStoreError, type MultipartUpload } from "../storage/file-store";
 import type { FilesContext } from "./context";
 import * as store from "./store";

@@ -1,7 +1,7 @@
 // Queries on file_entries, file_objects, file_parts and file_uploads.
 import { and, asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
-import type { Db } from "../db/connection";
-import { insertRow, shapeRow } from "../db/rows";
+import type { Db } from "../db/sqlite/connection";
+import { insertRow, shapeRow } from "../db/sqlite/rows";
 import { fileEntriesTable, fileObjectsTable, filePartsTable, fileUploadsTable } from "../db/tables";
 
 export type EntryRow = typeof fileEntriesTable.$inferSelect;
@@ -16,7 +16,7 @@ const withObject = { ...getTableColumns(fileEntriesTable), size: fileObjectsTabl
 
 /** A draft's or record's entries, oldest first (InvenioRDM lists in upload order). */
 export function listEntries(db: Db, recordId: string, isDraft: boolean): EntryWithObject[] {
-  // Raw SQL through bun:sqlite's statement cache: this runs for every record of every listing. The
+  // Raw SQL through SQLite's statement cache (db/sqlite/rows.ts; behind the port with issue 30): this runs for every record of every listing. The
   // object's columns as correlated subqueries: the same as a LEFT JOIN, which costs ~13 µs a call
   // even when the record has no files (~3 µs this way).
   const rows = db.$client

@@ -4,7 +4,7 @@ import type { Actor } from "../core/actor";
 import { badRequest, payloadTooLarge } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { ContentLengthMismatchError, ContentTooLargeError, type ByteSource, type Received } from "../storage/file-store";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import type { FilesContext } from "./context";
 import { detectMimetype } from "./mimetype";
 import { requireUnlocked } from "./policy";

@@ -1,7 +1,7 @@
 // Queries on the groups and group_members tables.
 import { and, asc, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { matchAllWords } from "../core/word-match";
-import { changesOf, type Db } from "../db/connection";
+import { changesOf, type Db } from "../db/sqlite/connection";
 import { groupMembersTable, groupsTable } from "../db/tables";
 
 export type GroupRow = typeof groupsTable.$inferSelect;

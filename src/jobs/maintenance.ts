@@ -1,6 +1,6 @@
 // Housekeeping jobs every install runs: pruning finished jobs and keeping SQLite tidy.
 import { DAY_MS, type Clock } from "../core/time";
-import { optimizeDatabase, type Db } from "../db/connection";
+import { optimizeDatabase, type Db } from "../db/sqlite/connection";
 import type { JobRegistry } from "./registry";
 import * as store from "./store";
 

@@ -1,5 +1,5 @@
 // Runs one claimed job to its next state: succeeded, queued for a retry, or failed.
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import type { Clock } from "../core/time";
 import { backoffDelay, type JobRegistry } from "./registry";
 import * as store from "./store";

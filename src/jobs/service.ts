@@ -1,7 +1,7 @@
 // Background jobs as an API for other modules (enqueue after commit) and for the CLI.
 import { requireAdmin, type Actor } from "../core/actor";
 import type { Clock } from "../core/time";
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import { badRequest } from "../core/errors";
 import { LEASE_MS, runClaimedJob } from "./runner";
 import { describeSchedule, type JobRegistry } from "./registry";

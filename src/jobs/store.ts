@@ -1,7 +1,7 @@
 // Queries on the jobs and job_schedules tables. Claims are single UPDATE statements, so two
 // workers (or a worker and the CLI) never take the same job.
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
-import { changesOf, type Db } from "../db/connection";
+import { changesOf, type Db } from "../db/sqlite/connection";
 import { jobSchedulesTable, jobsTable } from "../db/tables";
 
 export type JobRow = typeof jobsTable.$inferSelect;

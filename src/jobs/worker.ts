@@ -1,5 +1,5 @@
 // The in-process worker: claims due jobs up to a concurrency, runs them, enqueues scheduled ones.
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import { LEASE_MS, runClaimedJob, type RunnerDeps } from "./runner";
 import { nextRun } from "./registry";
 import * as store from "./store";

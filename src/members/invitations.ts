@@ -5,7 +5,7 @@
 import { requireUser, systemActor, type Actor } from "../core/actor";
 import { validationError, type FieldError } from "../core/errors";
 import { newUuid } from "../core/ids";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import { createRequestLookups, INVITATION, searchCommunityRequests, updateCommunityRequests, type OperationsContext, type RequestListingKind } from "./member-requests";
 import { actsForCommunity, checkGrantRole, checkManageMembers, invitationPermissions } from "./policy";
 import * as store from "./store";

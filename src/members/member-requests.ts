@@ -4,7 +4,7 @@
 import { requireUser, systemActor, type Actor } from "../core/actor";
 import { forbidden, validationError, type FieldError } from "../core/errors";
 import type { PagingLimits } from "../core/paging";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import type { RequestView } from "../requests/request-type";
 import { ROLE_TITLES, type Role } from "../communities/roles";
 import type { MembersDeps } from "./context";

@@ -4,7 +4,7 @@
 // accepting (by a manager, through the requests engine) makes the user a member with that role.
 import { requireUser, type Actor } from "../core/actor";
 import { badRequest } from "../core/errors";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import { createRequestLookups, MEMBERSHIP_REQUEST, searchCommunityRequests, updateCommunityRequests, type OperationsContext, type RequestListingKind } from "./member-requests";
 import { membershipRequestPermissions } from "./policy";
 import { checkMembershipRequestBody } from "./validate";

@@ -6,7 +6,7 @@ import { invalidQuery } from "../core/errors";
 import type { QueryValues } from "../core/links";
 import { parsePage, searchEnvelope, type PagingLimits, type SearchResult } from "../core/paging";
 import { queryWords } from "../core/word-match";
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import type { RequestView } from "../requests/request-type";
 import { communityMembersTable } from "../db/tables";
 import { chooseSort } from "../search/sorts";

@@ -3,7 +3,7 @@
 // files).
 import { requireUser, type Actor } from "../core/actor";
 import { notFound, validationError, type FieldError } from "../core/errors";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import type { Role } from "../communities/roles";
 import type { MembersDeps } from "./context";
 import type { MemberKey } from "./model";

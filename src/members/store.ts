@@ -1,7 +1,7 @@
 // Queries on the community_members table, joined with the users and groups they name.
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { matchAllWords, wordPrefixGlob } from "../core/word-match";
-import { changesOf, type Db } from "../db/connection";
+import { changesOf, type Db } from "../db/sqlite/connection";
 import { communityMembersTable, groupsTable, usersTable } from "../db/tables";
 import type { Role } from "../communities/roles";
 

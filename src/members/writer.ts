@@ -3,7 +3,7 @@
 // make. Built from the store alone, so the requests engine can be handed it before members exist.
 import { badRequest, validationError } from "../core/errors";
 import { newUuid } from "../core/ids";
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import type { Role } from "../communities/roles";
 import * as store from "./store";
 

@@ -1,6 +1,6 @@
 // The items of an OAI-PMH list: public records and tombstones merged in one (datestamp, id)
 // order, selected by date range and set, paged by position so each appears exactly once.
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import type { RecordsService } from "../records/service";
 import * as store from "./store";
 

@@ -1,6 +1,6 @@
 // Queries on oai_sets, oai_tombstones and oai_token_keys.
 import { asc, count, desc, eq, sql } from "drizzle-orm";
-import { changesOf, type Db } from "../db/connection";
+import { changesOf, type Db } from "../db/sqlite/connection";
 import { oaiSetsTable, oaiTombstonesTable, oaiTokenKeysTable } from "../db/tables";
 
 export type SetRow = typeof oaiSetsTable.$inferSelect;

@@ -2,7 +2,7 @@
 // visibility. Built before the records service, which reports every re-index of a published record
 // to it inside the write's transaction, so a harvester learns of a record that stopped being public
 // as a deleted header.
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import type { VisibilityChange } from "../records/context";
 import * as store from "./store";
 

@@ -14,7 +14,8 @@ import { settingsJson } from "../access/settings";
 import type { RequestDirectory } from "../requests/directory";
 import { atLeast, canReadFiles, curates, isPublicRecord, levelOf, recordScope, requireNotDeleted, type Level } from "./policy";
 import { presentDraft, presentListedRecord, presentRecord, type PresentContext } from "./present";
-import { createRecordSearch, indexedRecord, type IndexedParent } from "./search";
+import { indexedRecord, type IndexedParent, type RecordSearch } from "./search";
+import { createSqliteRecordSearch } from "./search/sqlite";
 import * as store from "./store";
 
 export interface RecordsDeps extends Deps {
@@ -171,7 +172,7 @@ export function createRecordsContext(deps: RecordsDeps) {
     };
   }
 
-  const search = createRecordSearch(db, deps.lookup, {
+  const search: RecordSearch = createSqliteRecordSearch(db, deps.lookup, {
     readers: { count: config.SEARCH_READERS, timeoutMs: config.SEARCH_TIMEOUT_MS, log: deps.log },
   });
 

@@ -3,7 +3,7 @@
 // the checks the review and inclusion services make on a record before they create requests.
 import type { Actor } from "../core/actor";
 import { badRequest } from "../core/errors";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import type { RecordsContext } from "./context";
 import { requireLevel, requireRead, type Level } from "./policy";
 import type { createPublishOperations } from "./publish";

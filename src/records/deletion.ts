@@ -5,7 +5,7 @@ import { requireAdmin, type Actor } from "../core/actor";
 import { conflict, notFound, validationError, type FieldError } from "../core/errors";
 import type { JsonObject } from "../core/json";
 import { formatIsoTime } from "../core/time";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import type { RecordsContext } from "./context";
 import { isDeleted } from "./policy";
 import * as store from "./store";

@@ -3,7 +3,7 @@ import { requireUser, type Actor } from "../core/actor";
 import { checkRevision } from "../core/etag";
 import { preconditionFailed, validationError } from "../core/errors";
 import type { RecordDocument } from "../core/record-document";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import { newRecordId } from "./ids";
 import { buildDocument } from "./document";
 import { requireLevel } from "./policy";

@@ -4,7 +4,7 @@ import { badRequest, notFound, validationError } from "../core/errors";
 import type { JsonObject } from "../core/json";
 import type { RecordDocument } from "../core/record-document";
 import { mintDoi } from "../pids/doi";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import { checkEmbargoInFuture, type Access } from "./access";
 import { buildDocument } from "./document";
 import { newRecordId } from "./ids";

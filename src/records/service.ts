@@ -4,7 +4,7 @@ import { anonymous, requireAdmin, requireUser, type Actor } from "../core/actor"
 import { notFound, RedirectError } from "../core/errors";
 import type { QueryValues } from "../core/links";
 import { parsePage, searchEnvelope } from "../core/paging";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import { liftedAccess, type Access } from "./access";
 import { createRecordsContext, type RecordsDeps } from "./context";
 import { createDraftOperations } from "./drafts";

@@ -1,15 +1,15 @@
 // Queries on records, drafts and record_parents.
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { RecordDocument } from "../core/record-document";
-import { changesOf, type Db } from "../db/connection";
-import { findRow, insertRow, shapeRow } from "../db/rows";
+import { changesOf, type Db } from "../db/sqlite/connection";
+import { findRow, insertRow, shapeRow } from "../db/sqlite/rows";
 import { draftsTable, recordParentsTable, recordsTable } from "../db/tables";
 
 export type RecordRow = typeof recordsTable.$inferSelect;
 export type DraftRow = typeof draftsTable.$inferSelect;
 export type ParentRow = typeof recordParentsTable.$inferSelect;
 
-// Point reads on every request's path: through the statement cache (see db/rows.ts).
+// Point reads on every request's path: through the statement cache (see db/sqlite/rows.ts).
 export const findRecord = (db: Db, id: string): RecordRow | null => findRow(db, recordsTable, "id", id);
 export const findDraft = (db: Db, id: string): DraftRow | null => findRow(db, draftsTable, "id", id);
 export const findParent = (db: Db, id: string): ParentRow | null => findRow(db, recordParentsTable, "id", id);
@@ -98,7 +98,7 @@ export const listDueEmbargoes = (db: Db, date: string) =>
 /**
  * The communities a record's parent is included in (`parent.communities`), oldest inclusion first.
  * A cached statement: every record read and search hit asks. Sorted here, not by ORDER BY: a
- * parent has a handful of rows, and bun:sqlite ran the statement with ORDER BY at 5.3 µs against
+ * parent has a handful of rows, and SQLite (through Bun) ran the statement with ORDER BY at 5.3 µs against
  * 1.4 µs without (an index serving the order did not help).
  */
 export const listParentCommunities = (db: Db, parentId: string) =>

@@ -5,7 +5,7 @@ import { requireUser, systemActor, type Actor } from "../core/actor";
 import { badRequest, forbidden, validationError, type FieldError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { DAY_MS, formatIsoTime } from "../core/time";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import type { RequestsContext } from "./context";
 import { allowedIn, TRANSITIONS } from "./machine";
 import type { CommentInput } from "./model";

@@ -1,7 +1,7 @@
 // The narrow view of requests other modules consume before the engine exists (records ask which
 // reviews and inclusion requests are open on a record, for their permission levels): built from
 // the store alone, like the communities directory.
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import * as store from "./store";
 import type { EntityRef, RequestView } from "./request-type";
 

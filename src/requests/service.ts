@@ -4,7 +4,7 @@
 import type { Actor } from "../core/actor";
 import { badRequest, forbidden, notFound } from "../core/errors";
 import { checkRevision } from "../core/etag";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import { createRequestActions, type NewRequest } from "./actions";
 import { createRequestsContext, type RequestsDeps } from "./context";
 import { API_ACTIONS, isRequestAction, isOpen } from "./machine";

@@ -2,8 +2,8 @@
 import { and, asc, desc, eq, inArray, isNotNull, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { matchAllWords, queryWords } from "../core/word-match";
-import type { Db } from "../db/connection";
-import { selectRows, sortRows } from "../db/rows";
+import type { Db } from "../db/sqlite/connection";
+import { selectRows, sortRows } from "../db/sqlite/rows";
 import { requestEventsTable, requestsTable } from "../db/tables";
 import type { ListFilters } from "./model";
 import type { EntityKind, EntityRef, RequestStatus, RequestView } from "./request-type";

@@ -7,7 +7,7 @@ import { checkRevision } from "../core/etag";
 import { newUuid } from "../core/ids";
 import { parsePage, searchEnvelope, type SearchResult } from "../core/paging";
 import { chooseSort } from "../search/sorts";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import type { RequestsContext } from "./context";
 import type { ListParams } from "./model";
 import type { Notify } from "./notify";

@@ -5,7 +5,7 @@ import type { Server } from "bun";
 import { createApp } from "../app";
 import { REINDEX_JOB } from "../records/jobs";
 import { ConfigError, type Config } from "../config";
-import { startCheckpointer } from "../db/checkpointer";
+import { startCheckpointer } from "../db/sqlite/checkpointer";
 import { ensureAdministrator } from "./bootstrap";
 import { secureDataDir } from "./data-dir";
 import { takePidLock } from "./lock";
@@ -95,7 +95,7 @@ export async function startServer(config: Config, say: (line: string) => void = 
       );
       services.jobs.enqueue(REINDEX_JOB);
     }
-    // Checkpoints off the request thread: only the long-running server needs them (see db/checkpointer).
+    // Checkpoints off the request thread: only the long-running server needs them (see db/sqlite/checkpointer).
     const checkpointer = startCheckpointer(services.deps.db, services.deps.db.$client.filename, services.log);
     const port = app.server!.port!;
     say(

@@ -6,7 +6,7 @@ import { requireAdmin, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { badRequest, notFound, validationError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import * as store from "./store";
 import { createSignInThrottle, createThrottleAddressOf } from "./throttle";
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { HttpError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
 import { HOUR_MS, type Clock } from "../core/time";
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import type { SessionsService } from "./service";
 import * as store from "./store";
 

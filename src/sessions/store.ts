@@ -1,6 +1,6 @@
 // Queries on sessions, on the accounts that sign in, and on the counts that slow password guessing.
 import { and, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import { sessionsTable, signInThrottlesTable, usersTable } from "../db/tables";
 
 export type SessionRow = typeof sessionsTable.$inferSelect;

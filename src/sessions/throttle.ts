@@ -8,7 +8,7 @@ import { createAddressResolver, isLoopback, type PeerInfo } from "../core/client
 import { HttpError } from "../core/errors";
 import { hashSecret } from "../core/ids";
 import { HOUR_MS, type Clock } from "../core/time";
-import { writeTransaction, type Db } from "../db/connection";
+import { writeTransaction, type Db } from "../db/sqlite/connection";
 import * as store from "./store";
 
 export interface ThrottleRule {

@@ -5,7 +5,7 @@
 // adds nothing. A unique view or download is the first of its visitor-session (visitor + clock
 // hour) for the record, or for the parent across its versions.
 import { DAY_MS, formatDate, HOUR_MS } from "../core/time";
-import { writeTransaction, type Db } from "../db/connection";
+import { writeTransaction, type Db } from "../db/sqlite/connection";
 import { VIEW, type DayTotals, type EventRow } from "./model";
 import * as store from "./store";
 

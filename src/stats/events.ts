@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Actor } from "../core/actor";
 import { DAY_MS, formatDate, type Clock } from "../core/time";
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import { VIEW, type NewEvent, type RecordUse } from "./model";
 import { classifyAgent } from "./robots";
 import * as store from "./store";

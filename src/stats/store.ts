@@ -1,6 +1,6 @@
 // SQL of the statistics tables (stats_events, stats_record_daily, stats_parent_daily, stats_totals,
 // stats_state). Raw prepared statements: these run per event batch and per aggregated chunk.
-import { writeTransaction, type Db } from "../db/connection";
+import { writeTransaction, type Db } from "../db/sqlite/connection";
 import type { Counts, DayTotals, EventRow, NewEvent } from "./model";
 
 /** Rows per INSERT statement: one statement for many events is several times cheaper than one each. */

@@ -2,7 +2,7 @@
 // records service (which shows them) and handed to the statistics service (which changes them):
 // all-time totals change only when this process aggregates, so they are served from memory
 // until then.
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import type { Counts } from "./model";
 import { presentRecordStats } from "./present";
 import * as store from "./store";

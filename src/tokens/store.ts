@@ -1,7 +1,7 @@
 // Queries on the tokens table.
 import { and, asc, eq, isNull } from "drizzle-orm";
-import type { Db } from "../db/connection";
-import { findRow } from "../db/rows";
+import type { Db } from "../db/sqlite/connection";
+import { findRow } from "../db/sqlite/rows";
 import { tokensTable, usersTable } from "../db/tables";
 
 export type TokenRow = typeof tokensTable.$inferSelect;

@@ -1,7 +1,7 @@
 // Queries on the users table.
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { matchAllWords } from "../core/word-match";
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import { usersTable } from "../db/tables";
 
 export type UserRow = typeof usersTable.$inferSelect;

@@ -1,6 +1,6 @@
 // Per-type search settings: which FTS5 table and columns hold an entry's text, the field names
 // clients query by, the columns search-as-you-type looks at, and the sorts.
-import type { SearchSchema } from "../search/compile";
+import type { SearchSchema } from "../search/sqlite/compile";
 import { GENERIC_TYPES, SPECIFIC_TYPES, type VocabularyType } from "./model";
 
 type Entry = Record<string, any>;

@@ -5,12 +5,12 @@ import type { Deps } from "../core/deps";
 import { checkRevision } from "../core/etag";
 import { notFound, validationError } from "../core/errors";
 import { parsePage, searchEnvelope } from "../core/paging";
-import { compileQuery } from "../search/compile";
-import { expandWildcards, ftsVocabulary } from "../search/wildcards";
-import { phraseCount, toFtsSuggest } from "../search/fts";
+import { compileQuery } from "../search/sqlite/compile";
+import { expandWildcards, ftsVocabulary } from "../search/sqlite/wildcards";
+import { phraseCount, toFtsSuggest } from "../search/sqlite/fts";
 import { parseQueryString } from "../search/query-string";
 import { chooseSort } from "../search/sorts";
-import { writeTransaction } from "../db/connection";
+import { writeTransaction } from "../db/sqlite/connection";
 import { KINDS, isVocabularyType, searchSchemaOf, sortOptions } from "./kinds";
 import type { ImportItem, VocabularyEntry, VocabularyType } from "./model";
 import { presentEntry } from "./present";
@@ -79,7 +79,7 @@ export function createVocabulariesService(deps: Deps) {
       const sort = chooseSort({ options: sortOptions(kind), requested: query.sort, hasQuery, defaultSort: kind.nameSort });
       // The same query compiler as record search: a query that is one full-text condition is a
       // MATCH the store can rank; anything else (e.g. `-word`) is a condition beside it.
-      // `?` and inner `*` expand to the index's own terms, as in record search (search/wildcards.ts).
+      // `?` and inner `*` expand to the index's own terms, as in record search (search/sqlite/wildcards.ts).
       const schema = searchSchemaOf(kind);
       const compiled = compileQuery(expandWildcards(parseQueryString(query.q ?? ""), schema, ftsVocabulary(db.$client, schema.fts.table)), schema);
       const condition = compiled.ftsOnly === null && compiled.where !== "1 = 1" ? { sql: compiled.where, params: compiled.params } : null;

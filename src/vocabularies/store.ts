@@ -1,5 +1,5 @@
 // Queries on vocabulary_entries and the per-kind FTS5 indexes, kept in step row by row.
-import type { Db } from "../db/connection";
+import type { Db } from "../db/sqlite/connection";
 import { KINDS, isSpecificType } from "./kinds";
 import type { VocabularyType } from "./model";
 

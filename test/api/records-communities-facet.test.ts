@@ -3,7 +3,7 @@
 // members and administrators, its filter matching nothing for others), `parent.communities.ids`
 // queries over every version, and the OAI-PMH sets of public communities listing their records.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { writeTransaction } from "../../src/db/connection";
+import { writeTransaction } from "../../src/db/sqlite/connection";
 import { recordCommunitiesTable } from "../../src/db/tables";
 import { and, eq } from "drizzle-orm";
 import { createCommunitiesTestApp, type CommunitiesTestApp, type Role } from "../helpers/communities";

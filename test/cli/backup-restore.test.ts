@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServices } from "../../src/app";
 import { loadConfig } from "../../src/config";
-import { migrations } from "../../src/db/migrations/manifest";
+import { migrations } from "../../src/db/sqlite/migrations/manifest";
 import { VERSION } from "../../src/version";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { listing, readManifest, seedRecords, snapshotsIn } from "../helpers/backup";

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrations } from "../../src/db/migrations/manifest";
+import { migrations } from "../../src/db/sqlite/migrations/manifest";
 import { VERSION } from "../../src/version";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { listing, readManifest, runCairn, seedRecords, snapshotsIn } from "../helpers/backup";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createAccessDirectory } from "../../src/access/directory";
 import { createAccessWriter } from "../../src/access/writer";
-import { writeTransaction } from "../../src/db/connection";
+import { writeTransaction } from "../../src/db/sqlite/connection";
 import { DAY_MS } from "../../src/core/time";
 import { createAccessTestApp, FILE_KEY, type AccessTestApp } from "../helpers/access";
 

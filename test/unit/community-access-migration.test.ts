@@ -2,8 +2,8 @@
 // record_policy treated submissions (open: every member's records without review) and list their
 // members publicly, as before.
 import { expect, test } from "bun:test";
-import { migrate, openDatabase } from "../../src/db/connection";
-import { migrations } from "../../src/db/migrations/manifest";
+import { migrate, openDatabase } from "../../src/db/sqlite/connection";
+import { migrations } from "../../src/db/sqlite/migrations/manifest";
 
 const ID = "0021_community_access";
 

@@ -1,12 +1,12 @@
-// src/db/checkpointer: WAL checkpoints on a worker thread keep the log short while the writer never
+// src/db/sqlite/checkpointer: WAL checkpoints on a worker thread keep the log short while the writer never
 // checkpoints itself; a worker that fails hands checkpoints back to the writer's connection.
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startCheckpointer } from "../../src/db/checkpointer";
-import { openDatabase } from "../../src/db/connection";
+import { startCheckpointer } from "../../src/db/sqlite/checkpointer";
+import { openDatabase } from "../../src/db/sqlite/connection";
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-checkpointer-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

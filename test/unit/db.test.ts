@@ -3,10 +3,10 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrate, openDatabase, schemaVersion } from "../../src/db/connection";
-import { migrations } from "../../src/db/migrations/manifest";
+import { migrate, openDatabase, schemaVersion } from "../../src/db/sqlite/connection";
+import { migrations } from "../../src/db/sqlite/migrations/manifest";
 
-const dir = join(import.meta.dir, "..", "..", "src", "db", "migrations");
+const dir = join(import.meta.dir, "..", "..", "src", "db", "sqlite", "migrations");
 
 describe("migrations", () => {
   test("the manifest embeds every generated migration, in journal order", () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { systemActor, type Actor } from "../../src/core/actor";
 import { HttpError } from "../../src/core/errors";
 import { ManualClock } from "../../src/core/time";
-import { migrate, openDatabase } from "../../src/db/connection";
+import { migrate, openDatabase } from "../../src/db/sqlite/connection";
 import { defineMaintenanceJobs } from "../../src/jobs/maintenance";
 import { backoffDelay, createJobRegistry, describeSchedule, nextRun, type JobDefinition } from "../../src/jobs/registry";
 import { LEASE_MS } from "../../src/jobs/runner";

@@ -7,7 +7,7 @@ import relationtypes from "../../data/vocabularies/relationtypes.json";
 import resourcetypes from "../../data/vocabularies/resourcetypes.json";
 import titletypes from "../../data/vocabularies/titletypes.json";
 import { ManualClock } from "../../src/core/time";
-import { migrate, openDatabase } from "../../src/db/connection";
+import { migrate, openDatabase } from "../../src/db/sqlite/connection";
 import { createJobRegistry } from "../../src/jobs/registry";
 import { createJobsService } from "../../src/jobs/service";
 import * as jobStore from "../../src/jobs/store";

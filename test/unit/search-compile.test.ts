@@ -1,7 +1,7 @@
 // src/search: the query-string parser's range/exists/DOI syntax, and compiled queries run on real SQLite.
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { compileQuery, type SearchSchema } from "../../src/search/compile";
+import { compileQuery, type SearchSchema } from "../../src/search/sqlite/compile";
 import { parseQueryString } from "../../src/search/query-string";
 
 const SCHEMA: SearchSchema = {

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { publicScope } from "../../src/records/policy";
-import { createSearchReaders, type ReaderTimers } from "../../src/records/search/readers";
-import type { RecordSearchInput } from "../../src/records/search/search";
+import { createSearchReaders, type ReaderTimers } from "../../src/records/search/sqlite/readers";
+import type { RecordSearchInput } from "../../src/records/search";
 import { createTestApp, type TestApp } from "../helpers/app";
 
 let t: TestApp;

@@ -3,9 +3,9 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { HttpError } from "../../src/core/errors";
-import { compileQuery, type SearchSchema } from "../../src/search/compile";
+import { compileQuery, type SearchSchema } from "../../src/search/sqlite/compile";
 import { parseQueryString } from "../../src/search/query-string";
-import { expandWildcards, ftsVocabulary, MAX_EXPANSIONS, type Vocabulary } from "../../src/search/wildcards";
+import { expandWildcards, ftsVocabulary, MAX_EXPANSIONS, type Vocabulary } from "../../src/search/sqlite/wildcards";
 
 const SCHEMA: SearchSchema = {
   key: "r.id",

@@ -1,6 +1,10 @@
 // Access to records beyond their owner and communities: grants to users and groups, secret links,
 // and guests' access requests awaiting e-mail verification. All belong to the parent, so they
 // apply to every version.
+// Dialect-specific: none beyond index.ts. access/store.ts listHolderGrants, findValidLink,
+// listGrants, listLinks are hand-written `?` SQL through selectRows (portable text); upsertGrant and
+// signingKey use onConflictDoUpdate/onConflictDoNothing (portable); records/policy.ts grantedParts
+// reads record_grants with a portable subquery; access_verifications.consent is an integer boolean.
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { recordParentsTable } from "./records";
 

@@ -1,5 +1,18 @@
 // Communities: the community rows (metadata as JSON, policies as columns so listings filter in
 // SQL), their members (users or groups), and the featured periods administrators set.
+// Dialect-specific: communities: communities/store.ts reads metadata with `json_extract(metadata,
+// '$.title')` (title, description, typeColumn: `$.type.id`) -> `metadata->>'title'`,
+// `metadata #>> '{type,id}'`; relevance and searchCommunities match words with GLOB (core/word-
+// match.ts) -> `~` regex; findCommunity/findCommunityBySlug and communities_slug_unique use lower().
+// community_members: members/store.ts ORDERS.name sorts `COLLATE NOCASE` -> `lower(…)` (or an ICU
+// collation); members/store.ts relevance and searchMembers use GLOB (-> `~`); members/policy.ts
+// publicMembersFilter `visible = 1` and members/search.ts FACET_COLUMNS.visibility (1/0) -> true/
+// false. record_communities: records/store.ts addParentCommunity, removeParentCommunity,
+// setDefaultCommunity, listParentCommunities compare is_default to 0/1 (-> boolean, and the partial
+// index `WHERE is_default = 1` -> `WHERE is_default`); removeParentCommunity picks the new default
+// by `rowid` -> the primary key `(parent_id, community_id)`; the records search rebuild's
+// PARENT_COLUMNS use `group_concat(community_id)` -> `string_agg(community_id, ',')`.
+// featured_communities: portable.
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { recordParentsTable } from "./records";

@@ -1,6 +1,11 @@
 // Files: stored byte objects (`file_objects`, shared by every entry that points at them), the
 // entries of drafts and records that name them (`file_entries`), the parts of multipart
 // uploads that have arrived (`file_parts`) and their object-storage uploads (`file_uploads`).
+// Dialect-specific: file_entries only. files/store.ts listEntries and deleteEntries bind is_draft
+// as 0/1 in hand-written SQL (-> boolean), listEntries/copyEntries go through shapeRow/insertRow;
+// metadata and transfer are JSON text (-> jsonb). file_objects, file_parts (upsertPart:
+// onConflictDoUpdate), file_uploads: portable. backup/sqlite/snapshot.ts reads file_objects from an SQLite
+// snapshot file (a PostgreSQL backup is pg_dump's).
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Bytes on disk, content-addressed by id; removed when no entry references them. */

@@ -1,4 +1,8 @@
 // The durable job queue and the schedule of interval jobs.
+// Dialect-specific: jobs/store.ts claimNextJob (`?1`/`?2` placeholders; `UPDATE … WHERE id =
+// (SELECT … LIMIT 1)` relies on SQLite's single writer: PostgreSQL needs `FOR UPDATE SKIP LOCKED`
+// in the subquery, or two workers take the same job); releaseJob's two-argument `max(0, x)` ->
+// `greatest(0, x)`; payload/result JSON text (default `'{}'`) -> jsonb.
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 

@@ -1,5 +1,8 @@
 // OAI-PMH: the sets administrators define, tombstones of records that stopped being public
 // (reported as deleted), and the key that signs resumption tokens.
+// Dialect-specific: none (oai/store.ts listTombstones' `(datestamp, record_id) > (?, ?)` keyset is
+// portable, given the `COLLATE "C"` of index.ts: oai/listing.ts merges it in JS with the harvest of
+// record_index, whose queries record-index.ts lists).
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const oaiSetsTable = sqliteTable(

@@ -4,6 +4,17 @@
 // the record, so a search right after a publish finds it.
 // Only drizzle-kit reads these declarations (to generate migrations): the search code queries the
 // tables with its own SQL (src/records/search/*, the records policy's scopes).
+// Dialect-specific (records search, src/records/search/sqlite/, and records/policy.ts): record_fts
+// is FTS5 (contentless, rowid = key; indexer MATCH/`DELETE … WHERE rowid`, sql-path `bm25(…)`,
+// memory-path `group_concat(rowid)`) -> a tsvector column with GIN, `@@`, ts_rank (setweight has 4
+// weights for 5 columns), array_agg; keyword and column wildcards compile to GLOB on record_terms
+// (src/search/sqlite/compile.ts, bounds.ts) -> LIKE/`~` with text_pattern_ops, and wildcards.ts
+// expands terms through fts5vocab -> pg_trgm or a terms table; is_draft/deleted/is_latest compared
+// to 0/1 (records/policy.ts scopeSql, search.ts, harvest.ts, rebuild.ts) -> booleans; search.ts
+// `+r.is_draft` (unary plus: no index) -> plain; indexer's `is_latest IS NOT (…)` -> IS DISTINCT
+// FROM; rebuild.ts reads sqlite_master for its shadow tables and sets PRAGMA cache_size;
+// column-copy.ts polls PRAGMA data_version (the port's changeCounter). languages, file_types,
+// communities are comma-joined text (-> text[] with GIN if facets move to SQL).
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const recordIndexTable = sqliteTable(
@@ -17,7 +28,7 @@ export const recordIndexTable = sqliteTable(
     ownerId: integer("owner_id"),
     /** A deleted record (a tombstone): kept so OAI-PMH sets still select its deleted header; every search scope leaves it out. */
     deleted: integer("deleted", { mode: "boolean" }).notNull().default(false),
-    /** A bit per full-text field the record has a value for (records/search/schema.ts `presence`): `_exists_` on those fields. */
+    /** A bit per full-text field the record has a value for (records/search/sqlite/schema.ts `presence`): `_exists_` on those fields. */
     present: integer("present").notNull().default(0),
     isLatest: integer("is_latest", { mode: "boolean" }).notNull(),
     accessRecord: text("access_record").notNull(),

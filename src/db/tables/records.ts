@@ -1,5 +1,11 @@
 // Records: published versions (`records`), drafts (`drafts`, same id as the record they edit),
 // and the parent that ties a record's versions together (`record_parents`).
+// Dialect-specific: records/store.ts setLatestVersion `is_latest IS NOT (id = ?)` -> `IS DISTINCT
+// FROM`, and assigns a comparison to the integer boolean is_latest (fine once it is boolean);
+// findParentWithVersions/maxVersionIndex (MAX_VERSION_INDEX) use two-argument `max(a, b)` ->
+// `greatest(a, b)`; findRecord/findDraft/findParent/insert* go through findRow/insertRow (rows.ts).
+// document, tombstone, pids, access_settings are JSON text -> jsonb (or json: document key order).
+// record_communities' queries in records/store.ts are listed in communities.ts.
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { RecordDocument } from "../../core/record-document";
 import { usersTable } from "./users";

@@ -2,6 +2,11 @@
 // topic, and their timeline of comments and log events. Entity references (`{user: "3"}`,
 // `{community: "<uuid>"}`, `{record: "<id>"}`, `{email: "..."}`, `{group: "..."}`) are kept as a
 // kind and an id each, so listings filter on them in SQL.
+// Dialect-specific: requests: requests/store.ts listingWhere and listingOrder (bestmatch) match
+// words with GLOB (core/word-match.ts) -> `~` regex, the latter ordering by the match with a `0`
+// fallback (-> false); nextNumber's `max(number) + 1` is safe under SQLite's single writer only ->
+// a sequence on PostgreSQL; payload JSON text -> jsonb. request_events: listEvents breaks ties of
+// `created` by `rowid` -> a bigint identity column to order by (ids are UUIDs); payload -> jsonb.
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const requestsTable = sqliteTable(

@@ -1,4 +1,6 @@
 // Browser sign-in: a session per signed-in browser, found by the hash of its cookie's secret, and the counts that slow password guessing.
+// Dialect-specific: none (sessions/store.ts is drizzle only; upsertThrottle's onConflictDoUpdate
+// is portable; findAccount's lower() lookups are the users table's, see users.ts).
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { usersTable } from "./users";
 

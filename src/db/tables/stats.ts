@@ -4,6 +4,12 @@
 // the aggregation's upserts then touch one B-tree instead of two.
 // Only drizzle-kit reads these declarations (to generate migrations): src/stats/store.ts queries
 // the tables with its own SQL (upserts into WITHOUT ROWID tables).
+// Dialect-specific (src/stats/store.ts): recordKeyOf and insertStateIfMissing use `INSERT OR
+// IGNORE` -> `ON CONFLICT DO NOTHING`; withPageCache sets `PRAGMA cache_size` (-> nothing, or `SET
+// work_mem`); the WITHOUT ROWID tables are plain tables with their primary key; stats_keys.key is a
+// rowid alias -> identity; deleteStatesLike's `LIKE ? || '%'` is ASCII case-insensitive on SQLite,
+// case-sensitive on PostgreSQL (the keys are fixed lower-case prefixes: same rows). upsertRows'
+// `ON CONFLICT … excluded` and insertEvents' many-row VALUES (640 parameters) are portable.
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** One counted view or download; ids only grow (AUTOINCREMENT), so the aggregation's watermark stays valid after pruning. */

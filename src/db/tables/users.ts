@@ -1,4 +1,13 @@
 // Accounts: users, their personal access tokens, groups and group membership.
+// Dialect-specific: users: users/store.ts findUserByEmail/findUserByUsername and sessions/store.ts
+// findAccount compare lower() (with the lower() unique indexes below: citext or lower() alike on
+// PostgreSQL, which also folds non-ASCII, see index.ts); users/policy.ts searchableUserColumns'
+// `substr(email, instr(email, '@') + 1)` -> `split_part(email, '@', 2)`; searchUsers, groups/
+// store.ts searchGroups and members' searches match words with GLOB (core/word-match.ts
+// matchAllWords/wordPrefixGlob: `[eE]` classes after a separator) -> `~` with the same pattern as a
+// regex (`(^|[^…])[eE]…`). groups: findGroupByName/findGroupByIdOrName/searchGroups and
+// members/store.ts findMembers/findGroups use lower().
+// tokens: scopes JSON text -> jsonb. group_members: portable (onConflictDoNothing).
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 

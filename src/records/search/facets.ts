@@ -210,3 +210,22 @@ export function aggregationsOf(groups: FacetGroup[], selected: Record<string, st
     ]),
   );
 }
+
+/** What a search found, before its facet counts are turned into aggregations (which need the vocabularies). */
+export interface FoundRecords {
+  hits: { id: string; isDraft: boolean }[];
+  total: number;
+  sortBy: string;
+  /** Matches counted by facet combination, before the facet filters. */
+  groups: FacetGroup[];
+  /** The selected facet values. */
+  facets: Record<string, string[]>;
+  /** The facets the listing aggregates. */
+  shown: string[];
+}
+
+/** The search with its aggregations, as the API answers it; `labels` (the caller's) on the main thread, after the search. */
+export const withAggregations = (found: FoundRecords, lookup: VocabularyLookup, labels?: FacetLabels) => {
+  const { groups, shown, ...rest } = found;
+  return { ...rest, aggregations: aggregationsOf(groups, found.facets, lookup, shown, labels) };
+};

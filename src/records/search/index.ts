@@ -1,109 +1,146 @@
-// Record search in one home: searching, writing the index, and the harvest queries, behind one
-// object per database. It owns the column copy and its staleness: every index write made through
-// it moves a version counter the copy checks.
+// The search port of records: what any record-search engine provides (index writes, search with
+// facets, OAI-PMH harvest queries, rebuild, check) and the engine-neutral types it speaks in. The
+// SQLite/FTS5 engine is in sqlite/ (createSqliteRecordSearch); facets.ts and sorts.ts are the
+// engine-neutral facet and sort tables every engine counts and orders by.
 import type { Page } from "../../core/paging";
-import type { Db } from "../../db/connection";
-import type { VocabularyLookup } from "../metadata/check";
 import type { RecordScope } from "../policy";
-import { createColumnCopy, dataVersion } from "./column-copy";
-import * as harvest from "./harvest";
-import * as indexer from "./indexer";
-import { createSearchReaders, type ReaderOptions } from "./readers";
-import { checkIndex, rebuildIndex, type RebuildHooks } from "./rebuild";
-import type { FacetLabels } from "./facets";
-import { findRecords, withAggregations, type RecordSearchInput } from "./search";
+import type { RecordRow } from "../store";
+import type { FacetLabels, withAggregations } from "./facets";
 
-export type { HarvestFilter, HarvestHit, HarvestKey } from "./harvest";
-export type { IndexedRow } from "./indexer";
-export type { RebuildHooks } from "./rebuild";
-export type { RecordSearchInput } from "./search";
 export type { FacetLabels } from "./facets";
-export type { IndexedParent } from "./indexer";
-export { indexedRecord, rowOf } from "./indexer";
 export { withReadableCommunities } from "./facets";
 
-export interface RecordSearchOptions {
-  /** Reader workers for searches (none: searches run on the calling thread). */
-  readers?: Omit<ReaderOptions, "path">;
+export interface RecordSearchInput {
+  /** The configured sort options (RDM_SEARCH_SORT_OPTIONS). */
+  sortOptions: string[];
+  q?: string;
+  sort?: string;
+  allversions?: boolean;
+  /** Only versions of this parent. */
+  parentId?: string;
+  /** Only records included in this community (record_communities). */
+  communityId?: string;
+  /** The facets to aggregate (default all of the listing's). */
+  facets?: string[];
+  defaultSort: string;
+  query: Record<string, unknown>;
 }
 
-export function createRecordSearch(db: Db, lookup: VocabularyLookup, options: RecordSearchOptions = {}) {
-  let version = 0;
-  /** The state of the index: writes through this module, and commits by other processes. */
-  const stamp = () => `${version}:${dataVersion(db)}`;
-  const copy = createColumnCopy(db, stamp);
-  const readers = options.readers && options.readers.count > 0 ? createSearchReaders({ ...options.readers, path: db.$client.filename }) : null;
+/** A search's answer as the API gives it: hits, total, the sort used, the selected facets and the aggregations. */
+export type RecordSearchResult = ReturnType<typeof withAggregations>;
+
+/** What the index needs of a published record or a draft. */
+export interface IndexedRow {
+  /** Extensions of the record's files (the file_type facet). */
+  fileTypes?: string[];
+  id: string;
+  parentId: string;
+  ownerId: number | null;
+  isLatest: boolean;
+  isDraft: boolean;
+  accessRecord: string;
+  /** InvenioRDM's deletion status of a published record (`D`: deleted); drafts have none. */
+  deletionStatus?: string;
+  versionIndex: number;
+  document: Record<string, unknown>;
+  created: number;
+  updated: number;
+}
+
+export const indexedRecord = (row: RecordRow): IndexedRow => ({ ...row, isDraft: false });
+
+/** What the index needs of a record's parent, shared by all its versions and drafts. */
+export interface IndexedParent {
+  pids: Record<string, unknown>;
+  /** Ids of the communities the parent is included in (record_communities). */
+  communities: string[];
+}
+
+export interface HarvestFilter {
+  /** Query strings OR-ed together (a set and its sub-sets); undefined: every public record. */
+  patterns?: string[];
+  /** Inclusive lower bound of `updated` (ms). */
+  fromMs?: number;
+  /** Exclusive upper bound of `updated` (ms). */
+  untilMs?: number;
+}
+
+/** A position in the harvest order: the last (updated, id) already returned. */
+export interface HarvestKey {
+  updated: number;
+  id: string;
+}
+
+export interface HarvestHit {
+  id: string;
+  updated: number;
+}
+
+export interface RebuildHooks {
+  onProgress?: (done: number, total: number) => void;
+  /** Records per batch transaction (default 2,000). */
+  batchSize?: number;
+  /** Called once the new index exists, before the first batch (tests stop a rebuild there). */
+  onShadowReady?: () => void;
+  /** Called inside the swap's transaction, just before the live index changes (tests stop a rebuild there). */
+  beforeSwap?: () => void;
+}
+
+/** How the index compares with the records and drafts it should hold. */
+export interface IndexCheck {
+  records: number;
+  drafts: number;
+  indexedRecords: number;
+  indexedDrafts: number;
+  /** Written before the index kept which full-text fields each record has: a rebuild adds them. */
+  outdated: boolean;
+  complete: boolean;
+}
+
+/**
+ * Record search. The index writes (indexRecord, unindexRecord, indexLatestFlags, setPopularity) and
+ * indexedAccess run inside the caller's write transaction, which is synchronous today: they stay
+ * synchronous until the database port's transactions become async, and then become async with
+ * them. So do the harvest queries, rebuild and check, whose callers (OAI-PMH, `cairn reindex`, the
+ * server's start) are synchronous services today; search is async already.
+ */
+export interface RecordSearch {
+  /** Writes (or rewrites) the index rows of a record or draft. */
+  indexRecord(row: IndexedRow, parent: IndexedParent): void;
+  /** Removes the index rows of a record (or of its draft). */
+  unindexRecord(recordId: string, isDraft: boolean): void;
+  /** Mirrors records.is_latest for a parent's published versions. */
+  indexLatestFlags(parentId: string, latestId: string): void;
+  /** A parent's popularity (all versions' unique views/downloads), which the popularity sorts use. */
+  setPopularity(parentId: string, views: number, downloads: number): void;
+  /** The access the index holds for a published record, before it is re-indexed (OAI-PMH hears of a change). */
+  indexedAccess(id: string): string | null;
+
   /**
-   * Runs an index write, telling the copies (this thread's and the workers') which rows it touched
-   * (`keysOf` its result; none known when it throws: the copies rebuild).
+   * Records as `scope` sees them, with the aggregations. `labels` names the buckets the caller may
+   * see (the communities facet); without it those buckets are left out.
    */
-  const write = <T>(work: () => T, keysOf: (result: T) => number[] | null): T => {
-    const at = ++version;
-    let keys: number[] | null = null;
-    try {
-      const result = work();
-      keys = keysOf(result);
-      return result;
-    } finally {
-      copy.changed(at, keys);
-      readers?.changed(at, keys);
-    }
-  };
-  const touched = (keys: number[]) => keys;
-  const all = () => null;
+  search(scope: RecordScope, input: RecordSearchInput, page: Page, labels?: FacetLabels): Promise<RecordSearchResult>;
 
-  return {
-    /** The column copy (tests refresh it by hand). */
-    copy,
+  // OAI-PMH harvesting: public published records (every version) in (updated, id) order.
+  /** The next `limit` public records after `after`. */
+  listHarvestable(filter: HarvestFilter, after: HarvestKey | null, limit: number): HarvestHit[];
+  countHarvestable(filter: HarvestFilter): number;
+  /** Which of `ids` (published, public or not) the query strings select: set membership. */
+  selectedRecordIds(ids: string[], patterns: string[]): Set<string>;
+  /** The oldest datestamp among public records, or null when there is none. */
+  earliestHarvestable(): number | null;
+  /** Public records by id, in the order asked. */
+  findPublicRecords(ids: string[]): RecordRow[];
 
-    /**
-     * Records as `scope` sees them, on this thread; `memory: false` forces the SQL path (the
-     * differential tests); `labels` as for `search`.
-     */
-    searchNow: (scope: RecordScope, input: RecordSearchInput, page: Page, options: { memory?: boolean; labels?: FacetLabels } = {}) =>
-      withAggregations(findRecords(db, scope, input, page, options.memory === false ? undefined : copy), lookup, options.labels),
-
-    /**
-     * Records as `scope` sees them: on a reader worker, within the time budget, when there are
-     * workers. `labels` names the buckets the caller may see (the communities facet); without it
-     * those buckets are left out.
-     */
-    async search(scope: RecordScope, input: RecordSearchInput, page: Page, labels?: FacetLabels) {
-      const found = readers ? await readers.search(stamp(), scope, input, page) : findRecords(db, scope, input, page, copy);
-      return withAggregations(found, lookup, labels);
-    },
-
-    indexRecord: (row: indexer.IndexedRow, parent: indexer.IndexedParent) => void write(() => indexer.indexRecord(db, row, parent), touched),
-    unindexRecord: (recordId: string, isDraft: boolean) => void write(() => indexer.unindexRecord(db, recordId, isDraft), touched),
-    indexLatestFlags: (parentId: string, latestId: string) => void write(() => indexer.indexLatestFlags(db, parentId, latestId), touched),
-    /**
-     * Rebuilds the whole index from the records into shadow tables and swaps them in at the end
-     * (`cairn reindex`, and the server when it finds the index incomplete); `since` is when it
-     * started: writes made after it by another process are caught up at the swap.
-     */
-    rebuild: (since: number, fileTypes?: (id: string, isDraft: boolean) => string[], hooks?: RebuildHooks) => write(() => rebuildIndex(db, since, fileTypes, hooks), all),
-    /** Counts of records and drafts against the index rows that stand for them. */
-    check: () => checkIndex(db),
-
-    /** A parent's popularity on its index rows and in the copy, which stays current (see column-copy.ts). */
-    setPopularity(parentId: string, views: number, downloads: number) {
-      const keys = indexer.setPopularity(db, parentId, views, downloads);
-      for (const key of keys) copy.setPopularity(key, views, downloads);
-      readers?.setPopularity(keys, views, downloads);
-    },
-
-    /** Ends the reader workers. */
-    close: () => readers?.close(),
-
-    // OAI-PMH harvesting: public published records (every version) in (updated, id) order.
-    listHarvestable: (filter: harvest.HarvestFilter, after: harvest.HarvestKey | null, limit: number) => harvest.listHarvestable(db, filter, after, limit),
-    countHarvestable: (filter: harvest.HarvestFilter) => harvest.countHarvestable(db, filter),
-    selectedRecordIds: (ids: string[], patterns: string[]) => harvest.selectedRecordIds(db, ids, patterns),
-    earliestHarvestable: () => harvest.earliestHarvestable(db),
-    findPublicRecords: (ids: string[]) => harvest.findPublicRecords(db, ids),
-    /** The access the index holds for a published record, before it is re-indexed. */
-    indexedAccess: (id: string) => harvest.indexedAccess(db, id),
-  };
+  /**
+   * Rebuilds the whole index from the records without ever showing an empty or partial one;
+   * `since` is when it started (writes made after it by another process are caught up). Returns
+   * how many published records the index holds.
+   */
+  rebuild(since: number, fileTypes?: (id: string, isDraft: boolean) => string[], hooks?: RebuildHooks): number;
+  /** Counts of records and drafts against the index rows that stand for them. */
+  check(): IndexCheck;
+  /** Ends what the engine runs beside the request thread (reader workers, connections). */
+  close(): void;
 }
-
-export type RecordSearch = ReturnType<typeof createRecordSearch>;

@@ -1,11 +1,11 @@
 // The in-memory search path over the column copy (column-copy.ts): the matching keys come from
 // FTS5 (or the copy's match cache) and everything else (visibility, facets, totals, the page) is
-// counted in memory. Same rules as the SQL path (sql-path.ts): the differential tests compare them.
-import type { Db } from "../../db/connection";
-import type { Bound } from "../../search/compile";
+// counted in memory. Same rules as the SQL path (sql-path.ts): the conformance suite compares them.
+import type { Db } from "../../../db/sqlite/connection";
+import type { Bound } from "../../../search/sqlite/compile";
 import type { CachedMatch, Columns } from "./column-copy";
-import { passes, type FacetGroup } from "./facets";
-import { sortOf, type RowOrder } from "./sorts";
+import { passes, type FacetGroup } from "../facets";
+import { sortOf, type RowOrder } from "../sorts";
 
 type Order = RowOrder;
 

@@ -1,15 +1,15 @@
 // Record search over the index: the query string, the caller's scope, facets, sorts and paging,
 // answered by the in-memory path when the query tree allows it and the copy is current, else SQL.
 // Runs on the request thread or in a reader worker (readers.ts): its answer is plain data.
-import type { Page } from "../../core/paging";
-import type { Db } from "../../db/connection";
-import { compileQuery } from "../../search/compile";
-import { parseQueryString } from "../../search/query-string";
-import { chooseSort } from "../../search/sorts";
-import type { VocabularyLookup } from "../metadata/check";
-import { grantedParts, scopePredicate, scopeSql, type RecordScope } from "../policy";
+import type { Page } from "../../../core/paging";
+import type { Db } from "../../../db/sqlite/connection";
+import { compileQuery } from "../../../search/sqlite/compile";
+import { parseQueryString } from "../../../search/query-string";
+import { chooseSort } from "../../../search/sorts";
+import { grantedParts, scopePredicate, scopeSql, type RecordScope } from "../../policy";
 import type { ColumnCopy } from "./column-copy";
-import { aggregationsOf, facetFilter, listingFacets, selectedFacets, totalOf, type FacetGroup, type FacetLabels } from "./facets";
+import { facetFilter, listingFacets, selectedFacets, totalOf, type FoundRecords } from "../facets";
+import type { RecordSearchInput } from "../index";
 import { memorySearch } from "./memory-path";
 import { memoryPlan } from "./plan";
 import { expandRecordQuery, RECORD_SEARCH_SCHEMA } from "./schema";
@@ -19,22 +19,6 @@ import { groupedCounts, publishedHitsOf, rankedPage, sortedPage, type Hit } from
 const RANK_LIMIT = 5000;
 /** Most phrases a bestmatch query is ranked with (200 words made one search take a second at 1,500 records). */
 const MAX_RANKED_PHRASES = 32;
-
-export interface RecordSearchInput {
-  /** The configured sort options (RDM_SEARCH_SORT_OPTIONS). */
-  sortOptions: string[];
-  q?: string;
-  sort?: string;
-  allversions?: boolean;
-  /** Only versions of this parent. */
-  parentId?: string;
-  /** Only records included in this community (record_communities). */
-  communityId?: string;
-  /** The facets to aggregate (default all of the listing's). */
-  facets?: string[];
-  defaultSort: string;
-  query: Record<string, unknown>;
-}
 
 /**
  * bm25 needs each phrase's document frequency: cheap for a word (its doclist), but for a phrase of
@@ -46,25 +30,6 @@ function rankable(match: string): boolean {
   const phrases = match.match(/"(?:[^"]|"")*"/g) ?? [];
   return phrases.length <= MAX_RANKED_PHRASES && phrases.every((phrase) => !/[^\p{L}\p{N}]/u.test(phrase.slice(1, -1).replace(/""/g, "")));
 }
-
-/** What a search found, before its facet counts are turned into aggregations (which need the vocabularies). */
-export interface FoundRecords {
-  hits: { id: string; isDraft: boolean }[];
-  total: number;
-  sortBy: string;
-  /** Matches counted by facet combination, before the facet filters. */
-  groups: FacetGroup[];
-  /** The selected facet values. */
-  facets: Record<string, string[]>;
-  /** The facets the listing aggregates. */
-  shown: string[];
-}
-
-/** The search with its aggregations, as the API answers it; `labels` (the caller's) on the main thread, after the search. */
-export const withAggregations = (found: FoundRecords, lookup: VocabularyLookup, labels?: FacetLabels) => {
-  const { groups, shown, ...rest } = found;
-  return { ...rest, aggregations: aggregationsOf(groups, found.facets, lookup, shown, labels) };
-};
 
 /** The index keys of the records a scope admits beyond public and own ones (records/policy.ts grantedSql), for the in-memory path. */
 function grantedKeys(db: Db, scope: RecordScope): Set<number> {

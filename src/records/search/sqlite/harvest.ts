@@ -1,32 +1,13 @@
 // Published records for OAI-PMH harvesting: public versions in a stable (updated, id) order, so a
 // harvest paged by keyset returns each exactly once; selected by set query strings.
-import type { Db } from "../../db/connection";
-import { compileQuery } from "../../search/compile";
-import { parseQueryString, type QueryNode } from "../../search/query-string";
-import { publicScope, scopeSql } from "../policy";
-import type { RecordRow } from "../store";
+import type { Db } from "../../../db/sqlite/connection";
+import { compileQuery } from "../../../search/sqlite/compile";
+import { parseQueryString, type QueryNode } from "../../../search/query-string";
+import { publicScope, scopeSql } from "../../policy";
+import type { RecordRow } from "../../store";
+import type { HarvestFilter, HarvestHit, HarvestKey } from "../index";
 import { rowOf } from "./indexer";
 import { expandRecordQuery, RECORD_SEARCH_SCHEMA } from "./schema";
-
-export interface HarvestFilter {
-  /** Query strings OR-ed together (a set and its sub-sets); undefined: every public record. */
-  patterns?: string[];
-  /** Inclusive lower bound of `updated` (ms). */
-  fromMs?: number;
-  /** Exclusive upper bound of `updated` (ms). */
-  untilMs?: number;
-}
-
-/** A position in the harvest order: the last (updated, id) already returned. */
-export interface HarvestKey {
-  updated: number;
-  id: string;
-}
-
-export interface HarvestHit {
-  id: string;
-  updated: number;
-}
 
 type Sql = { where: string; params: (string | number)[] };
 

@@ -1,8 +1,8 @@
 // A reader worker: record searches on its own read-only connection and its own column copy, so a
 // costly search never holds up the server's request thread (readers.ts sends the work).
-import type { Db } from "../../db/connection";
-import { openReader } from "../../db/connection";
-import { HttpError } from "../../core/errors";
+import type { Db } from "../../../db/sqlite/connection";
+import { openReader } from "../../../db/sqlite/connection";
+import { HttpError } from "../../../core/errors";
 import { createColumnCopy, type ColumnCopy } from "./column-copy";
 import { findRecords } from "./search";
 import type { ReaderMessage } from "./readers";

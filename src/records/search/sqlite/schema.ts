@@ -1,9 +1,9 @@
 // How record queries map onto the index: full-text fields (record_fts columns), exact keyword
 // fields (record_terms), range columns (record_index), and the short names clients use.
-import type { Db } from "../../db/connection";
-import type { SearchSchema } from "../../search/compile";
-import type { QueryNode } from "../../search/query-string";
-import { expandWildcards, ftsVocabulary } from "../../search/wildcards";
+import type { Db } from "../../../db/sqlite/connection";
+import type { SearchSchema } from "../../../search/sqlite/compile";
+import type { QueryNode } from "../../../search/query-string";
+import { expandWildcards, ftsVocabulary } from "../../../search/sqlite/wildcards";
 
 /** Full-text fields and the record_fts column each is indexed in. */
 const FULL_TEXT_COLUMNS: Record<string, string> = {

@@ -3,9 +3,9 @@
 // records counts its facets and picks its page without touching a row per match (SQLite needs
 // ~1 µs per matching row; 100,000 matches made every search ~100 ms). The copy is rebuilt from
 // the table when it is stale; until then searches take the SQL path.
-import type { Db } from "../../db/connection";
-import { isPublicRecord } from "../policy";
-import { splitList, type FacetGroup } from "./facets";
+import type { Db } from "../../../db/sqlite/connection";
+import { isPublicRecord } from "../../policy";
+import { splitList, type FacetGroup } from "../facets";
 
 export interface Columns {
   /** Rows in use (the arrays have room for more: patches append). */

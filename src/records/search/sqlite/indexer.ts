@@ -1,14 +1,15 @@
 // Writes the records search index (record_index, record_terms, record_fts) from records and
 // drafts: called (through the search module, index.ts) inside the transactions that write records.
-import { stripHtml } from "../../core/html";
-import { objects, type JsonObject } from "../../core/json";
-import type { RecordDocument } from "../../core/record-document";
-import type { Db } from "../../db/connection";
-import { shapeRow } from "../../db/rows";
-import { recordsTable } from "../../db/tables";
-import { accessStatus, type Access } from "../access";
-import { isDeleted } from "../policy";
-import type { RecordRow } from "../store";
+import { stripHtml } from "../../../core/html";
+import { objects, type JsonObject } from "../../../core/json";
+import type { RecordDocument } from "../../../core/record-document";
+import type { Db } from "../../../db/sqlite/connection";
+import { shapeRow } from "../../../db/sqlite/rows";
+import { recordsTable } from "../../../db/tables";
+import { accessStatus, type Access } from "../../access";
+import { isDeleted } from "../../policy";
+import type { RecordRow } from "../../store";
+import type { IndexedParent, IndexedRow } from "../index";
 import { RECORD_SEARCH_SCHEMA } from "./schema";
 
 type Doc = JsonObject;
@@ -106,33 +107,6 @@ function terms(row: { id: string; parentId: string }, doc: RecordDocument, paren
 function removeKey(db: Db, key: number) {
   db.$client.query("DELETE FROM record_fts WHERE rowid = ?").run(key);
   db.$client.query("DELETE FROM record_terms WHERE key = ?").run(key);
-}
-
-/** What the index needs of a published record or a draft. */
-export interface IndexedRow {
-  /** Extensions of the record's files (the file_type facet). */
-  fileTypes?: string[];
-  id: string;
-  parentId: string;
-  ownerId: number | null;
-  isLatest: boolean;
-  isDraft: boolean;
-  accessRecord: string;
-  /** InvenioRDM's deletion status of a published record (`D`: deleted); drafts have none. */
-  deletionStatus?: string;
-  versionIndex: number;
-  document: Record<string, unknown>;
-  created: number;
-  updated: number;
-}
-
-export const indexedRecord = (row: RecordRow): IndexedRow => ({ ...row, isDraft: false });
-
-/** What the index needs of a record's parent, shared by all its versions and drafts. */
-export interface IndexedParent {
-  pids: Record<string, unknown>;
-  /** Ids of the communities the parent is included in (record_communities). */
-  communities: string[];
 }
 
 /** A comma-joined list column: distinct, lower-cased, sorted, as the facet groups compare them. */

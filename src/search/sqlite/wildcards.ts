@@ -2,10 +2,10 @@
 // expanded to the index terms it matches (read from an fts5vocab table) before the query compiles,
 // and every path that searches the query (SQL, in-memory) then looks up exactly those terms.
 import type { Database } from "bun:sqlite";
-import { invalidQuery } from "../core/errors";
+import { invalidQuery } from "../../core/errors";
 import { after, globOf, literalPrefix, patternParts, type PatternPart } from "./bounds";
 import { MAX_CLAUSE_COUNT, termTarget, type SearchSchema } from "./compile";
-import type { QueryNode } from "./query-string";
+import type { QueryNode } from "../query-string";
 
 type Term = Extract<QueryNode, { kind: "term" }>;
 

@@ -2,10 +2,11 @@
 // lets it read beside the writer), so the request thread stays free for every other request, and
 // a search that runs past its time budget is stopped by ending its worker (SQLite offers bun no
 // interrupt) and answered 503. A new worker takes the ended one's place.
-import type { Page } from "../../core/paging";
-import { HttpError, type FieldError } from "../../core/errors";
-import type { RecordScope } from "../policy";
-import type { FoundRecords, RecordSearchInput } from "./search";
+import type { Page } from "../../../core/paging";
+import { HttpError, type FieldError } from "../../../core/errors";
+import type { RecordScope } from "../../policy";
+import type { FoundRecords } from "../facets";
+import type { RecordSearchInput } from "../index";
 
 /** What the server sends a reader worker. */
 export type ReaderMessage =
@@ -54,7 +55,7 @@ export interface ReaderOptions {
  * The worker's entry: beside this file when run from source; in the single executable, the entry
  * build.ts bundles, named by its path under src/ (the build's root).
  */
-const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./records/search/reader-worker.ts" : new URL("./reader-worker.ts", import.meta.url).href;
+const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./records/search/sqlite/reader-worker.ts" : new URL("./reader-worker.ts", import.meta.url).href;
 
 export function createSearchReaders(options: ReaderOptions) {
   let nextId = 1;

@@ -1,8 +1,9 @@
 // Rebuilding the records index without ever showing an empty or partial one: the new rows go into
 // shadow tables, batch by batch, and one transaction swaps them in. A rebuild killed at any point
 // leaves the live index as it was (the next rebuild drops the leftover shadow tables).
-import { writeTransaction, type Db } from "../../db/connection";
-import { indexedRecord, indexRecord, LIVE_TABLES, rowOf, type IndexedParent, type IndexTables } from "./indexer";
+import { writeTransaction, type Db } from "../../../db/sqlite/connection";
+import { indexedRecord, type IndexedParent, type RebuildHooks } from "../index";
+import { indexRecord, LIVE_TABLES, rowOf, type IndexTables } from "./indexer";
 
 const SHADOW: IndexTables = { index: "record_index_rebuild", terms: "record_terms_rebuild", fts: "record_fts_rebuild" };
 const BATCH = 2000;
@@ -124,16 +125,6 @@ function swap(db: Db, since: number, fileTypes: FileTypes, beforeSwap?: () => vo
     for (const [role, live] of Object.entries(LIVE_TABLES)) db.$client.exec(`ALTER TABLE ${SHADOW[role as keyof IndexTables]} RENAME TO ${live}`);
     for (const object of schema) if (object.type === "index") db.$client.exec(object.sql);
   });
-}
-
-export interface RebuildHooks {
-  onProgress?: (done: number, total: number) => void;
-  /** Records per batch transaction (default 2,000). */
-  batchSize?: number;
-  /** Called once the shadow tables exist, before the first batch (tests stop a rebuild there). */
-  onShadowReady?: () => void;
-  /** Called inside the swap's transaction, just before the tables change (tests stop a rebuild there). */
-  beforeSwap?: () => void;
 }
 
 /** Rebuilds the whole index from the records and drafts; returns how many published records it holds. */

@@ -1,10 +1,10 @@
 // Compiles a parsed query string into one SQL condition over a search index: full-text fields
 // through an FTS5 table (wildcards as the terms wildcards.ts expanded them to), exact keyword
 // fields through a terms table, ranges over plain columns.
-import { invalidQuery } from "../core/errors";
+import { invalidQuery } from "../../core/errors";
 import { bounds, DATE_PREFIX, prefixBounds, wildcardBounds, type Bound } from "./bounds";
 import { ftsPhrase } from "./fts";
-import type { QueryNode } from "./query-string";
+import type { QueryNode } from "../query-string";
 
 export type { Bound } from "./bounds";
 

@@ -1,7 +1,7 @@
 // The database side of a backup: a consistent snapshot of the live database (VACUUM INTO on a
 // worker thread) and the facts read from a snapshot (migrations, counts, the objects it references).
 import { Database } from "bun:sqlite";
-import type { Counts, ObjectEntry } from "./manifest";
+import type { Counts, ObjectEntry } from "../manifest";
 
 export interface SnapshotFacts {
   migrationIds: string[];

@@ -1,8 +1,8 @@
 // The SQL path of record search: facet counts grouped in one query, and a page ordered by a sort's
 // SQL or ranked by bm25. Answers every query; the in-memory path answers the common ones faster.
-import type { Db } from "../../db/connection";
-import { splitList, type FacetGroup } from "./facets";
-import { sortOf } from "./sorts";
+import type { Db } from "../../../db/sqlite/connection";
+import { splitList, type FacetGroup } from "../facets";
+import { sortOf } from "../sorts";
 
 export type Sql = { where: string; params: (string | number)[] };
 export type Hit = { record_id: string; is_draft: number };

@@ -1,8 +1,8 @@
 // Which path answers a search, decided by reading the query tree: the in-memory path takes queries
 // that are AND-ed publication-date ranges and full-text conditions (or nothing); anything else
 // (keyword fields, other columns, negated non-text parts) goes to SQL.
-import { columnRange, flatten, ftsExpression, type Bound, type SearchSchema } from "../../search/compile";
-import type { QueryNode } from "../../search/query-string";
+import { columnRange, flatten, ftsExpression, type Bound, type SearchSchema } from "../../../search/sqlite/compile";
+import type { QueryNode } from "../../../search/query-string";
 import type { MatchPlan } from "./memory-path";
 
 const MAX_SET_PARTS = 16;

@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { closeSync, existsSync, openSync } from "node:fs";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrations } from "./migrations/manifest";
-import * as tables from "./tables";
+import * as tables from "../tables";
 
 export type Db = BunSQLiteDatabase<typeof tables> & { $client: Database };
 

@@ -1,0 +1,439 @@
+// The conformance suite of record search (src/records/search/index.ts): every engine, and every
+// path of one, must answer alike. One corpus (records, versions, drafts, restricted records,
+// communities, grants); fixed queries under fixed callers and seeded random queries under random
+// scopes, each answer compared in full (hits in order, totals, aggregations) with the reference,
+// the SQLite engine's SQL path over the same corpus; and an oracle computed here from the stored
+// records (not from any index) for what each scope sees and the facet counts, so a scope or a facet
+// broken in the reference itself fails too.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Actor } from "../../src/core/actor";
+import type { Page } from "../../src/core/paging";
+import { writeTransaction } from "../../src/db/sqlite/connection";
+import { recordCommunitiesTable, recordGrantsTable } from "../../src/db/tables";
+import { recordScope, type RecordScope } from "../../src/records/policy";
+import type { FacetLabels, RecordSearchInput, RecordSearchResult } from "../../src/records/search";
+import { createSqliteRecordSearch } from "../../src/records/search/sqlite";
+import { createTestApp, type TestApp } from "./app";
+import { createRandom } from "./random";
+import { MINIMAL_METADATA } from "./records";
+
+type Random = ReturnType<typeof createRandom>;
+
+const TYPES = ["dataset", "image-photo", "image-plot", "publication-article", "software"];
+const LANGS = [[], ["eng"], ["fra"], ["eng", "deu"]];
+const WORDS = ["ocean", "coral", "glacier", "forest", "river"];
+
+export interface SearchCorpus {
+  ctx: TestApp;
+  /** Community slug -> id; queries name them `@slug`. `hidden` has no label: its bucket is dropped. */
+  communities: Record<string, string>;
+}
+
+/** The corpus every implementation is run over: 40 records (some restricted, some with new versions or drafts), three communities, grants. */
+export async function buildSearchCorpus(): Promise<SearchCorpus> {
+  const ctx = await createTestApp();
+  const COMMUNITIES: Record<string, string> = { reefs: "", tides: "", hidden: "" };
+  const records = ctx.services.records;
+  const users = [ctx.users.alice, ctx.users.bob];
+  for (let i = 0; i < 40; i++) {
+    const owner = users[i % 2]!;
+    const actor: Actor = { kind: "user", userId: owner.user.id, isAdmin: false, groupIds: [], scopes: [], tokenId: null };
+    const restricted = i % 7 === 0;
+    const draft = records.createDraft(actor, {
+      access: { record: restricted ? "restricted" : "public", files: restricted ? "restricted" : "public" },
+      files: { enabled: false },
+      metadata: {
+        ...MINIMAL_METADATA,
+        title: `${WORDS[i % 5]} ${WORDS[(i * 3) % 5]} study ${i}`,
+        resource_type: { id: TYPES[i % TYPES.length]! },
+        publication_date: [`${2010 + (i % 15)}`, `${2010 + (i % 15)}-0${1 + (i % 9)}`, `${2010 + (i % 15)}-0${1 + (i % 9)}-1${i % 10}`, `${2010 + (i % 15)}/2026`][i % 4]!,
+        languages: LANGS[i % LANGS.length]!.map((id) => ({ id })),
+        publisher: "Cairn",
+        // Full-text fields some records have: `_exists_` on them.
+        ...(i % 3 === 0 ? { version: `v${i}` } : {}),
+        ...(i % 4 === 1 ? { description: `<p>Sediment ${WORDS[(i * 2) % 5]} cores</p>` } : {}),
+      },
+    });
+    ctx.clock.advance(1000 + ((i * 7919) % 5000));
+    records.publish(actor, draft.id);
+    if (i % 9 === 0) {
+      ctx.clock.advance(500);
+      const next = records.newVersion(actor, draft.id);
+      records.updateDraft(actor, next.id, { files: { enabled: false }, metadata: { ...MINIMAL_METADATA, title: `${WORDS[i % 5]} second version ${i}`, publisher: "Cairn" } }, null);
+      records.publish(actor, next.id);
+    }
+    if (i % 11 === 0) records.editRecord(actor, draft.id);
+  }
+  // Parents in none, one or several communities; included after publishing, so every version and draft is re-indexed.
+  const alice: Actor = { kind: "user", userId: ctx.users.alice.user.id, isAdmin: false, groupIds: [], scopes: [], tokenId: null };
+  for (const slug of Object.keys(COMMUNITIES)) {
+    COMMUNITIES[slug] = ctx.services.communities.createCommunity(alice, {
+      slug,
+      access: { visibility: "public", member_policy: "open", record_policy: "open" },
+      metadata: { title: slug },
+    }).id;
+  }
+  const db = ctx.services.deps.db;
+  const parents = db.$client.query<{ p: string }, []>("SELECT DISTINCT parent_id AS p FROM records ORDER BY created, parent_id").all();
+  writeTransaction(db, () =>
+    parents.forEach(({ p }, i) => {
+      const chosen = [i % 3 === 0 && "reefs", i % 4 === 1 && "tides", i % 5 === 2 && "hidden"].filter((c): c is string => Boolean(c));
+      for (const slug of chosen) db.insert(recordCommunitiesTable).values({ parentId: p, communityId: COMMUNITIES[slug]!, created: ctx.clock.now() }).run();
+      if (chosen.length) records.reindexParent(p);
+    }),
+  );
+  // Grants: to bob (one expired), and to the group `staff`; searches list what they open.
+  const now = ctx.clock.now();
+  const grant = (parentId: string, subjectType: string, subjectId: string, expiresAt: number | null) =>
+    db.insert(recordGrantsTable).values({ parentId, subjectType, subjectId, permission: "view", origin: "test", expiresAt, created: now, updated: now }).run();
+  parents.forEach(({ p }, i) => {
+    if (i % 6 === 1) grant(p, "user", String(ctx.users.bob.user.id), i % 12 === 1 ? now - 1 : null);
+    if (i % 6 === 4) grant(p, "role", "staff", null);
+  });
+  return { ctx, communities: COMMUNITIES };
+}
+
+export const QUERIES: Record<string, unknown>[] = [
+  {},
+  { q: "ocean" },
+  { q: "coral glacier" },
+  { q: '"second version"' },
+  { q: "nothingmatches" },
+  { q: "((" },
+  { resource_type: "image" },
+  { resource_type: ["image::image-plot", "software"], language: "eng" },
+  { q: "study", access_status: "restricted" },
+  { q: "study", sort: "oldest", page: "2", size: "7" },
+  { sort: "version" },
+  { sort: "updated-asc", allversions: "true" },
+  { q: "river", sort: "bestmatch" },
+  { q: "study", sort: "bestmatch", size: "5" },
+  { q: "metadata.publication_date:[2012 TO 2016]" },
+  { q: "publication_date:[2014-03 TO 2020-05]", sort: "oldest" },
+  { q: "publication_date:{2014 TO 2020}" },
+  { q: "publication_date:>=2021" },
+  { q: "publication_date:<2013-05" },
+  { q: "ocean AND publication_date:[2015 TO *]" },
+  { q: "study AND publication_date:[2011 TO 2019] AND publication_date:<2015", resource_type: "image" },
+  { q: "_exists_:metadata.publication_date" },
+  { q: "publication_date:[2012 TO 2016] OR coral" },
+  { communities: "@reefs" },
+  { communities: ["@tides", "@hidden"], q: "study" },
+  { communities: "@hidden", resource_type: "image", allversions: "true" },
+  { q: 'parent.communities.ids:"@tides" OR ocean' },
+  { q: 'communities:"@reefs"', communities: "@tides" },
+  { q: "oce?n" },
+  { q: "title:gl?cier OR c*l", sort: "bestmatch" },
+  { q: "?iver -stud?" },
+  { q: "zzz?" },
+  { q: "_exists_:metadata.version" },
+  { q: "NOT _exists_:metadata.description AND river" },
+  { q: "metadata.version:* OR sed?ment" },
+];
+
+const TERMS = [
+  ...WORDS,
+  "study",
+  "second",
+  "version",
+  "oce*",
+  "gla*",
+  '"second version"',
+  '"ocean study"',
+  "title:coral",
+  "description:river",
+  "nothingmatches",
+  "Cairn",
+  // `?` and inner `*` wildcards: expanded to the index's terms, the same for both paths.
+  "oce?n",
+  "?iver",
+  "c*l",
+  "s*d?",
+  "v?",
+  "title:gl?cier",
+  "description:?ediment",
+  "zz?",
+];
+const NON_TEXT = [
+  "publication_date:[2012 TO 2018]",
+  "publication_date:{2014 TO *]",
+  "publication_date:<2016-05",
+  "_exists_:metadata.publication_date",
+  "resource_type:dataset",
+  "resource_type.id:software",
+  "language:eng",
+  "access.record:restricted",
+  "versions.index:2",
+  "created:[2026-11-22 TO 2026-11-23]",
+  'parent.communities.ids:"@reefs"',
+  "communities:@tides",
+  "_exists_:metadata.version",
+  "_exists_:metadata.description",
+  "_exists_:title",
+  "metadata.version:*",
+];
+
+function randomQuery(r: Random, depth = 0): string {
+  const roll = r.rand();
+  if (depth < 2 && roll < 0.3) {
+    const items = Array.from({ length: 2 + Math.floor(r.rand() * 2) }, () => randomQuery(r, depth + 1));
+    return `(${items.join(r.pick([" AND ", " OR ", " "]))})`;
+  }
+  if (roll < 0.4) return `-${randomQuery(r, depth + 1)}`;
+  return r.rand() < 0.75 ? r.pick(TERMS) : r.pick(NON_TEXT);
+}
+
+export function randomSearch(r: Random): Record<string, unknown> {
+  const query: Record<string, unknown> = {};
+  if (r.rand() < 0.85) query.q = randomQuery(r);
+  if (r.rand() < 0.3) query.resource_type = r.pick(["image", "dataset", "image::image-photo", ["software", "publication"]]);
+  if (r.rand() < 0.25) query.language = r.pick(["eng", "fra", "deu,eng"]);
+  if (r.rand() < 0.2) query.access_status = r.pick(["open", "restricted", "metadata-only"]);
+  if (r.rand() < 0.25) query.communities = r.pick(["@reefs", "@tides", "@hidden", "@reefs,@tides", ["@tides", "@hidden"]]);
+  if (r.rand() < 0.5) query.sort = r.pick(["bestmatch", "newest", "oldest", "updated-desc", "updated-asc", "version", "mostviewed", "mostdownloaded"]);
+  if (r.rand() < 0.3) query.allversions = "true";
+  if (r.rand() < 0.3) {
+    query.size = String(1 + Math.floor(r.rand() * 8));
+    query.page = String(1 + Math.floor(r.rand() * 3));
+  }
+  return query;
+}
+
+/** The communities facet's labels: every community but `hidden`, whose bucket must be dropped. */
+export const labelsOf =
+  (communities: Record<string, string>): FacetLabels =>
+  (kind, keys) =>
+    new Map(kind === "communities" ? keys.filter((k) => k !== communities.hidden).map((k) => [k, `Community ${k}`]) : []);
+
+const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+
+/** A query with its `@slug` placeholders replaced by the communities' ids. */
+const withIds = (communities: Record<string, string>, value: unknown): unknown =>
+  typeof value === "string"
+    ? value.replace(/@(\w+)/g, (_, slug: string) => communities[slug] ?? slug)
+    : Array.isArray(value)
+      ? value.map((v) => withIds(communities, v))
+      : value && typeof value === "object"
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withIds(communities, v)]))
+        : value;
+
+/** A query's parameters as the search input and page the records service would make of them. */
+export function searchInput(corpus: SearchCorpus, raw: Record<string, unknown>): { input: RecordSearchInput; page: Page } {
+  const query = withIds(corpus.communities, raw) as Record<string, unknown>;
+  const size = Number(str(query.size) ?? 10);
+  const pageNo = Number(str(query.page) ?? 1);
+  const input = {
+    sortOptions: corpus.ctx.config.RDM_SEARCH_SORT_OPTIONS,
+    q: str(query.q),
+    sort: str(query.sort),
+    allversions: query.allversions === "true",
+    defaultSort: "newest",
+    query,
+  };
+  return { input, page: { page: pageNo, size, offset: (pageNo - 1) * size } };
+}
+
+type Roles = Map<string, "reader" | "curator">;
+const user = (userId: number, groupIds: string[] = [], isAdmin = false): Actor => ({ kind: "user", userId, isAdmin, groupIds, scopes: [], tokenId: null });
+
+/** The callers of the random draws: anonymous, community members, an owner, an administrator, a group member. */
+function randomScopes(corpus: SearchCorpus): [string, () => Actor, (() => Roles)?][] {
+  const { users } = corpus.ctx;
+  const c = corpus.communities;
+  return [
+    ["anonymous", () => ({ kind: "anonymous" })],
+    // Members see the restricted records of their communities: keys admitted beyond public and own ones.
+    [
+      "a reader of one community, curator of another",
+      () => user(users.bob.user.id),
+      () =>
+        new Map([
+          [c.reefs!, "reader"],
+          [c.hidden!, "curator"],
+        ]),
+    ],
+    ["an owner", () => user(users.bob.user.id)],
+    ["an administrator", () => user(users.admin.user.id, [], true)],
+    ["a member of a group", () => user(users.alice.user.id, ["curators", "staff"])],
+  ];
+}
+
+/** What an implementation under test answers; `check` runs after each comparison (e.g. the in-memory path's copy was used). */
+export interface SearchUnderTest {
+  search(scope: RecordScope, input: RecordSearchInput, page: Page, labels: FacetLabels): Promise<RecordSearchResult> | RecordSearchResult;
+  check?(): void;
+  close?(): void;
+}
+
+type Bucket = { key: string; doc_count: number; inner?: { buckets: Bucket[] } };
+type Stored = { id: string; parent: string; owner: number | null; access: string; latest: boolean; deleted: boolean; type: string | null; languages: string[] };
+
+/**
+ * The oracle: the published records `scope` sees, read from the records and grant tables and
+ * decided here by the read rules (records/policy.ts), with no index or engine in between.
+ */
+function visibleRecords(corpus: SearchCorpus, scope: RecordScope): Stored[] {
+  const client = corpus.ctx.services.deps.db.$client;
+  const stored = client
+    .query<{ id: string; parent_id: string; owner_id: number | null; access_record: string; is_latest: number; deletion_status: string; document: string }, []>(
+      "SELECT id, parent_id, owner_id, access_record, is_latest, deletion_status, document FROM records",
+    )
+    .all()
+    .map((r): Stored => {
+      const m = JSON.parse(r.document).metadata ?? {};
+      return {
+        id: r.id,
+        parent: r.parent_id,
+        owner: r.owner_id,
+        access: r.access_record,
+        latest: r.is_latest === 1,
+        deleted: r.deletion_status === "D",
+        type: m.resource_type?.id ?? null,
+        languages: [...new Set<string>((m.languages ?? []).map((l: { id: string }) => l.id.toLowerCase()))],
+      };
+    });
+  const grants = client.query<{ parent_id: string; subject_type: string; subject_id: string; expires_at: number | null }, []>("SELECT * FROM record_grants").all();
+  const included = client.query<{ parent_id: string; community_id: string }, []>("SELECT * FROM record_communities").all();
+  return stored.filter((r) => {
+    if (r.deleted) return false;
+    if (scope.kind === "all") return true;
+    if (scope.kind !== "readers") throw new Error("the oracle knows the published listings only");
+    if (r.access === "public") return true;
+    if (scope.userId === null) return false;
+    if (r.owner === scope.userId) return true;
+    const granted = grants.some(
+      (g) =>
+        g.parent_id === r.parent &&
+        ((g.subject_type === "user" && g.subject_id === String(scope.userId)) || (g.subject_type === "role" && scope.groupIds.includes(g.subject_id))) &&
+        (g.expires_at === null || g.expires_at > scope.now),
+    );
+    return granted || included.some((i) => i.parent_id === r.parent && scope.communities.includes(i.community_id));
+  });
+}
+
+/** Records counted by `keysOf`, as a facet's top-level buckets count them. */
+function counted(records: Stored[], keysOf: (r: Stored) => string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of records) for (const k of keysOf(r)) out[k] = (out[k] ?? 0) + 1;
+  return out;
+}
+const bucketCounts = (buckets: Bucket[] | undefined): Record<string, number> => Object.fromEntries((buckets ?? []).map((b) => [b.key, b.doc_count]));
+const typeParent = (r: Stored) => (r.type ? [r.type.split("-")[0]!] : []);
+
+/** Filter-only listings the oracle decides: [query, which records it selects]. */
+const ORACLE_QUERIES: [Record<string, unknown>, (r: Stored) => boolean][] = [
+  [{}, () => true],
+  [{ allversions: "true" }, () => true],
+  [{ resource_type: "image" }, (r) => typeParent(r).includes("image")],
+  [{ language: "eng", allversions: "true" }, (r) => r.languages.includes("eng")],
+];
+
+/**
+ * Runs the suite against `makeSearch`'s implementation, over a corpus of its own. The reference
+ * is the SQLite engine's SQL path over the same database (a second engine builds the corpus on its
+ * own database and compares with the SQLite reference over a SQLite corpus built the same way).
+ */
+export function runSearchConformance(name: string, makeSearch: (corpus: SearchCorpus) => SearchUnderTest) {
+  describe(`search conformance: ${name}`, () => {
+    let corpus: SearchCorpus;
+    let impl: SearchUnderTest;
+    let labels: FacetLabels;
+    beforeAll(async () => {
+      corpus = await buildSearchCorpus();
+      impl = makeSearch(corpus);
+      labels = labelsOf(corpus.communities);
+    });
+    afterAll(() => {
+      impl?.close?.();
+      corpus?.ctx.close();
+    });
+
+    const scopeOf = (actor: Actor, roles?: Roles) => recordScope(actor, "published", roles, corpus.ctx.clock.now());
+
+    /** The reference's answer, after checking that the implementation (twice: the second from its caches) gives the same. */
+    async function expectConforms(actor: Actor, query: Record<string, unknown>, roles?: Roles): Promise<RecordSearchResult> {
+      const reference = createSqliteRecordSearch(corpus.ctx.services.deps.db, corpus.ctx.services.vocabularies.lookup);
+      const scope = scopeOf(actor, roles);
+      const { input, page } = searchInput(corpus, query);
+      const expected = reference.searchNow(scope, input, page, { memory: false, labels });
+      expect(await impl.search(scope, input, page, labels)).toEqual(expected);
+      expect(await impl.search(scope, input, page, labels)).toEqual(expected);
+      // The hidden community never shows as a bucket.
+      expect(expected.aggregations.communities?.buckets.map((b: { key: string }) => b.key) ?? []).not.toContain(corpus.communities.hidden);
+      impl.check?.();
+      return expected;
+    }
+
+    const fixedActors: [string, () => Actor][] = [
+      ["anonymous", () => ({ kind: "anonymous" })],
+      ["alice", () => user(corpus.ctx.users.alice.user.id)],
+      ["admin", () => ({ kind: "system" })],
+    ];
+    for (const [who, actorOf] of fixedActors) {
+      test.each(QUERIES.map((q) => [JSON.stringify(q), q] as const))(`${who}: %s`, async (_label, query) => {
+        await expectConforms(actorOf(), query);
+      });
+    }
+
+    test("each scope sees what the read rules give, with the facet counts of what it sees", async () => {
+      for (const [who, actorOf, rolesOf] of randomScopes(corpus)) {
+        const scope = scopeOf(actorOf(), rolesOf?.());
+        const visible = visibleRecords(corpus, scope);
+        for (const [query, selects] of ORACLE_QUERIES) {
+          const listed = query.allversions ? visible : visible.filter((r) => r.latest);
+          const answer = await impl.search(scope, searchInput(corpus, { ...query, size: "100" }).input, { page: 1, size: 100, offset: 0 }, labels);
+          const wanted = listed.filter(selects);
+          const context = `${who} ${JSON.stringify(query)}`;
+          expect({ context, ids: answer.hits.map((h) => h.id).sort(), total: answer.total }).toEqual({ context, ids: wanted.map((r) => r.id).sort(), total: wanted.length });
+          // Counted without the facet filters (InvenioRDM's post_filter).
+          const aggregations = answer.aggregations as Record<string, { buckets: Bucket[] } | undefined>;
+          expect({ context, types: bucketCounts(aggregations.resource_type?.buckets), languages: bucketCounts(aggregations.language?.buckets) }).toEqual({
+            context,
+            types: counted(listed, typeParent),
+            languages: counted(listed, (r) => r.languages),
+          });
+        }
+      }
+    });
+
+    test("the communities facet counts the included parents' latest versions, labelled, the hidden one dropped", async () => {
+      const c = corpus.communities;
+      const all = await expectConforms({ kind: "system" }, {});
+      const buckets = all.aggregations.communities!.buckets;
+      expect(buckets.map((b: Bucket) => b.key).sort()).toEqual([c.reefs!, c.tides!].sort());
+      for (const b of buckets) expect(b.label).toBe(`Community ${b.key}`);
+      const reefs = await expectConforms({ kind: "system" }, { communities: "@reefs" });
+      expect(reefs.total).toBe(buckets.find((b: Bucket) => b.key === c.reefs)!.doc_count);
+      expect(reefs.total).toBeGreaterThan(3);
+      expect((await expectConforms({ kind: "system" }, { q: 'parent.communities.ids:"@reefs"' })).total).toBe(reefs.total);
+    });
+
+    test("random queries under random scopes give the same hits, totals and facets", async () => {
+      const r = createRandom(20261123);
+      const scopes = randomScopes(corpus);
+      const totals = new Set<number>();
+      for (let i = 0; i < 160; i++) {
+        const query = randomSearch(r);
+        const [, actorOf, rolesOf] = r.pick(scopes);
+        totals.add((await expectConforms(actorOf(), query, rolesOf?.())).total);
+      }
+      // The cases are not all empty or all full: they exercise the filters.
+      expect(totals.size).toBeGreaterThan(5);
+    });
+
+    test("wildcards: a ? wildcard matches one character exactly", async () => {
+      const viaWildcard = await expectConforms({ kind: "system" }, { q: "oce?n" });
+      expect(viaWildcard.hits).toEqual((await expectConforms({ kind: "system" }, { q: "ocean" })).hits);
+      expect(viaWildcard.hits.length).toBeGreaterThan(3);
+      expect(viaWildcard.total).toBeGreaterThan(3);
+      expect((await expectConforms({ kind: "system" }, { q: "ocea?n" })).total).toBe(0);
+    });
+
+    test("_exists_ on a full-text field counts the records with a value", async () => {
+      const withVersion = (await expectConforms({ kind: "system" }, { q: "_exists_:metadata.version", allversions: "true" })).total;
+      const without = (await expectConforms({ kind: "system" }, { q: "NOT _exists_:metadata.version", allversions: "true" })).total;
+      expect(withVersion).toBeGreaterThan(5);
+      expect(withVersion + without).toBe((await expectConforms({ kind: "system" }, { allversions: "true" })).total);
+    });
+  });
+}
