@@ -3,11 +3,16 @@
 // src/db/sqlite/ (the driver, pragmas, the WAL checkpointer, the statement cache); record search
 // has its own port in src/records/search/index.ts.
 //
-// Where the code stands (issue 30): the engine-specific machinery is behind this folder's
-// sqlite/ implementation, but stores still take drizzle's synchronous SQLite database (`Db`) and
-// transactions are synchronous. The asynchronous contract below is what they move to, in one step
-// for the whole call graph: on one SQLite connection an asynchronous write transaction is only
-// safe once every access to that connection goes through the port (see `write`).
+// Where the code stands (issue 30): SQLite implements this contract (db/sqlite/port.ts), but the
+// stores still take drizzle's synchronous SQLite database (`Db`) and its synchronous transactions.
+// They move onto the port in one step for the whole call graph: on one SQLite connection an
+// asynchronous write transaction is only safe once every access to that connection goes through
+// the port (see `write`).
+//
+// Besides this interface an engine provides, behind named functions of its own folder: a
+// consistent snapshot for backups (SQLite: VACUUM INTO, backup/sqlite/snapshot.ts), housekeeping
+// (SQLite: the WAL checkpointer and PRAGMA optimize, db/sqlite/), and a record search engine
+// (records/search/index.ts, passing test/helpers/search-conformance.ts).
 
 /** Values a statement binds. */
 export type Binding = string | number | bigint | boolean | null | Uint8Array;
@@ -26,7 +31,7 @@ export interface Queries {
 export interface DatabasePort extends Queries {
   readonly dialect: "sqlite" | "postgres";
   /**
-   * One write transaction: BEGIN IMMEDIATE on SQLite, a serializable-enough transaction on a
+   * One write transaction: BEGIN IMMEDIATE on SQLite, a transaction on a
    * server engine. `work` awaits nothing but `tx` (no network, no file I/O: side effects run
    * after it resolves), so the transaction stays short. A throw rolls back. On SQLite, where the
    * one connection is shared, write transactions are serialised and other statements wait while
@@ -43,9 +48,5 @@ export interface DatabasePort extends Queries {
    * engine: a change sequence): in-process caches (the search column copy) know they are stale.
    */
   changeCounter(): Promise<number>;
-  /** A consistent copy of the whole database into `path`, without blocking writers (SQLite: VACUUM INTO on a worker). */
-  snapshotInto(path: string): Promise<void>;
-  /** Housekeeping after large changes (SQLite: PRAGMA optimize and a WAL checkpoint; a server engine: ANALYZE). */
-  optimize(): Promise<void>;
   close(): void;
 }

@@ -1,0 +1,154 @@
+// The database port on SQLite (db/sqlite/port.ts): statements, asynchronous write transactions,
+// and the gate that keeps everyone else off the shared connection while one is open.
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { DatabasePort } from "../../src/db/port";
+import { openDatabase } from "../../src/db/sqlite/connection";
+import { migrations } from "../../src/db/sqlite/migrations/manifest";
+import { createSqlitePort } from "../../src/db/sqlite/port";
+
+const freshPort = (): DatabasePort => createSqlitePort(openDatabase(":memory:"));
+
+async function withNotes(): Promise<DatabasePort> {
+  const port = freshPort();
+  await port.run("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)");
+  return port;
+}
+
+/** A promise the test settles by hand, to hold a transaction open across other requests' turns. */
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const texts = (port: DatabasePort) => port.all<{ text: string }>("SELECT text FROM notes ORDER BY id").then((rows) => rows.map((r) => r.text));
+
+describe("statements", () => {
+  test("all, get and run bind their parameters; get answers null for no row; run counts the changes", async () => {
+    const port = await withNotes();
+    expect(await port.run("INSERT INTO notes (text) VALUES (?), (?)", ["a", "b"])).toEqual({ changes: 2 });
+    expect(await texts(port)).toEqual(["a", "b"]);
+    expect(await port.get<{ text: string }>("SELECT text FROM notes WHERE id = ?", [2])).toEqual({ text: "b" });
+    expect(await port.get("SELECT text FROM notes WHERE id = ?", [9])).toBeNull();
+    expect(await port.run("UPDATE notes SET text = ? WHERE text = ?", ["c", "nothing"])).toEqual({ changes: 0 });
+  });
+
+  test("migrate applies every migration once and schemaVersion counts them", async () => {
+    const port = freshPort();
+    expect(await port.migrate(1)).toEqual(migrations.map((m) => m.id));
+    expect(await port.migrate(2)).toEqual([]);
+    expect(await port.schemaVersion()).toBe(migrations.length);
+  });
+});
+
+describe("write transactions", () => {
+  test("commit what the work wrote and answer its result", async () => {
+    const port = await withNotes();
+    const result = await port.write(async (tx) => {
+      await tx.run("INSERT INTO notes (text) VALUES (?)", ["kept"]);
+      return (await tx.get<{ n: number }>("SELECT count(*) AS n FROM notes"))!.n;
+    });
+    expect(result).toBe(1);
+    expect(await texts(port)).toEqual(["kept"]);
+  });
+
+  test("a throw rolls every write of the work back and reaches the caller", async () => {
+    const port = await withNotes();
+    const failed = port.write(async (tx) => {
+      await tx.run("INSERT INTO notes (text) VALUES (?)", ["lost"]);
+      throw new Error("refused");
+    });
+    await expect(failed).rejects.toThrow("refused");
+    expect(await texts(port)).toEqual([]);
+  });
+
+  test("a statement from outside waits while a transaction is open, and never sees its uncommitted rows", async () => {
+    const port = await withNotes();
+    const hold = deferred();
+    const written = deferred();
+    const writing = port.write(async (tx) => {
+      await tx.run("INSERT INTO notes (text) VALUES (?)", ["draft"]);
+      written.resolve();
+      await hold.promise; // other requests get their turns here
+      await tx.run("UPDATE notes SET text = ?", ["final"]);
+    });
+    await written.promise;
+    let seen: string[] | null = null;
+    const reading = texts(port).then((t) => (seen = t));
+    // Let every queued turn run: the read must still be waiting.
+    await new Promise((r) => setTimeout(r, 0));
+    expect(seen).toBeNull();
+    hold.resolve();
+    await writing;
+    await reading;
+    expect(seen!).toEqual(["final"]);
+  });
+
+  test("a rolled-back transaction's rows are never seen by a statement that waited for it", async () => {
+    const port = await withNotes();
+    const hold = deferred();
+    const written = deferred();
+    const writing = port.write(async (tx) => {
+      await tx.run("INSERT INTO notes (text) VALUES (?)", ["phantom"]);
+      written.resolve();
+      await hold.promise;
+      throw new Error("changed its mind");
+    });
+    await written.promise;
+    const reading = texts(port);
+    hold.resolve();
+    await expect(writing).rejects.toThrow("changed its mind");
+    expect(await reading).toEqual([]);
+  });
+
+  test("two transactions started together run one after the other, each whole", async () => {
+    const port = await withNotes();
+    const order: string[] = [];
+    const one = port.write(async (tx) => {
+      order.push("one begins");
+      await tx.run("INSERT INTO notes (text) VALUES (?)", ["one"]);
+      await new Promise((r) => setTimeout(r, 0));
+      order.push("one ends");
+    });
+    const two = port.write(async (tx) => {
+      order.push("two begins");
+      await tx.run("INSERT INTO notes (text) VALUES (?)", ["two"]);
+      order.push("two ends");
+    });
+    await Promise.all([one, two]);
+    expect(order).toEqual(["one begins", "one ends", "two begins", "two ends"]);
+    expect(await texts(port)).toEqual(["one", "two"]);
+  });
+
+  test("a transaction kept past its end refuses its statements", async () => {
+    const port = await withNotes();
+    let kept: Parameters<Parameters<DatabasePort["write"]>[0]>[0] | null = null;
+    await port.write(async (tx) => {
+      kept = tx;
+    });
+    await expect(kept!.run("INSERT INTO notes (text) VALUES (?)", ["late"])).rejects.toThrow("This transaction has ended");
+    expect(await texts(port)).toEqual([]);
+  });
+
+  test("the change counter moves when another connection commits, not for this one's own writes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cairn-port-"));
+    const path = join(dir, "cairn.db");
+    const port = createSqlitePort(openDatabase(path));
+    const other = createSqlitePort(openDatabase(path));
+    try {
+      await port.run("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)");
+      const before = await port.changeCounter();
+      await port.write((tx) => tx.run("INSERT INTO notes (text) VALUES (?)", ["own"]));
+      expect(await port.changeCounter()).toBe(before);
+      await other.run("INSERT INTO notes (text) VALUES (?)", ["theirs"]);
+      expect(await port.changeCounter()).not.toBe(before);
+    } finally {
+      port.close();
+      other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
