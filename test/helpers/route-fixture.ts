@@ -109,6 +109,8 @@ export function fillPath(path: string, f: RouteFixture): string {
     format: "json",
     slug: f.slug,
     subject: f.user,
+    // IIIF names a record as `record:{id}` (the fixture's record has a CSV, so no canvases: a 404 for its canvas).
+    uuid: `record:${f.record}`,
   };
   const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
     if (name !== "id") return values[name] ?? "x";
@@ -123,7 +125,7 @@ export function fillPath(path: string, f: RouteFixture): string {
     return "x";
   });
   if (filled.endsWith("/files/*")) return filled.replace(/\*$/, `${FILE_KEY}/content`);
-  if (filled.endsWith("/preview/*")) return filled.replace(/\*$/, FILE_KEY);
+  if (filled.endsWith("/preview/*") || filled.endsWith("/canvas/*")) return filled.replace(/\*$/, FILE_KEY);
   if (filled === "/static/*") return "/static/missing.css";
   return filled;
 }
