@@ -11,7 +11,7 @@
 //
 // Besides this interface an engine provides, behind named functions of its own folder: a
 // consistent snapshot for backups (SQLite: VACUUM INTO, backup/sqlite/snapshot.ts), housekeeping
-// (SQLite: the WAL checkpointer and PRAGMA optimize, db/sqlite/), and a record search engine
+// (SQLite: the WAL checkpointer and its optimize pragma, db/sqlite/), and a record search engine
 // (records/search/index.ts, passing test/helpers/search-conformance.ts).
 
 /** Values a statement binds. */
@@ -44,7 +44,7 @@ export interface DatabasePort extends Queries {
   /** How many migrations are applied. */
   schemaVersion(): Promise<number>;
   /**
-   * A counter that moves when another process commits (SQLite: PRAGMA data_version; a server
+   * A counter that moves when another process commits (SQLite: its data_version counter; a server
    * engine: a change sequence): in-process caches (the search column copy) know they are stale.
    */
   changeCounter(): Promise<number>;

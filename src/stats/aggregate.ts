@@ -5,7 +5,7 @@
 // adds nothing. A unique view or download is the first of its visitor-session (visitor + clock
 // hour) for the record, or for the parent across its versions.
 import { DAY_MS, formatDate, HOUR_MS } from "../core/time";
-import { writeTransaction, type Db } from "../db/sqlite/connection";
+import { withPageCache, writeTransaction, type Db } from "../db/sqlite/connection";
 import { VIEW, type DayTotals, type EventRow } from "./model";
 import * as store from "./store";
 
@@ -263,7 +263,7 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
   function commit(from: number, to: number, batch: { records: Totals; parents: Totals }): boolean {
     // Big batches update rows all over the daily tables: a larger page cache for the write saves
     // re-reading pages from the OS (SQLite's default is 2 MB).
-    if (batch.records.size > 10_000) return store.withPageCache(db, BIG_BATCH_CACHE_KIB, () => write(from, to, batch));
+    if (batch.records.size > 10_000) return withPageCache(db, BIG_BATCH_CACHE_KIB, () => write(from, to, batch));
     return write(from, to, batch);
   }
 

@@ -207,14 +207,3 @@ export const listRecordDays = (db: Db, from: string, to: string) =>
 export function deleteEventsBefore(db: Db, before: number, maxId: number): number {
   return db.$client.query("DELETE FROM stats_events WHERE ts < ? AND id <= ?").run(before, maxId).changes;
 }
-
-/** Runs `work` with SQLite's page cache at `kib` KiB, restored afterwards (it is per connection). */
-export function withPageCache<T>(db: Db, kib: number, work: () => T): T {
-  const previous = db.$client.query<{ cache_size: number }, []>("PRAGMA cache_size").get()!.cache_size;
-  db.$client.exec(`PRAGMA cache_size = -${kib}`);
-  try {
-    return work();
-  } finally {
-    db.$client.exec(`PRAGMA cache_size = ${previous}`);
-  }
-}

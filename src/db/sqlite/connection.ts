@@ -82,3 +82,14 @@ export function openReader(path: string): Db {
   sqlite.exec("PRAGMA temp_store = MEMORY");
   return drizzle({ client: sqlite, schema: tables }) as Db;
 }
+
+/** Runs `work` with SQLite's page cache at `kib` KiB, restored afterwards (it is per connection): bulk writes whose B-trees outgrow the default 2 MB. */
+export function withPageCache<T>(db: Db, kib: number, work: () => T): T {
+  const previous = db.$client.query<{ cache_size: number }, []>("PRAGMA cache_size").get()!.cache_size;
+  db.$client.exec(`PRAGMA cache_size = -${kib}`);
+  try {
+    return work();
+  } finally {
+    db.$client.exec(`PRAGMA cache_size = ${previous}`);
+  }
+}

@@ -1,19 +1,19 @@
 // The search index of published records: one row per record version with the columns searches
 // sort and filter on, exact-value terms for fielded queries and facets, and (in the
-// record_index_fts migration) an FTS5 table keyed by `key`. Written in the same transaction as
+// record_index_fts migration) a SQLite full-text table keyed by `key`. Written in the same transaction as
 // the record, so a search right after a publish finds it.
 // Only drizzle-kit reads these declarations (to generate migrations): the search code queries the
 // tables with its own SQL (src/records/search/*, the records policy's scopes).
 // Dialect-specific (records search, src/records/search/sqlite/, and records/policy.ts): record_fts
-// is FTS5 (contentless, rowid = key; indexer MATCH/`DELETE … WHERE rowid`, sql-path `bm25(…)`,
+// is SQLite full-text (contentless, rowid = key; indexer MATCH/`DELETE … WHERE rowid`, sql-path `bm25(…)`,
 // memory-path `group_concat(rowid)`) -> a tsvector column with GIN, `@@`, ts_rank (setweight has 4
 // weights for 5 columns), array_agg; keyword and column wildcards compile to GLOB on record_terms
 // (src/search/sqlite/compile.ts, bounds.ts) -> LIKE/`~` with text_pattern_ops, and wildcards.ts
-// expands terms through fts5vocab -> pg_trgm or a terms table; is_draft/deleted/is_latest compared
+// expands terms through the full-text vocabulary -> pg_trgm or a terms table; is_draft/deleted/is_latest compared
 // to 0/1 (records/policy.ts scopeSql, search.ts, harvest.ts, rebuild.ts) -> booleans; search.ts
 // `+r.is_draft` (unary plus: no index) -> plain; indexer's `is_latest IS NOT (…)` -> IS DISTINCT
-// FROM; rebuild.ts reads sqlite_master for its shadow tables and sets PRAGMA cache_size;
-// column-copy.ts polls PRAGMA data_version (the port's changeCounter). languages, file_types,
+// FROM; rebuild.ts reads sqlite_master for its shadow tables and sets the page cache;
+// column-copy.ts polls SQLite's data_version (the port's changeCounter). languages, file_types,
 // communities are comma-joined text (-> text[] with GIN if facets move to SQL).
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 

@@ -1,11 +1,11 @@
 // Vocabulary entries of every type (controlled lists and the directories: names, funders...).
-// Each type's full-text index is an FTS5 table keyed by `pk` (see the vocabulary_fts migration).
+// Each type's full-text index is a SQLite full-text table keyed by `pk` (see the vocabulary_fts migration).
 // Only drizzle-kit reads these declarations (to generate migrations): src/vocabularies/store.ts
 // queries the tables with its own SQL.
-// Dialect-specific (src/vocabularies/store.ts): the vocab_*_fts FTS5 tables (indexEntry/
+// Dialect-specific (src/vocabularies/store.ts): the vocab_*_fts full-text tables (indexEntry/
 // unindexEntry keyed by `rowid` = pk; searchEntries' `MATCH`, bestmatchOrder's `bm25(…)` and
 // `f.rowid` order) -> a tsvector column with a GIN index, `@@` and ts_rank; the service's query
-// compiler (src/search/sqlite/: GLOB, fts5vocab wildcards) the same; the tags filter's
+// compiler (src/search/sqlite/: GLOB, the full-text vocabulary's wildcards) the same; the tags filter's
 // `json_each(e.data, '$.tags')` -> `jsonb_array_elements_text(e.data->'tags')` (or `?|`);
 // countEntries' `?1`/`?2` -> `$1`/`$2`; upsertEntry tells "unchanged" by comparing the stored JSON
 // text, which jsonb normalises (keep data as json/text, or compare parsed). saveFixtureVersion's

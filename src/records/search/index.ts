@@ -1,6 +1,6 @@
 // The search port of records: what any record-search engine provides (index writes, search with
 // facets, OAI-PMH harvest queries, rebuild, check) and the engine-neutral types it speaks in. The
-// SQLite/FTS5 engine is in sqlite/ (createSqliteRecordSearch); facets.ts and sorts.ts are the
+// SQLite engine (full-text tables) is in sqlite/ (createSqliteRecordSearch); facets.ts and sorts.ts are the
 // engine-neutral facet and sort tables every engine counts and orders by.
 import type { Page } from "../../core/paging";
 import type { RecordScope } from "../policy";

@@ -1,7 +1,7 @@
 // Rebuilding the records index without ever showing an empty or partial one: the new rows go into
 // shadow tables, batch by batch, and one transaction swaps them in. A rebuild killed at any point
 // leaves the live index as it was (the next rebuild drops the leftover shadow tables).
-import { writeTransaction, type Db } from "../../../db/sqlite/connection";
+import { withPageCache, writeTransaction, type Db } from "../../../db/sqlite/connection";
 import { indexedRecord, type IndexedParent, type RebuildHooks } from "../index";
 import { indexRecord, LIVE_TABLES, rowOf, type IndexTables } from "./indexer";
 
@@ -131,9 +131,7 @@ function swap(db: Db, since: number, fileTypes: FileTypes, beforeSwap?: () => vo
 export function rebuildIndex(db: Db, since: number, fileTypes: FileTypes = () => [], hooks: RebuildHooks = {}): number {
   const total = db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM records").get()!.n;
   // A bigger page cache for the bulk load: the index B-trees of a million rows outgrow the default 2 MB.
-  const cacheSize = db.$client.query<{ cache_size: number }, []>("PRAGMA cache_size").get()!.cache_size;
-  db.$client.exec("PRAGMA cache_size = -131072");
-  try {
+  return withPageCache(db, 131_072, () => {
     writeTransaction(db, () => createShadow(db));
     hooks.onShadowReady?.();
     const batch = hooks.batchSize ?? BATCH;
@@ -155,9 +153,7 @@ export function rebuildIndex(db: Db, since: number, fileTypes: FileTypes = () =>
     writeTransaction(db, () => drafts.forEach((raw) => indexDraft(db, raw, fileTypes)));
     swap(db, since, fileTypes, hooks.beforeSwap);
     return db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM record_index WHERE is_draft = 0").get()!.n;
-  } finally {
-    db.$client.exec(`PRAGMA cache_size = ${cacheSize}`);
-  }
+  });
 }
 
 /**
