@@ -7,6 +7,7 @@ import type { Deps } from "../core/deps";
 import { badRequest, notFound, validationError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
 import { HOUR_MS } from "../core/time";
+import { writeTransaction } from "../db/sqlite/connection";
 import type { AccessDirectory } from "../access/directory";
 import type { AccessSettings } from "../access/settings";
 import type { Curation } from "../records/curation";
@@ -46,16 +47,14 @@ interface AskedRecord {
 
 const isOpenRequest = (status: string) => status === "submitted";
 
-type RecordJson = NonNullable<Awaited<ReturnType<RecordsService["loadRecordJson"]>>>;
-
 export type AccessRequestsService = ReturnType<typeof createAccessRequestsService>;
 
 export function createAccessRequestsService(deps: AccessRequestsDeps) {
   const { db, clock, config, links, records, requests, users, access } = deps;
 
   /** The record as stored (no permission check: callers have authorised), with what everyone may read of it. */
-  async function describe(id: string, parentId: string, ownerId: number | null): Promise<AskedRecord & { json: RecordJson }> {
-    const json = await records.loadRecordJson(id);
+  function describe(id: string, parentId: string, ownerId: number | null): AskedRecord & { json: NonNullable<ReturnType<RecordsService["loadRecordJson"]>> } {
+    const json = records.loadRecordJson(id);
     if (!json) throw notFound("The persistent identifier does not exist.");
     const asRow = { accessRecord: json.access.record, document: { access: json.access } };
     return {
@@ -64,25 +63,22 @@ export function createAccessRequestsService(deps: AccessRequestsDeps) {
       ownerId,
       title: String(json.metadata?.title ?? ""),
       filesOpen: canReadFiles(asRow, "none"),
-      settings: await access.settingsOf(parentId),
+      settings: access.settingsOf(parentId),
       json,
     };
   }
 
   /** 400 when the requester has an open access request on any version of the record (a grant covers them all). */
-  async function checkNoOpenRequest(type: string, createdBy: EntityRef, parentId: string) {
-    const open = await requests.findRequests({ type, createdBy, openOnly: true });
-    let sameParent = false;
-    // A requester has a handful of open requests; stops at the first on the same record.
-    for (const r of open) {
-      if (!r.topic || r.topic.kind !== "record" || !isOpenRequest(r.status)) continue;
+  function checkNoOpenRequest(type: string, createdBy: EntityRef, parentId: string) {
+    const open = requests.findRequests({ type, createdBy, openOnly: true });
+    const sameParent = open.some((r) => {
+      if (!r.topic || r.topic.kind !== "record" || !isOpenRequest(r.status)) return false;
       try {
-        sameParent = (await records.curation.readable(systemActor, r.topic.id)).parentId === parentId;
+        return records.curation.readable(systemActor, r.topic.id).parentId === parentId;
       } catch {
-        sameParent = false;
+        return false;
       }
-      if (sameParent) break;
-    }
+    });
     if (sameParent) throw badRequest("You have already asked for access to this record: the request is open, waiting for the owner's answer.");
   }
 
@@ -104,10 +100,10 @@ export function createAccessRequestsService(deps: AccessRequestsDeps) {
   const commentOf = (message: string) => (message ? { content: message, format: "html" as const } : null);
 
   /** A signed-in user asking with their account's address: the request, submitted to the owner. */
-  async function askAsUser(actor: Actor, record: AskedRecord, input: AccessRequestInput) {
+  function askAsUser(actor: Actor, record: AskedRecord, input: AccessRequestInput) {
     const userId = actor.kind === "user" ? String(actor.userId) : "";
-    return db.write(async () => {
-      await checkNoOpenRequest(USER_ACCESS_REQUEST, { kind: "user", id: userId }, record.parentId);
+    return writeTransaction(db, () => {
+      checkNoOpenRequest(USER_ACCESS_REQUEST, { kind: "user", id: userId }, record.parentId);
       return requests.createRequest(actor, {
         type: USER_ACCESS_REQUEST,
         receiver: { kind: "user", id: String(record.ownerId) },
@@ -121,11 +117,11 @@ export function createAccessRequestsService(deps: AccessRequestsDeps) {
   }
 
   /** Anyone else: a single-use link to the address; the request is made when it is opened. */
-  async function askAsGuest(record: AskedRecord, input: AccessRequestInput) {
+  function askAsGuest(record: AskedRecord, input: AccessRequestInput) {
     if (!input.fullName) throw validationError([{ field: "full_name", messages: ["Missing data for required field: the owner needs to know who asks."] }]);
     const token = newSecret();
     const now = clock.now();
-    await store.insertVerification(db, {
+    store.insertVerification(db, {
       tokenHash: hashSecret(token),
       recordId: record.id,
       email: input.email,
@@ -136,18 +132,18 @@ export function createAccessRequestsService(deps: AccessRequestsDeps) {
       expiresAt: now + VERIFICATION_TTL_MS,
     });
     const text = verificationMail({ siteName: config.THEME_SITENAME, recordTitle: record.title, fullName: input.fullName, link: links.api("/access/requests/verify", { token }) });
-    await deps.queueMail({ to: input.email, ...text, topic: `access-verification:${record.id}` });
+    deps.queueMail({ to: input.email, ...text, topic: `access-verification:${record.id}` });
     return { message: VERIFICATION_SENT };
   }
 
   return {
     /** `POST /records/{id}/access/request`: 200 with the request (a user with their own address) or with the verification message. */
-    async requestAccess(actor: Actor, id: string, body: unknown) {
+    requestAccess(actor: Actor, id: string, body: unknown) {
       // Reading the record first: a restricted record the caller cannot read answers as reading it does.
-      const readable = await records.curation.readable(actor, id);
+      const readable = records.curation.readable(actor, id);
       const input = readAccessRequestBody(body);
-      const record = await describe(readable.id, readable.parentId, readable.ownerId);
-      const accountEmail = actor.kind === "user" ? await users.emailOf(String(actor.userId)) : null;
+      const record = describe(readable.id, readable.parentId, readable.ownerId);
+      const accountEmail = actor.kind === "user" ? users.emailOf(String(actor.userId)) : null;
       const as: AskingAs = askingAs(actor, accountEmail, input.email);
       const callerReadsFiles = canReadFiles({ accessRecord: record.json.access.record, document: { access: record.json.access } }, readable.level);
       checkMayAsk(as, { filesOpen: record.filesOpen, callerReadsFiles, ownerId: record.ownerId, settings: record.settings, signedIn: actor.kind === "user" });
@@ -158,21 +154,21 @@ export function createAccessRequestsService(deps: AccessRequestsDeps) {
      * `GET /access/requests/verify?token=`: confirms a guest's address (once) and submits their
      * guest-access-request to the owner. 400 for a missing or expired token, 404 for an unknown or used one.
      */
-    async verifyGuest(token: string | undefined) {
+    verifyGuest(token: string | undefined) {
       if (!token || token.length > 200) throw badRequest("The verification link has no valid token: open the link from the e-mail as it is.");
       const now = clock.now();
       const hash = hashSecret(token);
-      const result = await db.write(async (tx) => {
-        const pending = await store.takeVerification(tx, hash);
+      const result = writeTransaction(db, () => {
+        const pending = store.takeVerification(db, hash);
         if (!pending) return { error: notFound("This verification link is unknown or was used already: ask for access again.") };
         if (pending.expiresAt <= now) return { error: badRequest("This verification link expired (it works for 6 hours): ask for access again.") };
         // The record may have changed since the guest asked: the rules are checked again.
-        const readable = await records.curation.readable(systemActor, pending.recordId);
-        const record = await describe(readable.id, readable.parentId, readable.ownerId);
+        const readable = records.curation.readable(systemActor, pending.recordId);
+        const record = describe(readable.id, readable.parentId, readable.ownerId);
         checkMayAsk("guest", { filesOpen: record.filesOpen, callerReadsFiles: false, ownerId: record.ownerId, settings: record.settings, signedIn: false });
         const email = pending.email.toLowerCase();
-        await checkNoOpenRequest(GUEST_ACCESS_REQUEST, { kind: "email", id: email }, record.parentId);
-        const request = await requests.createRequest(systemActor, {
+        checkNoOpenRequest(GUEST_ACCESS_REQUEST, { kind: "email", id: email }, record.parentId);
+        const request = requests.createRequest(systemActor, {
           type: GUEST_ACCESS_REQUEST,
           createdBy: { kind: "email", id: email },
           receiver: { kind: "user", id: String(record.ownerId) },

@@ -14,24 +14,24 @@ const NO_LINK = "No secret link found with the given ID.";
 export function createLinkOperations(c: AccessContext) {
   const { db, clock, sharing, tokens } = c;
 
-  async function linkOf(target: SharingTarget, linkId: string) {
-    const row = linkId.length <= 100 ? await store.findLink(db, target.parentId, linkId) : null;
+  function linkOf(target: SharingTarget, linkId: string) {
+    const row = linkId.length <= 100 ? store.findLink(db, target.parentId, linkId) : null;
     if (!row) throw notFound(NO_LINK);
     return row;
   }
 
   return {
-    async listLinks(actor: Actor, id: string) {
-      const target = await sharing.target(actor, id, "manage");
-      return hitsOf((await store.listLinks(db, target.parentId)).map(presentLink));
+    listLinks(actor: Actor, id: string) {
+      const target = sharing.target(actor, id, "manage");
+      return hitsOf(store.listLinks(db, target.parentId).map(presentLink));
     },
 
     /** A new link; the answer is the only place its token is ever shown. */
-    async createLink(actor: Actor, id: string, body: unknown): Promise<LinkJson> {
-      const target = await sharing.target(actor, id, "manage");
+    createLink(actor: Actor, id: string, body: unknown): LinkJson {
+      const target = sharing.target(actor, id, "manage");
       const input = readLinkBody(body, clock.now(), false);
-      const { token, hash } = await tokens.issue();
-      const row = await store.insertLink(db, {
+      const { token, hash } = tokens.issue();
+      const row = store.insertLink(db, {
         id: newUuid(),
         parentId: target.parentId,
         permission: input.permission!,
@@ -44,24 +44,24 @@ export function createLinkOperations(c: AccessContext) {
       return { ...presentLink(row), token };
     },
 
-    async readLink(actor: Actor, id: string, linkId: string) {
-      return presentLink(await linkOf(await sharing.target(actor, id, "manage"), linkId));
+    readLink(actor: Actor, id: string, linkId: string) {
+      return presentLink(linkOf(sharing.target(actor, id, "manage"), linkId));
     },
 
     /** Changes what is given of permission, expiry (null: none) and description. */
-    async updateLink(actor: Actor, id: string, linkId: string, body: unknown) {
-      const target = await sharing.target(actor, id, "manage");
-      const row = await linkOf(target, linkId);
+    updateLink(actor: Actor, id: string, linkId: string, body: unknown) {
+      const target = sharing.target(actor, id, "manage");
+      const row = linkOf(target, linkId);
       const { permission, expiresAt, description } = readLinkBody(body, clock.now(), true);
       const fields = { ...(permission ? { permission } : {}), ...(expiresAt !== undefined ? { expiresAt } : {}), ...(description !== undefined ? { description } : {}) };
-      if (Object.keys(fields).length) await store.updateLink(db, row.id, fields);
-      return presentLink(await linkOf(target, linkId));
+      if (Object.keys(fields).length) store.updateLink(db, row.id, fields);
+      return presentLink(linkOf(target, linkId));
     },
 
     /** Revokes the link: its token opens nothing from now on. */
-    async deleteLink(actor: Actor, id: string, linkId: string): Promise<void> {
-      const row = await linkOf(await sharing.target(actor, id, "manage"), linkId);
-      await store.deleteLink(db, row.id);
+    deleteLink(actor: Actor, id: string, linkId: string) {
+      const row = linkOf(sharing.target(actor, id, "manage"), linkId);
+      store.deleteLink(db, row.id);
     },
   };
 }

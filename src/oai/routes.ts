@@ -22,10 +22,10 @@ const xml = (text: string) => new Response(text, { headers: { "Content-Type": "t
 /** The harvesting endpoint: open to all, sees public records only, so no actor is resolved. */
 export const oaiHarvestRoutes = (oai: OaiService) =>
   new Elysia()
-    .get(OAI_PATH, async ({ request }) => xml(await oai.harvest(argumentsOf(request, undefined))), {
+    .get(OAI_PATH, ({ request }) => xml(oai.harvest(argumentsOf(request, undefined))), {
       detail: { summary: "OAI-PMH 2.0 harvesting (verb=Identify, ListMetadataFormats, ListSets, ListIdentifiers, ListRecords, GetRecord)", tags },
     })
-    .post(OAI_PATH, async ({ request, body }) => xml(await oai.harvest(argumentsOf(request, body))), {
+    .post(OAI_PATH, ({ request, body }) => xml(oai.harvest(argumentsOf(request, body))), {
       detail: { summary: "OAI-PMH 2.0 harvesting with the arguments as an application/x-www-form-urlencoded body", tags },
     });
 
@@ -35,10 +35,9 @@ export const oaiSetsRoutes = (http: ActorContext, oai: OaiService) =>
     .get("/sets", ({ actor, query }) => oai.listSets(actor, query), { query: setListQuery, detail: { summary: "Search OAI-PMH sets (administrators)", tags } })
     .post(
       "/sets",
-      async ({ actor, body, set }) => {
-        const created = await oai.createSet(actor, body);
+      ({ actor, body, set }) => {
         set.status = 201;
-        return created;
+        return oai.createSet(actor, body);
       },
       { body: setCreateBody, detail: { summary: "Create an OAI-PMH set (administrators)", tags } },
     )
@@ -50,8 +49,8 @@ export const oaiSetsRoutes = (http: ActorContext, oai: OaiService) =>
     })
     .delete(
       "/sets/:id",
-      async ({ actor, params, set }) => {
-        await oai.deleteSet(actor, params.id);
+      ({ actor, params, set }) => {
+        oai.deleteSet(actor, params.id);
         set.status = 204;
         return null;
       },

@@ -16,11 +16,11 @@ import type { StatsTotals } from "./totals";
 import { parseDay, parseStatsRequest } from "./validate";
 
 export interface StatsDeps extends Deps {
-  records: RecordAccess & { loadRecordJson(id: string): Promise<RecordDocument | null> };
+  records: RecordAccess & { loadRecordJson(id: string): RecordDocument | null };
   /** The all-time counts records show; forgotten after each aggregation. */
   totals: StatsTotals;
   /** Receives parents' new all-version unique views/downloads (the popularity sorts' columns). */
-  onPopularity(rows: Popularity[]): void | Promise<void>;
+  onPopularity(rows: Popularity[]): void;
   log(message: string): void;
 }
 
@@ -57,7 +57,7 @@ export function createStatsService(deps: StatsDeps) {
   }
 
   async function aggregate(options: RunOptions = {}) {
-    await recorder.flush();
+    recorder.flush();
     try {
       return await aggregator.run(options);
     } finally {
@@ -96,13 +96,13 @@ export function createStatsService(deps: StatsDeps) {
 
   return {
     /** A published record was served as JSON: count a view unless it came from a robot or a machine. */
-    async recordView(input: RecordViewInput): Promise<boolean> {
+    recordView(input: RecordViewInput) {
       if (!enabled || !acceptsJson(input.accept)) return false;
       return recorder.record({ kind: VIEW, recordId: input.recordId, parentId: input.parentId, actor: input.actor, visitor: input.visitor, fileKey: null, bytes: 0 });
     },
 
     /** A file content response sent bytes (whole file or first range): count a download; machines are flagged. */
-    async recordDownload(input: RecordDownloadInput): Promise<boolean> {
+    recordDownload(input: RecordDownloadInput) {
       if (!enabled) return false;
       return recorder.record({
         kind: DOWNLOAD,
@@ -116,13 +116,13 @@ export function createStatsService(deps: StatsDeps) {
     },
 
     /** POST /api/stats: each named query's counts; restricted records only for who may read them. */
-    async query(actor: Actor, body: unknown) {
+    query(actor: Actor, body: unknown) {
       const queries = parseStatsRequest(body);
       const result: Record<string, unknown> = {};
       for (const q of queries) {
         const scope = STAT_QUERIES[q.stat].scope;
-        await requireStatsRead(deps.records, actor, scope, q.id);
-        const counts = await store.sumDaily(db, scope, q.id, q.startDate && parseDay(q.startDate), q.endDate && parseDay(q.endDate));
+        requireStatsRead(deps.records, actor, scope, q.id);
+        const counts = store.sumDaily(db, scope, q.id, q.startDate && parseDay(q.startDate), q.endDate && parseDay(q.endDate));
         result[q.name] = presentQueryResult(q, counts);
       }
       return result;
@@ -135,24 +135,22 @@ export function createStatsService(deps: StatsDeps) {
     pruneEvents: () => aggregator.prune(clock.now(), config.STATS_EVENTS_RETENTION_DAYS),
 
     /** Pushes every parent's popularity to the search index again (after `cairn reindex`). */
-    async refreshPopularity() {
-      const rows = await store.listParentPopularity(db, null);
-      await deps.onPopularity(rows);
+    refreshPopularity() {
+      const rows = store.listParentPopularity(db, null);
+      deps.onPopularity(rows);
       return rows.length;
     },
 
     /** COUNTER-style Dataset Report (DSR) of every record with usage between two days (inclusive). */
-    async exportReport(actor: Actor, from: string, to: string, now = clock.now()) {
+    exportReport(actor: Actor, from: string, to: string, now = clock.now()) {
       requireExport(actor);
-      const days = await store.listRecordDays(db, from, to);
+      const days = store.listRecordDays(db, from, to);
       const records = new Map<string, ReportRecord>();
       for (const day of days) {
         let r = records.get(day.recordId);
-        if (!r) records.set(day.recordId, (r = { id: day.recordId, json: null, days: [] }));
+        if (!r) records.set(day.recordId, (r = { id: day.recordId, json: deps.records.loadRecordJson(day.recordId), days: [] }));
         r.days.push(day);
       }
-      // Each record's JSON once, after the rows are grouped.
-      for (const r of records.values()) r.json = await deps.records.loadRecordJson(r.id);
       return buildDatasetReport({ from, to, created: now, baseUrl: config.BASE_URL, records: [...records.values()] });
     },
 
@@ -161,12 +159,12 @@ export function createStatsService(deps: StatsDeps) {
     pendingEvents: () => recorder.pending(),
 
     /** Clean shutdown: no more timers, buffered events written. */
-    async close() {
+    close() {
       closed = true;
       if (aggregationTimer) clearTimeout(aggregationTimer);
       if (popularityTimer) clearTimeout(popularityTimer);
       aggregationTimer = null;
-      await recorder.close();
+      recorder.close();
     },
   };
 }

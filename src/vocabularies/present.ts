@@ -2,7 +2,8 @@
 import type { Links } from "../core/links";
 import { formatIsoTime } from "../core/time";
 import { KINDS, isSpecificType } from "./kinds";
-import type { EntryRow, VocabularyType } from "./model";
+import type { VocabularyType } from "./model";
+import type { EntryRow } from "./store";
 
 export function presentEntry(row: EntryRow, links: Links) {
   const type = row.type as VocabularyType;

@@ -402,7 +402,7 @@ describe("resumption tokens over time", () => {
       responses.push(text);
       expect(text).toBe(expected);
     } finally {
-      await restarted.services.close();
+      restarted.services.close();
     }
   });
 
