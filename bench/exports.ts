@@ -11,6 +11,7 @@ import { createApp } from "../src/app";
 import { loadConfig } from "../src/config";
 import { systemActor } from "../src/core/actor";
 import { ManualClock } from "../src/core/time";
+import { renderContext } from "../src/exports/context";
 import { EXPORT_FORMATS } from "../src/exports/registry";
 import { DIRECTORY_ENTRIES, RICH_CUSTOM_FIELDS, RICH_METADATA } from "../test/helpers/export-samples";
 import { percentile } from "./lib";
@@ -40,7 +41,7 @@ async function call(method: string, path: string, token: string, body?: unknown,
 /** The record, published through the API: 50 creators (every fifth with an ORCID), 100 files. */
 async function publishRecord(): Promise<string> {
   const admin = await services.users.createUser(systemActor, { email: "admin@example.org", username: "admin", password: "admin-password", admin: true });
-  const { secret } = services.tokens.createToken(systemActor, { userId: admin.id, name: "bench" });
+  const { secret } = await services.tokens.createToken(systemActor, { userId: admin.id, name: "bench" });
   for (const [type, entry] of DIRECTORY_ENTRIES) await call("POST", `/api/${type}`, secret, entry);
   const creators = Array.from({ length: CREATORS }, (_, i) => ({
     person_or_org: {
@@ -80,14 +81,14 @@ function stats(times: number[]) {
 
 async function main() {
   const id = await publishRecord();
-  const record = services.records.readRecord(systemActor, id);
+  const record = await services.records.readRecord(systemActor, id);
   if (record.metadata.creators.length !== CREATORS || Object.keys(record.files.entries as object).length !== FILES)
     throw new Error("the record does not have the expected creators and files");
   // A distinct id per run, so nothing (citeproc's item registry included) can reuse an earlier render.
   const copies = Array.from({ length: RUNS }, (_, i) => ({ ...record, id: `${record.id}-${i}` }));
   const rows: Record<string, unknown>[] = [];
   for (const format of EXPORT_FORMATS) {
-    const ctx = services.exports.context(format.id === "citation" ? { style: "apa" } : {});
+    const ctx = await renderContext(services.exports.context(), [record], format.id === "citation" ? { style: "apa" } : {});
     for (let i = 0; i < 30; i++) format.render(record, ctx); // warm-up: JIT, citeproc engine
     const render: number[] = [];
     let bytes = 0;

@@ -56,7 +56,7 @@ await phase("records.readRecord (point reads + presentation)", (id) => services.
 statements.on = false;
 // The phase's 2,000 warm-up reads were timed too.
 const sql = statements.table(N + 2000, 8);
-const record = services.records.readRecord(anonymous, ids[0]!);
+const record = await services.records.readRecord(anonymous, ids[0]!);
 await phase("JSON.stringify of the record", () => JSON.stringify(record));
 await phase("Signposting Link header", () => services.exports.signposting(record));
 let n = 0;

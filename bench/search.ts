@@ -11,7 +11,6 @@ import { parseArgs } from "node:util";
 import { createServices } from "../src/app";
 import { loadConfig } from "../src/config";
 import { type Actor, systemActor } from "../src/core/actor";
-import { writeTransaction } from "../src/db/sqlite/connection";
 import { recordCommunitiesTable, recordGrantsTable } from "../src/db/tables";
 import { bulkInsertRecords, measure, reindexData, startServer } from "./lib";
 import { createRecordsData } from "./records-data";
@@ -44,24 +43,27 @@ async function makeMember(ids: string[]): Promise<string> {
     const actor: Actor = { kind: "user", userId: user.id, isAdmin: false, groupIds: [], scopes: [], tokenId: null };
     const db = services.deps.db;
     const now = Date.now();
-    const communities = ["lagoon", "reef"].map(
-      (slug) => services.communities.createCommunity(actor, { slug, access: { visibility: "public", member_policy: "open", record_policy: "open" }, metadata: { title: slug } }).id,
-    );
-    const parentOf = db.$client.query<{ parent_id: string }, [string]>("SELECT parent_id FROM records WHERE id = ?");
-    writeTransaction(db, () => {
-      ids.forEach((id, i) => {
-        const parentId = parentOf.get(id)!.parent_id;
+    const communities: string[] = [];
+    for (const slug of ["lagoon", "reef"])
+      communities.push(
+        (await services.communities.createCommunity(actor, { slug, access: { visibility: "public", member_policy: "open", record_policy: "open" }, metadata: { title: slug } })).id,
+      );
+    const parentOf = async (id: string) => (await db.statements.get<{ parent_id: string }>("SELECT parent_id FROM records WHERE id = ?", [id]))!.parent_id;
+    await db.write(async (tx) => {
+      for (const [i, id] of ids.entries()) {
         if (i % 100 === 1)
-          db.insert(recordCommunitiesTable)
-            .values({ parentId, communityId: communities[i % 200 === 1 ? 0 : 1]!, isDefault: true, created: now })
+          await tx
+            .insert(recordCommunitiesTable)
+            .values({ parentId: await parentOf(id), communityId: communities[i % 200 === 1 ? 0 : 1]!, isDefault: true, created: now })
             .run();
         if (i % 100 === 2)
-          db.insert(recordGrantsTable)
-            .values({ parentId, subjectType: "user", subjectId: String(user.id), permission: "view", created: now, updated: now })
+          await tx
+            .insert(recordGrantsTable)
+            .values({ parentId: await parentOf(id), subjectType: "user", subjectId: String(user.id), permission: "view", created: now, updated: now })
             .run();
-      });
+      }
     });
-    return services.tokens.createToken(systemActor, { userId: user.id, name: "bench" }).secret;
+    return (await services.tokens.createToken(systemActor, { userId: user.id, name: "bench" })).secret;
   } finally {
     services.close();
   }

@@ -11,7 +11,7 @@ import { httpPolicy } from "./core/http-policy";
 import { newUuid } from "./core/ids";
 import { createLinks } from "./core/links";
 import { systemClock, type Clock } from "./core/time";
-import { migrate, openDatabase } from "./db/sqlite/connection";
+import { openDatabase } from "./db/sqlite/connection";
 import { docsRoutes } from "./docs/routes";
 import { groupsRoutes } from "./groups/routes";
 import { iiifRoutes } from "./iiif/routes";
@@ -87,20 +87,26 @@ export interface AppOptions {
   log?: (message: string) => void;
 }
 
+/** The database file of the data directory (the checkpointer of `serve` watches its write-ahead log). */
+export const databasePathOf = (config: Pick<Config, "DATA_DIR">) => join(config.DATA_DIR, "cairn.db");
+
 export function createServices(options: AppOptions) {
   const { config, clock = systemClock, log = (m: string) => console.error(m) } = options;
   mkdirSync(config.DATA_DIR, { recursive: true });
-  const db = openDatabase(join(config.DATA_DIR, "cairn.db"));
-  migrate(db, clock.now());
+  // Migrated as it opens, synchronously: createServices stays synchronous (every test calls it so).
+  const db = openDatabase(databasePathOf(config), clock.now());
   const deps: Deps = { db, clock, config, links: createLinks(config.BASE_URL) };
   const registry = createJobRegistry();
   defineMaintenanceJobs(registry, { db, clock, retentionDays: config.JOBS_RETENTION_DAYS });
   const runner = { db, clock, registry, log };
   const vocabularies = createVocabulariesService(deps);
-  vocabularies.loadFixtures(shippedVocabularies, fixturesVersion());
+  // One write transaction, queued now: every later statement waits behind it at the port's gate,
+  // so nothing reads the vocabularies before they are loaded. `serve` awaits it before listening.
+  const ready: Promise<void> = vocabularies.loadFixtures(shippedVocabularies, fixturesVersion()).then(() => undefined);
+  ready.catch((error: unknown) => log(`[cairn] loading the shipped vocabularies failed: ${error instanceof Error ? error.message : String(error)}`));
   const jobs = createJobsService(runner);
-  const enqueue = (name: string, payload: unknown) => {
-    if (registry.get(name)) jobs.enqueue(name, payload);
+  const enqueue = async (name: string, payload: unknown) => {
+    if (registry.get(name)) await jobs.enqueue(name, payload);
   };
   // Built in dependency order, each from what is built before it. Files, records, statistics and
   // OAI-PMH answer one another through small pieces built first: the file hooks records move
@@ -205,6 +211,8 @@ export function createServices(options: AppOptions) {
   return {
     deps,
     log,
+    /** Resolves once the shipped vocabularies are loaded (rejects if that failed, which is logged too). */
+    ready,
     users,
     tokens,
     sessions,
@@ -227,10 +235,11 @@ export function createServices(options: AppOptions) {
     jobs,
     worker: createWorker(runner, { concurrency: config.JOBS_CONCURRENCY, pollMs: config.JOBS_POLL_INTERVAL_MS }),
     stats,
-    close: () => {
-      stats.close(); // buffered view/download events are written first
+    /** Resolves once buffered writes are done and the database is closed. */
+    close: async () => {
+      await stats.close(); // buffered view/download events are written first
       records.close(); // the search reader workers
-      db.$client.close();
+      db.close();
     },
   };
 }

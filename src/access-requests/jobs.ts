@@ -1,5 +1,5 @@
 // The `access-verifications-clean` job: guests' access requests never confirmed within their 6 hours are dropped.
-import type { Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import type { JobRegistry } from "../jobs/registry";
 import { deleteExpiredVerifications } from "./store";
 
@@ -10,6 +10,6 @@ export function defineAccessRequestJobs(registry: JobRegistry, deps: { db: Db; c
     name: CLEAN_VERIFICATIONS_JOB,
     description: "Deletes guests' access-request verifications whose 6 hours have passed unconfirmed.",
     schedule: { dailyAt: "00:05" },
-    run: () => ({ deleted: deleteExpiredVerifications(deps.db, deps.clock.now()) }),
+    run: async () => ({ deleted: await deleteExpiredVerifications(deps.db, deps.clock.now()) }),
   });
 }

@@ -19,10 +19,10 @@ export interface AccessTypeDeps {
  */
 export function createUserAccessRequestType({ access }: AccessTypeDeps): RequestType {
   /** Grants the requester `view` in the engine's transaction; a bad `payload.expires_at` is a 400 and nothing changes. */
-  function accept({ request, now, input }: HookContext): AccessGiven {
+  async function accept({ request, now, input }: HookContext): Promise<AccessGiven> {
     if (request.topic?.kind !== "record" || request.createdBy.kind !== "user") throw badRequest("This access request names no record or no user.");
     const expiresAt = accessExpiry(input, payloadOf(request.payload).secret_link_expiration, now);
-    access.grantUser({ recordId: request.topic.id, userId: request.createdBy.id, permission: "view", expiresAt, origin: `request:${request.id}`, now });
+    await access.grantUser({ recordId: request.topic.id, userId: request.createdBy.id, permission: "view", expiresAt, origin: `request:${request.id}`, now });
     return { expiresAt };
   }
 
@@ -44,12 +44,12 @@ export function createUserAccessRequestType({ access }: AccessTypeDeps): Request
  */
 export function createGuestAccessRequestType({ access }: AccessTypeDeps): RequestType {
   /** Makes the secret link in the engine's transaction; its token goes to the guest's mail only (returned for it). */
-  function accept({ request, now, input }: HookContext): AccessGiven {
+  async function accept({ request, now, input }: HookContext): Promise<AccessGiven> {
     if (request.topic?.kind !== "record" || request.createdBy.kind !== "email") throw badRequest("This access request names no record or no guest.");
     const payload = payloadOf(request.payload);
     const expiresAt = accessExpiry(input, payload.secret_link_expiration, now);
     const email = payload.email || request.createdBy.id;
-    const { token } = access.createLink({
+    const { token } = await access.createLink({
       recordId: request.topic.id,
       permission: "view",
       expiresAt,

@@ -7,7 +7,6 @@ import type { Deps } from "../core/deps";
 import { badRequest, notFound, validationError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
 import { HOUR_MS } from "../core/time";
-import { writeTransaction } from "../db/sqlite/connection";
 import type { AccessDirectory } from "../access/directory";
 import type { AccessSettings } from "../access/settings";
 import type { Curation } from "../records/curation";
@@ -47,14 +46,16 @@ interface AskedRecord {
 
 const isOpenRequest = (status: string) => status === "submitted";
 
+type RecordJson = NonNullable<Awaited<ReturnType<RecordsService["loadRecordJson"]>>>;
+
 export type AccessRequestsService = ReturnType<typeof createAccessRequestsService>;
 
 export function createAccessRequestsService(deps: AccessRequestsDeps) {
   const { db, clock, config, links, records, requests, users, access } = deps;
 
   /** The record as stored (no permission check: callers have authorised), with what everyone may read of it. */
-  function describe(id: string, parentId: string, ownerId: number | null): AskedRecord & { json: NonNullable<ReturnType<RecordsService["loadRecordJson"]>> } {
-    const json = records.loadRecordJson(id);
+  async function describe(id: string, parentId: string, ownerId: number | null): Promise<AskedRecord & { json: RecordJson }> {
+    const json = await records.loadRecordJson(id);
     if (!json) throw notFound("The persistent identifier does not exist.");
     const asRow = { accessRecord: json.access.record, document: { access: json.access } };
     return {
@@ -63,22 +64,25 @@ export function createAccessRequestsService(deps: AccessRequestsDeps) {
       ownerId,
       title: String(json.metadata?.title ?? ""),
       filesOpen: canReadFiles(asRow, "none"),
-      settings: access.settingsOf(parentId),
+      settings: await access.settingsOf(parentId),
       json,
     };
   }
 
   /** 400 when the requester has an open access request on any version of the record (a grant covers them all). */
-  function checkNoOpenRequest(type: string, createdBy: EntityRef, parentId: string) {
-    const open = requests.findRequests({ type, createdBy, openOnly: true });
-    const sameParent = open.some((r) => {
-      if (!r.topic || r.topic.kind !== "record" || !isOpenRequest(r.status)) return false;
+  async function checkNoOpenRequest(type: string, createdBy: EntityRef, parentId: string) {
+    const open = await requests.findRequests({ type, createdBy, openOnly: true });
+    let sameParent = false;
+    // A requester has a handful of open requests; stops at the first on the same record.
+    for (const r of open) {
+      if (!r.topic || r.topic.kind !== "record" || !isOpenRequest(r.status)) continue;
       try {
-        return records.curation.readable(systemActor, r.topic.id).parentId === parentId;
+        sameParent = (await records.curation.readable(systemActor, r.topic.id)).parentId === parentId;
       } catch {
-        return false;
+        sameParent = false;
       }
-    });
+      if (sameParent) break;
+    }
     if (sameParent) throw badRequest("You have already asked for access to this record: the request is open, waiting for the owner's answer.");
   }
 
@@ -100,10 +104,10 @@ export function createAccessRequestsService(deps: AccessRequestsDeps) {
   const commentOf = (message: string) => (message ? { content: message, format: "html" as const } : null);
 
   /** A signed-in user asking with their account's address: the request, submitted to the owner. */
-  function askAsUser(actor: Actor, record: AskedRecord, input: AccessRequestInput) {
+  async function askAsUser(actor: Actor, record: AskedRecord, input: AccessRequestInput) {
     const userId = actor.kind === "user" ? String(actor.userId) : "";
-    return writeTransaction(db, () => {
-      checkNoOpenRequest(USER_ACCESS_REQUEST, { kind: "user", id: userId }, record.parentId);
+    return db.write(async () => {
+      await checkNoOpenRequest(USER_ACCESS_REQUEST, { kind: "user", id: userId }, record.parentId);
       return requests.createRequest(actor, {
         type: USER_ACCESS_REQUEST,
         receiver: { kind: "user", id: String(record.ownerId) },
@@ -117,11 +121,11 @@ export function createAccessRequestsService(deps: AccessRequestsDeps) {
   }
 
   /** Anyone else: a single-use link to the address; the request is made when it is opened. */
-  function askAsGuest(record: AskedRecord, input: AccessRequestInput) {
+  async function askAsGuest(record: AskedRecord, input: AccessRequestInput) {
     if (!input.fullName) throw validationError([{ field: "full_name", messages: ["Missing data for required field: the owner needs to know who asks."] }]);
     const token = newSecret();
     const now = clock.now();
-    store.insertVerification(db, {
+    await store.insertVerification(db, {
       tokenHash: hashSecret(token),
       recordId: record.id,
       email: input.email,
@@ -132,18 +136,18 @@ export function createAccessRequestsService(deps: AccessRequestsDeps) {
       expiresAt: now + VERIFICATION_TTL_MS,
     });
     const text = verificationMail({ siteName: config.THEME_SITENAME, recordTitle: record.title, fullName: input.fullName, link: links.api("/access/requests/verify", { token }) });
-    deps.queueMail({ to: input.email, ...text, topic: `access-verification:${record.id}` });
+    await deps.queueMail({ to: input.email, ...text, topic: `access-verification:${record.id}` });
     return { message: VERIFICATION_SENT };
   }
 
   return {
     /** `POST /records/{id}/access/request`: 200 with the request (a user with their own address) or with the verification message. */
-    requestAccess(actor: Actor, id: string, body: unknown) {
+    async requestAccess(actor: Actor, id: string, body: unknown) {
       // Reading the record first: a restricted record the caller cannot read answers as reading it does.
-      const readable = records.curation.readable(actor, id);
+      const readable = await records.curation.readable(actor, id);
       const input = readAccessRequestBody(body);
-      const record = describe(readable.id, readable.parentId, readable.ownerId);
-      const accountEmail = actor.kind === "user" ? users.emailOf(String(actor.userId)) : null;
+      const record = await describe(readable.id, readable.parentId, readable.ownerId);
+      const accountEmail = actor.kind === "user" ? await users.emailOf(String(actor.userId)) : null;
       const as: AskingAs = askingAs(actor, accountEmail, input.email);
       const callerReadsFiles = canReadFiles({ accessRecord: record.json.access.record, document: { access: record.json.access } }, readable.level);
       checkMayAsk(as, { filesOpen: record.filesOpen, callerReadsFiles, ownerId: record.ownerId, settings: record.settings, signedIn: actor.kind === "user" });
@@ -154,21 +158,21 @@ export function createAccessRequestsService(deps: AccessRequestsDeps) {
      * `GET /access/requests/verify?token=`: confirms a guest's address (once) and submits their
      * guest-access-request to the owner. 400 for a missing or expired token, 404 for an unknown or used one.
      */
-    verifyGuest(token: string | undefined) {
+    async verifyGuest(token: string | undefined) {
       if (!token || token.length > 200) throw badRequest("The verification link has no valid token: open the link from the e-mail as it is.");
       const now = clock.now();
       const hash = hashSecret(token);
-      const result = writeTransaction(db, () => {
-        const pending = store.takeVerification(db, hash);
+      const result = await db.write(async (tx) => {
+        const pending = await store.takeVerification(tx, hash);
         if (!pending) return { error: notFound("This verification link is unknown or was used already: ask for access again.") };
         if (pending.expiresAt <= now) return { error: badRequest("This verification link expired (it works for 6 hours): ask for access again.") };
         // The record may have changed since the guest asked: the rules are checked again.
-        const readable = records.curation.readable(systemActor, pending.recordId);
-        const record = describe(readable.id, readable.parentId, readable.ownerId);
+        const readable = await records.curation.readable(systemActor, pending.recordId);
+        const record = await describe(readable.id, readable.parentId, readable.ownerId);
         checkMayAsk("guest", { filesOpen: record.filesOpen, callerReadsFiles: false, ownerId: record.ownerId, settings: record.settings, signedIn: false });
         const email = pending.email.toLowerCase();
-        checkNoOpenRequest(GUEST_ACCESS_REQUEST, { kind: "email", id: email }, record.parentId);
-        const request = requests.createRequest(systemActor, {
+        await checkNoOpenRequest(GUEST_ACCESS_REQUEST, { kind: "email", id: email }, record.parentId);
+        const request = await requests.createRequest(systemActor, {
           type: GUEST_ACCESS_REQUEST,
           createdBy: { kind: "email", id: email },
           receiver: { kind: "user", id: String(record.ownerId) },

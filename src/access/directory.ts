@@ -3,7 +3,7 @@
 // read a record's access settings. Built from the store alone, like the communities and requests directories.
 import type { Actor } from "../core/actor";
 import { newSecret } from "../core/ids";
-import type { Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import { presentGrant, presentLink, type GrantJson, type LinkJson } from "./present";
 import { settingsJson, type AccessSettings } from "./settings";
 import { createLinkTokens, type LinkTokens } from "./tokens";
@@ -17,34 +17,41 @@ export const strongest = (permissions: string[]): Permission | null => PERMISSIO
 
 export interface AccessDirectory {
   /** The strongest permission the actor's unexpired grants (its own and its groups') and its secret link give on the parent; null for none. */
-  permissionOf(actor: Actor, parentId: string, now: number): Permission | null;
+  permissionOf(actor: Actor, parentId: string, now: number): Promise<Permission | null>;
   /** Secret-link tokens, signed with the server's key. */
   tokens: LinkTokens;
   /** `parent.access.grants` and `.links` (without tokens), for callers who manage the record. */
-  sharesOf(parentId: string): { grants: GrantJson[]; links: LinkJson[] };
+  sharesOf(parentId: string): Promise<{ grants: GrantJson[]; links: LinkJson[] }>;
   /** `parent.access.settings` of the parent, with the defaults for what is not set (no permission check: callers have authorised). */
-  settingsOf(parentId: string): AccessSettings;
+  settingsOf(parentId: string): Promise<AccessSettings>;
 }
 
 export function createAccessDirectory(db: Db, clock: { now(): number }): AccessDirectory {
-  let key: string | undefined;
-  const tokens = createLinkTokens(() => (key ??= store.signingKey(db, "secret-links", newSecret, clock.now())));
+  // Read once and kept; a failed read is not kept, so the next use tries again.
+  let key: Promise<string> | undefined;
+  const tokens = createLinkTokens(
+    () =>
+      (key ??= store.signingKey(db, "secret-links", newSecret, clock.now()).catch((err: unknown) => {
+        key = undefined;
+        throw err;
+      })),
+  );
   return {
     tokens,
-    permissionOf(actor, parentId, now) {
+    async permissionOf(actor, parentId, now) {
       const held: string[] = [];
-      if (actor.kind === "user") held.push(...store.listHolderGrants(db, parentId, actor.userId, actor.groupIds, now).map((g) => g.permission));
+      if (actor.kind === "user") held.push(...(await store.listHolderGrants(db, parentId, actor.userId, actor.groupIds, now)).map((g) => g.permission));
       if (actor.linkToken) {
-        const hash = tokens.hashOf(actor.linkToken);
-        const link = hash ? store.findValidLink(db, parentId, hash, now) : null;
+        const hash = await tokens.hashOf(actor.linkToken);
+        const link = hash ? await store.findValidLink(db, parentId, hash, now) : null;
         if (link) held.push(link.permission);
       }
       return strongest(held);
     },
-    sharesOf: (parentId) => ({
-      grants: store.listGrants(db, parentId).map(presentGrant),
-      links: store.listLinks(db, parentId).map(presentLink),
+    sharesOf: async (parentId) => ({
+      grants: (await store.listGrants(db, parentId)).map(presentGrant),
+      links: (await store.listLinks(db, parentId)).map(presentLink),
     }),
-    settingsOf: (parentId) => settingsJson(store.readSettings(db, parentId)),
+    settingsOf: async (parentId) => settingsJson(await store.readSettings(db, parentId)),
   };
 }

@@ -14,24 +14,24 @@ const NO_LINK = "No secret link found with the given ID.";
 export function createLinkOperations(c: AccessContext) {
   const { db, clock, sharing, tokens } = c;
 
-  function linkOf(target: SharingTarget, linkId: string) {
-    const row = linkId.length <= 100 ? store.findLink(db, target.parentId, linkId) : null;
+  async function linkOf(target: SharingTarget, linkId: string) {
+    const row = linkId.length <= 100 ? await store.findLink(db, target.parentId, linkId) : null;
     if (!row) throw notFound(NO_LINK);
     return row;
   }
 
   return {
-    listLinks(actor: Actor, id: string) {
-      const target = sharing.target(actor, id, "manage");
-      return hitsOf(store.listLinks(db, target.parentId).map(presentLink));
+    async listLinks(actor: Actor, id: string) {
+      const target = await sharing.target(actor, id, "manage");
+      return hitsOf((await store.listLinks(db, target.parentId)).map(presentLink));
     },
 
     /** A new link; the answer is the only place its token is ever shown. */
-    createLink(actor: Actor, id: string, body: unknown): LinkJson {
-      const target = sharing.target(actor, id, "manage");
+    async createLink(actor: Actor, id: string, body: unknown): Promise<LinkJson> {
+      const target = await sharing.target(actor, id, "manage");
       const input = readLinkBody(body, clock.now(), false);
-      const { token, hash } = tokens.issue();
-      const row = store.insertLink(db, {
+      const { token, hash } = await tokens.issue();
+      const row = await store.insertLink(db, {
         id: newUuid(),
         parentId: target.parentId,
         permission: input.permission!,
@@ -44,24 +44,24 @@ export function createLinkOperations(c: AccessContext) {
       return { ...presentLink(row), token };
     },
 
-    readLink(actor: Actor, id: string, linkId: string) {
-      return presentLink(linkOf(sharing.target(actor, id, "manage"), linkId));
+    async readLink(actor: Actor, id: string, linkId: string) {
+      return presentLink(await linkOf(await sharing.target(actor, id, "manage"), linkId));
     },
 
     /** Changes what is given of permission, expiry (null: none) and description. */
-    updateLink(actor: Actor, id: string, linkId: string, body: unknown) {
-      const target = sharing.target(actor, id, "manage");
-      const row = linkOf(target, linkId);
+    async updateLink(actor: Actor, id: string, linkId: string, body: unknown) {
+      const target = await sharing.target(actor, id, "manage");
+      const row = await linkOf(target, linkId);
       const { permission, expiresAt, description } = readLinkBody(body, clock.now(), true);
       const fields = { ...(permission ? { permission } : {}), ...(expiresAt !== undefined ? { expiresAt } : {}), ...(description !== undefined ? { description } : {}) };
-      if (Object.keys(fields).length) store.updateLink(db, row.id, fields);
-      return presentLink(linkOf(target, linkId));
+      if (Object.keys(fields).length) await store.updateLink(db, row.id, fields);
+      return presentLink(await linkOf(target, linkId));
     },
 
     /** Revokes the link: its token opens nothing from now on. */
-    deleteLink(actor: Actor, id: string, linkId: string) {
-      const row = linkOf(sharing.target(actor, id, "manage"), linkId);
-      store.deleteLink(db, row.id);
+    async deleteLink(actor: Actor, id: string, linkId: string): Promise<void> {
+      const row = await linkOf(await sharing.target(actor, id, "manage"), linkId);
+      await store.deleteLink(db, row.id);
     },
   };
 }

@@ -7,8 +7,8 @@ import type { AccessService } from "./service";
 const tags = ["Record access"];
 
 /** Answers 204 with no body after `work`. */
-const noContent = (set: { status?: number | string }, work: () => void) => {
-  work();
+const noContent = async (set: { status?: number | string }, work: () => Promise<void>) => {
+  await work();
   set.status = 204;
   return null;
 };

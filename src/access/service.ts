@@ -3,7 +3,6 @@
 // applies to every version; everything needs the caller to manage the record.
 import type { Actor } from "../core/actor";
 import { badRequest } from "../core/errors";
-import { writeTransaction } from "../db/sqlite/connection";
 import type { AccessContext, AccessDeps } from "./context";
 import { createGrantOperations, UNKNOWN_SUBJECT } from "./grants";
 import { createLinkOperations } from "./links";
@@ -23,17 +22,17 @@ export function createAccessService(deps: AccessDeps) {
      * the record (every version and draft) to another user. Returns the record's, or the draft's,
      * JSON as the caller now sees it.
      */
-    updateSettings(actor: Actor, id: string, body: unknown) {
-      const target = sharing.target(actor, id, "manage");
+    async updateSettings(actor: Actor, id: string, body: unknown) {
+      const target = await sharing.target(actor, id, "manage");
       const change = readSettingsBody(body);
       const newOwner = change.owner !== undefined && change.owner !== target.ownerId ? change.owner : null;
-      if (newOwner !== null && !store.findActiveUser(db, newOwner)) throw badRequest(UNKNOWN_SUBJECT, [{ field: "owned_by.user", messages: [UNKNOWN_SUBJECT] }]);
+      if (newOwner !== null && !(await store.findActiveUser(db, newOwner))) throw badRequest(UNKNOWN_SUBJECT, [{ field: "owned_by.user", messages: [UNKNOWN_SUBJECT] }]);
       const now = clock.now();
-      writeTransaction(db, () => {
+      await db.write(async (tx) => {
         if (Object.keys(change.settings).length) {
-          store.writeSettings(db, target.parentId, { ...settingsJson(store.readSettings(db, target.parentId)), ...change.settings }, now);
+          await store.writeSettings(tx, target.parentId, { ...settingsJson(await store.readSettings(tx, target.parentId)), ...change.settings }, now);
         }
-        if (newOwner !== null) sharing.transferOwnership(target.parentId, newOwner, now);
+        if (newOwner !== null) await sharing.transferOwnership(target.parentId, newOwner, now);
       });
       return sharing.json(actor, target);
     },

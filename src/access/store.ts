@@ -1,7 +1,7 @@
 // Queries on grants, secret links, access settings and the signing key.
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../db/sqlite/connection";
-import { selectRows, sortRows } from "../db/sqlite/rows";
+import type { Db } from "../db/port";
+import { selectRows, sortRows } from "../db/rows";
 import { draftsTable, groupsTable, recordGrantsTable, recordLinksTable, recordParentsTable, recordsTable, signingKeysTable, usersTable } from "../db/tables";
 
 export type GrantRow = typeof recordGrantsTable.$inferSelect;
@@ -11,13 +11,13 @@ export type LinkRow = typeof recordLinksTable.$inferSelect;
 const UNEXPIRED = "(expires_at IS NULL OR expires_at > ?)";
 
 /** The signing key of a purpose, made on first use. */
-export function signingKey(db: Db, purpose: string, newSecret: () => string, now: number): string {
-  db.insert(signingKeysTable).values({ purpose, secret: newSecret(), created: now }).onConflictDoNothing().run();
-  return db.select().from(signingKeysTable).where(eq(signingKeysTable.purpose, purpose)).get()!.secret;
+export async function signingKey(db: Db, purpose: string, newSecret: () => string, now: number): Promise<string> {
+  await db.insert(signingKeysTable).values({ purpose, secret: newSecret(), created: now }).onConflictDoNothing().run();
+  return (await db.select().from(signingKeysTable).where(eq(signingKeysTable.purpose, purpose)).get())!.secret;
 }
 
 /** Unexpired grants on the parent to the user or to one of the groups. */
-export function listHolderGrants(db: Db, parentId: string, userId: number | null, groupIds: string[], now: number): GrantRow[] {
+export async function listHolderGrants(db: Db, parentId: string, userId: number | null, groupIds: string[], now: number): Promise<GrantRow[]> {
   const holders: string[] = [];
   const params: (string | number)[] = [parentId, now];
   if (userId !== null) {
@@ -33,33 +33,33 @@ export function listHolderGrants(db: Db, parentId: string, userId: number | null
 }
 
 /** An unexpired link of the parent by its token's hash. */
-export const findValidLink = (db: Db, parentId: string, tokenHash: string, now: number): LinkRow | null =>
-  selectRows(db, recordLinksTable, `token_hash = ? AND parent_id = ? AND ${UNEXPIRED}`, [tokenHash, parentId, now])[0] ?? null;
+export const findValidLink = async (db: Db, parentId: string, tokenHash: string, now: number): Promise<LinkRow | null> =>
+  (await selectRows(db, recordLinksTable, `token_hash = ? AND parent_id = ? AND ${UNEXPIRED}`, [tokenHash, parentId, now]))[0] ?? null;
 
 /** The parent's grants in their order (a grant's id in the API is its position here). */
-export const listGrants = (db: Db, parentId: string): GrantRow[] => sortRows(selectRows(db, recordGrantsTable, "parent_id = ?", [parentId]), "id");
+export const listGrants = async (db: Db, parentId: string): Promise<GrantRow[]> => sortRows(await selectRows(db, recordGrantsTable, "parent_id = ?", [parentId]), "id");
 
-export const listLinks = (db: Db, parentId: string): LinkRow[] => sortRows(selectRows(db, recordLinksTable, "parent_id = ?", [parentId]), "created", "id");
+export const listLinks = async (db: Db, parentId: string): Promise<LinkRow[]> => sortRows(await selectRows(db, recordLinksTable, "parent_id = ?", [parentId]), "created", "id");
 
-export const findLink = (db: Db, parentId: string, id: string): LinkRow | null =>
-  db
+export const findLink = async (db: Db, parentId: string, id: string): Promise<LinkRow | null> =>
+  (await db
     .select()
     .from(recordLinksTable)
     .where(and(eq(recordLinksTable.parentId, parentId), eq(recordLinksTable.id, id)))
-    .get() ?? null;
+    .get()) ?? null;
 
 /** The grant of the parent to one subject, or null. */
-export const findSubjectGrant = (db: Db, parentId: string, subjectType: string, subjectId: string): GrantRow | null =>
-  db
+export const findSubjectGrant = async (db: Db, parentId: string, subjectType: string, subjectId: string): Promise<GrantRow | null> =>
+  (await db
     .select()
     .from(recordGrantsTable)
     .where(and(eq(recordGrantsTable.parentId, parentId), eq(recordGrantsTable.subjectType, subjectType), eq(recordGrantsTable.subjectId, subjectId)))
-    .get() ?? null;
+    .get()) ?? null;
 
 /** Creates the subject's grant on the parent, or replaces the one it has (its message kept unless a new one is given). */
-export function upsertGrant(db: Db, row: typeof recordGrantsTable.$inferInsert) {
+export async function upsertGrant(db: Db, row: typeof recordGrantsTable.$inferInsert): Promise<void> {
   const { permission, origin, expiresAt, updated, message } = row;
-  return db
+  await db
     .insert(recordGrantsTable)
     .values(row)
     .onConflictDoUpdate({
@@ -80,27 +80,27 @@ export const updateLink = (db: Db, id: string, fields: Partial<typeof recordLink
 export const deleteLink = (db: Db, id: string) => db.delete(recordLinksTable).where(eq(recordLinksTable.id, id)).run();
 
 /** The parent of a published record or a draft; null when there is neither. */
-export const findParentIdOf = (db: Db, recordId: string): string | null =>
-  db.select({ p: recordsTable.parentId }).from(recordsTable).where(eq(recordsTable.id, recordId)).get()?.p ??
-  db.select({ p: draftsTable.parentId }).from(draftsTable).where(eq(draftsTable.id, recordId)).get()?.p ??
+export const findParentIdOf = async (db: Db, recordId: string): Promise<string | null> =>
+  (await db.select({ p: recordsTable.parentId }).from(recordsTable).where(eq(recordsTable.id, recordId)).get())?.p ??
+  (await db.select({ p: draftsTable.parentId }).from(draftsTable).where(eq(draftsTable.id, recordId)).get())?.p ??
   null;
 
 /** An active user a grant can name (or a record can be given to); null otherwise. */
-export const findActiveUser = (db: Db, id: number) =>
-  db
+export const findActiveUser = async (db: Db, id: number) =>
+  (await db
     .select({ id: usersTable.id, email: usersTable.email })
     .from(usersTable)
     .where(and(eq(usersTable.id, id), eq(usersTable.active, true)))
-    .get() ?? null;
+    .get()) ?? null;
 
 /** A group by its id or, failing that, its name. */
-export const findGroup = (db: Db, key: string) =>
-  db.select({ id: groupsTable.id }).from(groupsTable).where(eq(groupsTable.id, key)).get() ??
-  db.select({ id: groupsTable.id }).from(groupsTable).where(eq(groupsTable.name, key)).get() ??
+export const findGroup = async (db: Db, key: string) =>
+  (await db.select({ id: groupsTable.id }).from(groupsTable).where(eq(groupsTable.id, key)).get()) ??
+  (await db.select({ id: groupsTable.id }).from(groupsTable).where(eq(groupsTable.name, key)).get()) ??
   null;
 
-export const readSettings = (db: Db, parentId: string): Record<string, unknown> =>
-  db.select({ s: recordParentsTable.accessSettings }).from(recordParentsTable).where(eq(recordParentsTable.id, parentId)).get()?.s ?? {};
+export const readSettings = async (db: Db, parentId: string): Promise<Record<string, unknown>> =>
+  (await db.select({ s: recordParentsTable.accessSettings }).from(recordParentsTable).where(eq(recordParentsTable.id, parentId)).get())?.s ?? {};
 export const writeSettings = (db: Db, parentId: string, settings: Record<string, unknown>, now: number) =>
   db
     .update(recordParentsTable)

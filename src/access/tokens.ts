@@ -8,22 +8,23 @@ const signatureOf = (key: string, random: string) => createHmac("sha256", key).u
 
 export interface LinkTokens {
   /** A new token and the hash to store. */
-  issue(): { token: string; hash: string };
+  issue(): Promise<{ token: string; hash: string }>;
   /** The hash to look the token up by, or null when its signature is not the server's. */
-  hashOf(token: string): string | null;
+  hashOf(token: string): Promise<string | null>;
 }
 
-export function createLinkTokens(key: () => string): LinkTokens {
+/** `key`: the server's signing key (read from the database, made on first use). */
+export function createLinkTokens(key: () => Promise<string>): LinkTokens {
   return {
-    issue() {
+    async issue() {
       const random = randomBytes(24).toString("base64url");
-      const token = `${random}.${signatureOf(key(), random)}`;
+      const token = `${random}.${signatureOf(await key(), random)}`;
       return { token, hash: hashSecret(token) };
     },
-    hashOf(token) {
+    async hashOf(token) {
       const [random, signature, extra] = token.split(".");
       if (!random || !signature || extra !== undefined) return null;
-      const expected = Buffer.from(signatureOf(key(), random));
+      const expected = Buffer.from(signatureOf(await key(), random));
       const given = Buffer.from(signature);
       if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
       return hashSecret(token);

@@ -24,7 +24,7 @@ cairn groups add-member NAME --email E`,
       const name = positionals[0];
       if (!name) throw new UsageError("groups add-member needs the group NAME");
       const email = requireString(values, "email");
-      const { added, group } = await withServices(values, (s) => s.groups.addMember(systemActor, name, userByEmail(s, email).id));
+      const { added, group } = await withServices(values, async (s) => s.groups.addMember(systemActor, name, (await userByEmail(s, email)).id));
       console.log(added ? `added ${email} to ${group.name}` : `${email} is already in ${group.name}`);
       return 0;
     }

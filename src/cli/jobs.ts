@@ -16,14 +16,14 @@ cairn jobs run NAME
       const { values } = parse(rest, { limit: { type: "string" } });
       const limit = values.limit === undefined ? 20 : Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a whole number of 1 or more");
-      await withServices(values, (s) => {
-        const kinds = s.jobs.listKinds(systemActor);
+      await withServices(values, async (s) => {
+        const kinds = await s.jobs.listKinds(systemActor);
         printTable(
           kinds.map((k) => ({ ...k, next_run: when(k.nextRunAt), last_run: when(k.lastRunAt) })),
           ["name", "schedule", "next_run", "last_run", "description"],
         );
         console.log("");
-        const jobs = s.jobs.listJobs(systemActor, limit);
+        const jobs = await s.jobs.listJobs(systemActor, limit);
         printTable(
           jobs.map((j) => ({
             id: j.id,
@@ -52,7 +52,7 @@ cairn jobs run NAME
               .join(", ")})`,
           );
         }
-        return s.jobs.runNow(systemActor, name);
+        return await s.jobs.runNow(systemActor, name);
       });
       if (job.status !== "succeeded") {
         console.error(`cairn: job ${name} failed: ${job.lastError}`);

@@ -16,9 +16,9 @@ export const reindexCommand: Command = {
     const { values } = parse(argv, {});
     const bar = progressBar("reindexing");
     const started = performance.now();
-    const count = await withServices(values, (s) => {
-      const n = s.records.reindex(systemActor, { onProgress: (done, total) => bar.update(done, total, `${done} records`) });
-      s.stats.refreshPopularity(); // the rebuilt rows start without their view/download counts
+    const count = await withServices(values, async (s) => {
+      const n = await s.records.reindex(systemActor, { onProgress: (done, total) => bar.update(done, total, `${done} records`) });
+      await s.stats.refreshPopularity(); // the rebuilt rows start without their view/download counts
       return n;
     });
     bar.done();

@@ -10,15 +10,17 @@ export async function withServices<T>(values: Record<string, unknown>, work: (se
   prepareDataDir(config.DATA_DIR);
   const services = createServices({ config });
   try {
+    // A failure to load the shipped vocabularies fails the command, before it does anything.
+    await services.ready;
     return await work(services);
   } finally {
-    services.close();
+    await services.close();
   }
 }
 
 /** The user with this e-mail, or a UsageError naming it. */
-export function userByEmail(services: Services, email: string) {
-  const user = services.users.findUserByEmail(systemActor, email);
+export async function userByEmail(services: Services, email: string) {
+  const user = await services.users.findUserByEmail(systemActor, email);
   if (!user) throw new UsageError(`no user with e-mail ${email}`);
   return user;
 }

@@ -15,9 +15,9 @@ cairn tokens revoke ID`,
     if (sub === "create") {
       const { values } = parse(rest, { email: { type: "string" }, name: { type: "string" }, scope: { type: "string", multiple: true } });
       const email = requireString(values, "email");
-      const secret = await withServices(values, (s) => {
-        const user = userByEmail(s, email);
-        return s.tokens.createToken(systemActor, { userId: user.id, name: values.name ?? "cli", scopes: values.scope }).secret;
+      const secret = await withServices(values, async (s) => {
+        const user = await userByEmail(s, email);
+        return (await s.tokens.createToken(systemActor, { userId: user.id, name: values.name ?? "cli", scopes: values.scope })).secret;
       });
       console.log(secret);
       return 0;
@@ -25,7 +25,7 @@ cairn tokens revoke ID`,
     if (sub === "list") {
       const { values } = parse(rest, { email: { type: "string" } });
       const email = requireString(values, "email");
-      const tokens = await withServices(values, (s) => s.tokens.listTokens(systemActor, userByEmail(s, email).id));
+      const tokens = await withServices(values, async (s) => s.tokens.listTokens(systemActor, (await userByEmail(s, email)).id));
       printTable(
         tokens.map((t) => ({ id: t.id, name: t.name, scopes: t.scopes.join(",") || null, created: when(t.created), last_used: when(t.lastUsed), revoked: when(t.revokedAt) })),
         ["id", "name", "scopes", "created", "last_used", "revoked"],

@@ -1,7 +1,7 @@
 // The narrow view of communities other modules consume (the requests engine, members): built from
 // the store alone, so it exists before the services that need each other's answers.
 import type { Actor } from "../core/actor";
-import type { Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import { sql } from "drizzle-orm";
 import type { CommunitySummary } from "./model";
 import { canSeeCommunity, readableCommunitiesFilter, visibilityOf } from "./policy";
@@ -17,27 +17,27 @@ const CURATING_ROLES = ROLES.filter((role) => atLeast(role, "curator"));
 /** The narrow view of communities the requests and members engines consume. */
 export interface CommunityDirectory {
   /** The community by UUID or slug, or null when there is none (with its member policy, which the members module needs). */
-  find(idOrSlug: string): CommunitySummary | null;
+  find(idOrSlug: string): Promise<CommunitySummary | null>;
   /**
    * The community when the actor may see it (communities/policy.ts canSeeCommunity), else null: a
    * restricted community is not disclosed to outsiders. `roles`: the actor's rolesOf, when the caller holds it already.
    */
-  findReadable(actor: Actor, idOrSlug: string, roles?: ReadonlyMap<string, Role>): CommunitySummary | null;
+  findReadable(actor: Actor, idOrSlug: string, roles?: ReadonlyMap<string, Role>): Promise<CommunitySummary | null>;
   /** The actor's role in each community it belongs to (directly or through one of its groups — Actor.groupIds); empty for anonymous. */
-  rolesOf(actor: Actor): Map<string, Role>;
+  rolesOf(actor: Actor): Promise<Map<string, Role>>;
   /** E-mail addresses of the community's curators, managers and owners (notification recipients). */
-  curatorEmails(communityId: string): string[];
+  curatorEmails(communityId: string): Promise<string[]>;
   /**
    * Those of `ids` the actor may read (readableCommunitiesFilter: public ones, its own directly or
    * through a group, every one for administrators) as their JSON, in the order given (a record's
    * `parent.communities.entries`).
    */
-  readableEntries(actor: Actor, ids: string[]): CommunityJson[];
+  readableEntries(actor: Actor, ids: string[]): Promise<CommunityJson[]>;
   /**
    * Titles of those of `ids` the actor may read (public ones, its own directly or through a group,
    * every one for administrators), by id; the others are left out (a record search's communities facet).
    */
-  readableTitles(actor: Actor, ids: string[]): Map<string, string>;
+  readableTitles(actor: Actor, ids: string[]): Promise<Map<string, string>>;
 }
 
 export const summaryOf = (row: CommunityRow): CommunitySummary => ({
@@ -52,34 +52,34 @@ export const summaryOf = (row: CommunityRow): CommunitySummary => ({
 });
 
 export function createCommunityDirectory(db: Db, links: Links): CommunityDirectory {
-  function find(idOrSlug: string) {
-    const row = store.findCommunity(db, idOrSlug, sql`1 = 1`);
+  async function find(idOrSlug: string) {
+    const row = await store.findCommunity(db, idOrSlug, sql`1 = 1`);
     return row ? summaryOf(row) : null;
   }
-  function rolesOf(actor: Actor) {
+  async function rolesOf(actor: Actor) {
     const roles = new Map<string, Role>();
-    for (const r of store.listRoleRows(db, actor)) roles.set(r.communityId, strongerRole(roles.get(r.communityId), r.role));
+    for (const r of await store.listRoleRows(db, actor)) roles.set(r.communityId, strongerRole(roles.get(r.communityId), r.role));
     return roles;
   }
   return {
     find,
     rolesOf,
-    findReadable(actor, idOrSlug, roles) {
-      const community = find(idOrSlug);
-      return community && canSeeCommunity(actor, community, roles ?? rolesOf(actor)) ? community : null;
+    async findReadable(actor, idOrSlug, roles) {
+      const community = await find(idOrSlug);
+      return community && canSeeCommunity(actor, community, roles ?? (await rolesOf(actor))) ? community : null;
     },
     curatorEmails: (communityId) => store.listMemberEmails(db, communityId, CURATING_ROLES),
-    readableEntries(actor, ids) {
+    async readableEntries(actor, ids) {
       if (ids.length === 0) return [];
-      const rows = store.listCommunitiesIn(db, ids, readableCommunitiesFilter(actor));
+      const rows = await store.listCommunitiesIn(db, ids, readableCommunitiesFilter(actor));
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.flatMap((id) => (byId.has(id) ? [presentCommunity(byId.get(id)!, links)] : []));
     },
-    readableTitles(actor, ids) {
+    async readableTitles(actor, ids) {
       const titles = new Map<string, string>();
       const unique = [...new Set(ids)];
       for (let i = 0; i < unique.length; i += 500) {
-        const rows = store.listCommunityTitles(db, unique.slice(i, i + 500), readableCommunitiesFilter(actor));
+        const rows = await store.listCommunityTitles(db, unique.slice(i, i + 500), readableCommunitiesFilter(actor));
         for (const row of rows) titles.set(row.id, typeof row.title === "string" && row.title ? row.title : row.slug);
       }
       return titles;

@@ -2,7 +2,7 @@
 // starts being featured; the featured search (search.ts) shows those whose period has begun.
 import type { Actor } from "../core/actor";
 import { notFound, validationError } from "../core/errors";
-import { writeTransaction, type Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import type { Clock } from "../core/time";
 import { MISSING } from "../records/metadata/fields";
 import { canBeFeatured, checkManageFeatured } from "./policy";
@@ -43,46 +43,48 @@ export interface FeaturedContext {
   db: Db;
   clock: Clock;
   /** The community by id or slug (administrators see every one); 404 when there is none. */
-  loadReadable(actor: Actor, key: string): CommunityRow;
+  loadReadable(actor: Actor, key: string): Promise<CommunityRow>;
 }
 
 export function createFeaturedOperations(ctx: FeaturedContext) {
   const { db, clock } = ctx;
 
-  function loadEntry(community: CommunityRow, rawId: string) {
+  async function loadEntry(community: CommunityRow, rawId: string) {
     const id = /^\d{1,15}$/.test(rawId) ? Number(rawId) : null;
-    const entry = id === null ? undefined : store.findFeatured(db, community.id, id);
+    const entry = id === null ? undefined : await store.findFeatured(db, community.id, id);
     if (!entry) throw notFound(`The featured entry ${rawId} of this community does not exist.`);
     return entry;
   }
 
   return {
-    listFeatured(actor: Actor, key: string) {
+    async listFeatured(actor: Actor, key: string) {
       checkManageFeatured(actor);
-      const entries = store.listFeatured(db, ctx.loadReadable(actor, key).id);
+      const entries = await store.listFeatured(db, (await ctx.loadReadable(actor, key)).id);
       return { hits: { hits: entries.map(presentFeatured), total: entries.length } };
     },
 
-    createFeatured(actor: Actor, key: string, body: unknown) {
+    async createFeatured(actor: Actor, key: string, body: unknown) {
       checkManageFeatured(actor);
-      const community = ctx.loadReadable(actor, key);
+      const community = await ctx.loadReadable(actor, key);
       const startDate = readStartDate(body);
       if (!canBeFeatured(community)) throw validationError([{ field: "community_id", messages: ["The community is not public."] }]);
       const now = clock.now();
-      return presentFeatured(writeTransaction(db, () => store.insertFeatured(db, { communityId: community.id, startDate, created: now, updated: now })));
+      return presentFeatured(await db.write(async (tx) => await store.insertFeatured(tx, { communityId: community.id, startDate, created: now, updated: now })));
     },
 
-    updateFeatured(actor: Actor, key: string, featuredId: string, body: unknown) {
+    async updateFeatured(actor: Actor, key: string, featuredId: string, body: unknown) {
       checkManageFeatured(actor);
-      const entry = loadEntry(ctx.loadReadable(actor, key), featuredId);
+      const entry = await loadEntry(await ctx.loadReadable(actor, key), featuredId);
       const startDate = readStartDate(body);
-      return presentFeatured(writeTransaction(db, () => store.updateFeatured(db, entry.id, startDate, clock.now()))!);
+      return presentFeatured((await db.write(async (tx) => await store.updateFeatured(tx, entry.id, startDate, clock.now())))!);
     },
 
-    deleteFeatured(actor: Actor, key: string, featuredId: string) {
+    async deleteFeatured(actor: Actor, key: string, featuredId: string) {
       checkManageFeatured(actor);
-      const entry = loadEntry(ctx.loadReadable(actor, key), featuredId);
-      writeTransaction(db, () => store.deleteFeatured(db, entry.id));
+      const entry = await loadEntry(await ctx.loadReadable(actor, key), featuredId);
+      await db.write(async (tx) => {
+        await store.deleteFeatured(tx, entry.id);
+      });
     },
   };
 }

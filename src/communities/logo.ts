@@ -4,7 +4,6 @@ import type { Actor } from "../core/actor";
 import { matchesIfNoneMatch } from "../core/etag";
 import { badRequest, HttpError, notFound } from "../core/errors";
 import { newUuid } from "../core/ids";
-import { writeTransaction } from "../db/sqlite/connection";
 import { ContentLengthMismatchError, ContentTooLargeError, ObjectStoreError, type ByteSource, type FileStore, type Received } from "../storage/file-store";
 import type { Deps } from "../core/deps";
 import { presentLogo } from "./present";
@@ -43,9 +42,9 @@ function isSvg(head: Uint8Array): boolean {
 export interface LogoContext {
   deps: Deps & { files: FileStore };
   /** The community the actor may change the logo of (401, 404, 403 otherwise). */
-  loadOwned(actor: Actor, key: string): CommunityRow;
+  loadOwned(actor: Actor, key: string): Promise<CommunityRow>;
   /** The community the actor may read (404 otherwise). */
-  loadReadable(actor: Actor, key: string): CommunityRow;
+  loadReadable(actor: Actor, key: string): Promise<CommunityRow>;
 }
 
 const EXTENSIONS: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "image/svg+xml": "svg" };
@@ -72,7 +71,7 @@ export function createLogoOperations(ctx: LogoContext) {
 
   return {
     async updateLogo(actor: Actor, key: string, body: ByteSource, contentLength: number | null) {
-      const community = ctx.loadOwned(actor, key);
+      const community = await ctx.loadOwned(actor, key);
       if (contentLength !== null && contentLength > limit) throw tooLarge(contentLength);
       const received = await receive(body, contentLength);
       const mimetype = received.size > 0 ? await sniff(received.path) : null;
@@ -86,11 +85,12 @@ export function createLogoOperations(ctx: LogoContext) {
         throw error;
       });
       const now = clock.now();
-      const result = writeTransaction(db, () => {
+      // Only database work inside: the bytes are stored before, old ones removed after commit.
+      const result = await db.write(async (tx) => {
         // Deleted while the bytes arrived: nothing to attach them to.
-        const current = store.findCommunityById(db, community.id);
+        const current = await store.findCommunityById(tx, community.id);
         if (!current) return null;
-        const row = store.updateCommunity(db, community.id, { logoObjectId: objectId, logoMimetype: mimetype, logoSize: received.size, updated: now })!;
+        const row = (await store.updateCommunity(tx, community.id, { logoObjectId: objectId, logoMimetype: mimetype, logoSize: received.size, updated: now }))!;
         return { row, previous: current.logoObjectId };
       });
       if (!result) {
@@ -102,8 +102,8 @@ export function createLogoOperations(ctx: LogoContext) {
     },
 
     /** The logo's bytes with their sniffed type; 304 when the caller's copy (ETag: the stored object) is current. */
-    readLogo(actor: Actor, key: string, ifNoneMatch: string | null): Response {
-      const community = ctx.loadReadable(actor, key);
+    async readLogo(actor: Actor, key: string, ifNoneMatch: string | null): Promise<Response> {
+      const community = await ctx.loadReadable(actor, key);
       if (!community.logoObjectId) throw notFound("No logo exists for this community.");
       const etag = `"${community.logoObjectId}"`;
       // Revalidated on every use: a restricted community's logo must not outlive a lost membership in a cache.
@@ -121,10 +121,10 @@ export function createLogoOperations(ctx: LogoContext) {
     },
 
     async deleteLogo(actor: Actor, key: string) {
-      const community = ctx.loadOwned(actor, key);
-      const removed = writeTransaction(db, () => {
-        const objectId = store.findCommunityById(db, community.id)?.logoObjectId;
-        if (objectId) store.updateCommunity(db, community.id, { logoObjectId: null, logoMimetype: null, logoSize: null, updated: clock.now() });
+      const community = await ctx.loadOwned(actor, key);
+      const removed = await db.write(async (tx) => {
+        const objectId = (await store.findCommunityById(tx, community.id))?.logoObjectId;
+        if (objectId) await store.updateCommunity(tx, community.id, { logoObjectId: null, logoMimetype: null, logoSize: null, updated: clock.now() });
         return objectId;
       });
       if (!removed) throw notFound("No logo exists for this community.");

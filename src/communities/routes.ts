@@ -29,7 +29,7 @@ function contentLength(request: Request): number | null {
 }
 
 /** The 204 of a deletion, answered once `done` (the operation) has finished. */
-const noContent = async (set: { status?: number | string }, done: unknown) => {
+const noContent = async (set: { status?: number | string }, done: Promise<unknown>) => {
   await done;
   set.status = 204;
   return null;
@@ -38,64 +38,68 @@ const noContent = async (set: { status?: number | string }, done: unknown) => {
 export const communitiesRoutes = (http: ActorContext, communities: CommunitiesService) =>
   new Elysia()
     .use(http)
-    .get("/api/communities", ({ actor, request }) => communities.searchCommunities(actor, queryParams(request.url)), {
+    .get("/api/communities", async ({ actor, request }) => await communities.searchCommunities(actor, queryParams(request.url)), {
       detail: { summary: "Search communities (restricted ones only for their members)", tags },
     })
     .post(
       "/api/communities",
-      ({ actor, body, set }) => {
+      async ({ actor, body, set }) => {
         set.status = 201;
-        return communities.createCommunity(actor, body as CommunityBody);
+        return await communities.createCommunity(actor, body as CommunityBody);
       },
       { detail: { summary: "Create a community; the caller becomes its owner", tags } },
     )
     // A static segment: routed before /api/communities/:id, so `featured` is never taken for a slug.
-    .get("/api/communities/featured", ({ actor, request }) => communities.searchFeatured(actor, queryParams(request.url)), {
+    .get("/api/communities/featured", async ({ actor, request }) => await communities.searchFeatured(actor, queryParams(request.url)), {
       detail: { summary: "Featured communities, latest featured period first", tags },
     })
-    .get("/api/communities/:id", ({ actor, params }) => communities.readCommunity(actor, params.id), { detail: { summary: "Read a community by id or slug", tags } })
-    .put("/api/communities/:id", ({ actor, params, body, request }) => communities.updateCommunity(actor, params.id, body as CommunityBody, request.headers.get("if-match")), {
-      detail: { summary: "Update a community (owners)", tags },
-    })
+    .get("/api/communities/:id", async ({ actor, params }) => await communities.readCommunity(actor, params.id), { detail: { summary: "Read a community by id or slug", tags } })
+    .put(
+      "/api/communities/:id",
+      async ({ actor, params, body, request }) => await communities.updateCommunity(actor, params.id, body as CommunityBody, request.headers.get("if-match")),
+      {
+        detail: { summary: "Update a community (owners)", tags },
+      },
+    )
     .delete("/api/communities/:id", ({ actor, params, request, set }) => noContent(set, communities.deleteCommunity(actor, params.id, request.headers.get("if-match"))), {
       detail: { summary: "Delete a community (owners); its records stay", tags },
     })
     .post(
       "/api/communities/:id/rename",
-      ({ actor, params, body, request }) => communities.renameCommunity(actor, params.id, body as CommunityBody, request.headers.get("if-match")),
+      async ({ actor, params, body, request }) => await communities.renameCommunity(actor, params.id, body as CommunityBody, request.headers.get("if-match")),
       {
         detail: { summary: "Change a community's slug (owners)", tags },
       },
     )
-    .get("/api/communities/:id/logo", ({ actor, params, request }) => communities.readLogo(actor, params.id, request.headers.get("if-none-match")), {
+    .get("/api/communities/:id/logo", async ({ actor, params, request }) => await communities.readLogo(actor, params.id, request.headers.get("if-none-match")), {
       detail: { summary: "A community's logo (its bytes, with the image type)", tags },
     })
-    .put("/api/communities/:id/logo", ({ actor, params, body, request }) => communities.updateLogo(actor, params.id, byteBody(body, request), contentLength(request)), {
+    .put("/api/communities/:id/logo", async ({ actor, params, body, request }) => await communities.updateLogo(actor, params.id, byteBody(body, request), contentLength(request)), {
       detail: { summary: "Upload a logo: raw PNG, JPEG, GIF, WebP or SVG bytes as application/octet-stream (owners)", tags },
     })
     .delete("/api/communities/:id/logo", ({ actor, params, set }) => noContent(set, communities.deleteLogo(actor, params.id)), {
       detail: { summary: "Remove a community's logo (owners)", tags },
     })
-    .get("/api/communities/:id/records", ({ actor, params, request }) => communities.searchRecords(actor, params.id, queryParams(request.url)), {
+    .get("/api/communities/:id/records", async ({ actor, params, request }) => await communities.searchRecords(actor, params.id, queryParams(request.url)), {
       detail: { summary: "Records of a community", tags },
     })
-    .get("/api/communities/:id/featured", ({ actor, params }) => communities.listFeatured(actor, params.id), {
+    .get("/api/communities/:id/featured", async ({ actor, params }) => await communities.listFeatured(actor, params.id), {
       detail: { summary: "A community's featured periods (administrators)", tags },
     })
     .post(
       "/api/communities/:id/featured",
-      ({ actor, params, body, set }) => {
+      async ({ actor, params, body, set }) => {
         set.status = 201;
-        return communities.createFeatured(actor, params.id, body);
+        return await communities.createFeatured(actor, params.id, body);
       },
       { detail: { summary: "Feature a public community from start_date (administrators)", tags } },
     )
-    .put("/api/communities/:id/featured/:featuredId", ({ actor, params, body }) => communities.updateFeatured(actor, params.id, params.featuredId, body), {
+    .put("/api/communities/:id/featured/:featuredId", async ({ actor, params, body }) => await communities.updateFeatured(actor, params.id, params.featuredId, body), {
       detail: { summary: "Change a featured period's start (administrators)", tags },
     })
     .delete("/api/communities/:id/featured/:featuredId", ({ actor, params, set }) => noContent(set, communities.deleteFeatured(actor, params.id, params.featuredId)), {
       detail: { summary: "Remove a featured period (administrators)", tags },
     })
-    .get("/api/user/communities", ({ actor, request }) => communities.searchUserCommunities(actor, queryParams(request.url)), {
+    .get("/api/user/communities", async ({ actor, request }) => await communities.searchUserCommunities(actor, queryParams(request.url)), {
       detail: { summary: "The caller's communities (any role, directly or through a group)", tags },
     });

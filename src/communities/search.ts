@@ -4,9 +4,10 @@ import { desc, sql, type SQL } from "drizzle-orm";
 import type { QueryValues } from "../core/links";
 import { parsePage, searchEnvelope, type PagingLimits, type SearchResult } from "../core/paging";
 import { queryWords } from "../core/word-match";
-import type { Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import { communitiesTable } from "../db/tables";
 import { chooseSort } from "../search/sorts";
+import { withEntries, type KnownEntries } from "../vocabularies/entries";
 import type { VocabularyLookup } from "../vocabularies/model";
 import type { CommunitySearchQuery } from "./model";
 import { countBy, latestFeaturedStart, ORDERS, relevance, searchCommunities, typeColumn, type CommunityRow } from "./store";
@@ -15,7 +16,7 @@ interface Facet {
   param: string;
   label: string;
   column: SQL;
-  labelOf(key: string, lookup: VocabularyLookup): string;
+  labelOf(key: string, lookup: KnownEntries): string;
 }
 
 const VISIBILITY_LABELS: Record<string, string> = { public: "Public", restricted: "Restricted" };
@@ -62,14 +63,14 @@ export interface SearchContext {
   limits: PagingLimits;
 }
 
-export function searchListing<T>(ctx: SearchContext, listing: Listing, query: CommunitySearchQuery, present: (row: CommunityRow) => T): SearchResult<T> {
+export async function searchListing<T>(ctx: SearchContext, listing: Listing, query: CommunitySearchQuery, present: (row: CommunityRow) => T): Promise<SearchResult<T>> {
   const page = parsePage({ page: single(query.page), size: single(query.size) }, ctx.limits);
   const q = single(query.q)?.trim() ?? "";
   const words = queryWords(q);
   const sortBy = listing.fixedSort?.name ?? chooseSort({ options: listing.sortOptions, requested: single(query.sort), hasQuery: q !== "", defaultSort: "newest" });
   const order = listing.fixedSort?.order ?? (sortBy === "bestmatch" ? [desc(relevance(words)), ...ORDERS.newest!] : ORDERS[sortBy]!);
   const selected = listing.facets.map((f) => ({ facet: f, values: selectedValues(query, f.param) }));
-  const { rows, total, base } = searchCommunities(ctx.db, {
+  const { rows, total, base } = await searchCommunities(ctx.db, {
     filters: listing.filters,
     words,
     selected: selected.filter((s) => s.values.length).map((s) => ({ column: s.facet.column, values: s.values })),
@@ -77,14 +78,16 @@ export function searchListing<T>(ctx: SearchContext, listing: Listing, query: Co
     offset: page.offset,
     limit: page.size,
   });
-  const aggregations = Object.fromEntries(
-    selected.map(({ facet, values }) => {
-      const counts = countBy(ctx.db, facet.column, base).filter((r): r is { key: string; n: number } => r.key !== null);
-      counts.sort((a, b) => b.n - a.n || a.key.localeCompare(b.key));
-      const buckets = counts.map((r) => ({ key: r.key, doc_count: r.n, label: facet.labelOf(r.key, ctx.lookup), is_selected: values.includes(r.key) }));
-      return [facet.param, { label: facet.label, buckets }];
-    }),
-  );
+  // One count query per facet (one or two), one after the other.
+  const aggregations: Record<string, unknown> = {};
+  for (const { facet, values } of selected) {
+    const counts = (await countBy(ctx.db, facet.column, base)).filter((r): r is { key: string; n: number } => r.key !== null);
+    counts.sort((a, b) => b.n - a.n || a.key.localeCompare(b.key));
+    const buckets = await withEntries(ctx.lookup, (known) =>
+      counts.map((r) => ({ key: r.key, doc_count: r.n, label: facet.labelOf(r.key, known), is_selected: values.includes(r.key) })),
+    );
+    aggregations[facet.param] = { label: facet.label, buckets };
+  }
   const facetParams = Object.fromEntries(selected.filter((s) => s.values.length).map((s) => [s.facet.param, s.values]));
   return searchEnvelope({
     items: rows.map(present),

@@ -8,10 +8,11 @@ import { notFound, validationError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { searchEnvelope, parsePage, type SearchResult } from "../core/paging";
 import { inArray, notInArray, sql } from "drizzle-orm";
-import { writeTransaction } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import { communitiesTable } from "../db/tables";
 import type { FileStore } from "../storage/file-store";
 import { chooseSort } from "../search/sorts";
+import { withEntries } from "../vocabularies/entries";
 import type { VocabularyLookup } from "../vocabularies/model";
 import { createFeaturedOperations } from "./featured";
 import { createLogoOperations } from "./logo";
@@ -30,7 +31,7 @@ import { checkCommunityBody, checkRenameBody } from "./validate";
  * featured periods follow by cascade). The requests engine cancels the community's open
  * invitations and requests here; a hook that throws rolls the deletion back.
  */
-export type CommunityDeleteHook = (community: CommunitySummary, at: number) => void;
+export type CommunityDeleteHook = (community: CommunitySummary, at: number) => Promise<void>;
 
 /** Records of a community: the records search answers it once inclusions exist (see the report of issue 15). */
 export type CommunityRecordsSearch = (actor: Actor, communityId: string, query: CommunitySearchQuery) => Promise<SearchResult<unknown>> | SearchResult<unknown>;
@@ -64,27 +65,27 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
   const presentOne = (row: CommunityRow) => presentCommunity(row, links, { single: true });
 
   /** A community the actor may see; restricted ones are 404 to non-members, as if they did not exist. */
-  function loadReadable(actor: Actor, key: string): CommunityRow {
-    const row = store.findCommunity(db, key, readableCommunitiesFilter(actor));
+  async function loadReadable(actor: Actor, key: string): Promise<CommunityRow> {
+    const row = await store.findCommunity(db, key, readableCommunitiesFilter(actor));
     if (!row) throw notFound(NOT_FOUND);
     return row;
   }
 
-  function roleIn(actor: Actor, communityId: string): Role | undefined {
-    return store.listRoleRows(db, actor, [communityId]).reduce<Role | undefined>((best, r) => strongerRole(best, r.role), undefined);
+  async function roleIn(actor: Actor, communityId: string): Promise<Role | undefined> {
+    return (await store.listRoleRows(db, actor, [communityId])).reduce<Role | undefined>((best, r) => strongerRole(best, r.role), undefined);
   }
 
   /** Signed in first (401), then visible (404), then an owner or administrator (403). */
-  function loadOwned(actor: Actor, key: string): CommunityRow {
+  async function loadOwned(actor: Actor, key: string): Promise<CommunityRow> {
     requireUser(actor);
-    const row = loadReadable(actor, key);
-    checkOwner(actor, roleIn(actor, row.id));
+    const row = await loadReadable(actor, key);
+    checkOwner(actor, await roleIn(actor, row.id));
     return row;
   }
 
   /** The slug is free (no other community has it in any case); checked inside the write transaction. */
-  function requireFreeSlug(slug: string) {
-    if (store.findCommunityBySlug(db, slug)) throw validationError([{ field: "slug", messages: ["A community with this identifier already exists."] }]);
+  async function requireFreeSlug(tx: Db, slug: string) {
+    if (await store.findCommunityBySlug(tx, slug)) throw validationError([{ field: "slug", messages: ["A community with this identifier already exists."] }]);
   }
 
   const searchContext = { db, lookup, limits };
@@ -95,14 +96,14 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
     ...createLogoOperations({ deps, loadOwned, loadReadable }),
     ...createFeaturedOperations({ db, clock, loadReadable }),
 
-    createCommunity(actor: Actor, body: CommunityBody): CommunityJson {
+    async createCommunity(actor: Actor, body: CommunityBody): Promise<CommunityJson> {
       checkCreate(actor);
-      const input = checkCommunityBody(body, lookup);
+      const input = await withEntries(lookup, (known) => checkCommunityBody(body, known));
       const now = clock.now();
-      const row = writeTransaction(db, () => {
-        requireFreeSlug(input.slug);
+      const row = await db.write(async (tx) => {
+        await requireFreeSlug(tx, input.slug);
         const id = newUuid();
-        const created = store.insertCommunity(db, {
+        const created = await store.insertCommunity(tx, {
           id,
           slug: input.slug,
           ...accessColumns(input.access),
@@ -111,43 +112,43 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
           updated: now,
         });
         // The creator owns it; the system (CLI, jobs) creates communities without an owner, as InvenioRDM's system_process does.
-        if (actor.kind === "user") store.insertMember(db, { id: newUuid(), communityId: id, userId: actor.userId, role: "owner", visible: true, created: now, updated: now });
+        if (actor.kind === "user") await store.insertMember(tx, { id: newUuid(), communityId: id, userId: actor.userId, role: "owner", visible: true, created: now, updated: now });
         return created;
       });
       return presentOne(row);
     },
 
-    readCommunity(actor: Actor, key: string): CommunityJson {
-      return presentOne(loadReadable(actor, key));
+    async readCommunity(actor: Actor, key: string): Promise<CommunityJson> {
+      return presentOne(await loadReadable(actor, key));
     },
 
     /**
      * What the caller may do to a community it can see (404 otherwise), by the rules the operations
      * check: InvenioRDM's `has_permissions_to`, which its pages ask to show or refuse the settings.
      */
-    permissionsOf(actor: Actor, key: string): { can_update: boolean } {
-      const row = loadReadable(actor, key);
-      return { can_update: mayOwn(actor, roleIn(actor, row.id)) };
+    async permissionsOf(actor: Actor, key: string): Promise<{ can_update: boolean }> {
+      const row = await loadReadable(actor, key);
+      return { can_update: mayOwn(actor, await roleIn(actor, row.id)) };
     },
 
-    updateCommunity(actor: Actor, key: string, body: CommunityBody, ifMatch?: string | null): CommunityJson {
-      const row = loadOwned(actor, key);
+    async updateCommunity(actor: Actor, key: string, body: CommunityBody, ifMatch?: string | null): Promise<CommunityJson> {
+      const row = await loadOwned(actor, key);
       checkRevision(ifMatch, row.revisionId);
-      const input = checkCommunityBody(body, lookup);
+      const input = await withEntries(lookup, (known) => checkCommunityBody(body, known));
       if (input.slug !== row.slug.toLowerCase()) throw validationError([{ field: "slug", messages: ["The ID should be modified through the renaming URL instead."] }]);
-      const updated = writeTransaction(db, () => store.updateCommunity(db, row.id, { ...accessColumns(input.access), metadata: input.metadata, updated: clock.now() }));
+      const updated = await db.write(async (tx) => await store.updateCommunity(tx, row.id, { ...accessColumns(input.access), metadata: input.metadata, updated: clock.now() }));
       if (!updated) throw notFound(NOT_FOUND);
       return presentOne(updated);
     },
 
-    renameCommunity(actor: Actor, key: string, body: CommunityBody, ifMatch?: string | null): CommunityJson {
-      const row = loadOwned(actor, key);
+    async renameCommunity(actor: Actor, key: string, body: CommunityBody, ifMatch?: string | null): Promise<CommunityJson> {
+      const row = await loadOwned(actor, key);
       checkRevision(ifMatch, row.revisionId);
-      const slug = checkRenameBody(body, lookup);
+      const slug = await withEntries(lookup, (known) => checkRenameBody(body, known));
       if (slug === row.slug.toLowerCase()) throw validationError([{ field: "slug", messages: ["A new ID value is required for the renaming."] }]);
-      const renamed = writeTransaction(db, () => {
-        requireFreeSlug(slug);
-        return store.updateCommunity(db, row.id, { slug, updated: clock.now() });
+      const renamed = await db.write(async (tx) => {
+        await requireFreeSlug(tx, slug);
+        return await store.updateCommunity(tx, row.id, { slug, updated: clock.now() });
       });
       if (!renamed) throw notFound(NOT_FOUND);
       return presentOne(renamed);
@@ -155,43 +156,43 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
 
     /** Removes the community, its members, featured periods and (through the hooks) open requests; records stay. */
     async deleteCommunity(actor: Actor, key: string, ifMatch?: string | null) {
-      const row = loadOwned(actor, key);
+      const row = await loadOwned(actor, key);
       checkRevision(ifMatch, row.revisionId);
-      const logo = writeTransaction(db, () => {
-        const current = store.findCommunityById(db, row.id);
+      const logo = await db.write(async (tx) => {
+        const current = await store.findCommunityById(tx, row.id);
         if (!current) throw notFound(NOT_FOUND);
-        for (const hook of deleteHooks) hook(summaryOf(current), clock.now());
-        store.deleteCommunity(db, row.id);
+        for (const hook of deleteHooks) await hook(summaryOf(current), clock.now());
+        await store.deleteCommunity(tx, row.id);
         return current.logoObjectId;
       });
       // After commit: a rolled-back deletion keeps its logo.
       if (logo) await deps.files.removeObject(logo);
     },
 
-    searchCommunities(actor: Actor, query: CommunitySearchQuery) {
+    async searchCommunities(actor: Actor, query: CommunitySearchQuery) {
       const listing = {
         filters: [readableCommunitiesFilter(actor)],
         facets: [TYPE_FACET],
         url: (q: Record<string, unknown>) => links.api("/communities", q as never),
         sortOptions,
       };
-      return searchListing(searchContext, listing, query, present);
+      return await searchListing(searchContext, listing, query, present);
     },
 
     /**
      * Communities the caller may read among `only` and outside `except` (`membersOnly`: those it
      * belongs to): the communities of a record and the suggestions for it.
      */
-    searchAmong(actor: Actor, among: { only?: string[]; except?: string[]; membersOnly?: boolean }, query: CommunitySearchQuery, path: string) {
+    async searchAmong(actor: Actor, among: { only?: string[]; except?: string[]; membersOnly?: boolean }, query: CommunitySearchQuery, path: string) {
       const filters = [among.membersOnly ? memberCommunitiesFilter(actor) : readableCommunitiesFilter(actor)];
       if (among.only) filters.push(among.only.length ? inArray(communitiesTable.id, among.only) : sql`0 = 1`);
       if (among.except?.length) filters.push(notInArray(communitiesTable.id, among.except));
       const listing = { filters, facets: [TYPE_FACET], url: (q: Record<string, unknown>) => links.api(path, q as never), sortOptions };
-      return searchListing(searchContext, listing, query, present);
+      return await searchListing(searchContext, listing, query, present);
     },
 
     /** The caller's communities, any role, directly or through a group (administrators too see only their own). */
-    searchUserCommunities(actor: Actor, query: CommunitySearchQuery) {
+    async searchUserCommunities(actor: Actor, query: CommunitySearchQuery) {
       checkSearchOwn(actor);
       const listing = {
         filters: [memberCommunitiesFilter(actor)],
@@ -199,11 +200,11 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
         url: (q: Record<string, unknown>) => links.api("/user/communities", q as never),
         sortOptions,
       };
-      return searchListing(searchContext, listing, query, present);
+      return await searchListing(searchContext, listing, query, present);
     },
 
     /** Public communities whose latest featured period has begun, that period's start newest first. */
-    searchFeatured(_actor: Actor, query: CommunitySearchQuery) {
+    async searchFeatured(_actor: Actor, query: CommunitySearchQuery) {
       const now = clock.now();
       const listing = {
         filters: [featuredCommunitiesFilter(), hasStartedFeature(now)],
@@ -212,13 +213,13 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
         sortOptions,
         fixedSort: { name: "featured", order: featuredOrder(now) },
       };
-      return searchListing(searchContext, listing, query, present);
+      return await searchListing(searchContext, listing, query, present);
     },
 
     /** Records of a community the actor may see: the records search when wired, else (no inclusions yet) an empty envelope. */
     async searchRecords(actor: Actor, key: string, query: CommunitySearchQuery) {
-      const community = loadReadable(actor, key);
-      if (deps.searchRecords) return deps.searchRecords(actor, community.id, query);
+      const community = await loadReadable(actor, key);
+      if (deps.searchRecords) return await deps.searchRecords(actor, community.id, query);
       const page = parsePage({ page: single(query.page), size: single(query.size) }, limits);
       const q = single(query.q)?.trim() ?? "";
       const sortBy = chooseSort({ options: config.RDM_SEARCH_SORT_OPTIONS, requested: single(query.sort), hasQuery: q !== "", defaultSort: "newest" });
@@ -235,8 +236,8 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
     },
 
     /** OAI-PMH sets of the communities anyone may see (public ones): `<prefix><slug>`, named by the title. */
-    oaiSets(): { spec: string; name: string; description: string; searchPattern: string }[] {
-      return store.listCommunitiesBySlug(db, readableCommunitiesFilter(anonymous)).map((row) => {
+    async oaiSets(): Promise<{ spec: string; name: string; description: string; searchPattern: string }[]> {
+      return (await store.listCommunitiesBySlug(db, readableCommunitiesFilter(anonymous))).map((row) => {
         const title = String(row.metadata.title ?? row.slug);
         const description = typeof row.metadata.description === "string" && row.metadata.description ? row.metadata.description : `Records belonging to the community '${title}'`;
         // The records included in it, by the id the index keeps for every version (parent.communities.ids).

@@ -1,7 +1,7 @@
 // Queries on the communities, community_members and featured_communities tables.
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { matchAllWords, wordPrefixGlob } from "../core/word-match";
-import { changesOf, type Db } from "../db/sqlite/connection";
+import { changesOf, type Db } from "../db/port";
 import { communitiesTable, communityMembersTable, featuredCommunitiesTable, groupMembersTable, usersTable } from "../db/tables";
 import type { Role } from "./roles";
 import { actorMembership } from "./policy";
@@ -16,8 +16,8 @@ const description = sql`json_extract(${c.metadata}, '$.description')`;
 export const typeColumn = sql`json_extract(${c.metadata}, '$.type.id')`;
 
 /** The community with this id, or else this slug (any case), within `filter`. */
-export const findCommunity = (db: Db, key: string, filter: SQL) =>
-  db
+export const findCommunity = async (db: Db, key: string, filter: SQL) =>
+  await db
     .select()
     .from(c)
     .where(and(filter, sql`(${c.id} = ${key} OR lower(${c.slug}) = lower(${key}))`))
@@ -25,37 +25,37 @@ export const findCommunity = (db: Db, key: string, filter: SQL) =>
     .orderBy(desc(sql`${c.id} = ${key}`))
     .get();
 
-export const findCommunityById = (db: Db, id: string) => db.select().from(c).where(eq(c.id, id)).get();
+export const findCommunityById = async (db: Db, id: string) => await db.select().from(c).where(eq(c.id, id)).get();
 
 /** The communities of `ids` within `filter`, in no particular order. */
-export const listCommunitiesIn = (db: Db, ids: string[], filter: SQL) =>
-  db
+export const listCommunitiesIn = async (db: Db, ids: string[], filter: SQL) =>
+  await db
     .select()
     .from(c)
     .where(and(inArray(c.id, ids), filter))
     .all();
 
 /** Id, slug and title (whatever the metadata holds) of the communities of `ids` within `filter`. */
-export const listCommunityTitles = (db: Db, ids: string[], filter: SQL) =>
-  db
+export const listCommunityTitles = async (db: Db, ids: string[], filter: SQL) =>
+  await db
     .select({ id: c.id, slug: c.slug, title: sql<unknown>`${title}` })
     .from(c)
     .where(and(inArray(c.id, ids), filter))
     .all();
 
-export const findCommunityBySlug = (db: Db, slug: string) =>
-  db
+export const findCommunityBySlug = async (db: Db, slug: string) =>
+  await db
     .select({ id: c.id })
     .from(c)
     .where(sql`lower(${c.slug}) = lower(${slug})`)
     .get();
 
-export const insertCommunity = (db: Db, row: typeof c.$inferInsert) => db.insert(c).values(row).returning().get();
+export const insertCommunity = async (db: Db, row: typeof c.$inferInsert) => await db.insert(c).values(row).returning().get();
 
-export const insertMember = (db: Db, row: typeof communityMembersTable.$inferInsert) => db.insert(communityMembersTable).values(row).run();
+export const insertMember = async (db: Db, row: typeof communityMembersTable.$inferInsert) => await db.insert(communityMembersTable).values(row).run();
 
-export const updateCommunity = (db: Db, id: string, values: Partial<typeof c.$inferInsert>) =>
-  db
+export const updateCommunity = async (db: Db, id: string, values: Partial<typeof c.$inferInsert>) =>
+  await db
     .update(c)
     .set({ ...values, revisionId: sql`${c.revisionId} + 1` })
     .where(eq(c.id, id))
@@ -63,21 +63,21 @@ export const updateCommunity = (db: Db, id: string, values: Partial<typeof c.$in
     .get();
 
 /** Deletes the row; its members and featured periods go with it (ON DELETE CASCADE). */
-export const deleteCommunity = (db: Db, id: string) => changesOf(db.delete(c).where(eq(c.id, id)).run());
+export const deleteCommunity = async (db: Db, id: string) => changesOf(await db.delete(c).where(eq(c.id, id)).run());
 
 /** The actor's role rows (direct and through its groups), in `communityIds` when given. */
-export function listRoleRows(db: Db, actor: Actor, communityIds?: string[]): { communityId: string; role: Role }[] {
+export async function listRoleRows(db: Db, actor: Actor, communityIds?: string[]): Promise<{ communityId: string; role: Role }[]> {
   const membership = actorMembership(actor);
   if (!membership || communityIds?.length === 0) return [];
   const where = communityIds ? and(membership, inArray(communityMembersTable.communityId, communityIds)) : membership;
-  return db.select({ communityId: communityMembersTable.communityId, role: communityMembersTable.role }).from(communityMembersTable).where(where).all() as {
+  return (await db.select({ communityId: communityMembersTable.communityId, role: communityMembersTable.role }).from(communityMembersTable).where(where).all()) as {
     communityId: string;
     role: Role;
   }[];
 }
 
 /** E-mails of active users holding one of `roles`, directly or through a group, each once. */
-export function listMemberEmails(db: Db, communityId: string, roles: Role[]): string[] {
+export async function listMemberEmails(db: Db, communityId: string, roles: Role[]): Promise<string[]> {
   const m = communityMembersTable;
   const direct = db
     .select({ email: usersTable.email })
@@ -90,10 +90,7 @@ export function listMemberEmails(db: Db, communityId: string, roles: Role[]): st
     .innerJoin(groupMembersTable, eq(groupMembersTable.groupId, m.groupId))
     .innerJoin(usersTable, eq(usersTable.id, groupMembersTable.userId))
     .where(and(eq(m.communityId, communityId), inArray(m.role, roles), eq(usersTable.active, true)));
-  return direct
-    .union(viaGroups)
-    .all()
-    .map((r) => r.email);
+  return (await direct.union(viaGroups).all()).map((r) => r.email);
 }
 
 export interface SearchSpec {
@@ -122,16 +119,18 @@ export function relevance(words: string[]): SQL {
 export const latestFeaturedStart = (now: number) => sql`(SELECT max(f.start_date) FROM ${featuredCommunitiesTable} f WHERE f.community_id = ${c.id} AND f.start_date <= ${now})`;
 
 /** A page of matching communities and the total; facet filters apply to both. */
-export function searchCommunities(db: Db, spec: SearchSpec) {
+export async function searchCommunities(db: Db, spec: SearchSpec) {
   const base = and(...spec.filters, matchAllWords(spec.words, [title, description, sql`${c.slug}`]));
   const where = and(base, ...spec.selected.map((s) => inArray(s.column, s.values)));
   const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(c)
-      .where(where)
-      .get()?.n ?? 0;
-  const rows = db
+    (
+      await db
+        .select({ n: sql<number>`count(*)` })
+        .from(c)
+        .where(where)
+        .get()
+    )?.n ?? 0;
+  const rows = await db
     .select()
     .from(c)
     .where(where)
@@ -143,8 +142,8 @@ export function searchCommunities(db: Db, spec: SearchSpec) {
 }
 
 /** Counts by `column` over `where` (the query before facet filters, as InvenioRDM's post_filter counts). */
-export const countBy = (db: Db, column: SQL, where: SQL | undefined) =>
-  db
+export const countBy = async (db: Db, column: SQL, where: SQL | undefined) =>
+  await db
     .select({ key: sql<string | null>`${column}`, n: sql<number>`count(*)` })
     .from(c)
     .where(where)
@@ -163,20 +162,20 @@ export const ORDERS: Record<string, SQL[]> = {
 // Featured periods.
 const f = featuredCommunitiesTable;
 
-export const insertFeatured = (db: Db, row: typeof f.$inferInsert) => db.insert(f).values(row).returning().get();
+export const insertFeatured = async (db: Db, row: typeof f.$inferInsert) => await db.insert(f).values(row).returning().get();
 
-export const findFeatured = (db: Db, communityId: string, id: number) =>
-  db
+export const findFeatured = async (db: Db, communityId: string, id: number) =>
+  await db
     .select()
     .from(f)
     .where(and(eq(f.id, id), eq(f.communityId, communityId)))
     .get();
 
-export const listFeatured = (db: Db, communityId: string) => db.select().from(f).where(eq(f.communityId, communityId)).orderBy(desc(f.startDate), desc(f.id)).all();
+export const listFeatured = async (db: Db, communityId: string) => await db.select().from(f).where(eq(f.communityId, communityId)).orderBy(desc(f.startDate), desc(f.id)).all();
 
-export const updateFeatured = (db: Db, id: number, startDate: number, at: number) => db.update(f).set({ startDate, updated: at }).where(eq(f.id, id)).returning().get();
+export const updateFeatured = async (db: Db, id: number, startDate: number, at: number) => await db.update(f).set({ startDate, updated: at }).where(eq(f.id, id)).returning().get();
 
-export const deleteFeatured = (db: Db, id: number) => db.delete(f).where(eq(f.id, id)).run();
+export const deleteFeatured = async (db: Db, id: number) => await db.delete(f).where(eq(f.id, id)).run();
 
 /** Communities under the policy's `where`, by slug (OAI-PMH sets: those an anonymous harvester may see). */
-export const listCommunitiesBySlug = (db: Db, where: SQL) => db.select().from(c).where(where).orderBy(asc(c.slug)).all();
+export const listCommunitiesBySlug = async (db: Db, where: SQL) => await db.select().from(c).where(where).orderBy(asc(c.slug)).all();

@@ -4,7 +4,7 @@ import { validationError, type FieldError } from "../core/errors";
 import { cleanText, sanitizeDescription } from "../core/html";
 import { isWebUrl, MISSING } from "../records/metadata/fields";
 import { isRor, normalizeIdentifier } from "../records/metadata/identifiers";
-import type { VocabularyLookup } from "../vocabularies/model";
+import type { KnownEntries } from "../vocabularies/entries";
 import { MEMBERS_VISIBILITIES, POLICIES, REVIEW_POLICIES, VISIBILITIES, type CommunityInput, type Policy, type ReviewPolicy } from "./model";
 
 type Obj = Record<string, unknown>;
@@ -25,7 +25,7 @@ export const looksLikeUuid = (value: string) => /^[0-9a-f]{32}$/i.test(value.rep
 
 class Checker {
   readonly errors: FieldError[] = [];
-  constructor(readonly lookup: VocabularyLookup) {}
+  constructor(readonly lookup: KnownEntries) {}
 
   fail(field: string, message: string) {
     this.errors.push({ field, messages: [message] });
@@ -185,7 +185,7 @@ function checkMetadata(c: Checker, value: unknown): Obj | undefined {
  * Top-level keys other than these are ignored (InvenioRDM's EXCLUDE), so a community read and
  * sent back with its id, links and timestamps is accepted.
  */
-export function checkCommunityBody(body: unknown, lookup: VocabularyLookup): CommunityInput {
+export function checkCommunityBody(body: unknown, lookup: KnownEntries): CommunityInput {
   const c = new Checker(lookup);
   if (!isObject(body)) throw validationError([{ field: "", messages: ["The request body must be a JSON object."] }]);
   const slug = checkSlug(c, body.slug);
@@ -196,7 +196,7 @@ export function checkCommunityBody(body: unknown, lookup: VocabularyLookup): Com
 }
 
 /** A rename body: only its `slug` counts (InvenioRDM loads it as a partial community). */
-export function checkRenameBody(body: unknown, lookup: VocabularyLookup): string {
+export function checkRenameBody(body: unknown, lookup: KnownEntries): string {
   const c = new Checker(lookup);
   if (!isObject(body)) throw validationError([{ field: "", messages: ["The request body must be a JSON object."] }]);
   const slug = checkSlug(c, body.slug);

@@ -1,11 +1,11 @@
 // What every service is built from.
 import type { Config } from "../config";
-import type { Db } from "../db/sqlite/connection";
+import type { DatabasePort } from "../db/port";
 import type { Links } from "./links";
 import type { Clock } from "./time";
 
 export interface Deps {
-  db: Db;
+  db: DatabasePort;
   clock: Clock;
   config: Config;
   links: Links;

@@ -41,7 +41,7 @@ export const DEFAULT_HTTP_POLICY: HttpPolicy = {
 
 export interface PolicyDeps {
   /** The user id a request's token stands for; null for guests and for tokens that are not valid (routes answer those 401). */
-  userOf(request: Request): number | null;
+  userOf(request: Request): number | null | Promise<number | null>;
   /** Methods served on a path (for OPTIONS); empty when the path is unknown. */
   allowedMethods(pathname: string): string[];
   /** Requests made internally (the GET that answers a HEAD): already counted. */
@@ -60,12 +60,18 @@ export function createRequestPolicy(policy: HttpPolicy, deps: PolicyDeps) {
   const limiter = policy.rateLimits ? createRateLimiter(policy.clock) : null;
 
   /** 429 or null; sets the X-RateLimit-* headers of whatever answers a limited client. */
-  function rateLimit(request: Request, headers: HeaderBag, server: PeerInfo | null): HttpError | null {
+  function rateLimit(request: Request, headers: HeaderBag, server: PeerInfo | null): HttpError | null | Promise<HttpError | null> {
     const address = policy.clientAddress(request, server);
     // In-process calls have no address; local scripts and benchmarks run free unless a proxy in
     // front makes every client look local.
     if (address === null || (!policy.clientAddress.trustsProxies && isLoopback(address))) return null;
+    // A guest is known at once; a token's user is looked up in the database first.
     const userId = deps.userOf(request);
+    return userId instanceof Promise ? userId.then((id) => count(headers, address, id)) : count(headers, address, userId);
+  }
+
+  /** Counts the request against its user's (or else its address's) limits. */
+  function count(headers: HeaderBag, address: string, userId: number | null): HttpError | null {
     const limits = userId === null ? policy.rateLimits!.guest : policy.rateLimits!.authenticated;
     const decision = limiter!.take(userId === null ? `a:${address}` : `u:${userId}`, limits);
     headers["x-ratelimit-limit"] = String(decision.limit.count);
@@ -83,8 +89,8 @@ export function createRequestPolicy(policy: HttpPolicy, deps: PolicyDeps) {
       setSecurityHeaders(headers, policy.httpsBase || request.url.startsWith("https:"));
       if (policy.cors) setCorsHeaders(headers, policy.cors, request.headers.get("origin"));
     },
-    /** An early answer (an error to render, a preflight), or null to go on routing. */
-    check(request: Request, headers: HeaderBag, server: PeerInfo | null): HttpError | Response | null {
+    /** An early answer (an error to render, a preflight), or null to go on routing; a Promise when a rate limit waits for a token's user. */
+    check(request: Request, headers: HeaderBag, server: PeerInfo | null): HttpError | Response | null | Promise<HttpError | null> {
       const refusal = targetRefusal(request);
       if (refusal) return refusal;
       if (request.method === "OPTIONS") {

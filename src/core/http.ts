@@ -28,9 +28,9 @@ export interface HttpOptions {
 /** How callers are known: bearer tokens (API clients) and session cookies (browsers). */
 export interface Authenticator {
   /** The actor of a bearer token, or null when it is unknown, expired or revoked. */
-  token(secret: string): Actor | null;
+  token(secret: string): Promise<Actor | null>;
   /** The user and CSRF token of a session cookie's secret, or null when it has ended. */
-  session?(secret: string): { actor: Actor; csrf: string } | null;
+  session?(secret: string): Promise<{ actor: Actor; csrf: string } | null>;
 }
 
 /** The session cookie (HttpOnly, SameSite=Lax; Secure on HTTPS). */
@@ -112,11 +112,11 @@ function bearerToken(request: Request): string | null {
 const resolvedActors = new WeakMap<Request, Actor>();
 
 /** Resolves the actor of a request; 401 for a token that is sent but not valid. */
-export function resolveActor(request: Request, authenticate: Authenticator): Actor {
+export async function resolveActor(request: Request, authenticate: Authenticator): Promise<Actor> {
   const known = resolvedActors.get(request);
   if (known) return known;
   const secret = bearerToken(request);
-  const actor = secret === null ? sessionActor(request, authenticate) : authenticate.token(secret);
+  const actor = secret === null ? await sessionActor(request, authenticate) : await authenticate.token(secret);
   if (!actor) throw invalidToken();
   const linkToken = secretLinkToken(request);
   const resolved = linkToken ? { ...actor, linkToken } : actor;
@@ -129,9 +129,9 @@ export function resolveActor(request: Request, authenticate: Authenticator): Act
  * cookie goes with every request a browser makes, also those another site triggers: API writes it
  * authenticates must carry the session's CSRF token in `X-CSRF-Token` (pages check their forms').
  */
-function sessionActor(request: Request, authenticate: Authenticator): Actor {
+async function sessionActor(request: Request, authenticate: Authenticator): Promise<Actor> {
   const cookie = authenticate.session ? cookieOf(request, SESSION_COOKIE) : null;
-  const session = cookie ? authenticate.session!(cookie) : null;
+  const session = cookie ? await authenticate.session!(cookie) : null;
   if (!session) return anonymous;
   if (!SAFE_METHODS.has(request.method) && new URL(request.url).pathname.startsWith("/api/") && request.headers.get("x-csrf-token") !== session.csrf) {
     throw forbidden("A request signed in by the session cookie must send the session's CSRF token in the X-CSRF-Token header.");
@@ -147,14 +147,16 @@ function secretLinkToken(request: Request): string | null {
   return token && token.length <= 200 ? token : null;
 }
 
-/** The user a request's token stands for; null for guests and invalid tokens (their routes answer 401). */
-function userOf(request: Request, authenticate: Authenticator): number | null {
-  try {
-    const actor = resolveActor(request, authenticate);
-    return actor.kind === "user" ? actor.userId : null;
-  } catch {
-    return null;
-  }
+/**
+ * The user a request's token stands for; null for guests and invalid tokens (their routes answer
+ * 401). A request with neither a token nor a session cookie is a guest's, known without the database.
+ */
+function userOf(request: Request, authenticate: Authenticator): number | null | Promise<number | null> {
+  if (bearerToken(request) === null && !(authenticate.session && cookieOf(request, SESSION_COOKIE))) return null;
+  return resolveActor(request, authenticate).then(
+    (actor) => (actor.kind === "user" ? actor.userId : null),
+    () => null,
+  );
 }
 
 /** True when a route's body schema takes a list (`t.Array`, or a union with one). */
@@ -223,8 +225,11 @@ export function createHttp(options: HttpOptions, routes: () => RouteInfo[], hand
     return body;
   };
 
+  /** HEAD is answered by its GET (headFromGet); other methods go on to routing. */
+  const routeHead = (request: Request) => (request.method === "HEAD" ? headFromGet(request, handle()) : undefined);
+
   /** Before routing: the security and CORS headers into `headers`, and an early answer (or undefined). */
-  function begin(request: Request, headers: Record<string, string | number>, server: Server<unknown> | null): Response | Promise<Response> | undefined {
+  function begin(request: Request, headers: Record<string, string | number>, server: Server<unknown> | null): Response | Promise<Response | undefined> | undefined {
     policy.setHeaders(request, headers);
     // /ping answers any name, so health checks need not know the public one.
     if (!request.url.endsWith("/ping")) {
@@ -235,9 +240,11 @@ export function createHttp(options: HttpOptions, routes: () => RouteInfo[], hand
       }
     }
     const early = policy.check(request, headers, server);
+    // A rate limit that had to look up the token's user: the same answers, once it is known.
+    if (early instanceof Promise) return early.then((refusal) => (refusal ? errorResponse(refusal, request) : routeHead(request)));
     if (early instanceof HttpError) return errorResponse(early, request);
     if (early) return early;
-    if (request.method === "HEAD") return headFromGet(request, handle());
+    return routeHead(request);
   }
 
   /** A route's return value as the response; undefined for a Response of its own (passed through). */
@@ -318,23 +325,36 @@ export function createHttp(options: HttpOptions, routes: () => RouteInfo[], hand
    * `fallback`, the whole app, so only the plain read takes this way.
    */
   function direct<P extends Record<string, string>>(route: (context: RouteContext<P>) => unknown, fallback: (request: Request) => Response | Promise<Response>) {
-    return (request: Request, server: Server<unknown>): Response | Promise<Response> => {
-      if (request.method !== "GET") return fallback(request);
-      const params = (request as Request & { params: P }).params;
-      for (const key in params) if (!PLAIN_PARAM.test(params[key]!)) return fallback(request);
-      const set: RouteContext<P>["set"] = { headers: {}, status: 200 };
+    /** The route's answer (its actor and its work may wait for the database), logged as Elysia's hooks log it. */
+    async function answer(request: Request, server: Server<unknown>, params: P, set: RouteContext<P>["set"]): Promise<Response> {
       let response: Response;
       try {
-        const early = begin(request, set.headers, server);
-        if (early) return early instanceof Response ? withSetHeaders(early, set) : early.then((r) => withSetHeaders(r, set));
-        const value = route({ actor: resolveActor(request, options.authenticate), params, request, server, set });
-        if (value instanceof Promise) throw new Error("a direct route answers synchronously");
+        const value = await route({ actor: await resolveActor(request, options.authenticate), params, request, server, set });
         response = respond(value, set, request) ?? withSetHeaders(value as Response, set);
       } catch (error) {
         response = withSetHeaders(fail(error, undefined, request), set);
       }
       logged(request, response.status);
       return response;
+    }
+
+    return (request: Request, server: Server<unknown>): Response | Promise<Response> => {
+      if (request.method !== "GET") return fallback(request);
+      const params = (request as Request & { params: P }).params;
+      for (const key in params) if (!PLAIN_PARAM.test(params[key]!)) return fallback(request);
+      const set: RouteContext<P>["set"] = { headers: {}, status: 200 };
+      let early: ReturnType<typeof begin>;
+      try {
+        early = begin(request, set.headers, server);
+      } catch (error) {
+        const response = withSetHeaders(fail(error, undefined, request), set);
+        logged(request, response.status);
+        return response;
+      }
+      if (early instanceof Response) return withSetHeaders(early, set);
+      // A rate limit that looked up the user: refused, or on to the route.
+      if (early) return early.then((r) => (r ? withSetHeaders(r, set) : answer(request, server, params, set)));
+      return answer(request, server, params, set);
     };
   }
 
@@ -353,8 +373,8 @@ function withSetHeaders(response: Response, set: RouteContext<never>["set"]): Re
 
 /** The per-request context feature routes use: `actor`. */
 export function actorContext(authenticate: Authenticator, seed: string) {
-  return new Elysia({ name: "cairn-actor", seed }).derive({ as: "scoped" }, ({ request }) => ({
-    actor: resolveActor(request, authenticate),
+  return new Elysia({ name: "cairn-actor", seed }).derive({ as: "scoped" }, async ({ request }) => ({
+    actor: await resolveActor(request, authenticate),
   }));
 }
 

@@ -30,12 +30,12 @@ export function createSubmissionType({ records }: CurationTypeDeps): RequestType
     entities: { creator: ["user"], receiver: ["community"], topic: ["record"] },
     can: CREATOR_ASKS_RECEIVER_DECIDES,
     on: {
-      submit(ctx) {
-        records.checkReviewable(reviewed(ctx).draftId);
+      async submit(ctx) {
+        await records.checkReviewable(reviewed(ctx).draftId);
       },
-      accept(ctx) {
+      async accept(ctx) {
         const { draftId, communityId } = reviewed(ctx);
-        ctx.afterCommit(records.publishInto(draftId, communityId, ctx.now));
+        ctx.afterCommit(await records.publishInto(draftId, communityId, ctx.now));
       },
     },
     expiresInDays: null,
@@ -65,9 +65,9 @@ export function createInclusionType({ records }: CurationTypeDeps): RequestType 
     entities: { creator: ["user"], receiver: ["community"], topic: ["record"] },
     can: CREATOR_ASKS_RECEIVER_DECIDES,
     on: {
-      accept({ request, now }) {
+      async accept({ request, now }) {
         if (request.topic?.kind !== "record" || request.receiver.kind !== "community") throw badRequest("This inclusion request names no record or no community.");
-        records.include(request.topic.id, request.receiver.id, now);
+        await records.include(request.topic.id, request.receiver.id, now);
       },
     },
     expiresInDays: null,

@@ -1,25 +1,24 @@
 // The database port: what stores, services, jobs and the CLI may ask of a database engine, and so
 // the one list of what a second engine (PostgreSQL) must provide. SQLite's implementation lives in
-// src/db/sqlite/ (the driver, pragmas, the WAL checkpointer, the statement cache); record search
-// has its own port in src/records/search/index.ts.
+// src/db/sqlite/ (the driver, pragmas, the WAL checkpointer, the statement cache, the gate);
+// record search has its own port in src/records/search/index.ts.
 //
-// Where the code stands (issue 30): SQLite implements this contract (db/sqlite/port.ts), but the
-// stores still take drizzle's synchronous SQLite database (`Db`) and its synchronous transactions.
-// They move onto the port in one step for the whole call graph: on one SQLite connection an
-// asynchronous write transaction is only safe once every access to that connection goes through
-// the port (see `write`).
+// Every call answers a Promise: the server engines' clients are asynchronous. Stores build their
+// queries with drizzle's asynchronous query builder over the tables of src/db/tables (one schema),
+// or run fixed SQL through `statements`, which an engine prepares once and caches by text.
 //
 // Besides this interface an engine provides, behind named functions of its own folder: a
 // consistent snapshot for backups (SQLite: VACUUM INTO, backup/sqlite/snapshot.ts), housekeeping
 // (SQLite: the WAL checkpointer and its optimize pragma, db/sqlite/), and a record search engine
 // (records/search/index.ts, passing test/helpers/search-conformance.ts).
+import type { SqliteRemoteDatabase, SqliteRemoteResult } from "drizzle-orm/sqlite-proxy";
 
 /** Values a statement binds. */
 export type Binding = string | number | bigint | boolean | null | Uint8Array;
 
-/** Running statements: the database outside a transaction, or one transaction. */
-export interface Queries {
-  /** Every row of a statement (`?` placeholders). Statements are prepared once and cached by their text. */
+/** Fixed statements (`?` placeholders), prepared once and cached by their text. */
+export interface Statements {
+  /** Every row, as objects keyed by column name. */
   all<R>(sql: string, params?: readonly Binding[]): Promise<R[]>;
   /** The first row, or null. */
   get<R>(sql: string, params?: readonly Binding[]): Promise<R | null>;
@@ -27,18 +26,29 @@ export interface Queries {
   run(sql: string, params?: readonly Binding[]): Promise<{ changes: number }>;
 }
 
-/** A database engine as the application uses it. */
-export interface DatabasePort extends Queries {
-  readonly dialect: "sqlite" | "postgres";
+/**
+ * The database as a store sees it: outside a transaction, or inside one (the `tx` of `write`).
+ * The query builder is drizzle's asynchronous one: `await db.select()…` (`.all()`, `.get()`,
+ * `.run()` answer Promises).
+ */
+export type Db = Omit<SqliteRemoteDatabase, "transaction" | "batch" | "all" | "get" | "run" | "values"> & {
+  readonly statements: Statements;
   /**
-   * One write transaction: BEGIN IMMEDIATE on SQLite, a transaction on a
-   * server engine. `work` awaits nothing but `tx` (no network, no file I/O: side effects run
-   * after it resolves), so the transaction stays short. A throw rolls back. On SQLite, where the
-   * one connection is shared, write transactions are serialised and other statements wait while
-   * one is open, so nobody reads its uncommitted rows.
+   * One write transaction: BEGIN IMMEDIATE on SQLite, a transaction on a server engine. `work`
+   * awaits nothing but the database (no network, no file I/O: side effects run after `write`
+   * resolves), so the transaction stays short. A throw rolls back and reaches the caller.
+   *
+   * Inside `work`, `tx` is the transaction; so is every statement on the outer `db` made in the
+   * same asynchronous flow (a hook handed the services' `db` joins the transaction rather than
+   * waiting behind it), and a `write` inside it is a nested savepoint.
    */
-  write<T>(work: (tx: Queries) => Promise<T>): Promise<T>;
+  write<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+};
 
+/** A database engine as the application holds it. */
+export type DatabasePort = Db & {
+  /** Which engine this is (drizzle keeps its own `dialect` on the builder). */
+  readonly engine: "sqlite" | "postgres";
   /** Applies the embedded migrations that are missing (this engine's dialect); the ids applied. */
   migrate(now: number): Promise<string[]>;
   /** How many migrations are applied. */
@@ -49,4 +59,7 @@ export interface DatabasePort extends Queries {
    */
   changeCounter(): Promise<number>;
   close(): void;
-}
+};
+
+/** Rows changed by a builder's awaited `.run()` (typed so that an un-awaited one does not compile). */
+export const changesOf = (result: SqliteRemoteResult): number => (result as { changes?: number }).changes ?? 0;

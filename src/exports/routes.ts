@@ -10,8 +10,8 @@ const tags = ["Records"];
 export const exportsRoutes = (http: ActorContext, exportsService: ExportsService) =>
   new Elysia().use(http).get(
     "/records/:id/export/:format",
-    ({ actor, params, request }) => {
-      const file = exportsService.exportRecord(actor, params.id, params.format, singleQueryParams(request.url));
+    async ({ actor, params, request }) => {
+      const file = await exportsService.exportRecord(actor, params.id, params.format, singleQueryParams(request.url));
       return new Response(file.body, {
         headers: { "content-type": file.contentType, "content-disposition": `attachment; filename=${file.filename}`, etag: file.etag },
       });

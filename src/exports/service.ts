@@ -7,11 +7,13 @@ import type { RecordDocument } from "../core/record-document";
 import type { VocabularyLookup } from "../vocabularies/model";
 import { EXPORT_FORMATS, formatById, negotiateFormat } from "./registry";
 import { signpostingLinks } from "./signposting";
-import type { ExportContext, ExportFormat } from "./types";
+import { renderContext } from "./context";
+import type { ExportFormat, ExportSettings } from "./types";
+import type { EntryNeeds } from "../pids/vocabulary-entries";
 
 export interface ExportsDeps {
   /** `records.readRecord`: the published record JSON, or 401/403/404/redirect as usual. */
-  readRecord(actor: Actor, id: string): RecordDocument;
+  readRecord(actor: Actor, id: string): Promise<RecordDocument>;
   links: Links;
   siteName: string;
   lookup: VocabularyLookup;
@@ -21,24 +23,27 @@ export interface ExportsDeps {
 /** A record export chosen for `GET /api/records/{id}`, ready to render the record it was chosen for. */
 export interface ChosenExport {
   contentType: string;
-  render(record: RecordDocument): string;
+  render(record: RecordDocument): Promise<string>;
 }
 
 // Formats a client can fetch from the record API with Accept: every one except the citation,
 // which is a rendering, not metadata.
 const DESCRIBED_BY = EXPORT_FORMATS.filter((f) => f.id !== "citation");
 
+// The Signposting header (sent with every record read) reads only resource types' and licences' props (signposting.ts).
+const SIGNPOSTING_NEEDS: EntryNeeds = { types: ["resourcetypes", "licenses"], propsOnly: true };
+
 const contentTypeOf = (format: ExportFormat, mediaType: string) => `${format.contentType ?? mediaType}; charset=utf-8`;
 
 export type ExportsService = ReturnType<typeof createExportsService>;
 
 export function createExportsService(deps: ExportsDeps) {
-  function context(params: Record<string, string> = {}): ExportContext {
-    return { links: deps.links, siteName: deps.siteName, lookup: deps.lookup, doiUrl: deps.doiUrl, params };
-  }
+  const settings: ExportSettings = { links: deps.links, siteName: deps.siteName, lookup: deps.lookup, doiUrl: deps.doiUrl };
+  const context = (records: readonly RecordDocument[], params?: Record<string, string>, needs?: EntryNeeds) => renderContext(settings, records, params, needs);
 
   return {
-    context,
+    /** What renderings are made with (OAI-PMH makes one context per page with renderContext). */
+    context: () => settings,
 
     /**
      * The format `GET /api/records/{id}` answers in, from its Accept header and query parameters
@@ -48,23 +53,22 @@ export function createExportsService(deps: ExportsDeps) {
     chooseFormat(accept: string | null, params: Record<string, string>): ChosenExport | null {
       const { format, mediaType } = negotiateFormat(accept, { preferCitation: Boolean(params.style) });
       if (format.id === "json") return null;
-      const ctx = context(params);
-      return { contentType: contentTypeOf(format, mediaType), render: (record) => format.render(record, ctx) };
+      return { contentType: contentTypeOf(format, mediaType), render: async (record) => format.render(record, await context([record], params)) };
     },
 
     /** A record JSON in a registered format (the formatted citation of a tombstone). */
-    render: (formatId: string, record: RecordDocument, params: Record<string, string> = {}) => formatById(formatId)!.render(record, context(params)),
+    render: async (formatId: string, record: RecordDocument, params: Record<string, string> = {}) => formatById(formatId)!.render(record, await context([record], params)),
 
     /** The Signposting `Link` header of a record, whatever format it is served in. */
-    signposting: (record: RecordDocument) => signpostingLinks(record, context(), DESCRIBED_BY),
+    signposting: async (record: RecordDocument) => signpostingLinks(record, await context([record], {}, SIGNPOSTING_NEEDS), DESCRIBED_BY),
 
     /** `GET /records/{id}/export/{format}`: a download named `<id>.<extension>`; `params` as for chooseFormat. */
-    exportRecord(actor: Actor, id: string, formatId: string, params: Record<string, string>) {
+    async exportRecord(actor: Actor, id: string, formatId: string, params: Record<string, string>) {
       const format = formatById(formatId);
       if (!format) throw notFound(`Export format '${formatId}' does not exist. Available formats: ${EXPORT_FORMATS.map((f) => f.id).join(", ")}.`);
-      const record = deps.readRecord(actor, id);
+      const record = await deps.readRecord(actor, id);
       return {
-        body: format.render(record, context(params)),
+        body: format.render(record, await context([record], params)),
         contentType: contentTypeOf(format, format.mediaTypes[0]!),
         filename: `${record.id}.${format.extension}`,
         etag: `"${record.revision_id}-${format.id}"`,

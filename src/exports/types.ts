@@ -1,6 +1,7 @@
 // The shapes every export format shares: the record it renders and what it may look up.
 import type { Links } from "../core/links";
 import type { RecordDocument } from "../core/record-document";
+import type { KnownEntries } from "../pids/vocabulary-entries";
 import type { VocabularyLookup } from "../vocabularies/model";
 import type { XmlTree } from "./xml/document";
 
@@ -8,13 +9,20 @@ export interface ExportContext {
   links: Links;
   /** Repository name, the publisher fallback and DCAT catalogue title. */
   siteName: string;
-  /** Vocabulary entries by type and id (resource types' DataCite/CSL/COAR props, licences...). */
-  lookup: VocabularyLookup;
+  /**
+   * Vocabulary entries by type and id (resource types' DataCite/CSL/COAR props, licences...),
+   * answered at once from the entries the rendered records name, read before rendering (a format
+   * renders synchronously, so a page of records costs no read per record).
+   */
+  lookup: KnownEntries;
   /** Resolver URL of a DOI (test or production resolver). */
   doiUrl(doi: string): string;
   /** Request query parameters a format reads (the formatted citation: `style`, `locale`). */
   params?: Readonly<Record<string, string>>;
 }
+
+/** What an export context is made from, per rendering (exports/service.ts renderContext): `lookup` is the vocabularies service's. */
+export type ExportSettings = Omit<ExportContext, "lookup" | "params"> & { lookup: VocabularyLookup };
 
 /** The settings an OAI-PMH payload may need beyond the export context. */
 export interface OaiSettings {

@@ -12,11 +12,11 @@ import * as store from "./store";
 /** Answers of the records module (which owns drafts, records and their permissions). */
 export interface FileOwners {
   /** A draft whose files the actor may manage; 404, 401 or 403 otherwise. */
-  draftTarget(actor: Actor, id: string): FileTarget;
+  draftTarget(actor: Actor, id: string): Promise<FileTarget>;
   /** A published record whose files the actor may read (restricted files and embargoes applied); 404, 401 or 403 otherwise. */
-  recordTarget(actor: Actor, id: string): FileTarget;
+  recordTarget(actor: Actor, id: string): Promise<FileTarget>;
   /** The published version a new-version draft imports files from (the latest), or null. */
-  importSource(draftId: string): string | null;
+  importSource(draftId: string): Promise<string | null>;
 }
 
 export interface DownloadEvent {
@@ -34,9 +34,9 @@ export interface FilesDeps extends Deps {
   /** The hooks the records module was built with, on the same store (their removal of bytes is shared). */
   hooks: FileHooks;
   owners: FileOwners;
-  enqueue(name: string, payload: unknown): void;
+  enqueue(name: string, payload: unknown): Promise<unknown>;
   /** Told of every content response that sends bytes of a published record (statistics count downloads). */
-  onDownload(event: DownloadEvent): void;
+  onDownload(event: DownloadEvent): unknown;
   log(message: string): void;
 }
 
@@ -44,8 +44,8 @@ export function createFilesContext(deps: FilesDeps) {
   const { db } = deps;
   return {
     deps,
-    loadEntry(recordId: string, isDraft: boolean, key: string) {
-      const entry = store.findEntry(db, recordId, isDraft, key);
+    async loadEntry(recordId: string, isDraft: boolean, key: string) {
+      const entry = await store.findEntry(db, recordId, isDraft, key);
       if (!entry) throw notFound(`The file '${key}' does not exist.`);
       return entry;
     },

@@ -2,7 +2,6 @@
 // store with the size limit, no credentials added, redirects followed only to trusted hosts.
 import { HttpError } from "../core/errors";
 import { newUuid } from "../core/ids";
-import { writeTransaction } from "../db/sqlite/connection";
 import { ContentLengthMismatchError, ContentTooLargeError } from "../storage/file-store";
 import type { FilesContext } from "./context";
 import { detectMimetype } from "./mimetype";
@@ -43,16 +42,16 @@ export function createFetchTransfer(ctx: FilesContext) {
    * Shows the failure on the entry. A final one marks the transfer failed: the entry stays, so its
    * owner sees why, and publishing names it, until the owner deletes or replaces it.
    */
-  function recordFailure(entryId: number, attempt: number, message: string, final: boolean) {
-    const entry = store.findEntryById(db, entryId);
+  async function recordFailure(entryId: number, attempt: number, message: string, final: boolean) {
+    const entry = await store.findEntryById(db, entryId);
     if (!entry) return;
     const transfer = { ...entry.transfer, attempts: attempt, error: message, ...(final ? { status: "failed" as const } : {}) };
-    store.updateEntry(db, entryId, { transfer, updated: clock.now() });
+    await store.updateEntry(db, entryId, { transfer, updated: clock.now() });
   }
 
   /** Runs one attempt; throws to have the job retried. */
   return async function transfer(entryId: number, attempt: number, signal: AbortSignal) {
-    const entry = store.findEntryById(db, entryId);
+    const entry = await store.findEntryById(db, entryId);
     if (!entry || entry.storageClass !== "F" || entry.status === "completed" || entry.transfer.status === "failed" || !entry.uri) return { skipped: true };
     try {
       const response = await open(entry.uri, config.RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS, signal);
@@ -74,14 +73,14 @@ export function createFetchTransfer(ctx: FilesContext) {
       const mimetype = await detectMimetype(entry.key, async (bytes) => new Uint8Array(await Bun.file(received.path).slice(0, bytes).arrayBuffer()));
       await files.adopt(received, objectId);
       const now = clock.now();
-      const orphans = writeTransaction(db, () => {
-        store.insertObject(db, { id: objectId, size: received.size, checksum: `md5:${received.md5}`, created: now, verifiedAt: now });
+      const orphans = await db.write(async (tx) => {
+        await store.insertObject(tx, { id: objectId, size: received.size, checksum: `md5:${received.md5}`, created: now, verifiedAt: now });
         // The draft may have dropped the file while it was being fetched.
-        if (!store.findEntryById(db, entryId)) return [objectId];
-        store.updateEntry(db, entryId, { objectId, status: "completed", storageClass: "L", mimetype, transfer: { type: "L" }, updated: now });
+        if (!(await store.findEntryById(tx, entryId))) return [objectId];
+        await store.updateEntry(tx, entryId, { objectId, status: "completed", storageClass: "L", mimetype, transfer: { type: "L" }, updated: now });
         return [];
       });
-      if (orphans.length) writeTransaction(db, () => store.deleteUnreferencedObjects(db, orphans));
+      if (orphans.length) await db.write((tx) => store.deleteUnreferencedObjects(tx, orphans));
       ctx.removeObjects(orphans);
       return { entryId, size: received.size };
     } catch (error) {
@@ -89,7 +88,7 @@ export function createFetchTransfer(ctx: FilesContext) {
       const permanent = error instanceof PermanentFetchError || error instanceof HttpError;
       // A stop (the signal) is not a failure: the job is put back and tried again.
       if (signal.aborted && !permanent) throw error;
-      recordFailure(entryId, attempt, message, permanent || attempt >= FETCH_MAX_ATTEMPTS);
+      await recordFailure(entryId, attempt, message, permanent || attempt >= FETCH_MAX_ATTEMPTS);
       if (permanent) return { entryId, failed: message };
       throw error;
     }

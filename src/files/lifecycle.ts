@@ -5,7 +5,7 @@
 import type { FieldError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import type { Clock } from "../core/time";
-import type { Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import type { FileStore } from "../storage/file-store";
 import { extensionOf, presentFilesField, type FilesSettings } from "./present";
 import * as store from "./store";
@@ -34,11 +34,11 @@ export function createLifecycleHooks(deps: FileHooksDeps) {
   const { db, clock } = deps;
 
   /** Moves `from`'s entries to `to`, replacing what `to` had; returns objects left unreferenced. */
-  function replaceSide(id: string, from: boolean, to: boolean, dropFrom: boolean) {
-    const dropped = store.listEntries(db, id, to).map((e) => e.objectId);
-    store.deleteEntries(db, id, to);
-    store.copyEntries(db, { recordId: id, isDraft: from }, { recordId: id, isDraft: to }, clock.now(), newUuid);
-    if (dropFrom) store.deleteEntries(db, id, from);
+  async function replaceSide(id: string, from: boolean, to: boolean, dropFrom: boolean): Promise<string[]> {
+    const dropped = (await store.listEntries(db, id, to)).map((e) => e.objectId);
+    await store.deleteEntries(db, id, to);
+    await store.copyEntries(db, { recordId: id, isDraft: from }, { recordId: id, isDraft: to }, clock.now(), newUuid);
+    if (dropFrom) await store.deleteEntries(db, id, from);
     return store.deleteUnreferencedObjects(db, dropped);
   }
 
@@ -46,8 +46,8 @@ export function createLifecycleHooks(deps: FileHooksDeps) {
     /** How file links are written (see FileHooksDeps.linkBase); the files service presents with the same. */
     linkBase: deps.linkBase,
     /** Keys of a draft's completed files, and why its files block publishing (pending uploads, running fetches). */
-    draftFiles(id: string): { completedKeys: string[]; blocking: FieldError[] } {
-      const entries = store.listEntries(db, id, true);
+    async draftFiles(id: string): Promise<{ completedKeys: string[]; blocking: FieldError[] }> {
+      const entries = await store.listEntries(db, id, true);
       const blocking: FieldError[] = entries
         .filter((e) => e.status !== "completed")
         .map((e) => ({
@@ -59,11 +59,11 @@ export function createLifecycleHooks(deps: FileHooksDeps) {
     /** In the publish transaction: the record's files become the draft's. */
     publish: (id: string) => replaceSide(id, true, false, true),
     /** In the edit transaction: the draft starts with the record's files. */
-    edit: (id: string) => void replaceSide(id, false, true, false),
+    edit: async (id: string): Promise<void> => void (await replaceSide(id, false, true, false)),
     /** In the draft-delete transaction: the draft's entries go; their bytes too when nothing else uses them. */
-    discardDraft(id: string) {
-      const dropped = store.listEntries(db, id, true).map((e) => e.objectId);
-      store.deleteEntries(db, id, true);
+    async discardDraft(id: string): Promise<string[]> {
+      const dropped = (await store.listEntries(db, id, true)).map((e) => e.objectId);
+      await store.deleteEntries(db, id, true);
       return store.deleteUnreferencedObjects(db, dropped);
     },
     /** Deletes bytes of objects nothing references; call after the transaction that dropped them committed. */
@@ -73,18 +73,13 @@ export function createLifecycleHooks(deps: FileHooksDeps) {
       }
     },
     /** The `files` field of a draft or record; entries only for callers who may read the files. */
-    filesField(id: string, isDraft: boolean, settings: FilesSettings, visible: boolean) {
+    async filesField(id: string, isDraft: boolean, settings: FilesSettings, visible: boolean) {
       // A metadata-only record has no entries: no query on every read of it.
-      return presentFilesField(deps.linkBase, settings, visible && settings.enabled ? store.listEntries(db, id, isDraft) : null);
+      return presentFilesField(deps.linkBase, settings, visible && settings.enabled ? await store.listEntries(db, id, isDraft) : null);
     },
     /** File extensions, for the search index's file_type facet. */
-    fileTypes: (id: string, isDraft: boolean) => [
-      ...new Set(
-        store
-          .listEntries(db, id, isDraft)
-          .map((e) => extensionOf(e.key))
-          .filter((x): x is string => x !== null),
-      ),
+    fileTypes: async (id: string, isDraft: boolean) => [
+      ...new Set((await store.listEntries(db, id, isDraft)).map((e) => extensionOf(e.key)).filter((x): x is string => x !== null)),
     ],
   };
 }

@@ -4,7 +4,6 @@
 // uploads that went missing fall back to sending the joined file whole at commit.
 import { HttpError } from "../core/errors";
 import { newUuid } from "../core/ids";
-import { writeTransaction } from "../db/sqlite/connection";
 import { ObjectStoreError, type MultipartUpload } from "../storage/file-store";
 import type { FilesContext } from "./context";
 import * as store from "./store";
@@ -26,15 +25,16 @@ export function createStoreParts(ctx: FilesContext) {
 
   /** The entry's upload, started and recorded on its first part; null when the entry was deleted meanwhile. */
   function uploadOf(entryId: number): Promise<MultipartUpload | null> {
-    const row = store.findUpload(db, entryId);
-    if (row) return Promise.resolve(row);
+    // The lookup is part of the shared start: a part arriving while it runs waits for its answer.
     let pending = starting.get(entryId);
     if (!pending) {
       pending = (async () => {
+        const row = await store.findUpload(db, entryId);
+        if (row) return row;
         const upload = await multipart!.create(newUuid());
-        const kept = writeTransaction(db, () => {
-          if (!store.findEntryById(db, entryId)) return false;
-          store.insertUpload(db, { entryId, objectId: upload.objectId, uploadId: upload.uploadId, created: clock.now() });
+        const kept = await db.write(async (tx) => {
+          if (!(await store.findEntryById(tx, entryId))) return false;
+          await store.insertUpload(tx, { entryId, objectId: upload.objectId, uploadId: upload.uploadId, created: clock.now() });
           return true;
         });
         if (!kept) {
@@ -69,9 +69,9 @@ export function createStoreParts(ctx: FilesContext) {
       } catch (error) {
         if (!(error instanceof ObjectStoreError && error.code === "NoSuchUpload")) throw storeUnavailable(error, `part ${part}`);
         // The upload went away (a bucket lifecycle rule): the parts sent to it no longer count, and commit sends the file whole.
-        writeTransaction(db, () => {
-          store.deleteUpload(db, entry.id);
-          for (const p of store.listParts(db, entry.id)) store.upsertPart(db, { ...p, etag: null });
+        await db.write(async (tx) => {
+          await store.deleteUpload(tx, entry.id);
+          for (const p of await store.listParts(tx, entry.id)) await store.upsertPart(tx, { ...p, etag: null });
         });
         return null;
       }
@@ -83,11 +83,11 @@ export function createStoreParts(ctx: FilesContext) {
      * (then any upload of the entry is aborted).
      */
     async complete(entry: store.EntryRow, parts: store.PartRow[], size: number): Promise<string | null> {
-      const upload = store.findUpload(db, entry.id);
+      const upload = await store.findUpload(db, entry.id);
       if (!upload) return null;
       if (!parts.every((p) => p.etag)) {
         await abandon(upload);
-        store.deleteUpload(db, entry.id);
+        await store.deleteUpload(db, entry.id);
         return null;
       }
       try {
@@ -98,7 +98,7 @@ export function createStoreParts(ctx: FilesContext) {
         );
       } catch (error) {
         if (!(error instanceof ObjectStoreError && error.code === "NoSuchUpload")) throw storeUnavailable(error, "the joined parts");
-        store.deleteUpload(db, entry.id);
+        await store.deleteUpload(db, entry.id);
         return null;
       }
       return upload.objectId;

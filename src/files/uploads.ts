@@ -4,7 +4,6 @@ import type { Actor } from "../core/actor";
 import { badRequest, payloadTooLarge } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { ContentLengthMismatchError, ContentTooLargeError, type ByteSource, type Received } from "../storage/file-store";
-import { writeTransaction } from "../db/sqlite/connection";
 import type { FilesContext } from "./context";
 import { detectMimetype } from "./mimetype";
 import { requireUnlocked } from "./policy";
@@ -25,9 +24,9 @@ export function createUploadOperations(ctx: FilesContext) {
   const storeParts = createStoreParts(ctx);
 
   /** The pending draft entry that accepts bytes through `how` ("content" or "parts"). */
-  function writableEntry(actor: Actor, id: string, key: string, how: "content" | "parts") {
-    requireUnlocked(owners.draftTarget(actor, id));
-    const entry = ctx.loadEntry(id, true, key);
+  async function writableEntry(actor: Actor, id: string, key: string, how: "content" | "parts") {
+    requireUnlocked(await owners.draftTarget(actor, id));
+    const entry = await ctx.loadEntry(id, true, key);
     if (entry.storageClass === "F") throw badRequest(`The file '${key}' is being fetched by the server from its URI; its content cannot be uploaded.`);
     if (entry.status === "completed") throw badRequest(`The file '${key}' is already committed; delete it to upload other content.`);
     if (how === "content" && entry.transfer.type === "M") throw badRequest(`The file '${key}' is a multipart upload: send its parts to .../content/{part}.`);
@@ -66,14 +65,14 @@ export function createUploadOperations(ctx: FilesContext) {
   }
 
   /** Makes object `objectId`, durable in the store, the entry's content. */
-  function recordObject(entryId: number, objectId: string, received: Pick<Received, "size" | "md5">) {
+  async function recordObject(entryId: number, objectId: string, received: Pick<Received, "size" | "md5">) {
     const now = clock.now();
-    const orphans = writeTransaction(db, () => {
-      const current = store.findEntryById(db, entryId);
-      store.insertObject(db, { id: objectId, size: received.size, checksum: `md5:${received.md5}`, created: now, verifiedAt: now });
-      if (!current) return store.deleteUnreferencedObjects(db, [objectId]);
-      store.updateEntry(db, entryId, { objectId, updated: now });
-      return store.deleteUnreferencedObjects(db, [current.objectId]);
+    const orphans = await db.write(async (tx) => {
+      const current = await store.findEntryById(tx, entryId);
+      await store.insertObject(tx, { id: objectId, size: received.size, checksum: `md5:${received.md5}`, created: now, verifiedAt: now });
+      if (!current) return store.deleteUnreferencedObjects(tx, [objectId]);
+      await store.updateEntry(tx, entryId, { objectId, updated: now });
+      return store.deleteUnreferencedObjects(tx, [current.objectId]);
     });
     ctx.removeObjects(orphans);
     return objectId;
@@ -81,16 +80,16 @@ export function createUploadOperations(ctx: FilesContext) {
 
   return {
     async uploadContent(actor: Actor, id: string, key: string, body: ByteSource, contentLength: number | null) {
-      const entry = writableEntry(actor, id, key, "content");
+      const entry = await writableEntry(actor, id, key, "content");
       checkAnnounced(contentLength, entry.declaredSize);
       const expected = contentLength ?? entry.declaredSize;
       const received = await receive(() => files.receive(body, { maxBytes: maxSize, expectedBytes: expected }), expected);
       await storeObject(entry.id, received);
-      return presentEntry(ctx.linkBase, ctx.loadEntry(id, true, key));
+      return presentEntry(ctx.linkBase, await ctx.loadEntry(id, true, key));
     },
 
     async uploadPart(actor: Actor, id: string, key: string, partText: string, body: ByteSource, contentLength: number | null) {
-      const entry = writableEntry(actor, id, key, "parts");
+      const entry = await writableEntry(actor, id, key, "parts");
       const { parts = 1, part_size: partSize = 0 } = entry.transfer;
       const part = /^\d+$/.test(partText) ? Number(partText) : NaN;
       if (!(part >= 1 && part <= parts)) throw badRequest(`Part must be a number from 1 to ${parts}.`);
@@ -101,15 +100,15 @@ export function createUploadOperations(ctx: FilesContext) {
       const received = await receive(() => files.receivePart(body, { maxBytes: expected, expectedBytes: expected, path, position }), expected);
       const etag = await storeParts.sendPart(entry, part, path, position, received.size);
       // Recorded only once its bytes are durable (and in S3 when sent there); a part sent again overwrites its own range.
-      writeTransaction(db, () => {
-        if (store.findEntryById(db, entry.id)) store.upsertPart(db, { entryId: entry.id, part, size: received.size, path, etag, created: clock.now() });
+      await db.write(async (tx) => {
+        if (await store.findEntryById(tx, entry.id)) await store.upsertPart(tx, { entryId: entry.id, part, size: received.size, path, etag, created: clock.now() });
       });
-      return presentEntry(ctx.linkBase, ctx.loadEntry(id, true, key), store.listParts(db, entry.id));
+      return presentEntry(ctx.linkBase, await ctx.loadEntry(id, true, key), await store.listParts(db, entry.id));
     },
 
     async commit(actor: Actor, id: string, key: string) {
-      requireUnlocked(owners.draftTarget(actor, id));
-      let entry = ctx.loadEntry(id, true, key);
+      requireUnlocked(await owners.draftTarget(actor, id));
+      let entry = await ctx.loadEntry(id, true, key);
       if (entry.storageClass === "F") throw badRequest(`The file '${key}' is being fetched by the server; it is committed when the transfer ends.`);
       if (entry.status === "completed") return presentEntry(ctx.linkBase, entry);
       if (entry.transfer.type === "M") entry = await assembleParts(entry);
@@ -124,8 +123,8 @@ export function createUploadOperations(ctx: FilesContext) {
       const mimetype = await detectMimetype(key, (bytes) => files.readHead(objectId, bytes)).catch((error) => {
         throw storeUnavailable(error, "the commit");
       });
-      store.updateEntry(db, entry.id, { status: "completed", mimetype, updated: clock.now() });
-      return presentEntry(ctx.linkBase, ctx.loadEntry(id, true, key));
+      await store.updateEntry(db, entry.id, { status: "completed", mimetype, updated: clock.now() });
+      return presentEntry(ctx.linkBase, await ctx.loadEntry(id, true, key));
     },
   };
 
@@ -134,27 +133,27 @@ export function createUploadOperations(ctx: FilesContext) {
    * (the S3 upload its parts went to, completed; or the file itself, adopted by the store).
    */
   async function assembleParts(entry: store.EntryWithObject) {
-    const parts = store.listParts(db, entry.id);
+    const parts = await store.listParts(db, entry.id);
     const missing = Array.from({ length: entry.transfer.parts ?? 0 }, (_, i) => i + 1).filter((n) => !parts.some((p) => p.part === n));
     if (missing.length) throw badRequest(`Parts not uploaded yet: ${missing.join(", ")}.`);
     const path = files.partsPath(entry.versionId);
     const forget = () =>
-      writeTransaction(db, () => {
-        store.deleteParts(db, entry.id);
-        store.deleteUpload(db, entry.id);
+      db.write(async (tx) => {
+        await store.deleteParts(tx, entry.id);
+        await store.deleteUpload(tx, entry.id);
       });
     // Joined by a commit that a stop cut short after the object was recorded: only the rows are left.
     if (entry.objectId && !(await Bun.file(path).exists())) {
-      forget();
+      await forget();
       return ctx.loadEntry(entry.recordId, true, entry.key);
     }
     const received = await files.hashFile(path);
     const completed = await storeParts.complete(entry, parts, received.size);
     if (completed) {
-      recordObject(entry.id, completed, received);
+      await recordObject(entry.id, completed, received);
       await files.removeFile(path);
     } else await storeObject(entry.id, received);
-    forget();
+    await forget();
     return ctx.loadEntry(entry.recordId, true, entry.key);
   }
 }

@@ -21,20 +21,20 @@ export function createVerifier(ctx: FilesContext) {
   /** Checks objects last verified more than `olderThanDays` ago (0: all), at most `limit` of them. */
   return async function verifyFiles(options: { olderThanDays: number; limit: number }): Promise<VerifyReport> {
     const now = clock.now();
-    const batch = store.listObjectsToVerify(db, options.olderThanDays === 0 ? Number.MAX_SAFE_INTEGER : now - options.olderThanDays * DAY_MS, options.limit);
+    const batch = await store.listObjectsToVerify(db, options.olderThanDays === 0 ? Number.MAX_SAFE_INTEGER : now - options.olderThanDays * DAY_MS, options.limit);
     const report: VerifyReport = { checked: 0, failures: [] };
     for (const object of batch) {
       // Read back from wherever the store keeps it: the local disk, or the S3 bucket object by object.
       let error: string | null;
       try {
         error = damage(await files.hashObject(object.id), object);
-        store.markVerified(db, object.id, clock.now(), error);
+        await store.markVerified(db, object.id, clock.now(), error);
       } catch (e) {
         // The store did not answer: reported, and checked again next time (not recorded as damage).
         error = `it could not be read: ${e instanceof Error ? e.message : String(e)}`;
       }
       report.checked++;
-      if (error) report.failures.push({ id: object.id, error, entries: store.listEntriesOfObject(db, object.id) });
+      if (error) report.failures.push({ id: object.id, error, entries: await store.listEntriesOfObject(db, object.id) });
     }
     return report;
   };

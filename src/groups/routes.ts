@@ -10,13 +10,13 @@ const tags = ["Groups"];
 export const groupsRoutes = (http: ActorContext, groups: GroupsService) =>
   new Elysia({ prefix: "/api/groups" })
     .use(http)
-    .get("", ({ actor, query }) => groups.searchGroups(actor, query), {
+    .get("", async ({ actor, query }) => await groups.searchGroups(actor, query), {
       query: groupSearchQuery,
       detail: { summary: "Search groups (signed-in callers; at most 10 hits)", tags },
     })
-    .get("/:id", ({ actor, params }) => groups.readGroup(actor, params.id), {
+    .get("/:id", async ({ actor, params }) => await groups.readGroup(actor, params.id), {
       detail: { summary: "Read a group by id or name", tags },
     })
-    .get("/:id/avatar.svg", ({ actor, params, request }) => avatarResponse(groups.readGroupAvatar(actor, params.id), request.headers.get("if-none-match"), "public"), {
+    .get("/:id/avatar.svg", async ({ actor, params, request }) => avatarResponse(await groups.readGroupAvatar(actor, params.id), request.headers.get("if-none-match"), "public"), {
       detail: { summary: "A group's generated avatar", tags },
     });

@@ -21,39 +21,39 @@ export function createGroupsService(deps: Deps) {
   const { db, clock, links } = deps;
 
   /** A group the actor may see, by id or name; 403 otherwise, as the spec shows for missing groups. */
-  function loadGroup(actor: Actor, key: string) {
-    const row = store.findGroupByIdOrName(db, key, readableGroupsFilter(actor));
+  async function loadGroup(actor: Actor, key: string) {
+    const row = await store.findGroupByIdOrName(db, key, readableGroupsFilter(actor));
     if (!row) throw forbidden();
     return row;
   }
 
   return {
-    createGroup(actor: Actor, input: { name: string; description?: string }) {
+    async createGroup(actor: Actor, input: { name: string; description?: string }) {
       requireAdmin(actor);
       const name = input.name.trim();
       if (!name || name.length > 80) throw validationError([{ field: "name", messages: ["A group name has 1 to 80 characters."] }]);
-      if (store.findGroupByName(db, name)) throw validationError([{ field: "name", messages: [`A group named '${name}' exists already.`] }]);
+      if (await store.findGroupByName(db, name)) throw validationError([{ field: "name", messages: [`A group named '${name}' exists already.`] }]);
       const now = clock.now();
-      return store.insertGroup(db, { id: newUuid(), name, description: input.description ?? "", created: now, updated: now });
+      return await store.insertGroup(db, { id: newUuid(), name, description: input.description ?? "", created: now, updated: now });
     },
 
     /** Adds a user to a group by the group's name or id; true when newly added. */
-    addMember(actor: Actor, group: string, userId: number) {
+    async addMember(actor: Actor, group: string, userId: number) {
       requireAdmin(actor);
-      const row = store.findGroupById(db, group) ?? store.findGroupByName(db, group);
+      const row = (await store.findGroupById(db, group)) ?? (await store.findGroupByName(db, group));
       if (!row) throw notFound(`No group named '${group}'.`);
-      return { group: row, added: store.insertGroupMember(db, row.id, userId, clock.now()) };
+      return { group: row, added: await store.insertGroupMember(db, row.id, userId, clock.now()) };
     },
 
-    listGroups(actor: Actor) {
+    async listGroups(actor: Actor) {
       requireAdmin(actor);
-      return store.listGroups(db);
+      return await store.listGroups(db);
     },
 
     /** The directory: every query word prefixes a word of the name or description; 10 hits at most, by name. */
-    searchGroups(actor: Actor, query: GroupSearchQuery): SearchResult<GroupJson> {
+    async searchGroups(actor: Actor, query: GroupSearchQuery): Promise<SearchResult<GroupJson>> {
       checkSearchGroups(actor);
-      const { rows, total } = store.searchGroups(db, readableGroupsFilter(actor), queryWords(query.q), GROUP_SEARCH_LIMIT);
+      const { rows, total } = await store.searchGroups(db, readableGroupsFilter(actor), queryWords(query.q), GROUP_SEARCH_LIMIT);
       return {
         hits: { hits: rows.map((row) => presentGroup(row, links)), total },
         sortBy: "name",
@@ -62,13 +62,13 @@ export function createGroupsService(deps: Deps) {
       };
     },
 
-    readGroup(actor: Actor, key: string): GroupJson {
-      return presentGroup(loadGroup(actor, key), links);
+    async readGroup(actor: Actor, key: string): Promise<GroupJson> {
+      return presentGroup(await loadGroup(actor, key), links);
     },
 
     /** Coloured by the id, so a renamed group keeps its colour; lettered by the name. */
-    readGroupAvatar(actor: Actor, key: string): Avatar {
-      const row = loadGroup(actor, key);
+    async readGroupAvatar(actor: Actor, key: string): Promise<Avatar> {
+      const row = await loadGroup(actor, key);
       return renderAvatar(row.id, initialsOf(row.name, 1));
     },
   };

@@ -19,7 +19,7 @@ interface RecordJson {
 export interface IiifDeps {
   links: Links;
   /** The records service's reads, with their permission checks (401/403/404/410 as for the record's own URL). */
-  records: { readRecord(actor: Actor, id: string): unknown; readDraft(actor: Actor, id: string): unknown };
+  records: { readRecord(actor: Actor, id: string): Promise<unknown>; readDraft(actor: Actor, id: string): Promise<unknown> };
   files: Pick<FileStore, "read">;
   log(message: string): void;
 }
@@ -63,9 +63,9 @@ export function createIiifService(deps: IiifDeps) {
     return found;
   }
 
-  function readJson(actor: Actor, kind: "record" | "draft", id: string): RecordJson {
+  async function readJson(actor: Actor, kind: "record" | "draft", id: string): Promise<RecordJson> {
     try {
-      return (kind === "record" ? records.readRecord(actor, id) : records.readDraft(actor, id)) as RecordJson;
+      return (await (kind === "record" ? records.readRecord(actor, id) : records.readDraft(actor, id))) as RecordJson;
     } catch (error) {
       // A parent id redirects to its latest record's JSON: not this resource, and no IIIF identifier.
       if (error instanceof HttpError && (error.status === 301 || error.status === 302)) throw notFound(`No IIIF resource '${kind}:${id}'.`);
@@ -76,7 +76,7 @@ export function createIiifService(deps: IiifDeps) {
   /** The record as the caller sees it, and its image files (only `onlyKey`, when given) in the record's file order. */
   async function load(actor: Actor, uuid: string, onlyKey?: string) {
     const { kind, id } = parseUuid(uuid);
-    const json = readJson(actor, kind, id);
+    const json = await readJson(actor, kind, id);
     const base = links.api(`/iiif/${kind}:${id}`);
     const filesPath = `/records/${id}${kind === "draft" ? "/draft" : ""}/files`;
     // A secret link's holder reads the images with the same token they read the manifest with.

@@ -1,6 +1,7 @@
 // Housekeeping jobs every install runs: pruning finished jobs and keeping SQLite tidy.
 import { DAY_MS, type Clock } from "../core/time";
-import { optimizeDatabase, type Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
+import { optimizeDatabase } from "../db/sqlite/connection";
 import type { JobRegistry } from "./registry";
 import * as store from "./store";
 
@@ -9,12 +10,12 @@ export function defineMaintenanceJobs(registry: JobRegistry, deps: { db: Db; clo
     name: "jobs-prune",
     description: "Deletes finished jobs older than JOBS_RETENTION_DAYS.",
     schedule: { dailyAt: "03:10" },
-    run: () => ({ deleted: store.deleteFinishedJobsBefore(deps.db, deps.clock.now() - deps.retentionDays * DAY_MS) }),
+    run: async () => ({ deleted: await store.deleteFinishedJobsBefore(deps.db, deps.clock.now() - deps.retentionDays * DAY_MS) }),
   });
   registry.define({
     name: "db-optimize",
     description: "Refreshes SQLite's query planner statistics and truncates the write-ahead log.",
     schedule: { dailyAt: "03:20" },
-    run: () => ({ checkpoint: optimizeDatabase(deps.db) }),
+    run: async () => ({ checkpoint: await optimizeDatabase(deps.db) }),
   });
 }

@@ -1,5 +1,5 @@
 // Runs one claimed job to its next state: succeeded, queued for a retry, or failed.
-import type { Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import type { Clock } from "../core/time";
 import { backoffDelay, type JobRegistry } from "./registry";
 import * as store from "./store";
@@ -21,11 +21,13 @@ export async function runClaimedJob(deps: RunnerDeps, job: store.JobRow, signal:
   const { db, clock, registry, log } = deps;
   const definition = registry.get(job.name);
   if (!definition) {
-    store.markFailed(db, job.id, `No job kind named '${job.name}' is known to this version of Cairn.`, clock.now());
-    return store.findJobById(db, job.id)!;
+    await store.markFailed(db, job.id, `No job kind named '${job.name}' is known to this version of Cairn.`, clock.now());
+    return (await store.findJobById(db, job.id))!;
   }
   // Keep the lease fresh while the job runs, so a long job is not taken for abandoned.
-  const heartbeat = setInterval(() => store.extendLease(db, job.id, clock.now() + LEASE_MS), HEARTBEAT_MS);
+  const heartbeat = setInterval(() => {
+    store.extendLease(db, job.id, clock.now() + LEASE_MS).catch((err: unknown) => log(`[job ${job.name}#${job.id}] lease not extended: ${describeError(err)}`));
+  }, HEARTBEAT_MS);
   try {
     const result = await definition.run(job.payload, {
       jobId: job.id,
@@ -34,24 +36,24 @@ export async function runClaimedJob(deps: RunnerDeps, job: store.JobRow, signal:
       log: (m) => log(`[job ${job.name}#${job.id}] ${m}`),
     });
     if (signal.aborted) {
-      store.releaseJob(db, job.id, clock.now());
+      await store.releaseJob(db, job.id, clock.now());
     } else {
-      store.markSucceeded(db, job.id, result, clock.now());
+      await store.markSucceeded(db, job.id, result, clock.now());
     }
   } catch (err) {
     const now = clock.now();
     if (signal.aborted) {
-      store.releaseJob(db, job.id, now);
+      await store.releaseJob(db, job.id, now);
     } else if (job.attempts < job.maxAttempts) {
       const delay = backoffDelay(definition.backoffMs ?? 30_000, job.attempts);
-      store.markRetry(db, job.id, describeError(err), now + delay, now);
+      await store.markRetry(db, job.id, describeError(err), now + delay, now);
       log(`[job ${job.name}#${job.id}] attempt ${job.attempts} failed, retry in ${Math.round(delay / 1000)} s: ${describeError(err)}`);
     } else {
-      store.markFailed(db, job.id, describeError(err), now);
+      await store.markFailed(db, job.id, describeError(err), now);
       log(`[job ${job.name}#${job.id}] failed after ${job.attempts} attempts: ${describeError(err)}`);
     }
   } finally {
     clearInterval(heartbeat);
   }
-  return store.findJobById(db, job.id)!;
+  return (await store.findJobById(db, job.id))!;
 }

@@ -1,7 +1,7 @@
 // Background jobs as an API for other modules (enqueue after commit) and for the CLI.
 import { requireAdmin, type Actor } from "../core/actor";
 import type { Clock } from "../core/time";
-import type { Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import { badRequest } from "../core/errors";
 import { LEASE_MS, runClaimedJob } from "./runner";
 import { describeSchedule, type JobRegistry } from "./registry";
@@ -15,7 +15,7 @@ export function createJobsService(deps: { db: Db; clock: Clock; registry: JobReg
     registry,
 
     /** Queues a job; call after the transaction whose work it follows has committed. */
-    enqueue(name: string, payload: unknown = {}, options: { runAt?: number; maxAttempts?: number } = {}) {
+    async enqueue(name: string, payload: unknown = {}, options: { runAt?: number; maxAttempts?: number } = {}): Promise<store.JobRow> {
       const def = registry.get(name);
       if (!def) throw new Error(`unknown job kind ${name}`);
       const now = clock.now();
@@ -29,15 +29,15 @@ export function createJobsService(deps: { db: Db; clock: Clock; registry: JobReg
       });
     },
 
-    listJobs(actor: Actor, limit = 50) {
+    async listJobs(actor: Actor, limit = 50) {
       requireAdmin(actor);
       return store.listRecentJobs(db, limit);
     },
 
     /** Every job kind with its schedule and when it runs next. */
-    listKinds(actor: Actor) {
+    async listKinds(actor: Actor) {
       requireAdmin(actor);
-      const schedules = new Map(store.listSchedules(db).map((s) => [s.name, s]));
+      const schedules = new Map((await store.listSchedules(db)).map((s) => [s.name, s]));
       return registry.all().map((def) => ({
         name: def.name,
         description: def.description,
@@ -59,7 +59,7 @@ export function createJobsService(deps: { db: Db; clock: Clock; registry: JobReg
         );
       }
       const now = clock.now();
-      const row = store.insertJob(db, {
+      const row = await store.insertJob(db, {
         name,
         payload,
         status: "running",
@@ -70,7 +70,7 @@ export function createJobsService(deps: { db: Db; clock: Clock; registry: JobReg
         created: now,
         updated: now,
       });
-      if (registry.get(name)!.schedule) store.updateScheduleLastRun(db, name, now);
+      if (registry.get(name)!.schedule) await store.updateScheduleLastRun(db, name, now);
       return runClaimedJob(deps, row, new AbortController().signal);
     },
   };

@@ -1,5 +1,4 @@
 // The in-process worker: claims due jobs up to a concurrency, runs them, enqueues scheduled ones.
-import { writeTransaction } from "../db/sqlite/connection";
 import { LEASE_MS, runClaimedJob, type RunnerDeps } from "./runner";
 import { nextRun } from "./registry";
 import * as store from "./store";
@@ -16,64 +15,89 @@ export function createWorker(deps: RunnerDeps, options: WorkerOptions) {
   const inFlight = new Map<number, { promise: Promise<unknown>; abort: AbortController }>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let stopping = false;
+  // Claims await the database: one filling pass at a time, or two passes could both see a free
+  // slot and run more than `concurrency` jobs. A pass asked for while one runs runs again after it.
+  let filling: Promise<void> | null = null;
+  let fillAgain = false;
+  let ticking: Promise<void> | null = null;
 
   /** Enqueues every scheduled job whose time has come (one per schedule, never two unfinished). */
-  function enqueueDueSchedules(): number {
+  async function enqueueDueSchedules(): Promise<number> {
     const now = clock.now();
     let enqueued = 0;
     for (const def of registry.scheduled()) {
-      store.insertScheduleIfMissing(db, def.name, nextRun(def.schedule!, now));
-      writeTransaction(db, () => {
-        if (!store.advanceSchedule(db, def.name, now, nextRun(def.schedule!, now))) return;
-        if (store.hasUnfinishedJob(db, def.name)) return;
-        store.insertJob(db, { name: def.name, runAt: now, maxAttempts: def.maxAttempts ?? 5, created: now, updated: now });
+      await store.insertScheduleIfMissing(db, def.name, nextRun(def.schedule!, now));
+      await db.write(async (tx) => {
+        if (!(await store.advanceSchedule(tx, def.name, now, nextRun(def.schedule!, now)))) return;
+        if (await store.hasUnfinishedJob(tx, def.name)) return;
+        await store.insertJob(tx, { name: def.name, runAt: now, maxAttempts: def.maxAttempts ?? 5, created: now, updated: now });
         enqueued++;
       });
     }
     return enqueued;
   }
 
-  function claimOne() {
+  /** Claims and starts one due job; false when none is due. */
+  async function claimOne(): Promise<boolean> {
     const now = clock.now();
-    const job = store.claimNextJob(db, now, now + LEASE_MS);
-    if (!job) return null;
+    const job = await store.claimNextJob(db, now, now + LEASE_MS);
+    if (!job) return false;
     const abort = new AbortController();
     const promise = runClaimedJob(deps, job, abort.signal).finally(() => inFlight.delete(job.id));
     inFlight.set(job.id, { promise, abort });
-    return promise;
+    // A finished job frees a slot: look for the next one at once instead of at the next poll.
+    void promise.then(
+      () => fill(),
+      (err: unknown) => deps.log(`[jobs] job ${job.name}#${job.id} could not be recorded: ${(err as Error).message}`),
+    );
+    return true;
   }
 
-  function fill() {
-    while (!stopping && inFlight.size < options.concurrency) {
-      const started = claimOne();
-      if (!started) break;
-      // A finished job frees a slot: look for the next one at once instead of at the next poll.
-      started.then(() => fill());
+  function fill(): Promise<void> {
+    if (filling) {
+      fillAgain = true;
+      return filling;
     }
+    filling = (async () => {
+      do {
+        fillAgain = false;
+        while (!stopping && inFlight.size < options.concurrency) {
+          if (!(await claimOne())) break;
+        }
+      } while (fillAgain && !stopping);
+    })()
+      .catch((err: unknown) => deps.log(`[jobs] worker tick failed: ${(err as Error).message}`))
+      .finally(() => (filling = null));
+    return filling;
   }
 
-  function tick() {
+  async function tick() {
     try {
-      enqueueDueSchedules();
-      fill();
+      await enqueueDueSchedules();
+      await fill();
     } catch (err) {
       deps.log(`[jobs] worker tick failed: ${(err as Error).message}`);
     }
-    if (!stopping) timer = setTimeout(tick, options.pollMs);
+    if (!stopping) timer = setTimeout(() => (ticking = tick()), options.pollMs);
   }
 
   return {
-    /** Starts polling; first puts back any job a crashed process left running. */
-    start() {
-      const resumed = store.requeueRunningJobs(db, clock.now());
+    /** Starts polling; first puts back any job a crashed process left running. Resolves after the first tick. */
+    async start() {
+      const resumed = await store.requeueRunningJobs(db, clock.now());
       if (resumed) deps.log(`[jobs] resumed ${resumed} job(s) left unfinished by the last run`);
       stopping = false;
-      tick();
+      ticking = tick();
+      await ticking;
     },
 
     /** Stops claiming; waits for running jobs, then aborts and releases what is still running. */
     async stop(graceMs = 10_000) {
       stopping = true;
+      if (timer) clearTimeout(timer);
+      // A tick or claim under way may still add a job to those in flight: let it finish first.
+      await ticking;
+      await filling;
       if (timer) clearTimeout(timer);
       const all = () => Promise.allSettled([...inFlight.values()].map((j) => j.promise));
       let graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -88,11 +112,11 @@ export function createWorker(deps: RunnerDeps, options: WorkerOptions) {
 
     /** Runs everything due now, one after another, until nothing is left (tests and `jobs run`). */
     async drain(): Promise<number> {
-      enqueueDueSchedules();
+      await enqueueDueSchedules();
       let ran = 0;
       for (;;) {
         const now = clock.now();
-        const job = store.claimNextJob(db, now, now + LEASE_MS);
+        const job = await store.claimNextJob(db, now, now + LEASE_MS);
         if (!job) return ran;
         await runClaimedJob(deps, job, new AbortController().signal);
         ran++;

@@ -62,7 +62,7 @@ export function createMailService(deps: Deps & { log?(message: string): void }) 
 
   return {
     /** Queues one message; call after the change it reports has committed. A blank address is skipped. */
-    queueMail(mail: OutgoingMail) {
+    async queueMail(mail: OutgoingMail) {
       const to = mail.to.trim();
       if (!to) return null;
       return store.insertMail(db, { recipient: to, subject: mail.subject, body: mail.body, topic: mail.topic, created: clock.now() });
@@ -71,7 +71,7 @@ export function createMailService(deps: Deps & { log?(message: string): void }) 
     /** Sends the due messages over one connection; a connection failure ends the run, so a dead server is not hammered. */
     async deliverPending(): Promise<DeliveryReport> {
       if (!config.MAIL_SERVER) return { sent: 0, failed: 0, disabled: true };
-      const due = store.listDueMail(db, clock.now(), MAIL_MAX_ATTEMPTS, MAIL_RETRY_BASE_MS, BATCH);
+      const due = await store.listDueMail(db, clock.now(), MAIL_MAX_ATTEMPTS, MAIL_RETRY_BASE_MS, BATCH);
       if (due.length === 0) return { sent: 0, failed: 0 };
       const smtp = transport();
       const report: DeliveryReport = { sent: 0, failed: 0 };
@@ -79,18 +79,18 @@ export function createMailService(deps: Deps & { log?(message: string): void }) 
         for (const [i, row] of due.entries()) {
           try {
             await smtp.sendMail({ from: config.MAIL_DEFAULT_SENDER, to: row.recipient, subject: row.subject, text: row.body });
-            store.markMailSent(db, row.id, clock.now());
+            await store.markMailSent(db, row.id, clock.now());
             report.sent++;
           } catch (err) {
             if (isConnectionError(err)) {
               // The server, not the message: every due message counts the failed run (and backs off), none is tried again now.
-              for (const rest of due.slice(i)) store.markMailFailed(db, rest.id, describe(err));
+              for (const rest of due.slice(i)) await store.markMailFailed(db, rest.id, describe(err));
               report.failed += due.length - i;
               deps.log?.(`mail: the SMTP server ${config.MAIL_SERVER}:${config.MAIL_PORT} failed: ${describe(err)}`);
               break;
             }
             report.failed++;
-            store.markMailFailed(db, row.id, describe(err), isPermanent(err) ? MAIL_MAX_ATTEMPTS : undefined);
+            await store.markMailFailed(db, row.id, describe(err), isPermanent(err) ? MAIL_MAX_ATTEMPTS : undefined);
             deps.log?.(`mail to ${row.recipient} (#${row.id}) failed: ${describe(err)}`);
           }
         }
@@ -101,7 +101,7 @@ export function createMailService(deps: Deps & { log?(message: string): void }) 
     },
 
     /** The outbox, newest first (administrators; tests and the CLI find a notification by topic). */
-    listMail(actor: Actor, options: { topic?: string; limit?: number } = {}) {
+    async listMail(actor: Actor, options: { topic?: string; limit?: number } = {}) {
       requireAdmin(actor);
       return store.listMail(db, options.topic, options.limit ?? 100);
     },

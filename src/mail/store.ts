@@ -1,6 +1,6 @@
 // Queries on the mail_outbox table.
 import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
-import type { Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import { mailOutboxTable } from "../db/tables";
 
 export type MailRow = typeof mailOutboxTable.$inferSelect;

@@ -13,11 +13,11 @@ import type { RequestView } from "../requests/request-type";
  * who may list its members publicly.
  */
 export interface CommunityDirectory {
-  find(idOrSlug: string): MemberCommunity | null;
+  find(idOrSlug: string): Promise<MemberCommunity | null>;
   /** The community when the actor may see it (the communities policy's rule), else null: a restricted community is not disclosed to outsiders. */
-  findReadable(actor: Actor, idOrSlug: string, roles?: ReadonlyMap<string, Role>): MemberCommunity | null;
-  rolesOf(actor: Actor): Map<string, Role>;
-  curatorEmails(communityId: string): string[];
+  findReadable(actor: Actor, idOrSlug: string, roles?: ReadonlyMap<string, Role>): Promise<MemberCommunity | null>;
+  rolesOf(actor: Actor): Promise<Map<string, Role>>;
+  curatorEmails(communityId: string): Promise<string[]>;
 }
 
 type MemberCommunity = {
@@ -32,18 +32,18 @@ type MemberCommunity = {
 /** What invitations and membership requests use of the requests engine (requests/service.ts). */
 export interface MemberRequests {
   /** Creates (and with `submit`, opens) a request; joins the caller's transaction when called inside one. */
-  createRequest(actor: Actor, input: NewRequest): { id: string };
+  createRequest(actor: Actor, input: NewRequest): Promise<{ id: string }>;
   /** Requests by type, party or topic, oldest first; no permission check. */
-  findRequests(lookup: RequestLookup): RequestView[];
+  findRequests(lookup: RequestLookup): Promise<RequestView[]>;
   /** The request as the actor sees it (status, is_open, expires_at, revision_id). */
-  presentFor(actor: Actor, id: string): { id: string; status: string; is_open: boolean; expires_at: string | null; revision_id: number };
+  presentFor(actor: Actor, id: string): Promise<{ id: string; status: string; is_open: boolean; expires_at: string | null; revision_id: number }>;
   /** Adds a comment to the timeline as the actor (a party, or the system). */
-  createComment(actor: Actor, id: string, body: unknown): unknown;
+  createComment(actor: Actor, id: string, body: unknown): Promise<unknown>;
   /**
    * Replaces the type's payload of an open request (a new offered role), inside the caller's
    * transaction, with the next revision.
    */
-  updatePayload(id: string, payload: Record<string, unknown>, now: number): void;
+  updatePayload(id: string, payload: Record<string, unknown>, now: number): Promise<void>;
 }
 
 export interface MembersDeps extends Deps {

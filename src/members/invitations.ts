@@ -5,7 +5,6 @@
 import { requireUser, systemActor, type Actor } from "../core/actor";
 import { validationError, type FieldError } from "../core/errors";
 import { newUuid } from "../core/ids";
-import { writeTransaction } from "../db/sqlite/connection";
 import { createRequestLookups, INVITATION, searchCommunityRequests, updateCommunityRequests, type OperationsContext, type RequestListingKind } from "./member-requests";
 import { actsForCommunity, checkGrantRole, checkManageMembers, invitationPermissions } from "./policy";
 import * as store from "./store";
@@ -34,32 +33,32 @@ export function createInvitationOperations(ctx: OperationsContext) {
 
   return {
     /** One invitation per listed user; all or nothing. Managers invite any role but owner, owners any. */
-    inviteMembers(actor: Actor, key: string, body: unknown): void {
+    async inviteMembers(actor: Actor, key: string, body: unknown): Promise<void> {
       requireUser(actor);
-      const { community, caller } = loadCommunity(actor, key);
+      const { community, caller } = await loadCommunity(actor, key);
       checkManageMembers(caller);
       const input = checkInviteBody(body);
       checkGrantRole(caller, input.role);
       // `visible` is offered, not imposed: the membership is made only when the invitee accepts the
       // invitation that shows it (rule 6 guards changes to existing memberships, not offers).
-      const users = store.findActiveUsers(
+      const users = await store.findActiveUsers(
         db,
         input.members.filter((m) => /^\d{1,15}$/.test(m.id)).map((m) => Number(m.id)),
       );
       const now = clock.now();
       // Administrators who are not managers are no party of the community: the system writes for them.
       const author = actsForCommunity(caller) ? actor : systemActor;
-      writeTransaction(db, () => {
+      await db.write(async () => {
         const errors: FieldError[] = [];
-        input.members.forEach((m, i) => {
+        for (const [i, m] of input.members.entries()) {
           const user = users.find((u) => String(u.id) === m.id);
-          const blocker = user ? lookups.blockerOf(community.id, user.id, now) : null;
+          const blocker = user ? await lookups.blockerOf(community.id, user.id, now) : null;
           if (!user) errors.push({ field: `members.${i}.id`, messages: [`Invalid member specified. No user '${m.id}' exists.`] });
           else if (blocker) errors.push({ field: `members.${i}`, messages: [BLOCKED[blocker]] });
-        });
+        }
         if (errors.length) throw validationError(errors, "Invalid member specified.");
         for (const m of input.members) {
-          requests.createRequest(author, {
+          await requests.createRequest(author, {
             type: INVITATION,
             createdBy: { kind: "community", id: community.id },
             receiver: { kind: "user", id: m.id },

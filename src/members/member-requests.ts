@@ -4,7 +4,6 @@
 import { requireUser, systemActor, type Actor } from "../core/actor";
 import { forbidden, validationError, type FieldError } from "../core/errors";
 import type { PagingLimits } from "../core/paging";
-import { writeTransaction } from "../db/sqlite/connection";
 import type { RequestView } from "../requests/request-type";
 import { ROLE_TITLES, type Role } from "../communities/roles";
 import type { MembersDeps } from "./context";
@@ -23,7 +22,7 @@ const ALL = 1_000_000;
 export interface OperationsContext {
   deps: MembersDeps;
   limits: PagingLimits;
-  loadCommunity(actor: Actor, key: string): { community: NonNullable<ReturnType<MembersDeps["communities"]["find"]>>; caller: Caller };
+  loadCommunity(actor: Actor, key: string): Promise<{ community: NonNullable<Awaited<ReturnType<MembersDeps["communities"]["find"]>>>; caller: Caller }>;
 }
 
 /** Submitted and not yet past its expiry: one the daily job has not expired yet no longer blocks a new one. */
@@ -31,25 +30,25 @@ export const isPending = (view: RequestView, now: number) => view.status === "su
 
 export function createRequestLookups(deps: MembersDeps) {
   const { db, requests } = deps;
-  const ofCommunity = (type: string, communityId: string) =>
+  const ofCommunity = async (type: string, communityId: string) =>
     type === INVITATION
-      ? requests.findRequests({ type, topic: { kind: "community", id: communityId }, limit: ALL })
-      : requests.findRequests({ type, receiver: { kind: "community", id: communityId }, limit: ALL });
+      ? await requests.findRequests({ type, topic: { kind: "community", id: communityId }, limit: ALL })
+      : await requests.findRequests({ type, receiver: { kind: "community", id: communityId }, limit: ALL });
 
   /** Who the request is about: the invitee, or whoever asked to join. */
   const userOf = (view: RequestView) => (view.type === INVITATION ? view.receiver.id : view.createdBy.id);
 
   /** The user's pending request of the type in the community, if any. */
-  function pendingOf(type: string, communityId: string, userId: number, now: number): RequestView | undefined {
+  async function pendingOf(type: string, communityId: string, userId: number, now: number): Promise<RequestView | undefined> {
     const party = type === INVITATION ? { receiver: { kind: "user" as const, id: String(userId) } } : { createdBy: { kind: "user" as const, id: String(userId) } };
-    return requests.findRequests({ type, ...party, topic: { kind: "community", id: communityId }, openOnly: true }).find((v) => isPending(v, now));
+    return (await requests.findRequests({ type, ...party, topic: { kind: "community", id: communityId }, openOnly: true })).find((v) => isPending(v, now));
   }
 
   /** Why the user may not be invited or ask to join now: a member already, or an invitation or a membership request pending; null when free. */
-  function blockerOf(communityId: string, userId: number, now: number): "member" | "invited" | "requested" | null {
-    if (store.findUserMembership(db, communityId, userId)) return "member";
-    if (pendingOf(INVITATION, communityId, userId, now)) return "invited";
-    return pendingOf(MEMBERSHIP_REQUEST, communityId, userId, now) ? "requested" : null;
+  async function blockerOf(communityId: string, userId: number, now: number): Promise<"member" | "invited" | "requested" | null> {
+    if (await store.findUserMembership(db, communityId, userId)) return "member";
+    if (await pendingOf(INVITATION, communityId, userId, now)) return "invited";
+    return (await pendingOf(MEMBERSHIP_REQUEST, communityId, userId, now)) ? "requested" : null;
   }
 
   return { ofCommunity, userOf, pendingOf, blockerOf };
@@ -60,30 +59,31 @@ export function createRequestLookups(deps: MembersDeps) {
  * for owner), with a timeline comment the invitee or requester sees (InvenioRDM's wording). Runs
  * inside the caller's transaction. `visible` (invitations only) may only hide (rule 6).
  */
-export function changeOfferedRole(deps: MembersDeps, caller: Caller, view: RequestView, change: { role: Role; visible?: boolean }, now: number) {
+export async function changeOfferedRole(deps: MembersDeps, caller: Caller, view: RequestView, change: { role: Role; visible?: boolean }, now: number) {
   const previous = offeredRole(view);
   if (!managesRole(caller, previous) || !managesRole(caller, change.role))
     throw forbidden(`Only owners may offer or change the ${change.role === "owner" ? "owner" : previous} role.`);
   const invitation = view.type === INVITATION && change.visible !== undefined;
   if (invitation) checkVisibleChoice(caller, { userId: Number(view.receiver.id), role: previous, visible: false }, change.visible);
   const payload = { ...view.payload, role: change.role, ...(invitation ? { visible: change.visible } : {}) };
-  deps.requests.updatePayload(view.id, payload, now);
+  await deps.requests.updatePayload(view.id, payload, now);
   if (change.role !== previous) {
     // Administrators are not parties of a request: their note is written by the system.
     const author = actsForCommunity(caller) ? caller.actor : systemActor;
     const content = `<p>You will join as "${ROLE_TITLES[change.role]}" (changed from: "${ROLE_TITLES[previous]}").</p>`;
-    deps.requests.createComment(author, view.id, { payload: { content, format: "html" } });
+    await deps.requests.createComment(author, view.id, { payload: { content, format: "html" } });
   }
 }
 
 /** Resolves `members` (users) to their pending requests of the type; 400 naming each user without one. */
-export function pendingRequestsOf(lookups: ReturnType<typeof createRequestLookups>, type: string, communityId: string, members: { id: string }[], now: number) {
+export async function pendingRequestsOf(lookups: ReturnType<typeof createRequestLookups>, type: string, communityId: string, members: { id: string }[], now: number) {
   const errors: FieldError[] = [];
-  const views = members.map((m, i) => {
-    const view = /^\d{1,15}$/.test(m.id) ? lookups.pendingOf(type, communityId, Number(m.id), now) : undefined;
+  const views: RequestView[] = [];
+  for (const [i, m] of members.entries()) {
+    const view = /^\d{1,15}$/.test(m.id) ? await lookups.pendingOf(type, communityId, Number(m.id), now) : undefined;
     if (!view) errors.push({ field: `members.${i}`, messages: [`The user '${m.id}' has no open ${type === INVITATION ? "invitation" : "membership request"} in this community.`] });
-    return view!;
-  });
+    views.push(view!);
+  }
   if (errors.length) throw validationError(errors, "Invalid member specified.");
   return views;
 }
@@ -102,21 +102,22 @@ export interface RequestListingKind {
 }
 
 /** Managers, owners and administrators: every request of the kind for the community, open or answered. */
-export function searchCommunityRequests(ctx: OperationsContext, kind: RequestListingKind, actor: Actor, key: string, query: Record<string, unknown>) {
+export async function searchCommunityRequests(ctx: OperationsContext, kind: RequestListingKind, actor: Actor, key: string, query: Record<string, unknown>) {
   const { deps, limits, loadCommunity } = ctx;
   const lookups = createRequestLookups(deps);
-  const { community, caller } = loadCommunity(actor, key);
+  const { community, caller } = await loadCommunity(actor, key);
   checkManageMembers(caller);
   const listing = {
     db: deps.db,
     limits,
     caller,
-    views: lookups.ofCommunity(kind.type, community.id),
+    views: await lookups.ofCommunity(kind.type, community.id),
     userOf: lookups.userOf,
     url: (q: Record<string, unknown>) => deps.links.api(`/communities/${community.id}/${kind.path}`, q as never),
   };
-  return searchRequestItems(listing, query, (item) => {
-    const request = deps.requests.presentFor(actor, item.view.id);
+  // One engine read per item of the page (the engine presents one request at a time).
+  return await searchRequestItems(listing, query, async (item) => {
+    const request = await deps.requests.presentFor(actor, item.view.id);
     const user = { type: "user" as const, id: String(item.user.id), name: item.user.name, description: item.user.affiliations };
     const fields = { id: kind.itemId(item.view), user, role: item.role, visible: kind.visible(item.view), created: item.view.created, updated: item.view.updated };
     return presentRequestItem(fields, request, kind.permissions(caller, item.role, request.is_open), caller, deps.links);
@@ -124,17 +125,17 @@ export function searchCommunityRequests(ctx: OperationsContext, kind: RequestLis
 }
 
 /** The role (and, where the kind offers one, the visibility) of the community's open requests of the kind; all or nothing. */
-export function updateCommunityRequests(ctx: OperationsContext, kind: RequestListingKind, actor: Actor, key: string, body: unknown): void {
+export async function updateCommunityRequests(ctx: OperationsContext, kind: RequestListingKind, actor: Actor, key: string, body: unknown): Promise<void> {
   requireUser(actor);
   const { deps, loadCommunity } = ctx;
-  const { community, caller } = loadCommunity(actor, key);
+  const { community, caller } = await loadCommunity(actor, key);
   checkManageMembers(caller);
   const input = checkInvitationUpdateBody(body);
   const now = deps.clock.now();
   const lookups = createRequestLookups(deps);
-  writeTransaction(deps.db, () => {
-    for (const view of pendingRequestsOf(lookups, kind.type, community.id, input.members, now)) {
-      changeOfferedRole(deps, caller, view, kind.offersVisibility ? { role: input.role, visible: input.visible } : { role: input.role }, now);
+  await deps.db.write(async () => {
+    for (const view of await pendingRequestsOf(lookups, kind.type, community.id, input.members, now)) {
+      await changeOfferedRole(deps, caller, view, kind.offersVisibility ? { role: input.role, visible: input.visible } : { role: input.role }, now);
     }
   });
 }

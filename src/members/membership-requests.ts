@@ -4,7 +4,6 @@
 // accepting (by a manager, through the requests engine) makes the user a member with that role.
 import { requireUser, type Actor } from "../core/actor";
 import { badRequest } from "../core/errors";
-import { writeTransaction } from "../db/sqlite/connection";
 import { createRequestLookups, MEMBERSHIP_REQUEST, searchCommunityRequests, updateCommunityRequests, type OperationsContext, type RequestListingKind } from "./member-requests";
 import { membershipRequestPermissions } from "./policy";
 import { checkMembershipRequestBody } from "./validate";
@@ -31,9 +30,9 @@ export function createMembershipRequestOperations(ctx: OperationsContext) {
 
   return {
     /** The caller asks to join; 400 when the community is closed to requests or the caller is a member or has something pending. */
-    requestMembership(actor: Actor, key: string, body: unknown) {
+    async requestMembership(actor: Actor, key: string, body: unknown) {
       requireUser(actor);
-      const { community, caller } = loadCommunity(actor, key);
+      const { community, caller } = await loadCommunity(actor, key);
       const input = checkMembershipRequestBody(body);
       if (community.memberPolicy !== "open")
         throw badRequest("This community does not take membership requests (its member policy is closed): ask its managers for an invitation.");
@@ -42,10 +41,10 @@ export function createMembershipRequestOperations(ctx: OperationsContext) {
       if (caller.role) throw badRequest(`You are already a member of this community (as ${caller.role}).`);
       const now = clock.now();
       const userId = caller.userId;
-      return writeTransaction(db, () => {
-        const blocker = lookups.blockerOf(community.id, userId, now);
+      return await db.write(async () => {
+        const blocker = await lookups.blockerOf(community.id, userId, now);
         if (blocker) throw badRequest(BLOCKED[blocker]);
-        return requests.createRequest(actor, {
+        return await requests.createRequest(actor, {
           type: MEMBERSHIP_REQUEST,
           receiver: { kind: "community", id: community.id },
           topic: { kind: "community", id: community.id },

@@ -19,9 +19,9 @@ export interface MemberTypeDeps {
  */
 export function createInvitationType({ members }: MemberTypeDeps): RequestType {
   /** Accepting writes the membership in the engine's transaction; a user who became a member meanwhile is a 400 and nothing changes. */
-  function accept({ request, now }: HookContext) {
+  async function accept({ request, now }: HookContext) {
     if (!request.topic || request.topic.kind !== "community") throw badRequest("This invitation names no community.");
-    members.addMember({
+    await members.addMember({
       communityId: request.topic.id,
       member: request.receiver,
       role: offeredRole(request),
@@ -63,9 +63,9 @@ export function createInvitationType({ members }: MemberTypeDeps): RequestType {
  */
 export function createMembershipRequestType({ members }: MemberTypeDeps): RequestType {
   /** Accepting writes the membership in the engine's transaction; a requester who became a member meanwhile is a 400 and nothing changes. */
-  function accept({ request, now }: HookContext) {
+  async function accept({ request, now }: HookContext) {
     // Hidden at first, as every new membership: making it public is the member's own choice (rule 6).
-    members.addMember({ communityId: request.receiver.id, member: request.createdBy, role: offeredRole(request), visible: false, now });
+    await members.addMember({ communityId: request.receiver.id, member: request.createdBy, role: offeredRole(request), visible: false, now });
   }
 
   return {

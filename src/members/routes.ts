@@ -9,8 +9,9 @@ import type { MembersService } from "./service";
 
 const tags = ["Community members"];
 
-/** Writes answer 204 with no body (the spec); the service call is the argument, so it has run (or thrown) first. */
-const noContent = (set: { status?: number | string }, _written: void) => {
+/** Writes answer 204 with no body (the spec), once the service call (the argument) has finished; a throw answers instead. */
+const noContent = async (set: { status?: number | string }, written: Promise<void>) => {
+  await written;
   set.status = 204;
   return null;
 };
@@ -18,11 +19,11 @@ const noContent = (set: { status?: number | string }, _written: void) => {
 export const membersRoutes = (http: ActorContext, members: MembersService) =>
   new Elysia({ prefix: "/api/communities/:id" })
     .use(http)
-    .get("/members", ({ actor, params, request }) => members.searchMembers(actor, params.id, queryParams(request.url)), {
+    .get("/members", async ({ actor, params, request }) => await members.searchMembers(actor, params.id, queryParams(request.url)), {
       query: memberSearchQuery,
       detail: { summary: "Search a community's members (its members and administrators)", tags },
     })
-    .get("/members/public", ({ actor, params, request }) => members.searchPublicMembers(actor, params.id, queryParams(request.url)), {
+    .get("/members/public", async ({ actor, params, request }) => await members.searchPublicMembers(actor, params.id, queryParams(request.url)), {
       query: memberSearchQuery,
       detail: { summary: "Search a community's visible members (anyone who may see the community)", tags },
     })
@@ -35,7 +36,7 @@ export const membersRoutes = (http: ActorContext, members: MembersService) =>
     .delete("/members", ({ actor, params, body, set }) => noContent(set, members.removeMembers(actor, params.id, body)), {
       detail: { summary: "Remove members, or leave the community", tags },
     })
-    .get("/invitations", ({ actor, params, request }) => members.searchInvitations(actor, params.id, queryParams(request.url)), {
+    .get("/invitations", async ({ actor, params, request }) => await members.searchInvitations(actor, params.id, queryParams(request.url)), {
       query: memberSearchQuery,
       detail: { summary: "Search a community's invitations (managers and owners)", tags },
     })
@@ -45,15 +46,15 @@ export const membersRoutes = (http: ActorContext, members: MembersService) =>
     .put("/invitations", ({ actor, params, body, set }) => noContent(set, members.updateInvitations(actor, params.id, body)), {
       detail: { summary: "Change the role open invitations offer", tags },
     })
-    .get("/membership-requests", ({ actor, params, request }) => members.searchMembershipRequests(actor, params.id, queryParams(request.url)), {
+    .get("/membership-requests", async ({ actor, params, request }) => await members.searchMembershipRequests(actor, params.id, queryParams(request.url)), {
       query: memberSearchQuery,
       detail: { summary: "Search the requests to join a community (managers and owners)", tags },
     })
     .post(
       "/membership-requests",
-      ({ actor, params, body, set }) => {
+      async ({ actor, params, body, set }) => {
         set.status = 201;
-        return members.requestMembership(actor, params.id, body);
+        return await members.requestMembership(actor, params.id, body);
       },
       { detail: { summary: "Ask to join a community whose member policy is open", tags } },
     )

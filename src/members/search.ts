@@ -6,7 +6,7 @@ import { invalidQuery } from "../core/errors";
 import type { QueryValues } from "../core/links";
 import { parsePage, searchEnvelope, type PagingLimits, type SearchResult } from "../core/paging";
 import { queryWords } from "../core/word-match";
-import type { Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import type { RequestView } from "../requests/request-type";
 import { communityMembersTable } from "../db/tables";
 import { chooseSort } from "../search/sorts";
@@ -65,7 +65,13 @@ const FACET_COLUMNS: Record<string, { column: SQL; toDb: (v: string) => string |
   visibility: { column: sql`${m.visible}`, toDb: (v) => (v === "true" ? 1 : 0), fromDb: (v) => (Number(v) ? "true" : "false") },
 };
 
-export function searchListing<T>(db: Db, limits: PagingLimits, listing: MemberListing, query: Record<string, unknown>, present: (row: ListedMember) => T): SearchResult<T> {
+export async function searchListing<T>(
+  db: Db,
+  limits: PagingLimits,
+  listing: MemberListing,
+  query: Record<string, unknown>,
+  present: (row: ListedMember) => T,
+): Promise<SearchResult<T>> {
   const page = parsePage(query, limits);
   const q = typeof query.q === "string" ? query.q.trim() : "";
   const words = queryWords(q);
@@ -74,7 +80,7 @@ export function searchListing<T>(db: Db, limits: PagingLimits, listing: MemberLi
   // A query of punctuation alone has no words to rank by: bestmatch falls back to the name order.
   const order = sortBy === "bestmatch" ? (words.length ? [desc(relevance(words, listing.columns)), ...ORDERS.name!] : ORDERS.name!) : ORDERS[sortBy]!;
   const selected = listing.facets.map((facet) => ({ facet, values: selectedValues(query, facet) }));
-  const { rows, total, base } = searchMembers(db, {
+  const { rows, total, base } = await searchMembers(db, {
     filters: [eq(m.communityId, listing.communityId), ...listing.filters],
     words,
     columns: listing.columns.map((c) => c.column),
@@ -83,15 +89,16 @@ export function searchListing<T>(db: Db, limits: PagingLimits, listing: MemberLi
     limit: page.size,
     offset: page.offset,
   });
-  const aggregations = listing.facets.length
-    ? Object.fromEntries(
-        selected.map(({ facet, values }) => {
-          const column = FACET_COLUMNS[facet.param]!;
-          const counts = countBy(db, column.column, base).map((c) => ({ key: column.fromDb(c.key), n: c.n }));
-          return [facet.param, aggregation(facet, counts, values)];
-        }),
-      )
-    : undefined;
+  // One count query per facet (two at most), one after the other.
+  let aggregations: Record<string, unknown> | undefined;
+  if (listing.facets.length) {
+    aggregations = {};
+    for (const { facet, values } of selected) {
+      const column = FACET_COLUMNS[facet.param]!;
+      const counts = (await countBy(db, column.column, base)).map((c) => ({ key: column.fromDb(c.key), n: c.n }));
+      aggregations[facet.param] = aggregation(facet, counts, values);
+    }
+  }
   const facetParams = Object.fromEntries(selected.filter((s) => s.values.length).map((s) => [s.facet.param, s.values.join(",")]));
   return searchEnvelope({
     items: rows.map(present),
@@ -141,7 +148,7 @@ export interface RequestListing {
   url: (q: QueryValues) => string;
 }
 
-export function searchRequestItems<T>(listing: RequestListing, query: Record<string, unknown>, present: (item: RequestItem) => T): SearchResult<T> {
+export async function searchRequestItems<T>(listing: RequestListing, query: Record<string, unknown>, present: (item: RequestItem) => Promise<T>): Promise<SearchResult<T>> {
   const page = parsePage(query, listing.limits);
   const q = typeof query.q === "string" ? query.q.trim() : "";
   const words = queryWords(q);
@@ -149,7 +156,7 @@ export function searchRequestItems<T>(listing: RequestListing, query: Record<str
   const facets = [ROLE_FACET, STATUS_FACET, IS_OPEN_FACET].map((facet) => ({ facet, values: selectedValues(query, facet) }));
   const views = listing.views.filter((v) => v.status !== "created" && /^\d{1,15}$/.test(listing.userOf(v)));
   const users = new Map(
-    findUsersMatching(listing.db, [...new Set(views.map((v) => Number(listing.userOf(v))))], words, searchableUserColumns(listing.caller, "members")).map((u) => [u.id, u]),
+    (await findUsersMatching(listing.db, [...new Set(views.map((v) => Number(listing.userOf(v))))], words, searchableUserColumns(listing.caller, "members"))).map((u) => [u.id, u]),
   );
   const matched: RequestItem[] = [];
   for (const view of views) {
@@ -182,8 +189,10 @@ export function searchRequestItems<T>(listing: RequestListing, query: Record<str
     }),
   );
   const facetParams = Object.fromEntries(facets.filter((s) => s.values.length).map((s) => [s.facet.param, s.values.join(",")]));
+  const items: T[] = [];
+  for (const item of hits.slice(page.offset, page.offset + page.size)) items.push(await present(item));
   return searchEnvelope({
-    items: hits.slice(page.offset, page.offset + page.size).map(present),
+    items,
     total: hits.length,
     page,
     url: listing.url,

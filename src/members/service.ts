@@ -3,7 +3,6 @@
 // files).
 import { requireUser, type Actor } from "../core/actor";
 import { notFound, validationError, type FieldError } from "../core/errors";
-import { writeTransaction } from "../db/sqlite/connection";
 import type { Role } from "../communities/roles";
 import type { MembersDeps } from "./context";
 import type { MemberKey } from "./model";
@@ -38,18 +37,18 @@ export function createMembersService(deps: MembersDeps) {
   const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
 
   /** The community by UUID or slug and the caller's standing in it; 404 when missing or restricted from the caller. */
-  function loadCommunity(actor: Actor, key: string) {
-    const roles = communities.rolesOf(actor);
-    const community = communities.findReadable(actor, key, roles);
+  async function loadCommunity(actor: Actor, key: string) {
+    const roles = await communities.rolesOf(actor);
+    const community = await communities.findReadable(actor, key, roles);
     if (!community) throw notFound(NOT_FOUND);
     return { community, caller: callerIn(actor, roles.get(community.id)) };
   }
 
   /** The memberships the list names, in its order; 400 naming each one that is not a member. */
-  function resolveMembers(communityId: string, keys: MemberKey[]) {
+  async function resolveMembers(communityId: string, keys: MemberKey[]) {
     const userIds = keys.filter((k) => k.type === "user" && /^\d{1,15}$/.test(k.id)).map((k) => Number(k.id));
     const groupKeys = keys.filter((k) => k.type === "group").map((k) => k.id);
-    const rows = store.findMembers(db, communityId, userIds, groupKeys);
+    const rows = await store.findMembers(db, communityId, userIds, groupKeys);
     const errors: FieldError[] = [];
     const found = keys.map((key, i) => {
       const row = rows.find((r) =>
@@ -68,8 +67,8 @@ export function createMembersService(deps: MembersDeps) {
   /** Inserts a membership; 400 when the user or group is a member already. Runs inside the caller's transaction. */
   const insertMembership = createMembershipWriter(db).insert;
 
-  const present = (caller: Caller, communityId: string) => {
-    const owners = store.countOwners(db, communityId);
+  const present = async (caller: Caller, communityId: string) => {
+    const owners = await store.countOwners(db, communityId);
     return (row: store.ListedMember) => presentMember(row, caller, owners, links);
   };
 
@@ -80,8 +79,8 @@ export function createMembersService(deps: MembersDeps) {
     ...createMembershipRequestOperations(operations),
 
     /** Members of any role (directly or through a group) and administrators. */
-    searchMembers(actor: Actor, key: string, query: Record<string, unknown>) {
-      const { community, caller } = loadCommunity(actor, key);
+    async searchMembers(actor: Actor, key: string, query: Record<string, unknown>) {
+      const { community, caller } = await loadCommunity(actor, key);
       checkListMembers(caller);
       const listing = {
         communityId: community.id,
@@ -90,12 +89,12 @@ export function createMembersService(deps: MembersDeps) {
         facets: [ROLE_FACET, VISIBILITY_FACET],
         url: (q: Record<string, unknown>) => links.api(`/communities/${community.id}/members`, q as never),
       };
-      return searchListing(db, limits, listing, query, present(caller, community.id));
+      return await searchListing(db, limits, listing, query, await present(caller, community.id));
     },
 
     /** Anyone who may see the community (members only where members_visibility is restricted): visible members only, `id` and `member` only, always by name. */
-    searchPublicMembers(actor: Actor, key: string, query: Record<string, unknown>) {
-      const { community, caller } = loadCommunity(actor, key);
+    async searchPublicMembers(actor: Actor, key: string, query: Record<string, unknown>) {
+      const { community, caller } = await loadCommunity(actor, key);
       checkListPublicMembers(caller, community);
       const listing = {
         communityId: community.id,
@@ -105,17 +104,17 @@ export function createMembersService(deps: MembersDeps) {
         fixedSort: "name",
         url: (q: Record<string, unknown>) => links.api(`/communities/${community.id}/members/public`, q as never),
       };
-      return searchListing(db, limits, listing, query, (row) => presentPublicMember(row, links));
+      return await searchListing(db, limits, listing, query, (row) => presentPublicMember(row, links));
     },
 
     /** Rule 1: groups are added directly (users are invited). Owners add any role, managers any but owner. */
-    addMembers(actor: Actor, key: string, body: unknown): void {
+    async addMembers(actor: Actor, key: string, body: unknown): Promise<void> {
       requireUser(actor);
-      const { community, caller } = loadCommunity(actor, key);
+      const { community, caller } = await loadCommunity(actor, key);
       checkManageMembers(caller);
       const input = checkAddBody(body);
       checkGrantRole(caller, input.role);
-      const groups = store.findGroups(
+      const groups = await store.findGroups(
         db,
         input.members.map((m) => m.id),
       );
@@ -129,42 +128,42 @@ export function createMembersService(deps: MembersDeps) {
       if (errors.length) throw validationError(errors, INVALID_MEMBER);
       const now = clock.now();
       // InvenioRDM adds members hidden unless told otherwise; a group has no privacy of its own to protect, so `visible: true` is allowed.
-      writeTransaction(db, () => {
-        for (const id of ids) insertMembership({ communityId: community.id, member: { kind: "group", id: id! }, role: input.role, visible: input.visible ?? false, now });
+      await db.write(async () => {
+        for (const id of ids) await insertMembership({ communityId: community.id, member: { kind: "group", id: id! }, role: input.role, visible: input.visible ?? false, now });
       });
     },
 
     /** Role and/or visibility of the listed members; all or nothing. */
-    updateMembers(actor: Actor, key: string, body: unknown): void {
+    async updateMembers(actor: Actor, key: string, body: unknown): Promise<void> {
       requireUser(actor);
-      const { community, caller } = loadCommunity(actor, key);
+      const { community, caller } = await loadCommunity(actor, key);
       checkListMembers(caller);
       const input = checkUpdateBody(body);
       const now = clock.now();
-      writeTransaction(db, () => {
-        const rows = resolveMembers(community.id, input.members);
+      await db.write(async (tx) => {
+        const rows = await resolveMembers(community.id, input.members);
         for (const row of rows) {
           const facts = { userId: row.member.userId, role: row.member.role as Role, visible: row.member.visible };
           checkUpdateMember(caller, facts, { role: input.role, visible: input.visible });
-          store.updateMember(db, row.member.id, { role: input.role, visible: input.visible }, now);
+          await store.updateMember(tx, row.member.id, { role: input.role, visible: input.visible }, now);
         }
-        if (input.role !== undefined && rows.some((r) => r.member.role === "owner")) checkOwnersLeft(store.countOwners(db, community.id));
+        if (input.role !== undefined && rows.some((r) => r.member.role === "owner")) checkOwnersLeft(await store.countOwners(tx, community.id));
       });
     },
 
     /** Removes the listed members, or the caller themself (leaving); all or nothing; never the last owner. */
-    removeMembers(actor: Actor, key: string, body: unknown): void {
+    async removeMembers(actor: Actor, key: string, body: unknown): Promise<void> {
       requireUser(actor);
-      const { community, caller } = loadCommunity(actor, key);
+      const { community, caller } = await loadCommunity(actor, key);
       checkListMembers(caller);
       const input = checkDeleteBody(body);
-      writeTransaction(db, () => {
-        const rows = resolveMembers(community.id, input.members);
+      await db.write(async (tx) => {
+        const rows = await resolveMembers(community.id, input.members);
         for (const row of rows) {
           checkRemoveMember(caller, { userId: row.member.userId, role: row.member.role as Role, visible: row.member.visible });
-          store.deleteMember(db, row.member.id);
+          await store.deleteMember(tx, row.member.id);
         }
-        if (rows.some((r) => r.member.role === "owner")) checkOwnersLeft(store.countOwners(db, community.id));
+        if (rows.some((r) => r.member.role === "owner")) checkOwnersLeft(await store.countOwners(tx, community.id));
       });
     },
   };

@@ -1,7 +1,7 @@
 // Queries on the community_members table, joined with the users and groups they name.
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { matchAllWords, wordPrefixGlob } from "../core/word-match";
-import { changesOf, type Db } from "../db/sqlite/connection";
+import { changesOf, type Db } from "../db/port";
 import { communityMembersTable, groupsTable, usersTable } from "../db/tables";
 import type { Role } from "../communities/roles";
 
@@ -41,29 +41,31 @@ export interface MemberQuery {
 }
 
 /** One page of members, the total, and the condition without facet filters (what aggregations count over). */
-export function searchMembers(db: Db, query: MemberQuery) {
+export async function searchMembers(db: Db, query: MemberQuery) {
   const base = and(...query.filters, matchAllWords(query.words, query.columns));
   const where = and(base, ...query.selected.map((s) => inArray(s.column, s.values)));
   const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(m)
-      .leftJoin(u, eq(u.id, m.userId))
-      .leftJoin(g, eq(g.id, m.groupId))
-      .where(where)
-      .get()?.n ?? 0;
-  const rows = joined(db)
+    (
+      await db
+        .select({ n: sql<number>`count(*)` })
+        .from(m)
+        .leftJoin(u, eq(u.id, m.userId))
+        .leftJoin(g, eq(g.id, m.groupId))
+        .where(where)
+        .get()
+    )?.n ?? 0;
+  const rows = (await joined(db)
     .where(where)
     .orderBy(...query.order)
     .limit(query.limit)
     .offset(query.offset)
-    .all() as ListedMember[];
+    .all()) as ListedMember[];
   return { rows, total, base };
 }
 
 /** Matching members counted by one column (a facet), over `where`. */
-export const countBy = (db: Db, column: SQL, where: SQL | undefined) =>
-  db
+export const countBy = async (db: Db, column: SQL, where: SQL | undefined) =>
+  await db
     .select({ key: sql<string | number>`${column}`, n: sql<number>`count(*)` })
     .from(m)
     .leftJoin(u, eq(u.id, m.userId))
@@ -86,7 +88,7 @@ export function relevance(words: string[], weighted: { column: SQL; weight: numb
 }
 
 /** The memberships of the community naming these users and groups (a group by id or name). */
-export function findMembers(db: Db, communityId: string, userIds: number[], groupKeys: string[]): ListedMember[] {
+export async function findMembers(db: Db, communityId: string, userIds: number[], groupKeys: string[]): Promise<ListedMember[]> {
   const byUser = userIds.length ? inArray(m.userId, userIds) : undefined;
   const byGroup = groupKeys.length
     ? or(
@@ -98,41 +100,43 @@ export function findMembers(db: Db, communityId: string, userIds: number[], grou
       )
     : undefined;
   if (!byUser && !byGroup) return [];
-  return joined(db)
+  return (await joined(db)
     .where(and(eq(m.communityId, communityId), or(byUser, byGroup)))
-    .all() as ListedMember[];
+    .all()) as ListedMember[];
 }
 
-export const findUserMembership = (db: Db, communityId: string, userId: number) =>
-  db
+export const findUserMembership = async (db: Db, communityId: string, userId: number) =>
+  await db
     .select()
     .from(m)
     .where(and(eq(m.communityId, communityId), eq(m.userId, userId)))
     .get();
 
-export const countOwners = (db: Db, communityId: string) =>
-  db
-    .select({ n: sql<number>`count(*)` })
-    .from(m)
-    .where(and(eq(m.communityId, communityId), eq(m.role, "owner")))
-    .get()?.n ?? 0;
+export const countOwners = async (db: Db, communityId: string) =>
+  (
+    await db
+      .select({ n: sql<number>`count(*)` })
+      .from(m)
+      .where(and(eq(m.communityId, communityId), eq(m.role, "owner")))
+      .get()
+  )?.n ?? 0;
 
-export const insertMember = (db: Db, row: NewMemberRow) => db.insert(m).values(row).returning().get();
+export const insertMember = async (db: Db, row: NewMemberRow) => await db.insert(m).values(row).returning().get();
 
 /** Writes a new role and/or visibility with the next revision. */
-export const updateMember = (db: Db, id: string, set: { role?: Role; visible?: boolean }, updated: number) =>
-  db
+export const updateMember = async (db: Db, id: string, set: { role?: Role; visible?: boolean }, updated: number) =>
+  await db
     .update(m)
     .set({ ...set, updated, revisionId: sql`${m.revisionId} + 1` })
     .where(eq(m.id, id))
     .run();
 
-export const deleteMember = (db: Db, id: string) => changesOf(db.delete(m).where(eq(m.id, id)).run());
+export const deleteMember = async (db: Db, id: string) => changesOf(await db.delete(m).where(eq(m.id, id)).run());
 
 /** Active users by id (inactive accounts cannot be invited). */
-export const findActiveUsers = (db: Db, ids: number[]) =>
+export const findActiveUsers = async (db: Db, ids: number[]) =>
   ids.length
-    ? db
+    ? await db
         .select({ id: u.id, name: sql<string>`coalesce(nullif(trim(${u.fullName}), ''), ${u.username}, 'Untitled')`, affiliations: u.affiliations })
         .from(u)
         .where(and(inArray(u.id, ids), eq(u.active, true)))
@@ -140,9 +144,9 @@ export const findActiveUsers = (db: Db, ids: number[]) =>
     : [];
 
 /** Groups by id or name (InvenioRDM role ids are often names). */
-export const findGroups = (db: Db, keys: string[]) =>
+export const findGroups = async (db: Db, keys: string[]) =>
   keys.length
-    ? db
+    ? await db
         .select({ id: g.id, name: g.name })
         .from(g)
         .where(
@@ -161,9 +165,9 @@ export const findGroups = (db: Db, keys: string[]) =>
  * Users among `ids` whose columns match every query word (all of them without words), with their
  * listed name, affiliations and bestmatch score: what invitation and membership-request listings join.
  */
-export function findUsersMatching(db: Db, ids: number[], words: string[], weighted: { column: SQL; weight: number }[]) {
+export async function findUsersMatching(db: Db, ids: number[], words: string[], weighted: { column: SQL; weight: number }[]) {
   if (ids.length === 0) return [];
-  return db
+  return await db
     .select({
       id: u.id,
       name: sql<string>`coalesce(nullif(trim(${u.fullName}), ''), ${u.username}, 'Untitled')`,

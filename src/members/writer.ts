@@ -3,7 +3,7 @@
 // make. Built from the store alone, so the requests engine can be handed it before members exist.
 import { badRequest, validationError } from "../core/errors";
 import { newUuid } from "../core/ids";
-import type { Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import type { Role } from "../communities/roles";
 import * as store from "./store";
 
@@ -21,11 +21,13 @@ export interface MemberToAdd {
 export const ALREADY_MEMBER = "A member was already added or invited.";
 
 export function createMembershipWriter(db: Db) {
-  function insert(input: MemberToAdd) {
+  async function insert(input: MemberToAdd) {
     const isUser = input.member.kind === "user";
-    const existing = isUser ? store.findUserMembership(db, input.communityId, Number(input.member.id)) : store.findMembers(db, input.communityId, [], [input.member.id]).length > 0;
+    const existing = isUser
+      ? await store.findUserMembership(db, input.communityId, Number(input.member.id))
+      : (await store.findMembers(db, input.communityId, [], [input.member.id])).length > 0;
     if (existing) throw validationError([{ field: "members", messages: [ALREADY_MEMBER] }], ALREADY_MEMBER);
-    store.insertMember(db, {
+    await store.insertMember(db, {
       id: input.id ?? newUuid(),
       communityId: input.communityId,
       userId: isUser ? Number(input.member.id) : null,
@@ -40,9 +42,9 @@ export function createMembershipWriter(db: Db) {
   return {
     insert,
     /** For the request types (request-types.ts), inside the engine's transaction. */
-    addMember(input: MemberToAdd) {
+    async addMember(input: MemberToAdd) {
       if (input.member.kind !== "user" && input.member.kind !== "group") throw badRequest("Invalid member specified.");
-      insert(input);
+      await insert(input);
     },
   };
 }

@@ -1,6 +1,6 @@
 // The items of an OAI-PMH list: public records and tombstones merged in one (datestamp, id)
 // order, selected by date range and set, paged by position so each appears exactly once.
-import type { Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import type { RecordsService } from "../records/service";
 import * as store from "./store";
 
@@ -25,13 +25,13 @@ const before = (a: Item, b: Item) => a.datestamp < b.datestamp || (a.datestamp =
 
 export function createListing(db: Db, records: HarvestRecords) {
   /** Up to `limit` tombstones after `after` whose records the set selects (all, without a set). */
-  function nextTombstones(selection: Selection, after: [number, string] | null, limit: number): Item[] {
+  async function nextTombstones(selection: Selection, after: [number, string] | null, limit: number): Promise<Item[]> {
     const out: Item[] = [];
     let position = after;
     for (;;) {
-      const batch = store.listTombstones(db, selection, position, selection.patterns ? TOMBSTONE_BATCH : limit);
+      const batch = await store.listTombstones(db, selection, position, selection.patterns ? TOMBSTONE_BATCH : limit);
       const kept = selection.patterns
-        ? records.selectedRecordIds(
+        ? await records.selectedRecordIds(
             batch.map((t) => t.recordId),
             selection.patterns,
           )
@@ -45,10 +45,14 @@ export function createListing(db: Db, records: HarvestRecords) {
 
   return {
     /** The next `limit` items after `after`, records and tombstones merged. */
-    nextItems(selection: Selection, after: [number, string] | null, limit: number): Item[] {
+    async nextItems(selection: Selection, after: [number, string] | null, limit: number): Promise<Item[]> {
       const filter = { patterns: selection.patterns, fromMs: selection.from, untilMs: selection.until };
-      const live: Item[] = records.listHarvestable(filter, after && { updated: after[0], id: after[1] }, limit).map((r) => ({ id: r.id, datestamp: r.updated, deleted: false }));
-      const dead = nextTombstones(selection, after, limit);
+      const live: Item[] = (await records.listHarvestable(filter, after && { updated: after[0], id: after[1] }, limit)).map((r) => ({
+        id: r.id,
+        datestamp: r.updated,
+        deleted: false,
+      }));
+      const dead = await nextTombstones(selection, after, limit);
       if (dead.length === 0) return live;
       const merged: Item[] = [];
       let i = 0;
@@ -61,12 +65,12 @@ export function createListing(db: Db, records: HarvestRecords) {
     },
 
     /** completeListSize: every item the selection holds. */
-    countItems(selection: Selection): number {
-      const live = records.countHarvestable({ patterns: selection.patterns, fromMs: selection.from, untilMs: selection.until });
+    async countItems(selection: Selection): Promise<number> {
+      const live = await records.countHarvestable({ patterns: selection.patterns, fromMs: selection.from, untilMs: selection.until });
       let dead = 0;
       let after: [number, string] | null = null;
       for (;;) {
-        const batch = nextTombstones(selection, after, TOMBSTONE_BATCH);
+        const batch = await nextTombstones(selection, after, TOMBSTONE_BATCH);
         dead += batch.length;
         if (batch.length < TOMBSTONE_BATCH) return live + dead;
         const last = batch[batch.length - 1]!;
@@ -75,15 +79,15 @@ export function createListing(db: Db, records: HarvestRecords) {
     },
 
     /** One item by record id: public, a tombstone, or null (never public, or unknown). */
-    findItem(id: string): Item | null {
-      const header = records.findHarvestHeader(id);
+    async findItem(id: string): Promise<Item | null> {
+      const header = await records.findHarvestHeader(id);
       if (header?.isPublic) return { id, datestamp: header.updated, deleted: false };
-      const tombstone = store.findTombstone(db, id);
+      const tombstone = await store.findTombstone(db, id);
       return tombstone ? { id, datestamp: tombstone.datestamp, deleted: true } : null;
     },
 
-    earliestDatestamp(): number | null {
-      const times = [records.earliestHarvestable(), store.earliestTombstone(db)].filter((t): t is number => t !== null);
+    async earliestDatestamp(): Promise<number | null> {
+      const times = [await records.earliestHarvestable(), await store.earliestTombstone(db)].filter((t): t is number => t !== null);
       return times.length ? Math.min(...times) : null;
     },
   };

@@ -22,10 +22,10 @@ const xml = (text: string) => new Response(text, { headers: { "Content-Type": "t
 /** The harvesting endpoint: open to all, sees public records only, so no actor is resolved. */
 export const oaiHarvestRoutes = (oai: OaiService) =>
   new Elysia()
-    .get(OAI_PATH, ({ request }) => xml(oai.harvest(argumentsOf(request, undefined))), {
+    .get(OAI_PATH, async ({ request }) => xml(await oai.harvest(argumentsOf(request, undefined))), {
       detail: { summary: "OAI-PMH 2.0 harvesting (verb=Identify, ListMetadataFormats, ListSets, ListIdentifiers, ListRecords, GetRecord)", tags },
     })
-    .post(OAI_PATH, ({ request, body }) => xml(oai.harvest(argumentsOf(request, body))), {
+    .post(OAI_PATH, async ({ request, body }) => xml(await oai.harvest(argumentsOf(request, body))), {
       detail: { summary: "OAI-PMH 2.0 harvesting with the arguments as an application/x-www-form-urlencoded body", tags },
     });
 
@@ -35,9 +35,10 @@ export const oaiSetsRoutes = (http: ActorContext, oai: OaiService) =>
     .get("/sets", ({ actor, query }) => oai.listSets(actor, query), { query: setListQuery, detail: { summary: "Search OAI-PMH sets (administrators)", tags } })
     .post(
       "/sets",
-      ({ actor, body, set }) => {
+      async ({ actor, body, set }) => {
+        const created = await oai.createSet(actor, body);
         set.status = 201;
-        return oai.createSet(actor, body);
+        return created;
       },
       { body: setCreateBody, detail: { summary: "Create an OAI-PMH set (administrators)", tags } },
     )
@@ -49,8 +50,8 @@ export const oaiSetsRoutes = (http: ActorContext, oai: OaiService) =>
     })
     .delete(
       "/sets/:id",
-      ({ actor, params, set }) => {
-        oai.deleteSet(actor, params.id);
+      async ({ actor, params, set }) => {
+        await oai.deleteSet(actor, params.id);
         set.status = 204;
         return null;
       },

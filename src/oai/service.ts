@@ -5,7 +5,7 @@ import type { Deps } from "../core/deps";
 import { notFound, validationError, type FieldError } from "../core/errors";
 import { newSecret } from "../core/ids";
 import { parsePage, searchEnvelope } from "../core/paging";
-import type { ExportContext } from "../exports/types";
+import type { ExportSettings } from "../exports/types";
 import { queryStringProblem } from "../search/query-string";
 import { parseRequest, SET_SPEC } from "./arguments";
 import { metadataFormats } from "./formats";
@@ -19,11 +19,12 @@ import { OaiError, renderError, renderVerb, type Envelope } from "./xml";
 
 export interface OaiDeps extends Deps {
   records: HarvestRecords;
-  exportContext: ExportContext;
+  /** What exports render with (exports/service.ts `context()`). */
+  exportContext: ExportSettings;
   /** Addresses of administrators, for Identify's adminEmail when OAISERVER_ADMIN_EMAIL is not set. */
-  adminEmails(): string[];
+  adminEmails(): Promise<string[]>;
   /** The sets of public communities (`user-<slug>`), listed beside the administrators' sets; `searchPattern` selects their records. */
-  communitySets?(): { spec: string; name: string; description: string; searchPattern: string }[];
+  communitySets?(): Promise<{ spec: string; name: string; description: string; searchPattern: string }[]>;
 }
 
 export type OaiService = ReturnType<typeof createOaiService>;
@@ -50,29 +51,36 @@ export function createOaiService(deps: OaiDeps) {
   const { db, clock, config, links } = deps;
   const listing = createListing(db, deps.records);
   const formats = metadataFormats({ datacentreSymbol: config.DATACITE_DATACENTER_SYMBOL || config.DATACITE_USERNAME || "CAIRN" });
-  const tokenKeys = store.tokenKeys(db, newSecret, clock.now());
+  // Read (made, the first time) at the first harvest: a factory does not reach the database.
+  const startedAt = clock.now();
+  let keys: Promise<string[]> | null = null;
+  const tokenKeys = () =>
+    (keys ??= store.tokenKeys(db, newSecret, startedAt).catch((error: unknown) => {
+      keys = null;
+      throw error;
+    }));
   // Default namespace: the host name of BASE_URL (an IPv6 literal without its brackets).
   const idPrefix = config.OAISERVER_ID_PREFIX || new URL(config.BASE_URL).hostname.replace(/^\[|\]$/g, "");
   const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
 
-  function loadSet(id: string) {
-    const row = /^\d{1,15}$/.test(id) ? store.findSet(db, Number(id)) : null;
+  async function loadSet(id: string) {
+    const row = /^\d{1,15}$/.test(id) ? await store.findSet(db, Number(id)) : null;
     if (!row) throw notFound("The OAI-PMH set does not exist.");
     return row;
   }
 
   /** Administrators' sets and communities' sets by spec; an administrator's set wins over a community's of the same spec. */
-  function harvestSets(): HarvestSet[] {
-    const own: HarvestSet[] = store.listSets(db, "spec", "asc", 0, Number.MAX_SAFE_INTEGER);
+  async function harvestSets(): Promise<HarvestSet[]> {
+    const own: HarvestSet[] = await store.listSets(db, "spec", "asc", 0, Number.MAX_SAFE_INTEGER);
     const taken = new Set(own.map((s) => s.spec));
-    const communities = (deps.communitySets?.() ?? []).filter((s) => !taken.has(s.spec));
+    const communities = ((await deps.communitySets?.()) ?? []).filter((s) => !taken.has(s.spec));
     if (communities.length === 0) return own;
     // Code-point order, as SQLite's BINARY collation sorts the administrators' sets.
     return [...own, ...communities].sort((a, b) => (a.spec < b.spec ? -1 : a.spec > b.spec ? 1 : 0));
   }
 
-  function verbContext(now: number): VerbContext {
-    let sets: HarvestSet[] | undefined;
+  function verbContext(now: number, tokenKeys: string[]): VerbContext {
+    let sets: Promise<HarvestSet[]> | undefined;
     return {
       now,
       baseUrl: links.html(OAI_PATH),
@@ -81,8 +89,8 @@ export function createOaiService(deps: OaiDeps) {
       tokenLifetimeMs: config.OAISERVER_RESUMPTION_TOKEN_EXPIRE_SECONDS * 1000,
       tokenKeys,
       repositoryName: deps.exportContext.siteName,
-      adminEmails: () => {
-        const configured = config.OAISERVER_ADMIN_EMAIL ? [config.OAISERVER_ADMIN_EMAIL] : deps.adminEmails();
+      adminEmails: async () => {
+        const configured = config.OAISERVER_ADMIN_EMAIL ? [config.OAISERVER_ADMIN_EMAIL] : await deps.adminEmails();
         const valid = configured.filter((e) => EMAIL.test(e));
         return valid.length ? valid : [`admin@${idPrefix.includes(".") ? idPrefix : "localhost.localdomain"}`];
       },
@@ -90,34 +98,34 @@ export function createOaiService(deps: OaiDeps) {
       // Read once per request: a request asks for them for the set argument and for each page's headers.
       sets: () => (sets ??= harvestSets()),
       listing,
-      readPublicRecords: (ids) => deps.records.readPublicRecords(ids),
-      selectedRecordIds: (ids, patterns) => deps.records.selectedRecordIds(ids, patterns),
+      readPublicRecords: async (ids) => deps.records.readPublicRecords(ids),
+      selectedRecordIds: async (ids, patterns) => deps.records.selectedRecordIds(ids, patterns),
       exportContext: deps.exportContext,
     };
   }
 
   return {
     /** One harvesting request (GET query or POST form, as name/value pairs) -> the OAI-PMH XML answer. */
-    harvest(pairs: [string, string][]): string {
+    async harvest(pairs: [string, string][]): Promise<string> {
       const now = clock.now();
       const envelope: Envelope = { now, baseUrl: links.html(OAI_PATH), args: {} };
       try {
         const request = parseRequest(pairs);
         envelope.args = { verb: request.verb, ...request.args };
-        const c = verbContext(now);
+        const c = verbContext(now, await tokenKeys());
         const { verb, args } = request;
-        if (verb === "Identify") return renderVerb(envelope, verb, identify(c));
-        if (verb === "ListMetadataFormats") return renderVerb(envelope, verb, listMetadataFormats(c, args));
-        if (verb === "ListSets") return renderVerb(envelope, verb, listSets(c, args));
-        if (verb === "GetRecord") return renderVerb(envelope, verb, getRecord(c, args));
-        return renderVerb(envelope, verb, listItems(c, { verb, args }));
+        if (verb === "Identify") return renderVerb(envelope, verb, await identify(c));
+        if (verb === "ListMetadataFormats") return renderVerb(envelope, verb, await listMetadataFormats(c, args));
+        if (verb === "ListSets") return renderVerb(envelope, verb, await listSets(c, args));
+        if (verb === "GetRecord") return renderVerb(envelope, verb, await getRecord(c, args));
+        return renderVerb(envelope, verb, await listItems(c, { verb, args }));
       } catch (error) {
         if (error instanceof OaiError) return renderError(envelope, error);
         throw error;
       }
     },
 
-    listSets(actor: Actor, query: SetListQuery) {
+    async listSets(actor: Actor, query: SetListQuery) {
       checkManageSets(actor);
       const page = parsePage(query, limits);
       const sort = query.sort || "name";
@@ -126,10 +134,10 @@ export function createOaiService(deps: OaiDeps) {
       if (!(store.SET_SORTS as string[]).includes(sort)) errors.push({ field: "sort", messages: [`Must be one of: ${store.SET_SORTS.join(", ")}.`] });
       if (direction !== "asc" && direction !== "desc") errors.push({ field: "sort_direction", messages: ["Must be one of: asc, desc."] });
       if (errors.length) throw validationError(errors, "Invalid querystring parameters.");
-      const rows = store.listSets(db, sort as store.SetSort, direction as "asc" | "desc", page.offset, page.size);
+      const rows = await store.listSets(db, sort as store.SetSort, direction as "asc" | "desc", page.offset, page.size);
       const envelope = searchEnvelope<SetJson>({
         items: rows.map((row) => presentSet(row, links)),
-        total: store.countSets(db),
+        total: await store.countSets(db),
         page,
         url: (q) => links.api("/oaipmh/sets", q),
         params: { sort_direction: direction },
@@ -138,12 +146,12 @@ export function createOaiService(deps: OaiDeps) {
       return { hits: envelope.hits, sortBy: envelope.sortBy, links: { ...envelope.links, ...harvestLinks(links) } };
     },
 
-    readSet(actor: Actor, id: string) {
+    async readSet(actor: Actor, id: string) {
       checkManageSets(actor);
-      return presentSet(loadSet(id), links);
+      return presentSet(await loadSet(id), links);
     },
 
-    createSet(actor: Actor, body: SetBody) {
+    async createSet(actor: Actor, body: SetBody) {
       checkManageSets(actor);
       const errors: FieldError[] = [];
       const fields = checkSetBody(body, errors);
@@ -151,25 +159,25 @@ export function createOaiService(deps: OaiDeps) {
       if (!spec) errors.push({ field: "spec", messages: ["Missing data for required field."] });
       else if (spec.length > 255) errors.push({ field: "spec", messages: ["Length must be between 1 and 255."] });
       else if (!SET_SPEC.test(spec)) errors.push({ field: "spec", messages: ["Must be an OAI setSpec: letters, digits and - _ . ! ~ * ' ( ), with ':' separating levels."] });
-      else if (store.findSetBySpec(db, spec)) errors.push({ field: "spec", messages: [`A set with the spec '${spec}' exists already.`] });
+      else if (await store.findSetBySpec(db, spec)) errors.push({ field: "spec", messages: [`A set with the spec '${spec}' exists already.`] });
       if (errors.length) throw validationError(errors);
       const now = clock.now();
-      return presentSet(store.insertSet(db, { spec, ...fields, created: now, updated: now }), links);
+      return presentSet(await store.insertSet(db, { spec, ...fields, created: now, updated: now }), links);
     },
 
-    updateSet(actor: Actor, id: string, body: SetBody) {
+    async updateSet(actor: Actor, id: string, body: SetBody) {
       checkManageSets(actor);
-      const row = loadSet(id);
+      const row = await loadSet(id);
       const errors: FieldError[] = [];
       const fields = checkSetBody(body, errors);
       if (body.spec !== undefined && body.spec !== row.spec) errors.push({ field: "spec", messages: ["The spec cannot be changed; delete the set and create it again."] });
       if (errors.length) throw validationError(errors);
-      return presentSet(store.updateSet(db, row.id, fields, clock.now())!, links);
+      return presentSet((await store.updateSet(db, row.id, fields, clock.now()))!, links);
     },
 
-    deleteSet(actor: Actor, id: string) {
+    async deleteSet(actor: Actor, id: string) {
       checkManageSets(actor);
-      store.deleteSet(db, loadSet(id).id);
+      await store.deleteSet(db, (await loadSet(id)).id);
     },
 
     listFormats(actor: Actor) {

@@ -1,6 +1,6 @@
 // Queries on oai_sets, oai_tombstones and oai_token_keys.
 import { asc, count, desc, eq, sql } from "drizzle-orm";
-import { changesOf, type Db } from "../db/sqlite/connection";
+import { changesOf, type Db } from "../db/port";
 import { oaiSetsTable, oaiTombstonesTable, oaiTokenKeysTable } from "../db/tables";
 
 export type SetRow = typeof oaiSetsTable.$inferSelect;
@@ -10,38 +10,41 @@ const SET_SORT_COLUMNS = { name: oaiSetsTable.name, spec: oaiSetsTable.spec, cre
 export type SetSort = keyof typeof SET_SORT_COLUMNS;
 export const SET_SORTS = Object.keys(SET_SORT_COLUMNS) as SetSort[];
 
-export const findSet = (db: Db, id: number) => db.select().from(oaiSetsTable).where(eq(oaiSetsTable.id, id)).get() ?? null;
-export const findSetBySpec = (db: Db, spec: string) => db.select().from(oaiSetsTable).where(eq(oaiSetsTable.spec, spec)).get() ?? null;
-export const countSets = (db: Db) => db.select({ n: count() }).from(oaiSetsTable).get()?.n ?? 0;
+export const findSet = async (db: Db, id: number) => (await db.select().from(oaiSetsTable).where(eq(oaiSetsTable.id, id)).get()) ?? null;
+export const findSetBySpec = async (db: Db, spec: string) => (await db.select().from(oaiSetsTable).where(eq(oaiSetsTable.spec, spec)).get()) ?? null;
+export const countSets = async (db: Db) => (await db.select({ n: count() }).from(oaiSetsTable).get())?.n ?? 0;
 
 /** A page of sets; ties broken by id so pages never overlap. */
-export function listSets(db: Db, sort: SetSort, direction: "asc" | "desc", offset: number, limit: number) {
+export async function listSets(db: Db, sort: SetSort, direction: "asc" | "desc", offset: number, limit: number): Promise<SetRow[]> {
   const order = direction === "asc" ? asc : desc;
   return db.select().from(oaiSetsTable).orderBy(order(SET_SORT_COLUMNS[sort]), order(oaiSetsTable.id)).limit(limit).offset(offset).all();
 }
 
-export const insertSet = (db: Db, row: typeof oaiSetsTable.$inferInsert) => db.insert(oaiSetsTable).values(row).returning().get();
+export const insertSet = async (db: Db, row: typeof oaiSetsTable.$inferInsert): Promise<SetRow> => db.insert(oaiSetsTable).values(row).returning().get();
 
-export const updateSet = (db: Db, id: number, fields: { name: string; description: string; searchPattern: string }, now: number) =>
-  db
+export const updateSet = async (db: Db, id: number, fields: { name: string; description: string; searchPattern: string }, now: number) =>
+  (await db
     .update(oaiSetsTable)
     .set({ ...fields, updated: now })
     .where(eq(oaiSetsTable.id, id))
     .returning()
-    .get() ?? null;
+    .get()) ?? null;
 
-export const deleteSet = (db: Db, id: number) => changesOf(db.delete(oaiSetsTable).where(eq(oaiSetsTable.id, id)).run()) === 1;
+export const deleteSet = async (db: Db, id: number) => changesOf(await db.delete(oaiSetsTable).where(eq(oaiSetsTable.id, id)).run()) === 1;
 
-export const findTombstone = (db: Db, recordId: string) => db.select().from(oaiTombstonesTable).where(eq(oaiTombstonesTable.recordId, recordId)).get() ?? null;
+export const findTombstone = async (db: Db, recordId: string) => (await db.select().from(oaiTombstonesTable).where(eq(oaiTombstonesTable.recordId, recordId)).get()) ?? null;
 
 /** Records the moment a record stopped being public (the latest one wins). */
-export const upsertTombstone = (db: Db, recordId: string, datestamp: number) =>
-  db.insert(oaiTombstonesTable).values({ recordId, datestamp }).onConflictDoUpdate({ target: oaiTombstonesTable.recordId, set: { datestamp } }).run();
+export const upsertTombstone = async (db: Db, recordId: string, datestamp: number) => {
+  await db.insert(oaiTombstonesTable).values({ recordId, datestamp }).onConflictDoUpdate({ target: oaiTombstonesTable.recordId, set: { datestamp } }).run();
+};
 
-export const deleteTombstone = (db: Db, recordId: string) => db.delete(oaiTombstonesTable).where(eq(oaiTombstonesTable.recordId, recordId)).run();
+export const deleteTombstone = async (db: Db, recordId: string) => {
+  await db.delete(oaiTombstonesTable).where(eq(oaiTombstonesTable.recordId, recordId)).run();
+};
 
 /** Tombstones with from <= datestamp < until after the (datestamp, id) position, in that order. */
-export function listTombstones(db: Db, range: { from?: number; until?: number }, after: [number, string] | null, limit: number): TombstoneRow[] {
+export async function listTombstones(db: Db, range: { from?: number; until?: number }, after: [number, string] | null, limit: number): Promise<TombstoneRow[]> {
   const keyset = after ? sql` AND (${oaiTombstonesTable.datestamp}, ${oaiTombstonesTable.recordId}) > (${after[0]}, ${after[1]})` : sql``;
   return db
     .select()
@@ -52,23 +55,19 @@ export function listTombstones(db: Db, range: { from?: number; until?: number },
     .all();
 }
 
-export const earliestTombstone = (db: Db) =>
-  db
-    .select({ t: sql<number | null>`min(${oaiTombstonesTable.datestamp})` })
-    .from(oaiTombstonesTable)
-    .get()?.t ?? null;
+export const earliestTombstone = async (db: Db) =>
+  (
+    await db
+      .select({ t: sql<number | null>`min(${oaiTombstonesTable.datestamp})` })
+      .from(oaiTombstonesTable)
+      .get()
+  )?.t ?? null;
 
 /** The signing keys of resumption tokens, newest first; the first call makes one. */
-export function tokenKeys(db: Db, newSecret: () => string, now: number): string[] {
-  const keys = () =>
-    db
-      .select()
-      .from(oaiTokenKeysTable)
-      .orderBy(desc(oaiTokenKeysTable.id))
-      .all()
-      .map((r) => r.secret);
-  const existing = keys();
+export async function tokenKeys(db: Db, newSecret: () => string, now: number): Promise<string[]> {
+  const keys = async () => (await db.select().from(oaiTokenKeysTable).orderBy(desc(oaiTokenKeysTable.id)).all()).map((r) => r.secret);
+  const existing = await keys();
   if (existing.length) return existing;
-  db.insert(oaiTokenKeysTable).values({ secret: newSecret(), created: now }).run();
+  await db.insert(oaiTokenKeysTable).values({ secret: newSecret(), created: now }).run();
   return keys();
 }

@@ -1,6 +1,7 @@
 // The six OAI-PMH 2.0 verbs (§4): each takes checked arguments and returns the verb's element.
 import type { RecordDocument } from "../core/record-document";
-import type { ExportContext } from "../exports/types";
+import { renderContext } from "../exports/context";
+import type { ExportSettings } from "../exports/types";
 import type { XmlTree } from "../exports/xml/document";
 import { dateRange, type OaiRequest } from "./arguments";
 import type { MetadataFormat } from "./formats";
@@ -20,14 +21,14 @@ export interface VerbContext {
   tokenLifetimeMs: number;
   tokenKeys: string[];
   repositoryName: string;
-  adminEmails: () => string[];
+  adminEmails: () => Promise<string[]>;
   formats: MetadataFormat[];
   /** Every set, by spec. */
-  sets: () => HarvestSet[];
+  sets: () => Promise<HarvestSet[]>;
   listing: Listing;
-  readPublicRecords(ids: string[]): RecordDocument[];
-  selectedRecordIds(ids: string[], patterns: string[]): Set<string>;
-  exportContext: ExportContext;
+  readPublicRecords(ids: string[]): Promise<RecordDocument[]>;
+  selectedRecordIds(ids: string[], patterns: string[]): Promise<Set<string>>;
+  exportContext: ExportSettings;
 }
 
 const OAI_IDENTIFIER_NAMESPACE = "http://www.openarchives.org/OAI/2.0/oai-identifier";
@@ -49,29 +50,32 @@ function formatOf(c: VerbContext, prefix: string): MetadataFormat {
 }
 
 /** Headers of items, each with the specs of the sets whose query selects its record. */
-function headers(c: VerbContext, items: Item[]): Header[] {
+async function headers(c: VerbContext, items: Item[]): Promise<Header[]> {
   const specs = new Map<string, string[]>();
   const ids = items.map((i) => i.id);
-  for (const set of c.sets()) {
+  for (const set of await c.sets()) {
     if (set.searchPattern === null) continue;
-    for (const id of c.selectedRecordIds(ids, [set.searchPattern])) specs.set(id, [...(specs.get(id) ?? []), set.spec]);
+    for (const id of await c.selectedRecordIds(ids, [set.searchPattern])) specs.set(id, [...(specs.get(id) ?? []), set.spec]);
   }
   return items.map((i) => ({ identifier: oaiIdentifier(c, i.id), datestamp: i.datestamp, setSpecs: specs.get(i.id) ?? [], deleted: i.deleted }));
 }
 
-function recordTrees(c: VerbContext, items: Item[], format: MetadataFormat): XmlTree[] {
-  const byId = new Map(c.readPublicRecords(items.filter((i) => !i.deleted).map((i) => i.id)).map((r) => [r.id as string, r]));
-  return headers(c, items).flatMap((header, n) => {
+/** The records of a page, read first, then rendered (no read per record). */
+async function recordTrees(c: VerbContext, items: Item[], format: MetadataFormat): Promise<XmlTree[]> {
+  const records = await c.readPublicRecords(items.filter((i) => !i.deleted).map((i) => i.id));
+  const byId = new Map(records.map((r) => [r.id as string, r]));
+  const ctx = await renderContext(c.exportContext, records);
+  return (await headers(c, items)).flatMap((header, n) => {
     const item = items[n]!;
     if (item.deleted) return [recordTree(header, null)];
     const record = byId.get(item.id);
     // Made restricted between listing and reading: left for the next harvest to report as deleted.
-    return record ? [recordTree(header, format.payload(record, c.exportContext))] : [];
+    return record ? [recordTree(header, format.payload(record, ctx))] : [];
   });
 }
 
-export function identify(c: VerbContext): XmlTree {
-  const earliest = c.listing.earliestDatestamp() ?? c.now;
+export async function identify(c: VerbContext): Promise<XmlTree> {
+  const earliest = (await c.listing.earliestDatestamp()) ?? c.now;
   const description = REPOSITORY_IDENTIFIER.test(c.idPrefix)
     ? {
         description: {
@@ -90,7 +94,7 @@ export function identify(c: VerbContext): XmlTree {
     repositoryName: c.repositoryName,
     baseURL: c.baseUrl,
     protocolVersion: "2.0",
-    adminEmail: c.adminEmails(),
+    adminEmail: await c.adminEmails(),
     earliestDatestamp: oaiDatestamp(earliest),
     // Records that stop being public are kept as tombstones for good (Cairn decision 7).
     deletedRecord: "persistent",
@@ -99,26 +103,26 @@ export function identify(c: VerbContext): XmlTree {
   };
 }
 
-export function listMetadataFormats(c: VerbContext, args: Record<string, string>): XmlTree {
+export async function listMetadataFormats(c: VerbContext, args: Record<string, string>): Promise<XmlTree> {
   if (args.identifier !== undefined) {
-    const item = c.listing.findItem(recordIdOf(c, args.identifier));
+    const item = await c.listing.findItem(recordIdOf(c, args.identifier));
     if (!item) throw new OaiError("idDoesNotExist", `No item has the identifier '${args.identifier}'.`);
     if (item.deleted) throw new OaiError("noMetadataFormats", "The item is deleted: no metadata is disseminated for it.");
   }
   return { metadataFormat: c.formats.map((f) => ({ metadataPrefix: f.prefix, schema: f.schema, metadataNamespace: f.namespace })) };
 }
 
-export function getRecord(c: VerbContext, args: Record<string, string>): XmlTree {
+export async function getRecord(c: VerbContext, args: Record<string, string>): Promise<XmlTree> {
   const format = formatOf(c, args.metadataPrefix!);
-  const item = c.listing.findItem(recordIdOf(c, args.identifier!));
+  const item = await c.listing.findItem(recordIdOf(c, args.identifier!));
   if (!item) throw new OaiError("idDoesNotExist", `No item has the identifier '${args.identifier}'.`);
-  const [record] = recordTrees(c, [item], format);
+  const [record] = await recordTrees(c, [item], format);
   if (!record) throw new OaiError("idDoesNotExist", `No item has the identifier '${args.identifier}'.`);
   return { record };
 }
 
 /** The state of a list: from its resumption token, or new from the request's arguments. */
-function listState(c: VerbContext, verb: ListVerb, args: Record<string, string>, start: (args: Record<string, string>) => ListState): ListState {
+async function listState(c: VerbContext, verb: ListVerb, args: Record<string, string>, start: (args: Record<string, string>) => Promise<ListState>): Promise<ListState> {
   if (args.resumptionToken === undefined) return start(args);
   const decoded = decodeToken(c.tokenKeys, args.resumptionToken, c.now);
   if ("problem" in decoded) throw new OaiError("badResumptionToken", decoded.problem);
@@ -138,18 +142,18 @@ function pageToken(c: VerbContext, state: ListState, returned: number, next: Lis
 }
 
 /** The set asked for and its sub-sets (`a` holds `a:b`); noSetHierarchy without sets. */
-function setPatterns(c: VerbContext, spec: string | undefined): string[] | undefined {
+async function setPatterns(c: VerbContext, spec: string | undefined): Promise<string[] | undefined> {
   if (spec === undefined) return undefined;
-  const sets = c.sets();
+  const sets = await c.sets();
   if (sets.length === 0) throw new OaiError("noSetHierarchy", "This repository has no sets.");
   return sets.filter((s) => s.spec === spec || s.spec.startsWith(`${spec}:`)).flatMap((s) => (s.searchPattern === null ? [] : [s.searchPattern]));
 }
 
-export function listItems(c: VerbContext, request: OaiRequest & { verb: "ListRecords" | "ListIdentifiers" }): XmlTree {
-  const state = listState(c, request.verb, request.args, (args) => {
+export async function listItems(c: VerbContext, request: OaiRequest & { verb: "ListRecords" | "ListIdentifiers" }): Promise<XmlTree> {
+  const state = await listState(c, request.verb, request.args, async (args) => {
     formatOf(c, args.metadataPrefix!);
     const range = dateRange(args);
-    const selection: Selection = { patterns: setPatterns(c, args.set), from: range.from, until: Math.min(range.until ?? Infinity, c.now + 1) };
+    const selection: Selection = { patterns: await setPatterns(c, args.set), from: range.from, until: Math.min(range.until ?? Infinity, c.now + 1) };
     return {
       verb: request.verb,
       prefix: args.metadataPrefix,
@@ -157,14 +161,14 @@ export function listItems(c: VerbContext, request: OaiRequest & { verb: "ListRec
       from: selection.from,
       until: selection.until,
       cursor: 0,
-      total: c.listing.countItems(selection),
+      total: await c.listing.countItems(selection),
       expires: 0,
     };
   });
   const format = formatOf(c, state.prefix ?? "");
-  const selection: Selection = { patterns: setPatterns(c, state.set), from: state.from, until: state.until };
+  const selection: Selection = { patterns: await setPatterns(c, state.set), from: state.from, until: state.until };
   const after = Array.isArray(state.after) ? state.after : null;
-  const items = selection.patterns?.length === 0 ? [] : c.listing.nextItems(selection, after, c.pageSize + 1);
+  const items = selection.patterns?.length === 0 ? [] : await c.listing.nextItems(selection, after, c.pageSize + 1);
   if (items.length === 0 && state.cursor === 0) throw new OaiError("noRecordsMatch", "No records match the request's set and dates.");
   // A list element needs at least one item, and the rest of a list can vanish (its set deleted).
   if (items.length === 0)
@@ -172,14 +176,14 @@ export function listItems(c: VerbContext, request: OaiRequest & { verb: "ListRec
   const page = items.slice(0, c.pageSize);
   const last = page[page.length - 1];
   const token = pageToken(c, state, page.length, items.length > c.pageSize && last ? [last.datestamp, last.id] : null);
-  const content: XmlTree = request.verb === "ListRecords" ? { record: recordTrees(c, page, format) } : { header: headers(c, page).map(headerTree) };
+  const content: XmlTree = request.verb === "ListRecords" ? { record: await recordTrees(c, page, format) } : { header: (await headers(c, page)).map(headerTree) };
   return token ? { ...content, resumptionToken: tokenTree(token) } : content;
 }
 
-export function listSets(c: VerbContext, args: Record<string, string>): XmlTree {
-  const sets = c.sets();
+export async function listSets(c: VerbContext, args: Record<string, string>): Promise<XmlTree> {
+  const sets = await c.sets();
   if (sets.length === 0) throw new OaiError("noSetHierarchy", "This repository has no sets.");
-  const state = listState(c, "ListSets", args, () => ({ verb: "ListSets", cursor: 0, total: sets.length, expires: 0 }));
+  const state = await listState(c, "ListSets", args, async () => ({ verb: "ListSets", cursor: 0, total: sets.length, expires: 0 }));
   const offset = typeof state.after === "number" ? state.after : 0;
   const page = sets.slice(offset, offset + c.pageSize);
   const token = pageToken(c, state, page.length, offset + c.pageSize < sets.length ? offset + page.length : null);

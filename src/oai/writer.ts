@@ -2,7 +2,7 @@
 // visibility. Built before the records service, which reports every re-index of a published record
 // to it inside the write's transaction, so a harvester learns of a record that stopped being public
 // as a deleted header.
-import type { Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import type { VisibilityChange } from "../records/context";
 import * as store from "./store";
 
@@ -10,9 +10,10 @@ export type TombstoneWriter = ReturnType<typeof createTombstoneWriter>;
 
 export function createTombstoneWriter(db: Db) {
   return {
-    noteVisibilityChange(change: VisibilityChange) {
-      if (change.isPublic) store.deleteTombstone(db, change.recordId);
-      else if (change.wasPublic) store.upsertTombstone(db, change.recordId, change.at);
+    /** Inside the caller's write transaction (`db` joins it). */
+    async noteVisibilityChange(change: VisibilityChange) {
+      if (change.isPublic) await store.deleteTombstone(db, change.recordId);
+      else if (change.wasPublic) await store.upsertTombstone(db, change.recordId, change.at);
     },
   };
 }

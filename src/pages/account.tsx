@@ -42,15 +42,15 @@ function LoginPage({ ctx, csrf, next, error, login }: { ctx: PageContext; csrf: 
 export const accountPages = (http: ActorContext, deps: PagesDeps) =>
   new Elysia()
     .use(http)
-    .get("/login", ({ actor, request, query }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get("/login", async ({ actor, request, query }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       const next = localPath(typeof query.next === "string" ? query.next : null);
       if (actor.kind === "user") return seeOther(next);
       const csrf = newSecret();
       return htmlResponse(<LoginPage ctx={ctx} csrf={csrf} next={next} />, 200, { "Set-Cookie": cookie(deps, LOGIN_CSRF_COOKIE, csrf, 3600) });
     })
     .post("/login", async ({ actor, request, body, server }) => {
-      const ctx = pageContextOf(deps, actor, request);
+      const ctx = await pageContextOf(deps, actor, request);
       const form = formOf(body);
       const next = localPath(form.get("next"));
       const expected = cookieOf(request, LOGIN_CSRF_COOKIE);
@@ -76,14 +76,14 @@ export const accountPages = (http: ActorContext, deps: PagesDeps) =>
         throw error;
       }
     })
-    .post("/logout", ({ actor, request, body }) => {
-      const ctx = pageContextOf(deps, actor, request);
-      return renderOrError(ctx, () => {
+    .post("/logout", async ({ actor, request, body }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return renderOrError(ctx, async () => {
         const secret = cookieOf(request, SESSION_COOKIE);
         if (actor.kind !== "user" || !secret) return seeOther("/");
         // Signing out needs the session's token too: another site must not sign people out.
         checkCsrf(actor, formOf(body));
-        deps.services.sessions.signOut(secret);
+        await deps.services.sessions.signOut(secret);
         return seeOther("/", { "Set-Cookie": cookie(deps, SESSION_COOKIE, "", 0) });
       });
     });

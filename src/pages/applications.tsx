@@ -198,18 +198,18 @@ function userIdOf(actor: Actor): number {
 export const applicationsPages = (http: ActorContext, deps: PagesDeps) => {
   const { tokens } = deps.services;
   const now = () => deps.services.deps.clock.now();
-  const page = (ctx: PageContext, actor: Actor, extra: { state?: FormState; created?: { name: string; secret: string }; notice?: string } = {}) => (
-    <ApplicationsPage ctx={ctx} tokens={tokens.listTokens(actor, userIdOf(actor))} now={now()} {...extra} />
+  const page = async (ctx: PageContext, actor: Actor, extra: { state?: FormState; created?: { name: string; secret: string }; notice?: string } = {}) => (
+    <ApplicationsPage ctx={ctx} tokens={await tokens.listTokens(actor, userIdOf(actor))} now={now()} {...extra} />
   );
   return new Elysia()
     .use(http)
-    .get(PATH, ({ actor, request, query }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get(PATH, async ({ actor, request, query }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       return renderOrError(ctx, () => page(ctx, actor, { notice: query.revoked === "1" ? "The token was revoked." : undefined }));
     })
-    .post(`${PATH}/tokens`, ({ actor, request, body }) => {
-      const ctx = pageContextOf(deps, actor, request);
-      return renderOrError(ctx, () => {
+    .post(`${PATH}/tokens`, async ({ actor, request, body }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return renderOrError(ctx, async () => {
         const userId = userIdOf(actor);
         const form = formOf(body);
         checkCsrf(actor, form);
@@ -217,23 +217,23 @@ export const applicationsPages = (http: ActorContext, deps: PagesDeps) => {
         const days = Number(state.expires);
         const expiresAt = state.expires && Number.isInteger(days) && days > 0 ? now() + days * DAY_MS : null;
         try {
-          const { token, secret } = tokens.createToken(actor, { userId, name: state.name!, scopes: state.scopes, expiresAt });
+          const { token, secret } = await tokens.createToken(actor, { userId, name: state.name!, scopes: state.scopes, expiresAt });
           // The secret goes straight into this answer (never into a URL or a cookie), so a reload cannot show it again.
-          return htmlResponse(page(ctx, actor, { created: { name: token.name, secret } }), 201);
+          return htmlResponse(await page(ctx, actor, { created: { name: token.name, secret } }), 201);
         } catch (error) {
-          if (error instanceof HttpError && error.status === 400 && error.errors) return htmlResponse(page(ctx, actor, { state: { ...state, errors: error.errors } }), 400);
+          if (error instanceof HttpError && error.status === 400 && error.errors) return htmlResponse(await page(ctx, actor, { state: { ...state, errors: error.errors } }), 400);
           throw error;
         }
       });
     })
-    .post(`${PATH}/tokens/:id/revoke`, ({ actor, request, body, params }) => {
-      const ctx = pageContextOf(deps, actor, request);
-      return renderOrError(ctx, () => {
+    .post(`${PATH}/tokens/:id/revoke`, async ({ actor, request, body, params }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return renderOrError(ctx, async () => {
         userIdOf(actor);
         checkCsrf(actor, formOf(body));
         const id = Number(params.id);
         if (!Number.isSafeInteger(id) || id <= 0) throw new HttpError(404, `No token with id ${params.id}.`);
-        tokens.revokeToken(actor, id);
+        await tokens.revokeToken(actor, id);
         return seeOther(`${PATH}?revoked=1`);
       });
     });

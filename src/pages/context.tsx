@@ -13,9 +13,9 @@ export interface PagesDeps {
   https: boolean;
 }
 
-export function pageContextOf(deps: PagesDeps, actor: Actor, request: Request): PageContext {
+export async function pageContextOf(deps: PagesDeps, actor: Actor, request: Request): Promise<PageContext> {
   const url = new URL(request.url);
-  const user = actor.kind === "user" ? deps.services.users.findUserById(actor.userId) : null;
+  const user = actor.kind === "user" ? await deps.services.users.findUserById(actor.userId) : null;
   return { actor, siteName: deps.siteName, here: url.pathname + url.search, userName: user ? user.fullName || user.username || user.email : undefined };
 }
 

@@ -13,14 +13,15 @@ const FEATURED = 5;
 
 export const homePages = (http: ActorContext, deps: PagesDeps) =>
   new Elysia().use(http).get("/", async ({ actor, request }) => {
-    const ctx = pageContextOf(deps, actor, request);
+    const ctx = await pageContextOf(deps, actor, request);
     return renderOrError(ctx, async () => {
       const { services } = deps;
       const recent = (await services.records.searchRecords(actor, { sort: "newest", size: String(RECENT) })) as Json;
-      const featured = services.communities.searchFeatured(actor, { size: String(FEATURED) }) as Json;
+      const featured = (await services.communities.searchFeatured(actor, { size: String(FEATURED) })) as Json;
       // No community featured yet: the newest ones the caller may see stand in, under their own heading.
-      const shown = featured.hits.total > 0 ? featured : (services.communities.searchCommunities(actor, { sort: "newest", size: String(FEATURED) }) as Json);
+      const shown = featured.hits.total > 0 ? featured : ((await services.communities.searchCommunities(actor, { sort: "newest", size: String(FEATURED) })) as Json);
       const communities = shown.hits.hits as Json[];
+      const logos = await Promise.all(communities.map((c) => hasLogo(deps, actor, String(c.id))));
       const total = Number(recent.hits.total) || 0;
       return (
         <Layout ctx={ctx} title="Home">
@@ -53,8 +54,8 @@ export const homePages = (http: ActorContext, deps: PagesDeps) =>
               <section aria-labelledby="featured">
                 <h2 id="featured">{featured.hits.total > 0 ? "Featured communities" : "Communities"}</h2>
                 {communities.length === 0 ? <p class="muted">No communities yet.</p> : null}
-                {communities.map((c) => (
-                  <CommunityCard community={c} has={hasLogo(deps, actor, String(c.id))} />
+                {communities.map((c, i) => (
+                  <CommunityCard community={c} has={logos[i]!} />
                 ))}
                 <p>
                   <a href="/communities">All communities</a>

@@ -15,25 +15,35 @@ import type { TokensService } from "../tokens/service";
 import type { UsersService } from "../users/service";
 import type { VocabulariesService } from "../vocabularies/service";
 
+/**
+ * A service's operations as the pages call them: each answers a Promise, since each reaches the
+ * database (pages await them all; a synchronous one slipping in would be awaited harmlessly).
+ */
+type Operations<S, K extends keyof S> = { [P in K]: S[P] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : S[P] };
+
 export interface PageServices {
   /** The clock (dates in forms), the configuration (search limits, DOIs) and the link base; never the database. */
   deps: Pick<Deps, "clock" | "config" | "links">;
-  users: Pick<UsersService, "findUserById" | "readUser" | "searchUsers">;
-  tokens: Pick<TokensService, "listTokens" | "createToken" | "revokeToken">;
-  sessions: Pick<SessionsService, "signIn" | "signOut" | "throttleAddressOf">;
-  signInLinks: Pick<SignInLinks, "check" | "use">;
-  records: Pick<RecordsService, "searchRecords" | "readRecord" | "readDraft" | "latestVersion" | "listVersions" | "listUserRecords" | "editRecord" | "newVersion">;
-  files: Pick<FilesService, "checkKey" | "readFile" | "content">;
-  communities: Pick<
+  users: Operations<UsersService, "findUserById" | "readUser" | "searchUsers">;
+  tokens: Operations<TokensService, "listTokens" | "createToken" | "revokeToken">;
+  /** `throttleAddressOf` reads only the request. */
+  sessions: Operations<SessionsService, "signIn" | "signOut"> & Pick<SessionsService, "throttleAddressOf">;
+  /** `check` reads only the link's file. */
+  signInLinks: Operations<SignInLinks, "use"> & Pick<SignInLinks, "check">;
+  records: Operations<RecordsService, "searchRecords" | "readRecord" | "readDraft" | "latestVersion" | "listVersions" | "listUserRecords" | "editRecord" | "newVersion">;
+  /** `checkKey` only validates the key. */
+  files: Operations<FilesService, "readFile" | "content"> & Pick<FilesService, "checkKey">;
+  communities: Operations<
     CommunitiesService,
     "searchCommunities" | "searchFeatured" | "searchUserCommunities" | "searchRecords" | "readCommunity" | "permissionsOf" | "readLogo" | "createCommunity" | "updateCommunity"
   >;
-  members: Pick<MembersService, "searchMembers" | "searchPublicMembers" | "searchInvitations" | "inviteMembers" | "updateMembers" | "removeMembers">;
-  requests: Pick<RequestsService, "searchUserRequests" | "readRequest" | "readTimeline" | "createComment" | "runAction">;
-  accessRequests: Pick<AccessRequestsService, "requestAccess">;
-  vocabularies: Pick<VocabulariesService, "search">;
-  exports: Pick<ExportsService, "chooseFormat" | "signposting">;
-  stats: Pick<StatsService, "recordView">;
+  members: Operations<MembersService, "searchMembers" | "searchPublicMembers" | "searchInvitations" | "inviteMembers" | "updateMembers" | "removeMembers">;
+  requests: Operations<RequestsService, "searchUserRequests" | "readRequest" | "readTimeline" | "createComment" | "runAction">;
+  accessRequests: Operations<AccessRequestsService, "requestAccess">;
+  vocabularies: Operations<VocabulariesService, "search">;
+  /** `chooseFormat` only negotiates; the format it chooses renders asynchronously (vocabulary titles). */
+  exports: Operations<ExportsService, "signposting"> & Pick<ExportsService, "chooseFormat">;
+  stats: Operations<StatsService, "recordView">;
 }
 
 /**

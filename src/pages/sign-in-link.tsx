@@ -13,11 +13,11 @@ import { Layout } from "./layout";
 const COOKIE_MAX_AGE_S = 30 * 86_400;
 
 export const signInLinkPages = (http: ActorContext, deps: PagesDeps) =>
-  new Elysia().use(http).get(SIGN_IN_LINK_PATH, ({ actor, request, query }) => {
+  new Elysia().use(http).get(SIGN_IN_LINK_PATH, async ({ actor, request, query }) => {
     // The page never echoes the token (the layout's sign-in link names the current address).
-    const ctx = pageContextOf(deps, actor, new Request(new URL(SIGN_IN_LINK_PATH, request.url).href));
+    const ctx = await pageContextOf(deps, actor, new Request(new URL(SIGN_IN_LINK_PATH, request.url).href));
     const token = typeof query.token === "string" ? query.token : "";
-    return renderOrError(ctx, () => {
+    return renderOrError(ctx, async () => {
       if (isHeadRequest(request)) {
         deps.services.signInLinks.check(token);
         // A page's headers and no sign-in (the body is dropped unsent).
@@ -27,7 +27,7 @@ export const signInLinkPages = (http: ActorContext, deps: PagesDeps) =>
           </Layout>
         );
       }
-      const session = deps.services.signInLinks.use(token);
+      const session = await deps.services.signInLinks.use(token);
       return seeOther("/", { "Set-Cookie": cookie(deps, SESSION_COOKIE, session.secret, COOKIE_MAX_AGE_S) });
     });
   });

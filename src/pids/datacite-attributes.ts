@@ -4,7 +4,7 @@ import { compact } from "../core/compact";
 import { stripHtml } from "../core/html";
 import { list, ownEntry, type JsonObject } from "../core/json";
 import type { RecordDocument } from "../core/record-document";
-import type { VocabularyLookup } from "../vocabularies/model";
+import type { KnownEntries } from "./vocabulary-entries";
 
 export interface DataciteAttributeOptions {
   doi: string;
@@ -12,7 +12,8 @@ export interface DataciteAttributeOptions {
   url: string;
   /** DataCite requires a publisher; used when the record has none. */
   publisherFallback: string;
-  vocabulary?: VocabularyLookup;
+  /** Vocabulary entries the record names, read beforehand (vocabulary-entries.ts). */
+  vocabulary?: KnownEntries;
   /** Set for the concept (parent) DOI: it gets `HasVersion` links to these version DOIs. */
   versionDois?: string[];
 }
@@ -108,7 +109,7 @@ export function dataciteAttributes(record: RecordDocument, options: DataciteAttr
   return compact(out);
 }
 
-function vocabularyReader(lookup: VocabularyLookup | undefined) {
+function vocabularyReader(lookup: KnownEntries | undefined) {
   return {
     /** A vocabulary-backed value: its own dumped props first, then the vocabulary's. */
     props(type: string, ref: JsonObject | undefined): Record<string, string> {

@@ -6,20 +6,21 @@ import type { JobContext, JobRegistry } from "../jobs/registry";
 import type { VocabularyLookup } from "../vocabularies/model";
 import { dataciteAttributes } from "./datacite-attributes";
 import { createDataciteClient, dataciteApiUrl, type DataciteClient } from "./datacite-client";
+import { readVocabularyEntries } from "./vocabulary-entries";
 
 export type DataciteConfig = Pick<Config, "DATACITE_ENABLED" | "DATACITE_PREFIX" | "DATACITE_USERNAME" | "DATACITE_PASSWORD" | "DATACITE_TEST_MODE" | "DATACITE_URL">;
 
 export interface DataciteJobDeps {
   config: DataciteConfig;
   /** The published record's JSON (InvenioRDM shape), or null when it no longer exists. */
-  loadRecord(id: string): RecordDocument | null;
+  loadRecord(id: string): Promise<RecordDocument | null>;
   /** Landing page of a record; for a parent id, the page that shows its latest version. */
   recordUrl(id: string): string;
   log(message: string): void;
-  /** Vocabulary props (resource types, relation types...) the record JSON does not carry. */
+  /** Vocabulary props (resource types, relation types...) the record JSON does not carry (the vocabularies service's lookup). */
   vocabulary?: VocabularyLookup;
   /** DOIs of a parent's published versions, for the concept DOI's HasVersion links. */
-  versionDois?(parentId: string): string[];
+  versionDois?(parentId: string): Promise<string[]>;
   /** DataCite requires a publisher; default "Cairn". */
   publisherFallback?: string;
   fetch?: typeof fetch;
@@ -58,7 +59,7 @@ async function registerRecord(deps: DataciteJobDeps, payload: DataciteRegisterPa
   const { config } = deps;
   // Checked when the job runs, not when it was queued: the account may have been removed since.
   if (!shouldRegister(config)) return { skipped: "DataCite registration is off or not configured" };
-  const loaded = deps.loadRecord(payload.recordId);
+  const loaded = await deps.loadRecord(payload.recordId);
   if (!loaded) return { skipped: `record ${payload.recordId} not found` };
   const doi: string | undefined = loaded.pids?.doi?.provider === "datacite" ? loaded.pids.doi.identifier : undefined;
   if (!doi) return { skipped: "the record has no DataCite DOI" };
@@ -82,7 +83,7 @@ async function registerRecord(deps: DataciteJobDeps, payload: DataciteRegisterPa
   // version's update must not overwrite it.
   const parentId: string | undefined = record.parent?.id;
   if (parentDoi && parentId && record.versions?.is_latest !== false) {
-    const versionDois = deps.versionDois?.(parentId) ?? [doi];
+    const versionDois = (await deps.versionDois?.(parentId)) ?? [doi];
     result.parent = {
       doi: parentDoi,
       state: await push(deps, client, ctx, record, hidden, { doi: parentDoi, url: deps.recordUrl(parentId), versionDois }),
@@ -120,7 +121,7 @@ async function push(
   const attributes = dataciteAttributes(record, {
     ...target,
     publisherFallback: deps.publisherFallback ?? "Cairn",
-    vocabulary: deps.vocabulary,
+    vocabulary: await readVocabularyEntries([record], deps.vocabulary),
   });
   const saved = await client.upsertDoi(target.doi, attributes, "publish", opts);
   ctx.log(`DOI ${target.doi} is ${saved.attributes.state ?? "findable"} at ${target.url}`);

@@ -7,7 +7,7 @@ import type { RequestsService } from "../requests/service";
 
 export interface RecordRequestsDeps {
   /** A published record the caller may read (records' curation side): 401/403/404/410 otherwise. */
-  records: { readable(actor: Actor, id: string): unknown };
+  records: { readable(actor: Actor, id: string): Promise<unknown> };
   requests: Pick<RequestsService, "searchRecordRequests">;
 }
 
@@ -15,8 +15,8 @@ export type RecordRequestsService = ReturnType<typeof createRecordRequestsServic
 
 export function createRecordRequestsService(deps: RecordRequestsDeps) {
   return {
-    searchRecordRequests(actor: Actor, id: string, params: ListParams) {
-      deps.records.readable(actor, id);
+    async searchRecordRequests(actor: Actor, id: string, params: ListParams) {
+      await deps.records.readable(actor, id);
       return deps.requests.searchRecordRequests(actor, id, `/records/${id}/requests`, params);
     },
   };

@@ -5,7 +5,7 @@ import { requireAdmin, type Actor } from "../core/actor";
 import { conflict, notFound, validationError, type FieldError } from "../core/errors";
 import type { JsonObject } from "../core/json";
 import { formatIsoTime } from "../core/time";
-import { writeTransaction } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import type { RecordsContext } from "./context";
 import { isDeleted } from "./policy";
 import * as store from "./store";
@@ -18,18 +18,18 @@ export function createDeletion(ctx: RecordsContext) {
   const { db, clock, lookup } = ctx.deps;
 
   /** The record whatever its deletion status: these operations are the ones that act on deleted records. */
-  function findAny(id: string) {
-    const record = store.findRecord(db, id);
+  async function findAny(id: string) {
+    const record = await store.findRecord(db, id);
     if (!record) throw notFound("The persistent identifier does not exist.");
     return record;
   }
 
   /** The tombstone from the request body (InvenioRDM's TombstoneSchema); 400 listing every problem. */
-  function tombstoneOf(actor: Actor, body: unknown, record: store.RecordRow): JsonObject {
+  async function tombstoneOf(actor: Actor, body: unknown, record: store.RecordRow): Promise<JsonObject> {
     const input: JsonObject = body && typeof body === "object" && !Array.isArray(body) ? body : {};
     const errors: FieldError[] = [];
     const reasonId = input.removal_reason?.id;
-    const reason = typeof reasonId === "string" ? lookup(REMOVAL_REASONS, reasonId) : null;
+    const reason = typeof reasonId === "string" ? await lookup(REMOVAL_REASONS, reasonId) : null;
     if (typeof reasonId !== "string" || reasonId === "")
       errors.push({ field: "removal_reason.id", messages: ["A removal reason is required (an id of the removalreasons vocabulary)."] });
     else if (!reason) errors.push({ field: "removal_reason.id", messages: [`Unknown removal reason '${reasonId}': see /api/vocabularies/removalreasons.`] });
@@ -51,7 +51,7 @@ export function createDeletion(ctx: RecordsContext) {
       removed_by: actor.kind === "user" ? { user: String(actor.userId) } : { user: "system" },
       removal_date: formatIsoTime(clock.now()),
       // As InvenioRDM: without one, the record's citation as it was (the default style).
-      citation_text: citation || (ctx.deps.citationText?.(ctx.recordJson(record)) ?? ""),
+      citation_text: citation || (ctx.deps.citationText ? await ctx.deps.citationText(await ctx.recordJson(record)) : ""),
       is_visible: input.is_visible ?? true,
     };
   }
@@ -60,21 +60,21 @@ export function createDeletion(ctx: RecordsContext) {
    * The parent's latest version is its newest one not deleted (the concept DOI and `/versions/latest`
    * lead to a version people can read); when every version is deleted it stays as it is.
    */
-  function settleLatest(parentId: string, now: number) {
-    const live = store.listParentVersions(db, parentId).filter((r) => !isDeleted(r));
+  async function settleLatest(tx: Db, parentId: string, now: number) {
+    const live = (await store.listParentVersions(tx, parentId)).filter((r) => !isDeleted(r));
     const newest = live[live.length - 1];
     if (!newest) return;
-    store.setLatestVersion(db, parentId, newest.id, now);
-    ctx.search.indexLatestFlags(parentId, newest.id);
+    await store.setLatestVersion(tx, parentId, newest.id, now);
+    await ctx.search.indexLatestFlags(parentId, newest.id);
   }
 
   /** Writes the deletion status, the index and the latest version in one transaction; the DOI follows after commit. */
-  function write(record: store.RecordRow, fields: { deletionStatus: string; tombstone: JsonObject | null }) {
+  async function write(record: store.RecordRow, fields: { deletionStatus: string; tombstone: JsonObject | null }) {
     const now = clock.now();
-    writeTransaction(db, () => {
-      store.updateRecord(db, record.id, fields, now);
-      ctx.reindexRecord(record.id);
-      settleLatest(record.parentId, now);
+    await db.write(async (tx) => {
+      await store.updateRecord(tx, record.id, fields, now);
+      await ctx.reindexRecord(record.id);
+      await settleLatest(tx, record.parentId, now);
     });
     // DataCite: a deleted record's DOI is hidden (it still resolves, to the tombstone); a restored one is findable again.
     if (record.document.pids?.doi?.provider === "datacite") ctx.deps.enqueue("datacite-register", { recordId: record.id });
@@ -82,20 +82,20 @@ export function createDeletion(ctx: RecordsContext) {
 
   return {
     /** `DELETE /api/records/{id}/delete` (administrators): 409 when it is deleted already. */
-    deleteRecord(actor: Actor, id: string, body: unknown) {
+    async deleteRecord(actor: Actor, id: string, body: unknown) {
       requireAdmin(actor);
-      const record = findAny(id);
+      const record = await findAny(id);
       if (isDeleted(record)) throw conflict("The record is already deleted.");
-      write(record, { deletionStatus: "D", tombstone: tombstoneOf(actor, body, record) });
+      await write(record, { deletionStatus: "D", tombstone: await tombstoneOf(actor, body, record) });
     },
 
     /** `POST /api/records/{id}/restore` (administrators): the record as it was, public again if it was; 409 when it is not deleted. */
-    restoreRecord(actor: Actor, id: string) {
+    async restoreRecord(actor: Actor, id: string) {
       requireAdmin(actor);
-      const record = findAny(id);
+      const record = await findAny(id);
       if (!isDeleted(record)) throw conflict("The record is not deleted.");
-      write(record, { deletionStatus: "P", tombstone: null });
-      return ctx.recordJson(findAny(id), actor);
+      await write(record, { deletionStatus: "P", tombstone: null });
+      return ctx.recordJson(await findAny(id), actor);
     },
   };
 }

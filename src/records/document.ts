@@ -5,9 +5,13 @@ import type { FieldError } from "../core/errors";
 import type { JsonObject } from "../core/json";
 import type { RecordDocument } from "../core/record-document";
 import { hasPrefix, normalizeDoi } from "../pids/doi";
-import type { VocabularyLookup } from "../vocabularies/model";
+import { withEntries } from "../vocabularies/entries";
+import type { VocabularyEntry } from "../vocabularies/model";
 import { normalizeAccess } from "./access";
 import { checkMetadata } from "./metadata/check";
+
+/** The vocabularies service's lookup, which reads the database. */
+export type EntryReader = (type: string, id: string) => Promise<VocabularyEntry | null | undefined>;
 
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -71,16 +75,21 @@ function normalizePids(input: unknown, previous: JsonObject | undefined, errors:
   return pids;
 }
 
-export function buildDocument(input: unknown, options: { previous?: RecordDocument; config: Config; lookup: VocabularyLookup; publisherRequired: boolean }): BuiltDocument {
+export async function buildDocument(
+  input: unknown,
+  options: { previous?: RecordDocument; config: Config; lookup: EntryReader; publisherRequired: boolean },
+): Promise<BuiltDocument> {
   const body = isObject(input) ? input : {};
   const errors: FieldError[] = [];
   if (!isObject(input) && input !== undefined && input !== null) errors.push({ field: "", messages: ["The body must be a JSON object."] });
   const access = normalizeAccess(body.access, errors, options.config.RDM_ALLOW_RESTRICTED_RECORDS);
   const files = normalizeFiles(body.files, errors, options.config);
   const pids = normalizePids(body.pids, options.previous?.pids, errors, options.config);
-  const checked = checkMetadata({ metadata: body.metadata ?? {}, custom_fields: body.custom_fields ?? {} }, options.lookup, {
-    publisherRequired: options.publisherRequired || pids.doi?.provider === "datacite",
-  });
+  const checked = await withEntries(options.lookup, (lookup) =>
+    checkMetadata({ metadata: body.metadata ?? {}, custom_fields: body.custom_fields ?? {} }, lookup, {
+      publisherRequired: options.publisherRequired || pids.doi?.provider === "datacite",
+    }),
+  );
   return {
     document: { access, files, metadata: checked.metadata, custom_fields: checked.customFields, pids },
     errors: [...errors, ...checked.errors],

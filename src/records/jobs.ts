@@ -21,8 +21,8 @@ export function defineRecordJobs(registry: JobRegistry, deps: { records: Records
     name: REINDEX_JOB,
     description: "Rebuilds the records search index beside the live one and swaps it in (as cairn reindex does).",
     maxAttempts: 3,
-    run: () => {
-      const records = deps.records.reindex(systemActor);
+    run: async () => {
+      const records = await deps.records.reindex(systemActor);
       deps.log(`search index rebuilt: ${records} records`);
       return { records };
     },

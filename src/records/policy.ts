@@ -35,24 +35,24 @@ const stronger = (a: Level, b: Level): Level => (atLeast(a, b) ? a : b);
 export interface AccessFacts {
   ownerId: number | null;
   /** The strongest permission the caller's unexpired grants and secret link give on the record's parent (`view`...`manage`), or null. */
-  sharedPermission(): string | null;
+  sharedPermission(): Promise<string | null>;
   /** The caller's roles in the communities the record's parent is included in. */
-  memberRoles(): CommunityRole[];
+  memberRoles(): Promise<CommunityRole[]>;
   /** The caller's role in the community an open review of this draft is submitted to. */
-  reviewerRole(): CommunityRole | null;
+  reviewerRole(): Promise<CommunityRole | null>;
   /** The caller curates a community that an open inclusion request of this record is sent to. */
-  reviewsInclusion(): boolean;
+  reviewsInclusion(): Promise<boolean>;
 }
 
 /** The caller's level on a record or draft: the strongest its ownership, community roles, grants and secret link give. */
-export function levelOf(actor: Actor, facts: AccessFacts): Level {
+export async function levelOf(actor: Actor, facts: AccessFacts): Promise<Level> {
   if (isAdmin(actor) || isOwner(actor, facts.ownerId)) return "manage";
-  const shared = SHARED[facts.sharedPermission() ?? ""] ?? "none";
+  const shared = SHARED[(await facts.sharedPermission()) ?? ""] ?? "none";
   if (actor.kind !== "user" || shared === "manage") return shared;
-  const roles = facts.memberRoles();
+  const roles = await facts.memberRoles();
   if (roles.some(curates)) return "manage";
-  if (curates(facts.reviewerRole())) return stronger(shared, "review");
-  if (roles.length > 0 || facts.reviewsInclusion()) return stronger(shared, "view");
+  if (curates(await facts.reviewerRole())) return stronger(shared, "review");
+  if (roles.length > 0 || (await facts.reviewsInclusion())) return stronger(shared, "view");
   return shared;
 }
 

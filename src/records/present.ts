@@ -8,31 +8,41 @@ import { formatRecordTime } from "../core/time";
 import { accessStatus, type Access } from "./access";
 import type { DraftRow, ParentRow, RecordRow } from "./store";
 
+/**
+ * What a record's JSON shows besides its row, read beforehand (records/context.ts) so that
+ * presenting is synchronous.
+ */
 export interface PresentContext {
   links: Links;
   parent: ParentRow;
   /** Highest version index among the parent's records and drafts. */
   maxVersionIndex: number;
   doiUrl(doi: string): string;
-  /** The `files` field: settings with the entries the caller may see, count and total size. */
-  filesField(settings: { enabled: boolean; default_preview: string | null; order: string[] }): Record<string, unknown>;
+  /** The `files` field: settings (`filesSettings`) with the entries the caller may see, count and total size. */
+  files: Record<string, unknown>;
   /** `stats` of a published record (views, downloads of this version and all versions); null when statistics are not wired. */
-  recordStats?(): Record<string, unknown> | null;
+  stats?: Record<string, unknown> | null;
   /** `parent.communities`: `{ids, default, entries}`, or `{}` when the record is in none. */
-  communities?(): Record<string, unknown>;
-  /** `parent.review` of a draft: its newest review request (`{id, type, receiver, status}`), or null when it has none. */
-  review?(): Record<string, unknown> | null;
+  communities?: Record<string, unknown>;
+  /** `parent.review` of a draft: its newest review request (`{id, type, receiver, status}`), or null when it has none; undefined for records. */
+  review?: Record<string, unknown> | null;
   /** `parent.access` beside `owned_by`: `{settings, grants, links}` (grants and links only for callers who manage the record). */
-  access?(): Record<string, unknown>;
+  access?: Record<string, unknown>;
+}
+
+/** The files settings of a document as the `files` field shows them (defaults: enabled, no preview, no order). */
+export function filesSettings(document: RecordDocument) {
+  const files: JsonObject = document.files ?? {};
+  return { enabled: files.enabled !== false, default_preview: (files.default_preview as string | null) ?? null, order: (files.order as string[]) ?? [] };
 }
 
 function parentOf(parent: ParentRow, ctx: PresentContext) {
   return {
     id: parent.id,
-    access: { owned_by: parent.ownerId === null ? null : { user: String(parent.ownerId) }, ...(ctx.access?.() ?? { settings: {}, grants: [], links: [] }) },
-    communities: ctx.communities?.() ?? {},
+    access: { owned_by: parent.ownerId === null ? null : { user: String(parent.ownerId) }, ...(ctx.access ?? { settings: {}, grants: [], links: [] }) },
+    communities: ctx.communities ?? {},
     pids: parent.pids,
-    ...(ctx.review ? { review: ctx.review() } : {}),
+    ...(ctx.review !== undefined ? { review: ctx.review } : {}),
   };
 }
 
@@ -48,7 +58,7 @@ function common(row: DraftRow | RecordRow, ctx: PresentContext) {
     expires_at: formatRecordTime(row.created),
     revision_id: row.revisionId,
     access: { ...access, status: accessStatus(access, files.enabled !== false) },
-    files: ctx.filesField({ enabled: files.enabled !== false, default_preview: files.default_preview ?? null, order: files.order ?? [] }),
+    files: ctx.files,
     metadata: doc.metadata ?? {},
     custom_fields: doc.custom_fields ?? {},
     pids: doc.pids ?? {},
@@ -101,8 +111,7 @@ export function presentDraft(row: DraftRow, ctx: PresentContext, published: bool
 
 /** Only published records carry `stats` (InvenioRDM). */
 function statsOf(ctx: PresentContext) {
-  const stats = ctx.recordStats?.();
-  return stats ? { stats } : {};
+  return ctx.stats ? { stats: ctx.stats } : {};
 }
 
 export function presentRecord(row: RecordRow, ctx: PresentContext) {

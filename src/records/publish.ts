@@ -4,7 +4,6 @@ import { badRequest, notFound, validationError } from "../core/errors";
 import type { JsonObject } from "../core/json";
 import type { RecordDocument } from "../core/record-document";
 import { mintDoi } from "../pids/doi";
-import { writeTransaction } from "../db/sqlite/connection";
 import { checkEmbargoInFuture, type Access } from "./access";
 import { buildDocument } from "./document";
 import { newRecordId } from "./ids";
@@ -18,9 +17,9 @@ export function createPublishOperations(ctx: RecordsContext) {
   const managedDoi = (id: string) => ({ identifier: mintDoi(config.DATACITE_FORMAT, config.DATACITE_PREFIX, id), provider: "datacite", client: "datacite" });
 
   /** Strict validation of a draft about to be published; 400 with every problem. */
-  function validateForPublish(draft: store.DraftRow): RecordDocument {
-    const built = buildDocument(draft.document, { previous: draft.document, config, lookup, publisherRequired: ctx.doisEnabled() });
-    const errors = [...built.unknownIds, ...built.errors, ...ctx.fileErrors(draft.id, built.document, true)];
+  async function validateForPublish(draft: store.DraftRow): Promise<RecordDocument> {
+    const built = await buildDocument(draft.document, { previous: draft.document, config, lookup, publisherRequired: ctx.doisEnabled() });
+    const errors = [...built.unknownIds, ...built.errors, ...(await ctx.fileErrors(draft.id, built.document, true))];
     checkEmbargoInFuture(built.document.access as Access, ctx.today(), errors);
     if (errors.length) throw validationError(errors);
     return built.document;
@@ -31,35 +30,35 @@ export function createPublishOperations(ctx: RecordsContext) {
    * published into and the draft's removal, in the caller's transaction (or one of its own).
    * Returns the work to do once that transaction has committed (files to remove, DOI to register).
    */
-  function writePublication(draft: store.DraftRow, document: RecordDocument, now: number, communityId?: string): () => void {
+  async function writePublication(draft: store.DraftRow, document: RecordDocument, now: number, communityId?: string): Promise<() => void> {
     const id = draft.id;
     if (ctx.doisEnabled() && !document.pids.doi) document.pids = { ...document.pids, doi: managedDoi(id) };
     const access = document.access as Access;
-    const orphans = writeTransaction(db, () => {
+    const orphans = await db.write(async (tx) => {
       const fields = {
         document,
         accessRecord: access.record,
         embargoUntil: access.embargo.active ? access.embargo.until : null,
         isPublished: true,
       };
-      if (store.findRecord(db, id)) store.updateRecord(db, id, fields, now);
-      else store.insertRecord(db, { id, parentId: draft.parentId, ownerId: draft.ownerId, versionIndex: draft.versionIndex, created: now, updated: now, ...fields });
-      const parent = store.findParent(db, draft.parentId)!;
-      const latest = parent.latestId ? store.findRecord(db, parent.latestId) : null;
-      if (!latest || latest.versionIndex <= draft.versionIndex) store.setLatestVersion(db, draft.parentId, id, now);
+      if (await store.findRecord(tx, id)) await store.updateRecord(tx, id, fields, now);
+      else await store.insertRecord(tx, { id, parentId: draft.parentId, ownerId: draft.ownerId, versionIndex: draft.versionIndex, created: now, updated: now, ...fields });
+      const parent = (await store.findParent(tx, draft.parentId))!;
+      const latest = parent.latestId ? await store.findRecord(tx, parent.latestId) : null;
+      if (!latest || latest.versionIndex <= draft.versionIndex) await store.setLatestVersion(tx, draft.parentId, id, now);
       // A concept DOI for the parent, once its versions get DOIs from this repository.
       if (document.pids.doi?.provider === "datacite" && !(parent.pids as JsonObject).doi) {
-        store.updateParentPids(db, parent.id, { ...parent.pids, doi: managedDoi(parent.id) }, now);
+        await store.updateParentPids(tx, parent.id, { ...parent.pids, doi: managedDoi(parent.id) }, now);
       }
       // The record's files become the draft's (shared bytes); those it no longer has go after commit.
-      const dropped = ctx.deps.files.publish(id);
-      store.deleteDraft(db, id);
-      ctx.reindexDraft(id);
-      ctx.reindexRecord(id);
+      const dropped = await ctx.deps.files.publish(id);
+      await store.deleteDraft(tx, id);
+      await ctx.reindexDraft(id);
+      await ctx.reindexRecord(id);
       // A parent's first published version: its row, just indexed from the record, is the only one.
-      if (latest) ctx.search.indexLatestFlags(draft.parentId, store.findParent(db, draft.parentId)!.latestId!);
+      if (latest) await ctx.search.indexLatestFlags(draft.parentId, (await store.findParent(tx, draft.parentId))!.latestId!);
       // Into the community whose review accepted it: every version shows it (through the parent).
-      if (communityId && store.addParentCommunity(db, draft.parentId, communityId, now)) ctx.communitiesChanged(draft.parentId, now);
+      if (communityId && (await store.addParentCommunity(tx, draft.parentId, communityId, now))) await ctx.communitiesChanged(draft.parentId, now);
       return dropped;
     });
     return () => {
@@ -73,25 +72,25 @@ export function createPublishOperations(ctx: RecordsContext) {
     writePublication,
 
     /** Publishes the draft (the caller reviews it, and no community review of it is open). */
-    publish(actor: Actor, id: string) {
-      const draft = ctx.loadDraft(id);
-      requireLevel(actor, ctx.levelFor(actor, draft, true), "review");
-      ctx.checkNotInReview(id, "published");
+    async publish(actor: Actor, id: string) {
+      const draft = await ctx.loadDraft(id);
+      requireLevel(actor, await ctx.levelFor(actor, draft, true), "review");
+      await ctx.checkNotInReview(id, "published");
       // An edit draft left open when its record was deleted does not bring the record back: restoring does.
-      if (store.findRecord(db, id)) ctx.loadRecord(id);
-      const document = validateForPublish(draft);
-      writePublication(draft, document, clock.now())();
-      return ctx.recordJson(ctx.loadRecord(id), actor);
+      if (await store.findRecord(db, id)) await ctx.loadRecord(id);
+      const document = await validateForPublish(draft);
+      (await writePublication(draft, document, clock.now()))();
+      return ctx.recordJson(await ctx.loadRecord(id), actor);
     },
 
     /** A new-version draft of the record's parent (the open one if there is one already). */
-    newVersion(actor: Actor, id: string) {
-      const record = ctx.loadRecord(id);
-      requireLevel(actor, ctx.levelFor(actor, record, false), "curate");
-      const open = store.findNewVersionDraft(db, record.parentId);
+    async newVersion(actor: Actor, id: string) {
+      const record = await ctx.loadRecord(id);
+      requireLevel(actor, await ctx.levelFor(actor, record, false), "curate");
+      const open = await store.findNewVersionDraft(db, record.parentId);
       if (open) return ctx.draftJson(open, [], actor);
-      const parent = store.findParent(db, record.parentId)!;
-      const latest = parent.latestId ? ctx.loadRecord(parent.latestId) : record;
+      const parent = (await store.findParent(db, record.parentId))!;
+      const latest = parent.latestId ? await ctx.loadRecord(parent.latestId) : record;
       const source = latest.document;
       // InvenioRDM copies the metadata but not what belongs to one version: its date, version
       // label, DOI and files.
@@ -99,50 +98,53 @@ export function createPublishOperations(ctx: RecordsContext) {
       const document = { ...source, metadata, pids: {}, files: { ...source.files, default_preview: null, order: [] } };
       const newId = newRecordId();
       const now = clock.now();
-      store.insertDraft(db, {
-        id: newId,
-        parentId: record.parentId,
-        ownerId: record.ownerId,
-        versionIndex: store.maxVersionIndex(db, record.parentId) + 1,
-        document,
-        created: now,
-        updated: now,
+      // One transaction, so no other request sees the draft before its index rows (as when this was synchronous).
+      await db.write(async (tx) => {
+        await store.insertDraft(tx, {
+          id: newId,
+          parentId: record.parentId,
+          ownerId: record.ownerId,
+          versionIndex: (await store.maxVersionIndex(tx, record.parentId)) + 1,
+          document,
+          created: now,
+          updated: now,
+        });
+        await ctx.reindexDraft(newId);
       });
-      ctx.reindexDraft(newId);
-      return ctx.draftJson(ctx.loadDraft(newId), [], actor);
+      return ctx.draftJson(await ctx.loadDraft(newId), [], actor);
     },
 
-    reserveDoi(actor: Actor, id: string) {
-      const draft = ctx.loadDraft(id);
-      requireLevel(actor, ctx.levelFor(actor, draft, true), "review");
+    async reserveDoi(actor: Actor, id: string) {
+      const draft = await ctx.loadDraft(id);
+      requireLevel(actor, await ctx.levelFor(actor, draft, true), "review");
       if (!ctx.doisEnabled()) throw badRequest("DOIs are not configured on this repository: set DATACITE_PREFIX to mint them.");
       const doc = draft.document;
       if (doc.pids?.doi) throw validationError([{ field: "pids.doi", messages: ["A PID of type doi already exists for this record."] }]);
       const document = { ...doc, pids: { ...doc.pids, doi: managedDoi(id) } };
-      writeTransaction(db, () => {
-        store.updateDraftDocument(db, id, draft.revisionId, document, clock.now());
-        ctx.reindexDraft(id);
+      await db.write(async (tx) => {
+        await store.updateDraftDocument(tx, id, draft.revisionId, document, clock.now());
+        await ctx.reindexDraft(id);
       });
-      return ctx.draftJson(ctx.loadDraft(id), [], actor);
+      return ctx.draftJson(await ctx.loadDraft(id), [], actor);
     },
 
     /** Removes a DOI reserved through the repository; an external one goes by updating the draft. */
-    discardDoi(actor: Actor, id: string) {
-      const draft = ctx.loadDraft(id);
-      requireLevel(actor, ctx.levelFor(actor, draft, true), "review");
+    async discardDoi(actor: Actor, id: string) {
+      const draft = await ctx.loadDraft(id);
+      requireLevel(actor, await ctx.levelFor(actor, draft, true), "review");
       const doc = draft.document;
       const doi = doc.pids?.doi;
       if (!doi) throw notFound("The persistent identifier does not exist.");
       if (doi.provider === "external") {
         throw validationError([{ field: "pids.doi", messages: ["An external DOI is removed by updating the draft without it in pids."] }]);
       }
-      if (store.findRecord(db, id)) {
+      if (await store.findRecord(db, id)) {
         throw validationError([{ field: "pids.doi", messages: ["The DOI of a published record cannot be discarded."] }]);
       }
       const { doi: _removed, ...pids } = doc.pids;
-      writeTransaction(db, () => {
-        store.updateDraftDocument(db, id, draft.revisionId, { ...doc, pids }, clock.now());
-        ctx.reindexDraft(id);
+      await db.write(async (tx) => {
+        await store.updateDraftDocument(tx, id, draft.revisionId, { ...doc, pids }, clock.now());
+        await ctx.reindexDraft(id);
       });
     },
   };

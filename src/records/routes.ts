@@ -14,13 +14,13 @@ import type { RecordsService } from "./service";
 /** What the record route needs of the exports module (see exports/service.ts). */
 export interface RecordFormats {
   /** The export an Accept header (or `?style=`) asks for; null for the record JSON; 406 when nothing offered is acceptable. */
-  chooseFormat(accept: string | null, params: Record<string, string>): { contentType: string; render(record: RecordDocument): string } | null;
+  chooseFormat(accept: string | null, params: Record<string, string>): { contentType: string; render(record: RecordDocument): Promise<string> } | null;
   /** The Signposting `Link` header of a record. */
-  signposting(record: RecordDocument): string;
+  signposting(record: RecordDocument): Promise<string>;
 }
 
-/** Told of each record read through `GET /api/records/{id}`, in any format (statistics decide what counts). */
-export type RecordViewHook = (view: { recordId: string; parentId: string; actor: Actor; visitor: Visitor; accept: string | null }) => void;
+/** Told of each record read through `GET /api/records/{id}`, in any format (statistics decide what counts); awaited, as it may write. */
+export type RecordViewHook = (view: { recordId: string; parentId: string; actor: Actor; visitor: Visitor; accept: string | null }) => unknown;
 
 const tags = ["Records"];
 const draftTags = ["Drafts"];
@@ -37,15 +37,15 @@ const withEtag = <T extends { revision_id: number }>(set: { headers: Record<stri
  */
 export const readRecordRoute =
   (records: RecordsService, formats: RecordFormats, onView: RecordViewHook) =>
-  ({ actor, params, request, server, set }: RouteContext<{ id: string }>) => {
+  async ({ actor, params, request, server, set }: RouteContext<{ id: string }>) => {
     const accept = request.headers.get("accept");
     // Negotiated before the read: an unacceptable Accept is a 406 whether or not the record exists.
     const query = singleQueryParams(request.url);
     const format = formats.chooseFormat(accept, query);
-    const record = records.readRecord(actor, params.id, { includeDeleted: query.include_deleted === "1" || query.include_deleted === "true" });
-    const body = format ? format.render(record) : null;
-    const headers = { link: formats.signposting(record), vary: "Accept" };
-    onView({ recordId: record.id, parentId: record.parent.id, actor, visitor: visitorOf(server, request), accept });
+    const record = await records.readRecord(actor, params.id, { includeDeleted: query.include_deleted === "1" || query.include_deleted === "true" });
+    const body = format ? await format.render(record) : null;
+    const headers = { link: await formats.signposting(record), vary: "Accept" };
+    await onView({ recordId: record.id, parentId: record.parent.id, actor, visitor: visitorOf(server, request), accept });
     if (format) return new Response(body, { headers: { ...headers, "content-type": format.contentType } });
     // The record JSON goes through the API's JSON path (vendor types, prettyprint) with its ETag.
     Object.assign(set.headers, headers, { etag: revisionEtag(record.revision_id) });
@@ -61,17 +61,17 @@ export const recordsRoutes = (http: ActorContext, records: RecordsService, readR
     })
     .post(
       "/api/records",
-      ({ actor, body, set }) => {
+      async ({ actor, body, set }) => {
         set.status = 201;
-        return withEtag(set, records.createDraft(actor, body));
+        return withEtag(set, await records.createDraft(actor, body));
       },
       { detail: { summary: "Create a draft", tags: draftTags } },
     )
     .get("/api/records/:id", readRecord, { detail: { summary: "Read a published record (JSON, or an export format chosen by Accept or ?style=)", tags } })
     .delete(
       "/api/records/:id/delete",
-      ({ actor, params, body, set }) => {
-        records.deleteRecord(actor, params.id, body);
+      async ({ actor, params, body, set }) => {
+        await records.deleteRecord(actor, params.id, body);
         set.status = 204;
         return null;
       },
@@ -87,29 +87,35 @@ export const recordsRoutes = (http: ActorContext, records: RecordsService, readR
     })
     .post(
       "/api/records/:id/versions",
-      ({ actor, params, set }) => {
+      async ({ actor, params, set }) => {
         set.status = 201;
-        return withEtag(set, records.newVersion(actor, params.id));
+        return withEtag(set, await records.newVersion(actor, params.id));
       },
       { body: actionPayloadBody, detail: { summary: "Start a new version", tags: draftTags } },
     )
     .get("/api/records/:id/versions/latest", ({ actor, params }) => records.latestVersion(actor, params.id), { detail: { summary: "Redirect to the latest version", tags } })
-    .get("/api/records/:id/draft", ({ actor, params, set }) => withEtag(set, records.readDraft(actor, params.id)), { detail: { summary: "Read a draft", tags: draftTags } })
+    .get("/api/records/:id/draft", async ({ actor, params, set }) => withEtag(set, await records.readDraft(actor, params.id)), {
+      detail: { summary: "Read a draft", tags: draftTags },
+    })
     .post(
       "/api/records/:id/draft",
-      ({ actor, params, set }) => {
+      async ({ actor, params, set }) => {
         set.status = 201;
-        return withEtag(set, records.editRecord(actor, params.id));
+        return withEtag(set, await records.editRecord(actor, params.id));
       },
       { body: actionPayloadBody, detail: { summary: "Edit a published record (creates its draft)", tags: draftTags } },
     )
-    .put("/api/records/:id/draft", ({ actor, params, body, request, set }) => withEtag(set, records.updateDraft(actor, params.id, body, request.headers.get("if-match"))), {
-      detail: { summary: "Replace a draft", tags: draftTags },
-    })
+    .put(
+      "/api/records/:id/draft",
+      async ({ actor, params, body, request, set }) => withEtag(set, await records.updateDraft(actor, params.id, body, request.headers.get("if-match"))),
+      {
+        detail: { summary: "Replace a draft", tags: draftTags },
+      },
+    )
     .delete(
       "/api/records/:id/draft",
-      ({ actor, params, request, set }) => {
-        records.deleteDraft(actor, params.id, request.headers.get("if-match"));
+      async ({ actor, params, request, set }) => {
+        await records.deleteDraft(actor, params.id, request.headers.get("if-match"));
         set.status = 204;
         return null;
       },
@@ -117,24 +123,24 @@ export const recordsRoutes = (http: ActorContext, records: RecordsService, readR
     )
     .post(
       "/api/records/:id/draft/actions/publish",
-      ({ actor, params, set }) => {
+      async ({ actor, params, set }) => {
         set.status = 202;
-        return withEtag(set, records.publish(actor, params.id));
+        return withEtag(set, await records.publish(actor, params.id));
       },
       { body: actionPayloadBody, detail: { summary: "Publish a draft", tags: draftTags } },
     )
     .post(
       "/api/records/:id/draft/pids/doi",
-      ({ actor, params, set }) => {
+      async ({ actor, params, set }) => {
         set.status = 201;
-        return withEtag(set, records.reserveDoi(actor, params.id));
+        return withEtag(set, await records.reserveDoi(actor, params.id));
       },
       { body: actionPayloadBody, detail: { summary: "Reserve a DOI", tags: draftTags } },
     )
     .delete(
       "/api/records/:id/draft/pids/doi",
-      ({ actor, params, set }) => {
-        records.discardDoi(actor, params.id);
+      async ({ actor, params, set }) => {
+        await records.discardDoi(actor, params.id);
         set.status = 204;
         return null;
       },

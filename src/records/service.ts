@@ -4,7 +4,6 @@ import { anonymous, requireAdmin, requireUser, type Actor } from "../core/actor"
 import { notFound, RedirectError } from "../core/errors";
 import type { QueryValues } from "../core/links";
 import { parsePage, searchEnvelope } from "../core/paging";
-import { writeTransaction } from "../db/sqlite/connection";
 import { liftedAccess, type Access } from "./access";
 import { createRecordsContext, type RecordsDeps } from "./context";
 import { createDraftOperations } from "./drafts";
@@ -35,9 +34,9 @@ export function createRecordsService(deps: RecordsDeps) {
     const str = (v: unknown) => (typeof v === "string" ? v : undefined);
     const allversions = truthy(query.allversions);
     // Communities the caller may not read: no bucket, and a facet value naming one matches nothing.
-    const titles = (ids: string[]) => deps.communityTitles?.(actor, ids) ?? new Map<string, string>();
-    const labels: FacetLabels = (kind, keys) => (kind === "communities" ? titles(keys) : new Map());
-    const { query: searched, asked } = withReadableCommunities(query, titles);
+    const titles = async (ids: string[]) => (deps.communityTitles ? await deps.communityTitles(actor, ids) : new Map<string, string>());
+    const labels: FacetLabels = async (kind, keys) => (kind === "communities" ? titles(keys) : new Map());
+    const { query: searched, asked } = await withReadableCommunities(query, titles);
     const input = {
       sortOptions: config.RDM_SEARCH_SORT_OPTIONS,
       q: str(query.q),
@@ -49,13 +48,20 @@ export function createRecordsService(deps: RecordsDeps) {
       defaultSort: scope.defaultSort,
       query: searched,
     };
-    const found = await index.search(ctx.scopeOf(actor, scope.listing), input, page, labels);
+    const found = await index.search(await ctx.scopeOf(actor, scope.listing), input, page, labels);
+    // Each hit's rows read and rendered together (a page is at most SEARCH_MAX_PAGE_SIZE hits).
     // A reader worker searched a snapshot: a draft discarded since then is left out, not a 404.
-    const items = found.hits.flatMap((hit) => {
-      const row = hit.isDraft ? store.findDraft(db, hit.id) : store.findRecord(db, hit.id);
-      if (!row) return [];
-      return [hit.isDraft ? ctx.draftJson(row as store.DraftRow, [], actor) : ctx.listedRecordJson(row as store.RecordRow, actor)];
-    });
+    const rendered = await Promise.all(
+      found.hits.map(async (hit) => {
+        if (hit.isDraft) {
+          const draft = await store.findDraft(db, hit.id);
+          return draft ? [await ctx.draftJson(draft, [], actor)] : [];
+        }
+        const record = await store.findRecord(db, hit.id);
+        return record ? [await ctx.listedRecordJson(record, actor)] : [];
+      }),
+    );
+    const items = rendered.flat();
     return searchEnvelope({
       items,
       total: found.total,
@@ -72,15 +78,15 @@ export function createRecordsService(deps: RecordsDeps) {
    * read, or, as InvenioRDM resolves a draft's id, a draft's (a new version's, a first version's)
    * the caller may preview, so a draft's `latest` and `versions` links answer before it is published.
    */
-  function versionsParentOf(actor: Actor, id: string): string {
-    if (!store.findRecord(db, id)) {
-      const draft = store.findDraft(db, id);
+  async function versionsParentOf(actor: Actor, id: string): Promise<string> {
+    if (!(await store.findRecord(db, id))) {
+      const draft = await store.findDraft(db, id);
       if (!draft) throw notFound("The persistent identifier does not exist.");
-      requireLevel(actor, ctx.levelFor(actor, draft, true), "preview");
+      requireLevel(actor, await ctx.levelFor(actor, draft, true), "preview");
       return draft.parentId;
     }
-    const record = ctx.loadRecord(id);
-    requireRead(actor, record, ctx.levelFor(actor, record, false));
+    const record = await ctx.loadRecord(id);
+    requireRead(actor, record, await ctx.levelFor(actor, record, false));
     return record.parentId;
   }
 
@@ -119,26 +125,26 @@ export function createRecordsService(deps: RecordsDeps) {
      * A published record; a parent id redirects to its latest version, as InvenioRDM does. A deleted
      * one answers 410 with its tombstone (404 hidden), except to administrators asking `includeDeleted`.
      */
-    readRecord(actor: Actor, id: string, options: { includeDeleted?: boolean } = {}) {
-      const record = store.findRecord(db, id);
+    async readRecord(actor: Actor, id: string, options: { includeDeleted?: boolean } = {}) {
+      const record = await store.findRecord(db, id);
       if (!record) {
-        const parent = store.findParent(db, id);
+        const parent = await store.findParent(db, id);
         if (parent?.latestId) throw new RedirectError(302, links.api(`/records/${parent.latestId}`), "Found.");
-        if (store.findDraft(db, id)) throw notFound("The persistent identifier is not registered.");
+        if (await store.findDraft(db, id)) throw notFound("The persistent identifier is not registered.");
         throw notFound("The persistent identifier does not exist.");
       }
-      requireRead(actor, record, ctx.levelFor(actor, record, false), options);
+      requireRead(actor, record, await ctx.levelFor(actor, record, false), options);
       return ctx.recordJson(record, actor);
     },
 
-    listVersions(actor: Actor, id: string, query: Record<string, unknown>) {
-      const parentId = versionsParentOf(actor, id);
+    async listVersions(actor: Actor, id: string, query: Record<string, unknown>) {
+      const parentId = await versionsParentOf(actor, id);
       return search(actor, { ...query, allversions: "true" }, { url: (q) => links.api(`/records/${id}/versions`, q), defaultSort: "version", parentId, hideAllVersions: true });
     },
 
     /** 301 to the latest published version (of a draft's parent too); 404 while nothing is published. */
-    latestVersion(actor: Actor, id: string): never {
-      const latest = store.findParent(db, versionsParentOf(actor, id))?.latestId;
+    async latestVersion(actor: Actor, id: string): Promise<never> {
+      const latest = (await store.findParent(db, await versionsParentOf(actor, id)))?.latestId;
       if (!latest) throw notFound("The record has no published version yet.");
       throw new RedirectError(301, links.api(`/records/${latest}`), "Redirecting...");
     },
@@ -150,22 +156,22 @@ export function createRecordsService(deps: RecordsDeps) {
     },
 
     /** The daily job: embargoes that ended become inactive and the records and files public. Idempotent. */
-    liftExpiredEmbargoes() {
+    async liftExpiredEmbargoes() {
       const today = ctx.today();
       let lifted = 0;
-      for (const record of store.listDueEmbargoes(db, today)) {
+      for (const record of await store.listDueEmbargoes(db, today)) {
         const doc = record.document;
         const access = liftedAccess(doc.access as Access);
         const now = clock.now();
-        writeTransaction(db, () => {
-          store.updateRecord(db, record.id, { document: { ...doc, access }, accessRecord: access.record, embargoUntil: null }, now);
-          ctx.reindexRecord(record.id);
+        await db.write(async (tx) => {
+          await store.updateRecord(tx, record.id, { document: { ...doc, access }, accessRecord: access.record, embargoUntil: null }, now);
+          await ctx.reindexRecord(record.id);
           // An edit draft that still carries the same embargo is lifted with the record.
-          const draft = store.findDraft(db, record.id);
+          const draft = await store.findDraft(tx, record.id);
           const draftAccess = draft?.document.access as Access | undefined;
           if (draft && draftAccess?.embargo.active && draftAccess.embargo.until === (doc.access as Access).embargo.until) {
-            store.updateDraftDocument(db, draft.id, draft.revisionId, { ...draft.document, access }, now);
-            ctx.reindexDraft(draft.id);
+            await store.updateDraftDocument(tx, draft.id, draft.revisionId, { ...draft.document, access }, now);
+            await ctx.reindexDraft(draft.id);
           }
         });
         lifted++;
@@ -174,11 +180,8 @@ export function createRecordsService(deps: RecordsDeps) {
     },
 
     /** DOIs of a parent's published versions, oldest first: the concept DOI's HasVersion links. */
-    listVersionDois(parentId: string): string[] {
-      return store
-        .listParentVersions(db, parentId)
-        .map((r) => r.document.pids?.doi?.identifier)
-        .filter((doi): doi is string => typeof doi === "string");
+    async listVersionDois(parentId: string): Promise<string[]> {
+      return (await store.listParentVersions(db, parentId)).map((r) => r.document.pids?.doi?.identifier).filter((doi): doi is string => typeof doi === "string");
     },
 
     // OAI-PMH harvesting: public published records (every version) in (updated, id) order.
@@ -189,30 +192,30 @@ export function createRecordsService(deps: RecordsDeps) {
     earliestHarvestable: () => index.earliestHarvestable(),
 
     /** A published record's datestamp and visibility (public or not), for OAI headers; null when there is none. */
-    findHarvestHeader(id: string) {
-      const record = store.findRecord(db, id);
+    async findHarvestHeader(id: string) {
+      const record = await store.findRecord(db, id);
       return record ? { id: record.id, updated: record.updated, isPublic: isPublicRecord(record) } : null;
     },
 
     /** Public records as an anonymous caller sees them, in the order asked; others are left out. */
-    readPublicRecords(ids: string[]) {
+    async readPublicRecords(ids: string[]) {
       // As an anonymous caller sees them: restricted or embargoed files are not listed.
-      return index.findPublicRecords(ids).map((record) => ctx.recordJson(record, anonymous));
+      return Promise.all((await index.findPublicRecords(ids)).map((record) => ctx.recordJson(record, anonymous)));
     },
 
     /** Statistics: false for an unknown record or parent; 401/403 when the actor may not read it (a parent through its latest version). */
-    statsReadable(actor: Actor, scope: "record" | "parent", id: string): boolean {
-      const latestId = scope === "parent" ? store.findParent(db, id)?.latestId : id;
-      const record = latestId ? store.findRecord(db, latestId) : null;
+    async statsReadable(actor: Actor, scope: "record" | "parent", id: string): Promise<boolean> {
+      const latestId = scope === "parent" ? (await store.findParent(db, id))?.latestId : id;
+      const record = latestId ? await store.findRecord(db, latestId) : null;
       if (!record) return false;
-      requireRead(actor, record, ctx.levelFor(actor, record, false));
+      requireRead(actor, record, await ctx.levelFor(actor, record, false));
       return true;
     },
 
     /** Statistics: parents' all-version unique views/downloads into the index columns the popularity sorts use. */
-    updatePopularity(rows: { parentId: string; views: number; downloads: number }[]) {
-      writeTransaction(db, () => {
-        for (const row of rows) index.setPopularity(row.parentId, row.views, row.downloads);
+    async updatePopularity(rows: { parentId: string; views: number; downloads: number }[]) {
+      await db.write(async () => {
+        for (const row of rows) await index.setPopularity(row.parentId, row.views, row.downloads);
       });
     },
 
@@ -223,7 +226,7 @@ export function createRecordsService(deps: RecordsDeps) {
     reindexParent: (parentId: string) => ctx.reindexParent(parentId),
 
     /** Rebuilds the search index from the stored records (`cairn reindex`). */
-    reindex(actor: Actor, hooks: RebuildHooks = {}) {
+    async reindex(actor: Actor, hooks: RebuildHooks = {}) {
       requireAdmin(actor);
       return index.rebuild(clock.now(), deps.files.fileTypes, hooks);
     },
@@ -235,8 +238,8 @@ export function createRecordsService(deps: RecordsDeps) {
     close: () => index.close(),
 
     /** The published record as stored, for background jobs (DataCite registration). */
-    loadRecordJson(id: string) {
-      const record = store.findRecord(db, id);
+    async loadRecordJson(id: string) {
+      const record = await store.findRecord(db, id);
       return record ? ctx.recordJson(record) : null;
     },
   };

@@ -26,18 +26,18 @@ export function createSharing(ctx: RecordsContext) {
      * The published record with this id, else the draft; 404 when there is neither, 401/403 when
      * the caller is below `wanted` on it (records/policy.ts levels).
      */
-    target(actor: Actor, id: string, wanted: Level): SharingTarget {
-      const record = store.findRecord(db, id);
-      const row = record ?? store.findDraft(db, id);
+    async target(actor: Actor, id: string, wanted: Level): Promise<SharingTarget> {
+      const record = await store.findRecord(db, id);
+      const row = record ?? (await store.findDraft(db, id));
       if (!row) throw notFound("The persistent identifier does not exist.");
-      requireLevel(actor, ctx.levelFor(actor, row, record === null), wanted);
+      requireLevel(actor, await ctx.levelFor(actor, row, record === null), wanted);
       return { recordId: row.id, parentId: row.parentId, ownerId: row.ownerId, isDraft: record === null, title: String(row.document.metadata?.title ?? "") };
     },
 
     /** The target's record (or draft) JSON as the caller sees it now. */
-    json(actor: Actor, target: SharingTarget) {
-      if (!target.isDraft) return ctx.recordJson(ctx.loadRecord(target.recordId), actor);
-      return ctx.draftJson(ctx.loadDraft(target.recordId), [], actor);
+    async json(actor: Actor, target: SharingTarget) {
+      if (!target.isDraft) return ctx.recordJson(await ctx.loadRecord(target.recordId), actor);
+      return ctx.draftJson(await ctx.loadDraft(target.recordId), [], actor);
     },
 
     /** The record's landing page, for mail. */
@@ -47,9 +47,9 @@ export function createSharing(ctx: RecordsContext) {
      * Gives the parent, every published version and every draft to `userId` and re-indexes them
      * (the index lists records by owner). Call inside the write's transaction.
      */
-    transferOwnership(parentId: string, userId: number, now: number) {
-      store.updateParentOwner(db, parentId, userId, now);
-      ctx.reindexParent(parentId);
+    async transferOwnership(parentId: string, userId: number, now: number) {
+      await store.updateParentOwner(db, parentId, userId, now);
+      await ctx.reindexParent(parentId);
     },
   };
 }

@@ -1,33 +1,33 @@
 // Queries on records, drafts and record_parents.
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { RecordDocument } from "../core/record-document";
-import { changesOf, type Db } from "../db/sqlite/connection";
-import { findRow, insertRow, shapeRow } from "../db/sqlite/rows";
+import { changesOf, type Db } from "../db/port";
+import { findRow, insertRow, shapeRow } from "../db/rows";
 import { draftsTable, recordParentsTable, recordsTable } from "../db/tables";
 
 export type RecordRow = typeof recordsTable.$inferSelect;
 export type DraftRow = typeof draftsTable.$inferSelect;
 export type ParentRow = typeof recordParentsTable.$inferSelect;
 
-// Point reads on every request's path: through the statement cache (see db/sqlite/rows.ts).
-export const findRecord = (db: Db, id: string): RecordRow | null => findRow(db, recordsTable, "id", id);
-export const findDraft = (db: Db, id: string): DraftRow | null => findRow(db, draftsTable, "id", id);
-export const findParent = (db: Db, id: string): ParentRow | null => findRow(db, recordParentsTable, "id", id);
+// Point reads on every request's path: through the statement cache (see db/rows.ts).
+export const findRecord = (db: Db, id: string): Promise<RecordRow | null> => findRow(db, recordsTable, "id", id);
+export const findDraft = (db: Db, id: string): Promise<DraftRow | null> => findRow(db, draftsTable, "id", id);
+export const findParent = (db: Db, id: string): Promise<ParentRow | null> => findRow(db, recordParentsTable, "id", id);
 
 export const insertParent = (db: Db, row: typeof recordParentsTable.$inferInsert) => insertRow(db, recordParentsTable, row);
 export const insertDraft = (db: Db, row: typeof draftsTable.$inferInsert) => insertRow(db, draftsTable, row);
 
 /** Replaces a draft's document if its revision is still `revision`; false when someone was first. */
-export const updateDraftDocument = (db: Db, id: string, revision: number, document: RecordDocument, now: number) =>
+export const updateDraftDocument = async (db: Db, id: string, revision: number, document: RecordDocument, now: number) =>
   changesOf(
-    db
+    await db
       .update(draftsTable)
       .set({ document, updated: now, revisionId: revision + 1 })
       .where(and(eq(draftsTable.id, id), eq(draftsTable.revisionId, revision)))
       .run(),
   ) === 1;
 
-export const deleteDraft = (db: Db, id: string) => db.$client.query("DELETE FROM drafts WHERE id = ?").run(id);
+export const deleteDraft = (db: Db, id: string) => db.statements.run("DELETE FROM drafts WHERE id = ?", [id]);
 export const deleteParent = (db: Db, id: string) => db.delete(recordParentsTable).where(eq(recordParentsTable.id, id)).run();
 
 export const insertRecord = (db: Db, row: typeof recordsTable.$inferInsert) => insertRow(db, recordsTable, row);
@@ -40,17 +40,17 @@ export const updateRecord = (db: Db, id: string, fields: Partial<typeof recordsT
     .run();
 
 /** Marks `latestId` as the parent's latest version and every other version as not latest. */
-export function setLatestVersion(db: Db, parentId: string, latestId: string, now: number) {
+export async function setLatestVersion(db: Db, parentId: string, latestId: string, now: number) {
   // On every publish: cached statements (drizzle's builder prepares each call anew).
-  db.$client.query("UPDATE records SET is_latest = (id = ?) WHERE parent_id = ? AND is_latest IS NOT (id = ?)").run(latestId, parentId, latestId);
-  db.$client.query("UPDATE record_parents SET latest_id = ?, updated = ? WHERE id = ?").run(latestId, now, parentId);
+  await db.statements.run("UPDATE records SET is_latest = (id = ?) WHERE parent_id = ? AND is_latest IS NOT (id = ?)", [latestId, parentId, latestId]);
+  await db.statements.run("UPDATE record_parents SET latest_id = ?, updated = ? WHERE id = ?", [latestId, now, parentId]);
 }
 
 /** Gives the parent, every published version and every draft of it to `userId`. */
-export function updateParentOwner(db: Db, parentId: string, userId: number, now: number) {
-  db.$client.query("UPDATE record_parents SET owner_id = ?, updated = ?, revision_id = revision_id + 1 WHERE id = ?").run(userId, now, parentId);
-  db.$client.query("UPDATE records SET owner_id = ? WHERE parent_id = ?").run(userId, parentId);
-  db.$client.query("UPDATE drafts SET owner_id = ? WHERE parent_id = ?").run(userId, parentId);
+export async function updateParentOwner(db: Db, parentId: string, userId: number, now: number) {
+  await db.statements.run("UPDATE record_parents SET owner_id = ?, updated = ?, revision_id = revision_id + 1 WHERE id = ?", [userId, now, parentId]);
+  await db.statements.run("UPDATE records SET owner_id = ? WHERE parent_id = ?", [userId, parentId]);
+  await db.statements.run("UPDATE drafts SET owner_id = ? WHERE parent_id = ?", [userId, parentId]);
 }
 
 export const updateParentPids = (db: Db, id: string, pids: Record<string, unknown>, now: number) =>
@@ -66,22 +66,22 @@ export const updateParentPids = (db: Db, id: string, pids: Record<string, unknow
 const MAX_VERSION_INDEX = `max(coalesce((SELECT max(version_index) FROM records WHERE parent_id = p.id), 0), coalesce((SELECT max(version_index) FROM drafts WHERE parent_id = p.id), 0))`;
 
 /** The parent and the highest version index used by its records and drafts, in one statement. */
-export function findParentWithVersions(db: Db, id: string): { parent: ParentRow; maxVersionIndex: number } | null {
-  const raw = db.$client.query<Record<string, unknown>, [string]>(`SELECT p.*, ${MAX_VERSION_INDEX} AS max_version_index FROM record_parents p WHERE p.id = ?`).get(id);
+export async function findParentWithVersions(db: Db, id: string): Promise<{ parent: ParentRow; maxVersionIndex: number } | null> {
+  const raw = await db.statements.get<Record<string, unknown>>(`SELECT p.*, ${MAX_VERSION_INDEX} AS max_version_index FROM record_parents p WHERE p.id = ?`, [id]);
   return raw ? { parent: shapeRow(recordParentsTable, raw), maxVersionIndex: raw.max_version_index as number } : null;
 }
 
 /** The highest version index used by the parent's records and drafts (0 before the first). */
-export const maxVersionIndex = (db: Db, parentId: string) =>
-  db.$client.query<{ n: number }, [string]>(`SELECT ${MAX_VERSION_INDEX} AS n FROM record_parents p WHERE p.id = ?`).get(parentId)?.n ?? 0;
+export const maxVersionIndex = async (db: Db, parentId: string) =>
+  (await db.statements.get<{ n: number }>(`SELECT ${MAX_VERSION_INDEX} AS n FROM record_parents p WHERE p.id = ?`, [parentId]))?.n ?? 0;
 
 /** A draft of the parent that is not an edit of a published record: an open new version. */
-export const findNewVersionDraft = (db: Db, parentId: string) =>
-  db
+export const findNewVersionDraft = async (db: Db, parentId: string) =>
+  (await db
     .select()
     .from(draftsTable)
     .where(and(eq(draftsTable.parentId, parentId), sql`NOT EXISTS (SELECT 1 FROM records r WHERE r.id = ${draftsTable.id})`))
-    .get() ?? null;
+    .get()) ?? null;
 
 /** A parent's published versions, oldest first (the first 10,000). */
 export const listParentVersions = (db: Db, parentId: string) =>
@@ -101,12 +101,13 @@ export const listDueEmbargoes = (db: Db, date: string) =>
  * parent has a handful of rows, and SQLite (through Bun) ran the statement with ORDER BY at 5.3 µs against
  * 1.4 µs without (an index serving the order did not help).
  */
-export const listParentCommunities = (db: Db, parentId: string) =>
-  db.$client
-    .query<{ communityId: string; isDefault: number; created: number }, [string]>(
+export const listParentCommunities = async (db: Db, parentId: string) =>
+  (
+    await db.statements.all<{ communityId: string; isDefault: number; created: number }>(
       "SELECT community_id AS communityId, is_default AS isDefault, created FROM record_communities WHERE parent_id = ?",
+      [parentId],
     )
-    .all(parentId)
+  )
     .sort((a, b) => a.created - b.created || (a.communityId < b.communityId ? -1 : a.communityId > b.communityId ? 1 : 0))
     .map((r) => ({ communityId: r.communityId, isDefault: r.isDefault === 1 }));
 
@@ -114,50 +115,49 @@ export const listParentCommunities = (db: Db, parentId: string) =>
  * Includes the parent (all its versions) in the community; the first inclusion becomes the
  * default. False when it is included already.
  */
-export function addParentCommunity(db: Db, parentId: string, communityId: string, now: number): boolean {
-  const hasDefault = db.$client.query("SELECT 1 FROM record_communities WHERE parent_id = ? AND is_default = 1").get(parentId) !== null;
-  const added = db.$client
-    .query("INSERT INTO record_communities (parent_id, community_id, is_default, created) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
-    .run(parentId, communityId, hasDefault ? 0 : 1, now);
+export async function addParentCommunity(db: Db, parentId: string, communityId: string, now: number): Promise<boolean> {
+  const hasDefault = (await db.statements.get("SELECT 1 FROM record_communities WHERE parent_id = ? AND is_default = 1", [parentId])) !== null;
+  const added = await db.statements.run("INSERT INTO record_communities (parent_id, community_id, is_default, created) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", [
+    parentId,
+    communityId,
+    hasDefault ? 0 : 1,
+    now,
+  ]);
   return added.changes === 1;
 }
 
 /** Removes the parent from the community; the oldest remaining inclusion becomes the default if the default went. False when it was not included. */
-export function removeParentCommunity(db: Db, parentId: string, communityId: string): boolean {
-  const removed = db.$client
-    .query<{ isDefault: number }, [string, string]>("DELETE FROM record_communities WHERE parent_id = ? AND community_id = ? RETURNING is_default AS isDefault")
-    .get(parentId, communityId);
+export async function removeParentCommunity(db: Db, parentId: string, communityId: string): Promise<boolean> {
+  const removed = await db.statements.get<{ isDefault: number }>("DELETE FROM record_communities WHERE parent_id = ? AND community_id = ? RETURNING is_default AS isDefault", [
+    parentId,
+    communityId,
+  ]);
   if (!removed) return false;
   if (removed.isDefault === 1) {
-    db.$client
-      .query("UPDATE record_communities SET is_default = 1 WHERE rowid = (SELECT rowid FROM record_communities WHERE parent_id = ? ORDER BY created, community_id LIMIT 1)")
-      .run(parentId);
+    await db.statements.run(
+      "UPDATE record_communities SET is_default = 1 WHERE rowid = (SELECT rowid FROM record_communities WHERE parent_id = ? ORDER BY created, community_id LIMIT 1)",
+      [parentId],
+    );
   }
   return true;
 }
 
 /** Makes the community the parent's default; false when the parent is not included in it. */
-export function setDefaultCommunity(db: Db, parentId: string, communityId: string): boolean {
-  if (db.$client.query("SELECT 1 FROM record_communities WHERE parent_id = ? AND community_id = ?").get(parentId, communityId) === null) return false;
-  db.$client.query("UPDATE record_communities SET is_default = 0 WHERE parent_id = ? AND is_default = 1").run(parentId);
-  db.$client.query("UPDATE record_communities SET is_default = 1 WHERE parent_id = ? AND community_id = ?").run(parentId, communityId);
+export async function setDefaultCommunity(db: Db, parentId: string, communityId: string): Promise<boolean> {
+  if ((await db.statements.get("SELECT 1 FROM record_communities WHERE parent_id = ? AND community_id = ?", [parentId, communityId])) === null) return false;
+  await db.statements.run("UPDATE record_communities SET is_default = 0 WHERE parent_id = ? AND is_default = 1", [parentId]);
+  await db.statements.run("UPDATE record_communities SET is_default = 1 WHERE parent_id = ? AND community_id = ?", [parentId, communityId]);
   return true;
 }
 
 /** The parents included in a community. */
-export const listCommunityParents = (db: Db, communityId: string): string[] =>
-  db.$client
-    .query<{ parentId: string }, [string]>("SELECT parent_id AS parentId FROM record_communities WHERE community_id = ?")
-    .all(communityId)
-    .map((r) => r.parentId);
+export const listCommunityParents = async (db: Db, communityId: string): Promise<string[]> =>
+  (await db.statements.all<{ parentId: string }>("SELECT parent_id AS parentId FROM record_communities WHERE community_id = ?", [communityId])).map((r) => r.parentId);
 
 /** Ids of the parent's drafts (an edit of a published version, or a new version). */
-export const listParentDraftIds = (db: Db, parentId: string): string[] =>
-  db.$client
-    .query<{ id: string }, [string]>("SELECT id FROM drafts WHERE parent_id = ?")
-    .all(parentId)
-    .map((r) => r.id);
+export const listParentDraftIds = async (db: Db, parentId: string): Promise<string[]> =>
+  (await db.statements.all<{ id: string }>("SELECT id FROM drafts WHERE parent_id = ?", [parentId])).map((r) => r.id);
 
 /** Marks the parent's published versions modified (their parent changed: e.g. the communities it is in). */
 export const touchParentRecords = (db: Db, parentId: string, now: number) =>
-  db.$client.query("UPDATE records SET updated = ?, revision_id = revision_id + 1 WHERE parent_id = ?").run(now, parentId);
+  db.statements.run("UPDATE records SET updated = ?, revision_id = revision_id + 1 WHERE parent_id = ?", [now, parentId]);

@@ -5,7 +5,7 @@ import { requireUser, systemActor, type Actor } from "../core/actor";
 import { badRequest, forbidden, validationError, type FieldError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { DAY_MS, formatIsoTime } from "../core/time";
-import { writeTransaction } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import type { RequestsContext } from "./context";
 import { allowedIn, TRANSITIONS } from "./machine";
 import type { CommentInput } from "./model";
@@ -41,16 +41,19 @@ interface Transition {
   outcome?: HookOutcome;
 }
 
+/** Work hooks hand to `afterCommit`, run once their transaction has committed. */
+type Later = (() => void | Promise<void>)[];
+
 const NOTIFIED: Partial<Record<RequestAction, NotificationEvent>> = { submit: "submitted", accept: "accepted", decline: "declined", cancel: "cancelled", expire: "expired" };
 
 export function createRequestActions(ctx: RequestsContext, notify: Notify) {
   const { db, clock, users, communities } = ctx.deps;
 
   /** Work the hooks deferred until their transaction committed; a failure is logged (the change stands). */
-  function runLater(later: (() => void)[]) {
+  async function runLater(later: Later) {
     for (const work of later) {
       try {
-        work();
+        await work();
       } catch (err) {
         ctx.deps.log?.(`requests: work after commit failed: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -59,32 +62,33 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
 
   /**
    * Writes one transition (the checks done): the new status, its log event, the comment, the
-   * type's hook. Runs inside the caller's transaction; returns the new row (null: deleted) and
-   * what the hook returned for the action's notification.
+   * type's hook. Runs inside the caller's transaction (`tx`); returns the new row (null: deleted)
+   * and what the hook returned for the action's notification.
    */
-  function applyTransition(
+  async function applyTransition(
+    tx: Db,
     actor: Actor,
     type: RequestType,
     row: store.RequestRow,
     action: RequestAction,
     comment: CommentInput | null,
     now: number,
-    later: (() => void)[],
+    later: Later,
     input: Record<string, unknown> = {},
-  ): Transition {
+  ): Promise<Transition> {
     const to = TRANSITIONS[action].to;
     if (to === null) {
-      store.deleteRequest(db, row.id);
+      await store.deleteRequest(tx, row.id);
       return { row: null };
     }
     const set: Partial<store.NewRequestRow> = { status: to };
     // The expiry clock starts when the request reaches its receiver (a draft does not expire).
     if (to === "submitted" && row.expiresAt === null && type.expiresInDays) set.expiresAt = now + type.expiresInDays * DAY_MS;
-    const updated = store.updateRequest(db, row.id, set, now);
+    const updated = await store.updateRequest(tx, row.id, set, now);
     const author = ctx.authorOf(actor);
-    store.insertEvent(db, { id: newUuid(), requestId: row.id, type: "L", ...author, payload: { event: to }, created: now, updated: now });
-    if (comment) store.insertEvent(db, { id: newUuid(), requestId: row.id, type: "C", ...author, payload: { ...comment }, created: now, updated: now });
-    const outcome = type.on?.[action]?.({ request: store.viewOf(updated), actor, now, afterCommit: (work) => later.push(work), input });
+    await store.insertEvent(tx, { id: newUuid(), requestId: row.id, type: "L", ...author, payload: { event: to }, created: now, updated: now });
+    if (comment) await store.insertEvent(tx, { id: newUuid(), requestId: row.id, type: "C", ...author, payload: { ...comment }, created: now, updated: now });
+    const outcome = await type.on?.[action]?.({ request: store.viewOf(updated), actor, now, afterCommit: (work) => later.push(work), input });
     return { row: updated, outcome: outcome ?? undefined };
   }
 
@@ -102,25 +106,32 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
   }
 
   /** Runs the action on a request the caller can read; returns the row after it (null: deleted). `input`: the action body's payload, for the type's hook. */
-  function runTransition(actor: Actor, id: string, action: RequestAction, comment: CommentInput | null, revision?: (current: number) => void, input: Record<string, unknown> = {}) {
-    const { row: seen, roles, type } = ctx.loadRequest(actor, id);
+  async function runTransition(
+    actor: Actor,
+    id: string,
+    action: RequestAction,
+    comment: CommentInput | null,
+    revision?: (current: number) => void,
+    input: Record<string, unknown> = {},
+  ) {
+    const { row: seen, roles, type } = await ctx.loadRequest(actor, id);
     const now = clock.now();
-    const later: (() => void)[] = [];
-    const { row: result, outcome } = writeTransaction(db, (): Transition => {
+    const later: Later = [];
+    const { row: result, outcome } = await db.write(async (tx): Promise<Transition> => {
       // Checked again on the row inside the transaction: another action may have run meanwhile.
-      const row = store.findRequest(db, seen.id) ?? seen;
+      const row = (await store.findRequest(tx, seen.id)) ?? seen;
       revision?.(row.revisionId);
       checkTransition(actor, roles, type, row, action, now);
-      return applyTransition(actor, type, row, action, comment, now, later, input);
+      return applyTransition(tx, actor, type, row, action, comment, now, later, input);
     });
-    runLater(later);
+    await runLater(later);
     const event = NOTIFIED[action];
-    if (result && event) notify(event, result, actor, comment?.content, outcome);
+    if (result && event) await notify(event, result, actor, comment?.content, outcome);
     return { row: result, roles };
   }
 
   /** A party reference checked against the type and made canonical (a community slug becomes its id). */
-  function checkRef(field: string, ref: EntityRef | null | undefined, allowed: readonly string[] | null, errors: FieldError[]): EntityRef | null {
+  async function checkRef(field: string, ref: EntityRef | null | undefined, allowed: readonly string[] | null, errors: FieldError[]): Promise<EntityRef | null> {
     if (!ref) {
       if (allowed && field !== "topic") errors.push({ field, messages: ["Missing data for required field."] });
       return null;
@@ -131,11 +142,11 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
     }
     const id = String(ref.id).trim();
     if (ref.kind === "community") {
-      const found = communities.find(id);
+      const found = await communities.find(id);
       if (!found) errors.push({ field, messages: [`No community '${id}'.`] });
       return found ? { kind: "community", id: found.id } : null;
     }
-    if (ref.kind === "user" && users.emailOf(id) === null) errors.push({ field, messages: [`No user '${id}'.`] });
+    if (ref.kind === "user" && (await users.emailOf(id)) === null) errors.push({ field, messages: [`No user '${id}'.`] });
     if (ref.kind === "email" && !EMAIL.test(id)) errors.push({ field, messages: ["Not a valid e-mail address."] });
     return { kind: ref.kind, id };
   }
@@ -145,24 +156,25 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
     runTransition,
 
     /** Creates a request (optionally submitted at once); the caller must be, or act for, its creator. */
-    createRequest(actor: Actor, input: NewRequest) {
+    async createRequest(actor: Actor, input: NewRequest) {
       requireUser(actor);
       const type = ctx.types.get(input.type);
       if (!type) throw validationError([{ field: "type", messages: [`Unknown request type '${input.type}'.`] }]);
       const errors: FieldError[] = [];
       const own: EntityRef | undefined = actor.kind === "user" ? { kind: "user", id: String(actor.userId) } : undefined;
-      const createdBy = checkRef("created_by", input.createdBy ?? own, type.entities.creator, errors);
-      const receiver = checkRef("receiver", input.receiver, type.entities.receiver, errors);
-      const topic = type.entities.topic || input.topic ? checkRef("topic", input.topic, type.entities.topic, errors) : null;
+      // One after the other: the field errors keep their order.
+      const createdBy = await checkRef("created_by", input.createdBy ?? own, type.entities.creator, errors);
+      const receiver = await checkRef("receiver", input.receiver, type.entities.receiver, errors);
+      const topic = type.entities.topic || input.topic ? await checkRef("topic", input.topic, type.entities.topic, errors) : null;
       if (errors.length) throw validationError(errors);
-      const roles = ctx.rolesOf(actor);
+      const roles = await ctx.rolesOf(actor);
       if (actor.kind !== "system" && !actsFor(actor, roles, createdBy!)) throw forbidden();
       const now = clock.now();
-      const later: (() => void)[] = [];
-      const { row, outcome } = writeTransaction(db, (): Transition => {
+      const later: Later = [];
+      const { row, outcome } = await db.write(async (tx): Promise<Transition> => {
         const draft = {
           id: newUuid(),
-          number: store.nextNumber(db),
+          number: await store.nextNumber(tx),
           type: type.id,
           title: input.title?.trim() ?? "",
           description: input.description?.trim() ?? "",
@@ -179,11 +191,15 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
           updated: now,
         };
         const defaults = type.defaults?.(store.viewOf({ ...draft, revisionId: 1 })) ?? {};
-        const created = store.insertRequest(db, { ...draft, title: draft.title || defaults.title || "", description: draft.description || defaults.description || "" });
-        return input.submit ? applyTransition(actor, type, created, "submit", input.comment ?? null, now, later) : { row: created };
+        const created = await store.insertRequest(tx, {
+          ...draft,
+          title: draft.title || defaults.title || "",
+          description: draft.description || defaults.description || "",
+        });
+        return input.submit ? applyTransition(tx, actor, type, created, "submit", input.comment ?? null, now, later) : { row: created };
       });
-      runLater(later);
-      if (input.submit) notify("submitted", row!, actor, input.comment?.content, outcome);
+      await runLater(later);
+      if (input.submit) await notify("submitted", row!, actor, input.comment?.content, outcome);
       return ctx.present(actor, roles, row!);
     },
 
@@ -191,38 +207,39 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
      * Inside the transaction that deletes a community (communities' onDelete hook): its drafts go,
      * its open requests are cancelled by the system. No mail: the community is going away.
      */
-    closeCommunityRequests(communityId: string, now: number) {
+    async closeCommunityRequests(communityId: string, now: number) {
       let closed = 0;
       // Cancelling and deleting run no hooks that defer work; were one to, it runs at once.
-      const later: (() => void)[] = [];
-      for (const row of store.listUnfinishedOfCommunity(db, communityId)) {
-        applyTransition(systemActor, ctx.typeOf(row.type), row, row.status === "created" ? "delete" : "cancel", null, now, later);
+      const later: Later = [];
+      // `db` inside the caller's transaction is that transaction (the same asynchronous flow).
+      for (const row of await store.listUnfinishedOfCommunity(db, communityId)) {
+        await applyTransition(db, systemActor, ctx.typeOf(row.type), row, row.status === "created" ? "delete" : "cancel", null, now, later);
         closed++;
       }
-      runLater(later);
+      await runLater(later);
       return closed;
     },
 
     /** The daily job: expires every open request past its expiry (idempotent: a second run finds none). */
-    expireOverdue() {
+    async expireOverdue() {
       let expired = 0;
       const failed = new Set<string>();
       for (;;) {
-        const batch = store.listOverdue(db, clock.now(), 200 + failed.size).filter((r) => !failed.has(r.id));
+        const batch = (await store.listOverdue(db, clock.now(), 200 + failed.size)).filter((r) => !failed.has(r.id));
         if (batch.length === 0) return { expired, failed: failed.size };
         for (const seen of batch) {
           const now = clock.now();
           try {
-            const later: (() => void)[] = [];
-            const { row, outcome } = writeTransaction(db, (): Transition => {
-              const row = store.findRequest(db, seen.id);
+            const later: Later = [];
+            const { row, outcome } = await db.write(async (tx): Promise<Transition> => {
+              const row = await store.findRequest(tx, seen.id);
               if (!row || row.status !== "submitted" || row.expiresAt === null || row.expiresAt > now) return { row: null };
-              return applyTransition(systemActor, ctx.typeOf(row.type), row, "expire", null, now, later);
+              return applyTransition(tx, systemActor, ctx.typeOf(row.type), row, "expire", null, now, later);
             });
-            runLater(later);
+            await runLater(later);
             if (row) {
               expired++;
-              notify("expired", row, systemActor, undefined, outcome);
+              await notify("expired", row, systemActor, undefined, outcome);
             }
           } catch (err) {
             // A type's hook refused: the request stays open and is tried again tomorrow; the others go on.

@@ -13,33 +13,33 @@ import type { RequestAction, RequestType } from "./request-type";
 /** The communities module's answers about communities as request parties. */
 export interface CommunityDirectory {
   /** The community by UUID or slug, or null when there is none. */
-  find(idOrSlug: string): { id: string; slug: string; title: string; visibility: "public" | "restricted" } | null;
+  find(idOrSlug: string): Promise<{ id: string; slug: string; title: string; visibility: "public" | "restricted" } | null>;
   /** The actor's role in each community it belongs to (directly or through one of its groups); empty for anonymous. */
-  rolesOf(actor: Actor): Map<string, Role>;
+  rolesOf(actor: Actor): Promise<Map<string, Role>>;
   /** E-mail addresses of the community's curators, managers and owners (notification recipients). */
-  curatorEmails(communityId: string): string[];
+  curatorEmails(communityId: string): Promise<string[]>;
 }
 
 /** The users module's answers about users as request parties. */
 export interface UserDirectory {
   /** The user's e-mail address, or null when there is no such (active) user. */
-  emailOf(userId: string): string | null;
+  emailOf(userId: string): Promise<string | null>;
   /** How mail names the user: a full name or username, else the e-mail address. */
-  nameOf(userId: string): string | null;
+  nameOf(userId: string): Promise<string | null>;
   /** E-mail addresses of a group's members. */
-  groupEmails?(groupId: string): string[];
+  groupEmails?(groupId: string): Promise<string[]>;
 }
 
 /** The user directory from the users service's `findUserById` (app.ts wiring). */
-export function userDirectoryOf(findUserById: (id: number) => { email: string; fullName: string; username: string | null; active: boolean } | null): UserDirectory {
-  const find = (id: string) => {
-    const user = /^\d{1,15}$/.test(id) ? findUserById(Number(id)) : null;
+export function userDirectoryOf(findUserById: (id: number) => Promise<{ email: string; fullName: string; username: string | null; active: boolean } | null>): UserDirectory {
+  const find = async (id: string) => {
+    const user = /^\d{1,15}$/.test(id) ? await findUserById(Number(id)) : null;
     return user?.active ? user : null;
   };
   return {
-    emailOf: (id) => find(id)?.email ?? null,
-    nameOf: (id) => {
-      const user = find(id);
+    emailOf: async (id) => (await find(id))?.email ?? null,
+    nameOf: async (id) => {
+      const user = await find(id);
       return user ? user.fullName.trim() || user.username || user.email : null;
     },
   };
@@ -49,7 +49,7 @@ export interface RequestsDeps extends Deps {
   communities: CommunityDirectory;
   users: UserDirectory;
   /** Queues one notification; called after the change it reports has committed (mail/service.ts). */
-  queueMail(mail: { to: string; subject: string; body: string; topic: string }): void;
+  queueMail(mail: { to: string; subject: string; body: string; topic: string }): Promise<unknown>;
   /** The request types the engine moves: each module's, assembled by app.ts; tests pass their own. */
   types: readonly RequestType[];
   log?(message: string): void;
@@ -65,7 +65,7 @@ export function createRequestsContext(deps: RequestsDeps) {
   const types = new Map(deps.types.map((type) => [type.id, type]));
 
   const typeOf = (id: string) => types.get(id) ?? unknownType(id);
-  const rolesOf = (actor: Actor): Roles => (actor.kind === "user" ? deps.communities.rolesOf(actor) : new Map());
+  const rolesOf = async (actor: Actor): Promise<Roles> => (actor.kind === "user" ? deps.communities.rolesOf(actor) : new Map());
 
   /** The actions of `POST .../actions/{action}` the actor may run now (the links' `actions`). */
   function actionsFor(actor: Actor, roles: Roles, row: store.RequestRow, now: number): RequestAction[] {
@@ -82,11 +82,11 @@ export function createRequestsContext(deps: RequestsDeps) {
     actionsFor,
 
     /** A request the actor may read: 401 anonymous, 404 unknown, 403 when not a party. */
-    loadRequest(actor: Actor, id: string) {
+    async loadRequest(actor: Actor, id: string) {
       requireUser(actor);
-      const row = UUID.test(id) ? store.findRequest(db, id.toLowerCase()) : undefined;
+      const row = UUID.test(id) ? await store.findRequest(db, id.toLowerCase()) : undefined;
       if (!row) throw notFound(`No request with id '${id}'.`);
-      const roles = rolesOf(actor);
+      const roles = await rolesOf(actor);
       if (!canReadRequest(actor, roles, store.viewOf(row))) throw forbidden();
       return { row, roles, type: typeOf(row.type) };
     },

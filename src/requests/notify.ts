@@ -46,26 +46,26 @@ export function createNotifier(ctx: RequestsContext) {
   const { deps } = ctx;
   const { users, communities, config, links } = deps;
 
-  function addressesOf(ref: EntityRef): string[] {
+  async function addressesOf(ref: EntityRef): Promise<string[]> {
     switch (ref.kind) {
       case "user":
-        return [users.emailOf(ref.id)].filter((e): e is string => !!e);
+        return [await users.emailOf(ref.id)].filter((e): e is string => !!e);
       case "community":
         return communities.curatorEmails(ref.id);
       case "email":
         return [ref.id];
       case "group":
-        return users.groupEmails?.(ref.id) ?? [];
+        return (await users.groupEmails?.(ref.id)) ?? [];
       default:
         return [];
     }
   }
 
-  const nameOf = (actor: Actor) => (actor.kind === "user" ? (users.nameOf(String(actor.userId)) ?? `user ${actor.userId}`) : "The system");
-  const ownEmail = (actor: Actor) => (actor.kind === "user" ? users.emailOf(String(actor.userId))?.toLowerCase() : undefined);
+  const nameOf = async (actor: Actor) => (actor.kind === "user" ? ((await users.nameOf(String(actor.userId))) ?? `user ${actor.userId}`) : "The system");
+  const ownEmail = async (actor: Actor) => (actor.kind === "user" ? (await users.emailOf(String(actor.userId)))?.toLowerCase() : undefined);
 
   /** Queues the event's mail to its audience (the actor left out). Call after commit. `outcome`: what the action's hook returned. */
-  return function notify(event: NotificationEvent, row: store.RequestRow, actor: Actor, commentHtml?: string, outcome?: HookOutcome): void {
+  return async function notify(event: NotificationEvent, row: store.RequestRow, actor: Actor, commentHtml?: string, outcome?: HookOutcome): Promise<void> {
     try {
       const request = store.viewOf(row);
       const type = ctx.typeOf(row.type);
@@ -73,7 +73,7 @@ export function createNotifier(ctx: RequestsContext) {
         request,
         event,
         outcome,
-        actorName: nameOf(actor),
+        actorName: await nameOf(actor),
         url: links.html(`/requests/${row.id}`),
         comment: commentHtml ? stripHtml(commentHtml.replace(/<\/(p|div|li|h\d|blockquote|pre)>|<br\s*\/?>/gi, "$&\n")) : undefined,
         siteName: config.THEME_SITENAME,
@@ -81,14 +81,14 @@ export function createNotifier(ctx: RequestsContext) {
       const typed = type.notification?.(mailCtx);
       if (typed === null) return;
       const text = typed ?? defaultMailText(mailCtx);
-      const own = ownEmail(actor);
+      const own = await ownEmail(actor);
       const seen = new Set<string>();
       for (const side of AUDIENCE[event]) {
-        for (const to of addressesOf(side === "creator" ? request.createdBy : request.receiver)) {
+        for (const to of await addressesOf(side === "creator" ? request.createdBy : request.receiver)) {
           const key = to.trim().toLowerCase();
           if (!key || key === own || seen.has(key)) continue;
           seen.add(key);
-          deps.queueMail({ to, subject: text.subject, body: text.body, topic: `request:${row.id}` });
+          await deps.queueMail({ to, subject: text.subject, body: text.body, topic: `request:${row.id}` });
         }
       }
     } catch (err) {

@@ -61,8 +61,11 @@ export interface HookContext {
   /** Who runs the action (the system actor for expiry). */
   actor: Actor;
   now: number;
-  /** Runs `work` once the action's transaction has committed (files to remove, jobs to queue). */
-  afterCommit(work: () => void): void;
+  /**
+   * Runs `work` once the action's transaction has committed (files to remove, jobs to queue); the
+   * engine awaits it, and a failure is logged (the change stands).
+   */
+  afterCommit(work: () => void | Promise<void>): void;
   /**
    * The `payload` object of the action's body (`POST .../actions/{action}`), unchecked: a type
    * reads its own members (an access request's `expires_at`) and refuses bad ones with a 400.
@@ -121,10 +124,11 @@ export interface RequestType {
   can: Partial<Record<RequestAction, (parties: Parties, request: RequestView) => boolean>>;
   /**
    * Side effects of an action, run inside the engine's transaction after the status is written
-   * (accept adds a member, say). Throwing an HttpError refuses the action and rolls back. What it
-   * returns reaches the action's notification as `outcome`.
+   * (accept adds a member, say), and awaited there: a hook awaits nothing but the database (its
+   * other work goes to `afterCommit`). Throwing (or rejecting with) an HttpError refuses the
+   * action and rolls back. What it resolves to reaches the action's notification as `outcome`.
    */
-  on?: Partial<Record<RequestAction, (ctx: HookContext) => HookOutcome | void>>;
+  on?: Partial<Record<RequestAction, (ctx: HookContext) => Promise<HookOutcome | void>>>;
   /** Days an open request lives after it is submitted; null or absent: it never expires. */
   expiresInDays?: number | null;
   /** Title and description used when the creator gives none. */

@@ -31,22 +31,26 @@ export const requestsRoutes = (http: ActorContext, requests: RequestsService) =>
       query: requestSearchQuery,
       detail: { summary: "Search a community's requests (its curators, managers and owners)", tags },
     })
-    .get("/api/requests/:id", ({ actor, params, set }) => withEtag(set, requests.readRequest(actor, params.id)), {
+    .get("/api/requests/:id", async ({ actor, params, set }) => withEtag(set, await requests.readRequest(actor, params.id)), {
       detail: { summary: "Read a request", tags },
     })
-    .put("/api/requests/:id", ({ actor, params, body, request, set }) => withEtag(set, requests.updateRequest(actor, params.id, body, request.headers.get("if-match"))), {
-      detail: { summary: "Change a request's title and description (its creator, while created or submitted)", tags },
-    })
+    .put(
+      "/api/requests/:id",
+      async ({ actor, params, body, request, set }) => withEtag(set, await requests.updateRequest(actor, params.id, body, request.headers.get("if-match"))),
+      {
+        detail: { summary: "Change a request's title and description (its creator, while created or submitted)", tags },
+      },
+    )
     .delete(
       "/api/requests/:id",
-      ({ actor, params, request, set }) => {
-        requests.deleteRequest(actor, params.id, request.headers.get("if-match"));
+      async ({ actor, params, request, set }) => {
+        await requests.deleteRequest(actor, params.id, request.headers.get("if-match"));
         set.status = 204;
         return null;
       },
       { detail: { summary: "Delete a request that is not yet submitted", tags } },
     )
-    .post("/api/requests/:id/actions/:action", ({ actor, params, body, set }) => withEtag(set, requests.runAction(actor, params.id, params.action, body)), {
+    .post("/api/requests/:id/actions/:action", async ({ actor, params, body, set }) => withEtag(set, await requests.runAction(actor, params.id, params.action, body)), {
       body: actionPayloadBody,
       detail: { summary: "Run an action (submit, accept, decline, cancel, expire), optionally with a comment", tags },
     })
@@ -56,24 +60,24 @@ export const requestsRoutes = (http: ActorContext, requests: RequestsService) =>
     })
     .post(
       "/api/requests/:id/comments",
-      ({ actor, params, body, set }) => {
+      async ({ actor, params, body, set }) => {
         set.status = 201;
-        return withEtag(set, requests.createComment(actor, params.id, body));
+        return withEtag(set, await requests.createComment(actor, params.id, body));
       },
       { detail: { summary: "Comment on a request", tags } },
     )
-    .get("/api/requests/:id/comments/:event_id", ({ actor, params, set }) => withEtag(set, requests.readComment(actor, params.id, params.event_id)), {
+    .get("/api/requests/:id/comments/:event_id", async ({ actor, params, set }) => withEtag(set, await requests.readComment(actor, params.id, params.event_id)), {
       detail: { summary: "Read a comment (or any event of the timeline)", tags },
     })
     .put(
       "/api/requests/:id/comments/:event_id",
-      ({ actor, params, body, request, set }) => withEtag(set, requests.updateComment(actor, params.id, params.event_id, body, request.headers.get("if-match"))),
+      async ({ actor, params, body, request, set }) => withEtag(set, await requests.updateComment(actor, params.id, params.event_id, body, request.headers.get("if-match"))),
       { detail: { summary: "Change a comment (its author)", tags } },
     )
     .delete(
       "/api/requests/:id/comments/:event_id",
-      ({ actor, params, request, set }) => {
-        requests.deleteComment(actor, params.id, params.event_id, request.headers.get("if-match"));
+      async ({ actor, params, request, set }) => {
+        await requests.deleteComment(actor, params.id, params.event_id, request.headers.get("if-match"));
         set.status = 204;
         return null;
       },

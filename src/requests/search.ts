@@ -35,38 +35,38 @@ export function createRequestSearch(ctx: RequestsContext) {
   const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
 
   /** The scope's SQL and the path of its listing; 404/403 for a community the caller may not see the inbox of. */
-  function scopeOf(actor: Actor, roles: Roles, scope: Scope): { filter: SQL; path: string } {
+  async function scopeOf(actor: Actor, roles: Roles, scope: Scope): Promise<{ filter: SQL; path: string }> {
     if (scope.kind === "all") return { filter: readableRequestsFilter(actor, roles), path: "/requests" };
     if (scope.kind === "user") return { filter: readableRequestsFilter(actor, roles, true), path: "/user/requests" };
     if (scope.kind === "topic") return { filter: and(readableRequestsFilter(actor, roles), store.about(scope.topic))!, path: scope.path };
-    const community = communities.find(scope.idOrSlug);
+    const community = await communities.find(scope.idOrSlug);
     if (!community) throw notFound(`No community '${scope.idOrSlug}'.`);
     checkSearchCommunityRequests(actor, roles, community, `No community '${scope.idOrSlug}'.`);
     return { filter: and(readableRequestsFilter(actor, roles), store.receivedBy({ kind: "community", id: community.id }))!, path: `/communities/${scope.idOrSlug}/requests` };
   }
 
-  function aggregations(where: SQL, f: ListFilters) {
-    const facet = (label: string, column: "type" | "status", selected: string[], labelOf: (k: string) => string) => ({
+  async function aggregations(where: SQL, f: ListFilters) {
+    const facet = async (label: string, column: "type" | "status", selected: string[], labelOf: (k: string) => string) => ({
       label,
-      buckets: store.countByColumn(db, where, column).map(({ key, n }) => ({ key, doc_count: n, label: labelOf(key), is_selected: selected.includes(key) })),
+      buckets: (await store.countByColumn(db, where, column)).map(({ key, n }) => ({ key, doc_count: n, label: labelOf(key), is_selected: selected.includes(key) })),
     });
     return {
-      type: facet("Type", "type", f.types, typeLabel),
-      status: facet("Status", "status", f.statuses, (k) => STATUS_LABELS[k] ?? k),
+      type: await facet("Type", "type", f.types, typeLabel),
+      status: await facet("Status", "status", f.statuses, (k) => STATUS_LABELS[k] ?? k),
     };
   }
 
-  return function searchRequests(actor: Actor, params: ListParams, scope: Scope): SearchResult<RequestJson> {
+  return async function searchRequests(actor: Actor, params: ListParams, scope: Scope): Promise<SearchResult<RequestJson>> {
     requireUser(actor);
     const f = readListFilters(params);
     const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.at(-1) : v);
     const page = parsePage({ page: one(params.page), size: one(params.size) }, limits);
     const sort = chooseSort({ options: SORTS, requested: f.sort, hasQuery: queryWords(f.q).length > 0, defaultSort: "newest" });
-    const roles = ctx.rolesOf(actor);
-    const { filter, path } = scopeOf(actor, roles, scope);
+    const roles = await ctx.rolesOf(actor);
+    const { filter, path } = await scopeOf(actor, roles, scope);
     // Facet counts are over the query without the facet selections (InvenioRDM's post_filter).
     const where = store.listingWhere(filter, f);
-    const { rows, total } = store.searchRequests(db, store.facetWhere(where, f), store.listingOrder(sort, f.q), page.size, page.offset);
+    const { rows, total } = await store.searchRequests(db, store.facetWhere(where, f), store.listingOrder(sort, f.q), page.size, page.offset);
     const ref = (x: EntityRef | null) => (x ? `${x.kind}:${x.id}` : undefined);
     return searchEnvelope({
       items: rows.map((row) => ctx.present(actor, roles, row)),
@@ -83,7 +83,7 @@ export function createRequestSearch(ctx: RequestsContext) {
         topic: ref(f.topic),
       },
       sortBy: sort,
-      aggregations: aggregations(where, f),
+      aggregations: await aggregations(where, f),
     });
   };
 }

@@ -4,7 +4,6 @@
 import type { Actor } from "../core/actor";
 import { badRequest, forbidden, notFound } from "../core/errors";
 import { checkRevision } from "../core/etag";
-import { writeTransaction } from "../db/sqlite/connection";
 import { createRequestActions, type NewRequest } from "./actions";
 import { createRequestsContext, type RequestsDeps } from "./context";
 import { API_ACTIONS, isRequestAction, isOpen } from "./machine";
@@ -32,7 +31,7 @@ export function createRequestsService(deps: RequestsDeps) {
   const { db, clock } = deps;
 
   return {
-    createRequest: (actor: Actor, input: NewRequest): RequestJson => actions.createRequest(actor, input),
+    createRequest: (actor: Actor, input: NewRequest): Promise<RequestJson> => actions.createRequest(actor, input),
 
     /** Adds a type at run time (tests); the shipped types are assembled in app.ts. */
     registerType(type: RequestType) {
@@ -40,36 +39,36 @@ export function createRequestsService(deps: RequestsDeps) {
       ctx.types.set(type.id, type);
     },
 
-    readRequest(actor: Actor, id: string): RequestJson {
-      const { row, roles } = ctx.loadRequest(actor, id);
+    async readRequest(actor: Actor, id: string): Promise<RequestJson> {
+      const { row, roles } = await ctx.loadRequest(actor, id);
       return ctx.present(actor, roles, row);
     },
 
     /** Title and description, by the creator, while the request is a draft or open. */
-    updateRequest(actor: Actor, id: string, body: unknown, ifMatch?: string | null): RequestJson {
-      const { row, roles, type } = ctx.loadRequest(actor, id);
+    async updateRequest(actor: Actor, id: string, body: unknown, ifMatch?: string | null): Promise<RequestJson> {
+      const { row, roles, type } = await ctx.loadRequest(actor, id);
       const status = row.status as RequestStatus;
       if (status !== "created" && !isOpen(status)) throw badRequest(`A request in the state '${status}' can no longer be edited (only in: created, submitted).`);
       if (!canEditRequest(type, actor, roles, store.viewOf(row))) throw forbidden();
       checkRevision(ifMatch, row.revisionId);
       const edit = readRequestEdit(body);
-      const changed = writeTransaction(db, () => store.updateRequest(db, row.id, edit, clock.now()));
+      const changed = await db.write((tx) => store.updateRequest(tx, row.id, edit, clock.now()));
       return ctx.present(actor, roles, changed);
     },
 
     /** Only a draft (`created`) is deleted, by whoever may delete it (the creator, as a rule). */
-    deleteRequest(actor: Actor, id: string, ifMatch?: string | null): void {
-      actions.runTransition(actor, id, "delete", null, (current) => checkRevision(ifMatch, current));
+    async deleteRequest(actor: Actor, id: string, ifMatch?: string | null): Promise<void> {
+      await actions.runTransition(actor, id, "delete", null, (current) => checkRevision(ifMatch, current));
     },
 
     /** `POST /requests/{id}/actions/{action}` with an optional comment written with the transition. */
-    runAction(actor: Actor, id: string, action: string, body?: unknown): RequestJson {
-      ctx.loadRequest(actor, id);
+    async runAction(actor: Actor, id: string, action: string, body?: unknown): Promise<RequestJson> {
+      await ctx.loadRequest(actor, id);
       if (!isRequestAction(action) || action === "delete") {
         throw badRequest(`No action '${action}' on requests; the actions are: ${API_ACTIONS.join(", ")}${action === "delete" ? " (delete a draft with DELETE)" : ""}.`);
       }
       const comment = readCommentBody(body, true);
-      const { row, roles } = actions.runTransition(actor, id, action, comment, undefined, actionInput(body));
+      const { row, roles } = await actions.runTransition(actor, id, action, comment, undefined, actionInput(body));
       return ctx.present(actor, roles, row!);
     },
 
@@ -90,39 +89,39 @@ export function createRequestsService(deps: RequestsDeps) {
     readTimeline: timeline.readTimeline,
 
     /** For communities' onDelete hook: drafts and open requests of the community are closed in its deletion's transaction. */
-    closeCommunityRequests: (community: { id: string }, at: number) => {
-      actions.closeCommunityRequests(community.id, at);
+    closeCommunityRequests: async (community: { id: string }, at: number): Promise<void> => {
+      await actions.closeCommunityRequests(community.id, at);
     },
 
     /** The `requests-expire` job. */
     expireOverdue: () => actions.expireOverdue(),
 
     /** One request as types see it, or null (other modules; no permission check). */
-    findRequest(id: string): RequestView | null {
-      const row = store.findRequest(db, id);
+    async findRequest(id: string): Promise<RequestView | null> {
+      const row = await store.findRequest(db, id);
       return row ? store.viewOf(row) : null;
     },
 
     /** Requests by type, party or topic, oldest first (other modules, e.g. a community's invitations; no permission check). */
-    findRequests(lookup: RequestLookup): RequestView[] {
-      return store.listRequestsBy(db, lookup, lookup.limit ?? 1000).map(store.viewOf);
+    async findRequests(lookup: RequestLookup): Promise<RequestView[]> {
+      return (await store.listRequestsBy(db, lookup, lookup.limit ?? 1000)).map(store.viewOf);
     },
 
     /**
      * Replaces the type's payload of a draft or open request (e.g. the role an invitation offers),
      * with the next revision; joins the caller's transaction. No permission check: the owning module authorised.
      */
-    updatePayload(id: string, payload: Record<string, unknown>, now: number): void {
-      const row = store.findRequest(db, id);
+    async updatePayload(id: string, payload: Record<string, unknown>, now: number): Promise<void> {
+      const row = await store.findRequest(db, id);
       if (!row) throw notFound(`No request with id '${id}'.`);
       const status = row.status as RequestStatus;
       if (status !== "created" && !isOpen(status)) throw badRequest(`A request in the state '${status}' can no longer be changed.`);
-      writeTransaction(db, () => store.updateRequest(db, row.id, { payload }, now));
+      await db.write((tx) => store.updateRequest(tx, row.id, { payload }, now));
     },
 
     /** A request as the actor sees it, links and allowed actions included (for other modules' responses). */
-    presentFor(actor: Actor, id: string): RequestJson {
-      const { row, roles } = ctx.loadRequest(actor, id);
+    async presentFor(actor: Actor, id: string): Promise<RequestJson> {
+      const { row, roles } = await ctx.loadRequest(actor, id);
       return ctx.present(actor, roles, row);
     },
   };

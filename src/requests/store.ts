@@ -2,8 +2,8 @@
 import { and, asc, desc, eq, inArray, isNotNull, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { matchAllWords, queryWords } from "../core/word-match";
-import type { Db } from "../db/sqlite/connection";
-import { selectRows, sortRows } from "../db/sqlite/rows";
+import type { Db } from "../db/port";
+import { selectRows, sortRows } from "../db/rows";
 import { requestEventsTable, requestsTable } from "../db/tables";
 import type { ListFilters } from "./model";
 import type { EntityKind, EntityRef, RequestStatus, RequestView } from "./request-type";
@@ -34,39 +34,43 @@ export function viewOf(row: RequestRow): RequestView {
   };
 }
 
-export const findRequest = (db: Db, id: string) => db.select().from(requestsTable).where(eq(requestsTable.id, id)).get();
+export const findRequest = (db: Db, id: string): Promise<RequestRow | undefined> => db.select().from(requestsTable).where(eq(requestsTable.id, id)).get();
 
 /** The next human number; called inside the inserting transaction, so numbers never repeat. */
-export const nextNumber = (db: Db) =>
-  (db
+export async function nextNumber(db: Db): Promise<number> {
+  const row = await db
     .select({ n: sql<number>`coalesce(max(${requestsTable.number}), 0)` })
     .from(requestsTable)
-    .get()?.n ?? 0) + 1;
+    .get();
+  return (row?.n ?? 0) + 1;
+}
 
-export const insertRequest = (db: Db, row: NewRequestRow) => db.insert(requestsTable).values(row).returning().get();
+export const insertRequest = (db: Db, row: NewRequestRow): Promise<RequestRow> => db.insert(requestsTable).values(row).returning().get();
 
 /** Writes the changes with the next revision. */
-export const updateRequest = (db: Db, id: string, set: Partial<NewRequestRow>, updated: number) =>
-  db
+export const updateRequest = async (db: Db, id: string, set: Partial<NewRequestRow>, updated: number): Promise<RequestRow> =>
+  (await db
     .update(requestsTable)
     .set({ ...set, updated, revisionId: sql`${requestsTable.revisionId} + 1` })
     .where(eq(requestsTable.id, id))
     .returning()
-    .get()!;
+    .get())!;
 
-export const deleteRequest = (db: Db, id: string) => db.delete(requestsTable).where(eq(requestsTable.id, id)).run();
+export const deleteRequest = async (db: Db, id: string): Promise<void> => {
+  await db.delete(requestsTable).where(eq(requestsTable.id, id)).run();
+};
 
-export function searchRequests(db: Db, where: SQL | undefined, orderBy: SQL[], limit: number, offset: number) {
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(requestsTable)
-      .where(where)
-      .get()?.n ?? 0;
+export async function searchRequests(db: Db, where: SQL | undefined, orderBy: SQL[], limit: number, offset: number) {
+  const counted = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(requestsTable)
+    .where(where)
+    .get();
+  const total = counted?.n ?? 0;
   const rows =
     total === 0
       ? []
-      : db
+      : await db
           .select()
           .from(requestsTable)
           .where(where)
@@ -154,18 +158,18 @@ function lookupWhere(lookup: RequestLookup): [string, string[]] {
 }
 
 /** Requests by type, party or topic, oldest first (e.g. a community's invitations). */
-export function listRequestsBy(db: Db, lookup: RequestLookup, limit: number) {
+export async function listRequestsBy(db: Db, lookup: RequestLookup, limit: number): Promise<RequestRow[]> {
   const [where, params] = lookupWhere(lookup);
   // A topic (a record, a draft) has a handful of requests: ordered here, on every publish's path.
-  if (lookup.topic) return sortRows(selectRows(db, requestsTable, where, params), "created", "number").slice(0, limit);
+  if (lookup.topic) return sortRows(await selectRows(db, requestsTable, where, params), "created", "number").slice(0, limit);
   return selectRows(db, requestsTable, where, [...params, limit], "ORDER BY created, number LIMIT ?");
 }
 
 /** The newest request matching the lookup (highest number), or null. */
-export function findLatestRequest(db: Db, lookup: RequestLookup) {
+export async function findLatestRequest(db: Db, lookup: RequestLookup): Promise<RequestRow | null> {
   const [where, params] = lookupWhere({ type: lookup.type, topic: lookup.topic, createdBy: lookup.createdBy });
-  if (lookup.topic) return sortRows(selectRows(db, requestsTable, where, params), "number").pop() ?? null;
-  return selectRows(db, requestsTable, where, params, "ORDER BY number DESC LIMIT 1")[0] ?? null;
+  if (lookup.topic) return sortRows(await selectRows(db, requestsTable, where, params), "number").pop() ?? null;
+  return (await selectRows(db, requestsTable, where, params, "ORDER BY number DESC LIMIT 1"))[0] ?? null;
 }
 
 /** Open requests whose expiry has passed. */
@@ -198,25 +202,25 @@ export const findEvent = (db: Db, requestId: string, eventId: string) =>
     .where(and(eq(requestEventsTable.requestId, requestId), eq(requestEventsTable.id, eventId)))
     .get();
 
-export const updateEvent = (db: Db, id: string, set: Partial<typeof requestEventsTable.$inferInsert>, updated: number) =>
-  db
+export const updateEvent = async (db: Db, id: string, set: Partial<typeof requestEventsTable.$inferInsert>, updated: number): Promise<EventRow> =>
+  (await db
     .update(requestEventsTable)
     .set({ ...set, updated, revisionId: sql`${requestEventsTable.revisionId} + 1` })
     .where(eq(requestEventsTable.id, id))
     .returning()
-    .get()!;
+    .get())!;
 
 /** A request's events in time order; rowid breaks ties, so events of one instant keep the order they were written in. */
-export function listEvents(db: Db, requestId: string, newestFirst: boolean, limit: number, offset: number) {
+export async function listEvents(db: Db, requestId: string, newestFirst: boolean, limit: number, offset: number) {
   const where = eq(requestEventsTable.requestId, requestId);
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(requestEventsTable)
-      .where(where)
-      .get()?.n ?? 0;
+  const counted = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(requestEventsTable)
+    .where(where)
+    .get();
+  const total = counted?.n ?? 0;
   const dir = newestFirst ? desc : asc;
-  const rows = db
+  const rows = await db
     .select()
     .from(requestEventsTable)
     .where(where)

@@ -7,7 +7,6 @@ import { checkRevision } from "../core/etag";
 import { newUuid } from "../core/ids";
 import { parsePage, searchEnvelope, type SearchResult } from "../core/paging";
 import { chooseSort } from "../search/sorts";
-import { writeTransaction } from "../db/sqlite/connection";
 import type { RequestsContext } from "./context";
 import type { ListParams } from "./model";
 import type { Notify } from "./notify";
@@ -22,16 +21,16 @@ export function createTimeline(ctx: RequestsContext, notify: Notify) {
   const { db, clock, links, config } = ctx.deps;
   const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
 
-  function loadEvent(requestId: string, eventId: string) {
-    const event = store.findEvent(db, requestId, eventId.toLowerCase());
+  async function loadEvent(requestId: string, eventId: string) {
+    const event = await store.findEvent(db, requestId, eventId.toLowerCase());
     if (!event) throw notFound(`No comment with id '${eventId}' on this request.`);
     return event;
   }
 
   /** A comment the actor wrote (the system may change any): 400 for a log event, 403 for someone else's. */
-  function loadOwnComment(actor: Actor, id: string, eventId: string) {
-    const { row } = ctx.loadRequest(actor, id);
-    const event = loadEvent(row.id, eventId);
+  async function loadOwnComment(actor: Actor, id: string, eventId: string) {
+    const { row } = await ctx.loadRequest(actor, id);
+    const event = await loadEvent(row.id, eventId);
     if (event.type !== "C") throw badRequest(`Only comments can be changed; this event is a log event${event.payload.event ? ` ('${String(event.payload.event)}')` : ""}.`);
     const author = ctx.authorOf(actor);
     if (actor.kind !== "system" && (event.createdByKind !== author.createdByKind || event.createdById !== author.createdById)) throw forbidden();
@@ -39,41 +38,41 @@ export function createTimeline(ctx: RequestsContext, notify: Notify) {
   }
 
   return {
-    createComment(actor: Actor, id: string, body: unknown): EventJson {
-      const { row, roles } = ctx.loadRequest(actor, id);
+    async createComment(actor: Actor, id: string, body: unknown): Promise<EventJson> {
+      const { row, roles } = await ctx.loadRequest(actor, id);
       if (!canComment(actor, roles, store.viewOf(row))) throw forbidden();
       const comment = readCommentBody(body, false)!;
       const now = clock.now();
-      const event = store.insertEvent(db, { id: newUuid(), requestId: row.id, type: "C", ...ctx.authorOf(actor), payload: { ...comment }, created: now, updated: now });
-      notify("commented", row, actor, comment.content);
+      const event = await store.insertEvent(db, { id: newUuid(), requestId: row.id, type: "C", ...ctx.authorOf(actor), payload: { ...comment }, created: now, updated: now });
+      await notify("commented", row, actor, comment.content);
       return presentEvent(event, links);
     },
 
-    readComment(actor: Actor, id: string, eventId: string): EventJson {
-      const { row } = ctx.loadRequest(actor, id);
-      return presentEvent(loadEvent(row.id, eventId), links);
+    async readComment(actor: Actor, id: string, eventId: string): Promise<EventJson> {
+      const { row } = await ctx.loadRequest(actor, id);
+      return presentEvent(await loadEvent(row.id, eventId), links);
     },
 
-    updateComment(actor: Actor, id: string, eventId: string, body: unknown, ifMatch?: string | null): EventJson {
-      const event = loadOwnComment(actor, id, eventId);
+    async updateComment(actor: Actor, id: string, eventId: string, body: unknown, ifMatch?: string | null): Promise<EventJson> {
+      const event = await loadOwnComment(actor, id, eventId);
       checkRevision(ifMatch, event.revisionId);
       const comment = readCommentBody(body, false)!;
-      return presentEvent(store.updateEvent(db, event.id, { payload: { ...comment } }, clock.now()), links);
+      return presentEvent(await store.updateEvent(db, event.id, { payload: { ...comment } }, clock.now()), links);
     },
 
     /** Blanks the comment and turns it into a log event, so the timeline keeps its place. */
-    deleteComment(actor: Actor, id: string, eventId: string, ifMatch?: string | null): void {
-      const event = loadOwnComment(actor, id, eventId);
+    async deleteComment(actor: Actor, id: string, eventId: string, ifMatch?: string | null): Promise<void> {
+      const event = await loadOwnComment(actor, id, eventId);
       checkRevision(ifMatch, event.revisionId);
-      writeTransaction(db, () => store.updateEvent(db, event.id, { type: "L", payload: { event: "comment_deleted", content: "", format: "html" } }, clock.now()));
+      await db.write((tx) => store.updateEvent(tx, event.id, { type: "L", payload: { event: "comment_deleted", content: "", format: "html" } }, clock.now()));
     },
 
     /** The timeline, oldest first unless `sort=newest`. */
-    readTimeline(actor: Actor, id: string, params: ListParams): SearchResult<EventJson> {
-      const { row } = ctx.loadRequest(actor, id);
+    async readTimeline(actor: Actor, id: string, params: ListParams): Promise<SearchResult<EventJson>> {
+      const { row } = await ctx.loadRequest(actor, id);
       const page = parsePage({ page: one(params.page), size: one(params.size) }, limits);
       const sort = chooseSort({ options: ["oldest", "newest"], requested: one(params.sort), hasQuery: false, defaultSort: "oldest" });
-      const { rows, total } = store.listEvents(db, row.id, sort === "newest", page.size, page.offset);
+      const { rows, total } = await store.listEvents(db, row.id, sort === "newest", page.size, page.offset);
       return searchEnvelope({
         items: rows.map((e) => presentEvent(e, links)),
         total,

@@ -2,10 +2,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { Server } from "bun";
-import { createApp } from "../app";
+import { createApp, databasePathOf } from "../app";
 import { REINDEX_JOB } from "../records/jobs";
 import { ConfigError, type Config } from "../config";
 import { startCheckpointer } from "../db/sqlite/checkpointer";
+import { sqliteOf } from "../db/sqlite/port";
 import { ensureAdministrator } from "./bootstrap";
 import { secureDataDir } from "./data-dir";
 import { takePidLock } from "./lock";
@@ -51,8 +52,10 @@ export async function startServer(config: Config, say: (line: string) => void = 
   const { app, services, directRoutes } = createApp({ config });
   const releaseLock = takePidLock(config.DATA_DIR);
   try {
+    // The shipped vocabularies are loaded before the first request is served.
+    await services.ready;
     // Only the one server of this data directory may clear upload leftovers (the CLI may run beside it).
-    services.files.cleanStore();
+    await services.files.cleanStore();
     const credentials = await ensureAdministrator(services);
     if (credentials) {
       say(`Created administrator ${credentials.email}; its password and API token are in ${credentials.path}`);
@@ -83,20 +86,20 @@ export async function startServer(config: Config, say: (line: string) => void = 
     });
     // What app.listen would do: routes read `server` (client addresses), app.stop() stops it.
     (app as { server: Server<undefined> | null }).server = server;
-    services.worker.start();
+    await services.worker.start();
     // An index that does not hold every record (a crash or an old interrupted reindex) searches and
     // harvests silently short: say so and rebuild it in the background.
-    const index = services.records.checkIndex();
+    const index = await services.records.checkIndex();
     if (!index.complete) {
       say(
         index.outdated
           ? "The search index was built by an older Cairn: rebuilding it in the background (until then _exists_ on full-text fields finds nothing)."
           : `WARNING: the search index holds ${index.indexedRecords} of ${index.records} records and ${index.indexedDrafts} of ${index.drafts} drafts: rebuilding it in the background (searches and OAI-PMH are incomplete until then).`,
       );
-      services.jobs.enqueue(REINDEX_JOB);
+      await services.jobs.enqueue(REINDEX_JOB);
     }
     // Checkpoints off the request thread: only the long-running server needs them (see db/sqlite/checkpointer).
-    const checkpointer = startCheckpointer(services.deps.db, services.deps.db.$client.filename, services.log);
+    const checkpointer = startCheckpointer(sqliteOf(services.deps.db), databasePathOf(config), services.log);
     const port = app.server!.port!;
     say(
       `Cairn serving ${config.BASE_URL} (listening on ${tls ? "https" : "http"}://${config.HOST}:${port}, data in ${config.DATA_DIR}) after ${Math.round(performance.now() - startedAt)} ms`,
@@ -110,13 +113,13 @@ export async function startServer(config: Config, say: (line: string) => void = 
           await app.stop(false); // finish in-flight requests, refuse new ones
           await services.worker.stop();
           await checkpointer.stop();
-          services.close();
+          await services.close();
           releaseLock();
           process.umask(umask);
         })()),
     };
   } catch (err) {
-    services.close();
+    await services.close();
     releaseLock();
     process.umask(umask);
     throw err;

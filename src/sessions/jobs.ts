@@ -8,6 +8,6 @@ export function defineSessionJobs(registry: JobRegistry, deps: { sessions: Sessi
     name: "sessions-clean",
     description: "Deletes browser sessions that have ended and forgotten counts of failed sign-ins.",
     schedule: { dailyAt: "00:07" },
-    run: () => ({ deleted: deps.sessions.deleteExpired(), throttles: deps.sessions.deleteForgottenThrottles() }),
+    run: async () => ({ deleted: await deps.sessions.deleteExpired(), throttles: await deps.sessions.deleteForgottenThrottles() }),
   });
 }

@@ -6,7 +6,6 @@ import { requireAdmin, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { badRequest, notFound, validationError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
-import { writeTransaction } from "../db/sqlite/connection";
 import * as store from "./store";
 import { createSignInThrottle, createThrottleAddressOf } from "./throttle";
 
@@ -32,18 +31,18 @@ export type SessionsService = ReturnType<typeof createSessionsService>;
 
 export interface SessionsDeps extends Deps {
   /** The groups of a user (the tokens module's answer, as for a token). */
-  groupIdsOf(userId: number): string[];
+  groupIdsOf(userId: number): Promise<string[]>;
 }
 
 export function createSessionsService(deps: SessionsDeps) {
   const { db, clock } = deps;
   const throttle = createSignInThrottle(db, clock);
   const refused = () => badRequest("The e-mail address (or username) and password do not match an active account.");
-  const openSession = (userId: number) => {
+  const openSession = async (userId: number): Promise<{ secret: string; csrf: string; userId: number }> => {
     const now = clock.now();
     const secret = newSecret();
     const csrf = newSecret();
-    store.insertSession(db, { tokenHash: hashSecret(secret), userId, csrfToken: csrf, created: now, lastSeen: now, expiresAt: now + IDLE_MS });
+    await store.insertSession(db, { tokenHash: hashSecret(secret), userId, csrfToken: csrf, created: now, lastSeen: now, expiresAt: now + IDLE_MS });
     return { secret, csrf, userId };
   };
 
@@ -55,21 +54,22 @@ export function createSessionsService(deps: SessionsDeps) {
      * must wait, 429 with Retry-After and no password is checked.
      */
     async signIn(login: string, password: string, address: string | null = null): Promise<{ secret: string; csrf: string; userId: number }> {
-      const refusal = throttle.reserve(login, address);
+      const refusal = await throttle.reserve(login, address);
       if (refusal) throw refusal;
-      const user = login.trim() ? store.findAccount(db, login.trim()) : null;
+      const user = login.trim() ? await store.findAccount(db, login.trim()) : null;
       if (!user || !user.active || !user.passwordHash) {
         // The same work as a real check, so timing does not tell whether the account exists.
         await Bun.password.verify(password, DUMMY_HASH);
         throw refused();
       }
       if (!(await Bun.password.verify(password, user.passwordHash))) throw refused();
-      return writeTransaction(db, () => {
+      // The throttle's and the session's writes join this transaction (the same asynchronous flow).
+      return db.write(async (tx) => {
         // The password may have been set anew (its sessions ended) or the account closed while it
         // was being checked: the old password opens nothing.
-        const current = store.findUser(db, user.id);
+        const current = await store.findUser(tx, user.id);
         if (!current?.active || current.passwordHash !== user.passwordHash) throw refused();
-        throttle.succeeded(login, address);
+        await throttle.succeeded(login, address);
         return openSession(user.id);
       });
     },
@@ -81,21 +81,21 @@ export function createSessionsService(deps: SessionsDeps) {
     openSession,
 
     /** Ends the session (signing out); an unknown secret is fine. */
-    signOut(secret: string) {
-      store.deleteSession(db, hashSecret(secret));
+    async signOut(secret: string): Promise<void> {
+      await store.deleteSession(db, hashSecret(secret));
     },
 
     /** The user and CSRF token of a live session, or null; keeps the session alive while used. */
-    resolve(secret: string): SessionActor | null {
+    async resolve(secret: string): Promise<SessionActor | null> {
       const now = clock.now();
       const hash = hashSecret(secret);
-      const session = store.findLiveSession(db, hash, now);
+      const session = await store.findLiveSession(db, hash, now);
       if (!session) return null;
-      const user = store.findUser(db, session.userId);
+      const user = await store.findUser(db, session.userId);
       if (!user || !user.active) return null;
-      if (now - session.lastSeen >= TOUCH_MS) store.touchSession(db, hash, now, Math.min(now + IDLE_MS, session.created + ABSOLUTE_MS));
+      if (now - session.lastSeen >= TOUCH_MS) await store.touchSession(db, hash, now, Math.min(now + IDLE_MS, session.created + ABSOLUTE_MS));
       return {
-        actor: { kind: "user", userId: user.id, isAdmin: user.isAdmin, groupIds: deps.groupIdsOf(user.id), scopes: [], tokenId: null },
+        actor: { kind: "user", userId: user.id, isAdmin: user.isAdmin, groupIds: await deps.groupIdsOf(user.id), scopes: [], tokenId: null },
         csrf: session.csrfToken,
       };
     },
@@ -103,14 +103,14 @@ export function createSessionsService(deps: SessionsDeps) {
     /** `cairn users set-password` (administrators, the system): a new password, the wait after failed sign-ins lifted, every session ended. */
     async setPassword(actor: Actor, login: string, password: string) {
       requireAdmin(actor);
-      const user = store.findAccount(db, login);
+      const user = await store.findAccount(db, login);
       if (!user) throw notFound(`No account '${login}'.`);
       if (password.length < MIN_PASSWORD_LENGTH) throw validationError([{ field: "password", messages: [`A password has at least ${MIN_PASSWORD_LENGTH} characters.`] }]);
       const hash = await Bun.password.hash(password, "argon2id");
-      writeTransaction(db, () => {
-        store.setPasswordHash(db, user.id, hash, clock.now());
-        store.deleteUserSessions(db, user.id);
-        throttle.clearLogins([user.email, ...(user.username ? [user.username] : [])]);
+      await db.write(async (tx) => {
+        await store.setPasswordHash(tx, user.id, hash, clock.now());
+        await store.deleteUserSessions(tx, user.id);
+        await throttle.clearLogins([user.email, ...(user.username ? [user.username] : [])]);
       });
       return { id: user.id, email: user.email };
     },

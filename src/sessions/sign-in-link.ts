@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { HttpError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
 import { HOUR_MS, type Clock } from "../core/time";
-import type { Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import type { SessionsService } from "./service";
 import * as store from "./store";
 
@@ -69,7 +69,7 @@ export function createSignInLinks(deps: { dataDir: string; clock: Clock; db: Db;
     },
 
     /** Opens a session for the first administrator if `token` is the waiting link; the link is spent by it. */
-    use(token: string): { secret: string; csrf: string; userId: number } {
+    async use(token: string): Promise<{ secret: string; csrf: string; userId: number }> {
       const pending = waiting(token);
       // Spent before anything else: the synchronous read-and-delete cannot interleave with another
       // request of this process, and of two processes that both read the link only the one whose
@@ -80,7 +80,7 @@ export function createSignInLinks(deps: { dataDir: string; clock: Clock; db: Db;
         throw invalid();
       }
       if (pending.expiresAt <= deps.clock.now()) throw invalid();
-      const admin = store.findFirstAdmin(deps.db);
+      const admin = await store.findFirstAdmin(deps.db);
       if (!admin) throw new HttpError(409, "This repository has no active administrator to sign in as.");
       return deps.sessions.openSession(admin.id);
     },

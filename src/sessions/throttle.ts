@@ -8,7 +8,7 @@ import { createAddressResolver, isLoopback, type PeerInfo } from "../core/client
 import { HttpError } from "../core/errors";
 import { hashSecret } from "../core/ids";
 import { HOUR_MS, type Clock } from "../core/time";
-import { writeTransaction, type Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import * as store from "./store";
 
 export interface ThrottleRule {
@@ -83,18 +83,15 @@ export function createSignInThrottle(db: Db, clock: Clock) {
      * in one write transaction: concurrent attempts, from this process or another, see each
      * other's counts, so a burst gets no more checks than attempts sent one at a time.
      */
-    reserve(login: string, address: string | null): HttpError | null {
+    async reserve(login: string, address: string | null): Promise<HttpError | null> {
       const now = clock.now();
       const keys = keysOf(login, address);
-      return writeTransaction(db, () => {
-        const rows = new Map(
-          store
-            .findThrottles(
-              db,
-              keys.map((k) => k.key),
-            )
-            .map((row) => [row.key, row]),
+      return db.write(async (tx) => {
+        const found = await store.findThrottles(
+          tx,
+          keys.map((k) => k.key),
         );
+        const rows = new Map(found.map((row) => [row.key, row]));
         let refusal: { until: number; rule: ThrottleRule } | null = null;
         for (const { key, rule } of keys) {
           const until = rows.get(key)?.waitUntil ?? 0;
@@ -112,7 +109,7 @@ export function createSignInThrottle(db: Db, clock: Clock) {
           const wait = waitAfter(rule, failures);
           // Never an earlier end of a wait over a later one.
           const waitUntil = wait > 0 ? Math.max(now + wait, row?.waitUntil ?? 0) : (row?.waitUntil ?? null);
-          store.upsertThrottle(db, { key, failures, lastAttempt: now, waitUntil });
+          await store.upsertThrottle(tx, { key, failures, lastAttempt: now, waitUntil });
         }
         return null;
       });
@@ -123,19 +120,19 @@ export function createSignInThrottle(db: Db, clock: Clock) {
      * only takes back this attempt, so signing in to one's own account between guesses at others'
      * does not clear the address's count.
      */
-    succeeded(login: string, address: string | null) {
-      store.deleteThrottles(db, [loginKey(login)]);
+    async succeeded(login: string, address: string | null): Promise<void> {
+      await store.deleteThrottles(db, [loginKey(login)]);
       if (address === null) return;
       const key = addressKey(address);
-      const row = store.findThrottles(db, [key])[0];
+      const row = (await store.findThrottles(db, [key]))[0];
       if (!row) return;
       const failures = Math.max(0, row.failures - 1);
-      store.upsertThrottle(db, { ...row, failures, waitUntil: waitAfter(ADDRESS_RULE, failures) > 0 ? row.waitUntil : null });
+      await store.upsertThrottle(db, { ...row, failures, waitUntil: waitAfter(ADDRESS_RULE, failures) > 0 ? row.waitUntil : null });
     },
 
     /** A new password was set: the counts of the account's names start again (`cairn users set-password` lifts the wait). */
-    clearLogins(logins: string[]) {
-      store.deleteThrottles(db, logins.map(loginKey));
+    async clearLogins(logins: string[]): Promise<void> {
+      await store.deleteThrottles(db, logins.map(loginKey));
     },
 
     /** The daily clean-up: counts that have started again anyway. */

@@ -5,7 +5,8 @@
 // adds nothing. A unique view or download is the first of its visitor-session (visitor + clock
 // hour) for the record, or for the parent across its versions.
 import { DAY_MS, formatDate, HOUR_MS } from "../core/time";
-import { withPageCache, writeTransaction, type Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
+import { withPageCache } from "../db/sqlite/connection";
 import { VIEW, type DayTotals, type EventRow } from "./model";
 import * as store from "./store";
 
@@ -159,7 +160,7 @@ function inKeyOrder(totals: Totals, names: (code: number) => string, codeOf: (na
   return out;
 }
 
-export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => void) {
+export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => void | Promise<void>) {
   // Sessions already counted, per clock hour: exact for the watermark `built`. When another process
   // moved the watermark (cairn jobs run) everything is rebuilt from the stored events.
   let built = -1;
@@ -180,55 +181,60 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
     parentOf = [];
   }
 
-  function recordCode(key: number, eventId: number): number {
-    let record = recordCodes.get(key);
-    if (record === undefined) {
-      recordCodes.set(key, (record = items.code(store.findRecordOfKey(db, key))));
-      parentCode(record, eventId);
+  /**
+   * Codes the records of these events that have none yet, reading their ids and their parents' (from
+   * the event): the only queries the fold needs, made before it so that it runs without waiting.
+   */
+  async function codeRecords(events: readonly { id: number; record_key: number }[]) {
+    for (const { id, record_key: key } of events) {
+      if (recordCodes.has(key)) continue;
+      const record = items.code(await store.findRecordOfKey(db, key));
+      recordCodes.set(key, record);
+      // A record version never changes parent.
+      if (parentOf[record] === undefined) parentOf[record] = items.code(await store.findEventParent(db, id));
     }
-    return record;
-  }
-
-  function parentCode(record: number, eventId: number): number {
-    let parent = parentOf[record];
-    if (parent === undefined) parentOf[record] = parent = items.code(store.findEventParent(db, eventId));
-    return parent;
   }
 
   const sessionKey = (visitor: number, scope: number, kind: number, item: number) => ((visitor * 4 + scope) * 2 + kind) * ITEMS + item;
 
-  function sessionsOf(hour: number, watermark: number): HourSessions {
-    let known = hours.get(hour);
-    if (!known) {
-      known = { visitors: interner<number>(), sessions: new Set() };
+  /** Loads the sessions already counted in the hours of these events that are not known yet. */
+  async function loadHours(rows: EventRow[], watermark: number) {
+    let hour = -1;
+    for (const { ts } of rows) {
+      const h = Math.floor(ts / HOUR_MS);
+      if (h === hour) continue;
+      hour = h;
+      if (hours.has(h)) continue;
+      const aggregated = await store.listAggregatedInHour(db, h * HOUR_MS, (h + 1) * HOUR_MS, watermark);
+      await codeRecords(aggregated);
+      const known: HourSessions = { visitors: interner<number>(), sessions: new Set() };
       const set = known.sessions;
-      for (const [id, kind, recordKey, visitorKey] of store.listAggregatedInHour(db, hour * HOUR_MS, (hour + 1) * HOUR_MS, watermark)) {
+      for (const { kind, record_key: recordKey, visitor_key: visitorKey } of aggregated) {
         const visitor = known.visitors.code(visitorKey);
-        const record = recordCode(recordKey, id);
+        const record = recordCodes.get(recordKey)!;
         set.add(sessionKey(visitor, SCOPE_RECORD, kind, record));
-        set.add(sessionKey(visitor, SCOPE_PARENT, kind, parentCode(record, id)));
+        set.add(sessionKey(visitor, SCOPE_PARENT, kind, parentOf[record]!));
         set.add(sessionKey(visitor, SCOPE_INVESTIGATION, 0, record));
       }
-      hours.set(hour, known);
+      hours.set(h, known);
     }
-    return known;
   }
 
-  /** Adds events to the batch's daily totals; `touched` collects their hours. */
-  function fold(rows: EventRow[], watermark: number, batch: { records: Totals; parents: Totals }, touched: Set<number>) {
+  /** Adds events to the batch's daily totals; `touched` collects their hours. Their records and hours are loaded (codeRecords, loadHours). */
+  function fold(rows: EventRow[], batch: { records: Totals; parents: Totals }, touched: Set<number>) {
     let hour = -1;
     let sessions = new Set<number>();
     let visitors = interner<number>();
-    for (const [id, kind, ts, recordKey, visitorKey, bytes, machine] of rows) {
+    for (const { kind, ts, record_key: recordKey, visitor_key: visitorKey, bytes, is_machine: machine } of rows) {
       const h = Math.floor(ts / HOUR_MS);
       if (h !== hour) {
         hour = h;
-        ({ sessions, visitors } = sessionsOf(h, watermark));
+        ({ sessions, visitors } = hours.get(h)!);
         touched.add(h);
       }
       const day = Math.floor(ts / DAY_MS);
       const visitor = visitors.code(visitorKey);
-      const record = recordCode(recordKey, id);
+      const record = recordCodes.get(recordKey)!;
       const parent = parentOf[record]!;
       const recordSession = sessionKey(visitor, SCOPE_RECORD, kind, record);
       const recordUnique = !sessions.has(recordSession);
@@ -260,19 +266,19 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
   }
 
   /** Writes a batch if the watermark is still `from`; false when another run got there first. */
-  function commit(from: number, to: number, batch: { records: Totals; parents: Totals }): boolean {
+  async function commit(from: number, to: number, batch: { records: Totals; parents: Totals }): Promise<boolean> {
     // Big batches update rows all over the daily tables: a larger page cache for the write saves
     // re-reading pages from the OS (SQLite's default is 2 MB).
     if (batch.records.size > 10_000) return withPageCache(db, BIG_BATCH_CACHE_KIB, () => write(from, to, batch));
     return write(from, to, batch);
   }
 
-  function write(from: number, to: number, batch: { records: Totals; parents: Totals }): boolean {
-    return writeTransaction(db, () => {
-      if (Number(store.readState(db, WATERMARK) ?? 0) !== from) return false;
+  function write(from: number, to: number, batch: { records: Totals; parents: Totals }): Promise<boolean> {
+    return db.write(async (tx) => {
+      if (Number((await store.readState(tx, WATERMARK)) ?? 0) !== from) return false;
       const order = (totals: Totals) => inKeyOrder(totals, items.value, items.code);
-      store.addDeltas(db, order(batch.records), order(batch.parents));
-      store.writeState(db, WATERMARK, String(to));
+      await store.addDeltas(tx, order(batch.records), order(batch.parents));
+      await store.writeState(tx, WATERMARK, String(to));
       return true;
     });
   }
@@ -283,7 +289,7 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
     let chunks = 0;
     const more = () => !options.signal?.aborted && chunks < (options.maxChunks ?? Infinity);
     while (more()) {
-      const from = Number(store.readState(db, WATERMARK) ?? 0);
+      const from = Number((await store.readState(db, WATERMARK)) ?? 0);
       if (built !== from) reset();
       const batch = { records: new Totals(), parents: new Totals() };
       const touched = new Set<number>();
@@ -291,17 +297,19 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
       let read = 0;
       try {
         while (more() && batch.records.size < MAX_PENDING && read < MAX_BATCH_EVENTS) {
-          const rows = store.listEventsAfter(db, cursor, options.chunk ?? DEFAULT_CHUNK);
+          const rows = await store.listEventsAfter(db, cursor, options.chunk ?? DEFAULT_CHUNK);
           if (rows.length === 0) break;
-          fold(rows, from, batch, touched);
-          cursor = rows[rows.length - 1]![0];
+          await loadHours(rows, from);
+          await codeRecords(rows);
+          fold(rows, batch, touched);
+          cursor = rows[rows.length - 1]!.id;
           read += rows.length;
           chunks++;
           // A long backlog lets requests through between chunks.
           await new Promise((resolve) => setImmediate(resolve));
         }
         if (read === 0) break;
-        if (!commit(from, cursor, batch)) {
+        if (!(await commit(from, cursor, batch))) {
           reset(); // another process aggregated these events: start again from its watermark
           continue;
         }
@@ -321,10 +329,10 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
     }
     for (const id of changed) deferred.add(id);
     if (deferred.size && !options.deferPopularity) {
-      onPopularity(store.listParentPopularity(db, [...deferred]));
+      await onPopularity(await store.listParentPopularity(db, [...deferred]));
       deferred.clear();
     }
-    return { events, chunks, parents: changed.size, watermark: Number(store.readState(db, WATERMARK) ?? 0) };
+    return { events, chunks, parents: changed.size, watermark: Number((await store.readState(db, WATERMARK)) ?? 0) };
   }
 
   return {
@@ -340,9 +348,9 @@ export function createAggregator(db: Db, onPopularity: (rows: Popularity[]) => v
     },
 
     /** Deletes aggregated events older than the retention period. */
-    prune(now: number, retentionDays: number) {
-      const watermark = Number(store.readState(db, WATERMARK) ?? 0);
-      return { deleted: store.deleteEventsBefore(db, now - retentionDays * DAY_MS, watermark) };
+    async prune(now: number, retentionDays: number) {
+      const watermark = Number((await store.readState(db, WATERMARK)) ?? 0);
+      return { deleted: await store.deleteEventsBefore(db, now - retentionDays * DAY_MS, watermark) };
     },
   };
 }

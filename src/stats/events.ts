@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Actor } from "../core/actor";
 import { DAY_MS, formatDate, type Clock } from "../core/time";
-import type { Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import { VIEW, type NewEvent, type RecordUse } from "./model";
 import { classifyAgent } from "./robots";
 import * as store from "./store";
@@ -47,16 +47,16 @@ export function createRecorder(deps: RecorderDeps) {
   let salt: { day: number; value: string } | null = null;
 
   /** The day's salt, shared by processes through stats_state; older days' salts are deleted so old hashes cannot be redone. */
-  function saltOf(day: number): string {
+  async function saltOf(day: number): Promise<string> {
     if (salt?.day === day) return salt.value;
     const key = (d: number) => `salt:${formatDate(d * DAY_MS)}`;
-    const value = store.insertStateIfMissing(db, key(day), randomBytes(18).toString("base64url"));
-    store.deleteStatesLike(db, "salt:", [key(day), key(day - 1)]);
+    const value = await store.insertStateIfMissing(db, key(day), randomBytes(18).toString("base64url"));
+    await store.deleteStatesLike(db, "salt:", [key(day), key(day - 1)]);
     salt = { day, value };
     return value;
   }
 
-  function pseudonymOf(actor: Actor, address: string | null, agent: string, ts: number): string {
+  async function pseudonymOf(actor: Actor, address: string | null, agent: string, ts: number): Promise<string> {
     if (actor.kind === "user") return `u:${actor.userId}`;
     if (actor.kind === "system") return "system";
     // In-process requests (tests, tools) have no address: they share one constant.
@@ -66,11 +66,10 @@ export function createRecorder(deps: RecorderDeps) {
     const key = `${address}\n${agent}`;
     let visitor = hashed.visitors.get(key);
     if (visitor === undefined) {
-      visitor = createHash("sha256")
-        .update(`${saltOf(day)}\n${key}`)
-        .digest("base64url")
-        .slice(0, 22);
-      hashed.visitors.set(key, visitor);
+      const daySalt = await saltOf(day);
+      visitor = createHash("sha256").update(`${daySalt}\n${key}`).digest("base64url").slice(0, 22);
+      // The cache may have moved on to another day while the salt was read.
+      if (hashed.day === day) hashed.visitors.set(key, visitor);
     }
     return visitor;
   }
@@ -88,14 +87,14 @@ export function createRecorder(deps: RecorderDeps) {
     return last !== undefined && ts >= last && ts - last < DOUBLE_CLICK_MS;
   }
 
-  function flush(): number {
+  async function flush(): Promise<number> {
     if (timer) clearTimeout(timer);
     timer = null;
     if (buffer.length === 0) return 0;
     const batch = buffer;
     buffer = [];
     try {
-      store.insertEvents(db, batch);
+      await store.insertEvents(db, batch);
     } catch (err) {
       deps.log(`stats: writing ${batch.length} events failed, kept for the next try: ${(err as Error).message}`);
       buffer = [...batch, ...buffer].slice(-MAX_BUFFERED);
@@ -108,18 +107,18 @@ export function createRecorder(deps: RecorderDeps) {
 
   function arm(delay = FLUSH_INTERVAL_MS) {
     if (timer) return;
-    timer = setTimeout(flush, delay);
+    timer = setTimeout(() => void flush(), delay);
     timer.unref?.();
   }
 
   return {
     /** Buffers one event; false when it is not counted (robot, machine view, double click). */
-    record(input: RecordInput): boolean {
+    async record(input: RecordInput): Promise<boolean> {
       const { address, userAgent } = input.visitor;
       const agent = classifyAgent(userAgent);
       if (agent === "robot" || (agent === "machine" && input.kind === VIEW)) return false;
       const ts = clock.now();
-      const visitor = pseudonymOf(input.actor, address, userAgent, ts);
+      const visitor = await pseudonymOf(input.actor, address, userAgent, ts);
       if (isDoubleClick(`${input.kind}\u0000${input.recordId}\u0000${input.fileKey ?? ""}\u0000${visitor}`, ts)) return false;
       buffer.push({
         kind: input.kind,
@@ -144,8 +143,8 @@ export function createRecorder(deps: RecorderDeps) {
     pending: () => buffer.length,
 
     /** Stops the timer and writes what is buffered (clean shutdown). */
-    close() {
-      flush();
+    async close() {
+      await flush();
       if (timer) clearTimeout(timer);
       timer = null;
     },

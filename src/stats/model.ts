@@ -17,8 +17,16 @@ export interface NewEvent {
   isMachine: boolean;
 }
 
-/** A stored event as the aggregation reads it: [id, kind, ts, record key, visitor key, bytes, is_machine]. */
-export type EventRow = [number, number, number, number, number, number, number];
+/** A stored event as the aggregation reads it (SQL column names). */
+export interface EventRow {
+  id: number;
+  kind: number;
+  ts: number;
+  record_key: number;
+  visitor_key: number;
+  bytes: number;
+  is_machine: number;
+}
 
 export interface Counts {
   views: number;

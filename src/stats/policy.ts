@@ -5,10 +5,10 @@ import { requireAdmin, type Actor } from "../core/actor";
 /** What statistics need of the records service. */
 export interface RecordAccess {
   /** False for an unknown id; 401/403 (thrown) when the actor may not read the record or parent. */
-  statsReadable(actor: Actor, scope: "record" | "parent", id: string): boolean;
+  statsReadable(actor: Actor, scope: "record" | "parent", id: string): Promise<boolean>;
 }
 
-export function requireStatsRead(records: RecordAccess, actor: Actor, scope: "record" | "parent", id: string): boolean {
+export async function requireStatsRead(records: RecordAccess, actor: Actor, scope: "record" | "parent", id: string): Promise<boolean> {
   return records.statsReadable(actor, scope, id);
 }
 

@@ -16,11 +16,11 @@ import type { StatsTotals } from "./totals";
 import { parseDay, parseStatsRequest } from "./validate";
 
 export interface StatsDeps extends Deps {
-  records: RecordAccess & { loadRecordJson(id: string): RecordDocument | null };
+  records: RecordAccess & { loadRecordJson(id: string): Promise<RecordDocument | null> };
   /** The all-time counts records show; forgotten after each aggregation. */
   totals: StatsTotals;
   /** Receives parents' new all-version unique views/downloads (the popularity sorts' columns). */
-  onPopularity(rows: Popularity[]): void;
+  onPopularity(rows: Popularity[]): void | Promise<void>;
   log(message: string): void;
 }
 
@@ -57,7 +57,7 @@ export function createStatsService(deps: StatsDeps) {
   }
 
   async function aggregate(options: RunOptions = {}) {
-    recorder.flush();
+    await recorder.flush();
     try {
       return await aggregator.run(options);
     } finally {
@@ -96,13 +96,13 @@ export function createStatsService(deps: StatsDeps) {
 
   return {
     /** A published record was served as JSON: count a view unless it came from a robot or a machine. */
-    recordView(input: RecordViewInput) {
+    async recordView(input: RecordViewInput): Promise<boolean> {
       if (!enabled || !acceptsJson(input.accept)) return false;
       return recorder.record({ kind: VIEW, recordId: input.recordId, parentId: input.parentId, actor: input.actor, visitor: input.visitor, fileKey: null, bytes: 0 });
     },
 
     /** A file content response sent bytes (whole file or first range): count a download; machines are flagged. */
-    recordDownload(input: RecordDownloadInput) {
+    async recordDownload(input: RecordDownloadInput): Promise<boolean> {
       if (!enabled) return false;
       return recorder.record({
         kind: DOWNLOAD,
@@ -116,13 +116,13 @@ export function createStatsService(deps: StatsDeps) {
     },
 
     /** POST /api/stats: each named query's counts; restricted records only for who may read them. */
-    query(actor: Actor, body: unknown) {
+    async query(actor: Actor, body: unknown) {
       const queries = parseStatsRequest(body);
       const result: Record<string, unknown> = {};
       for (const q of queries) {
         const scope = STAT_QUERIES[q.stat].scope;
-        requireStatsRead(deps.records, actor, scope, q.id);
-        const counts = store.sumDaily(db, scope, q.id, q.startDate && parseDay(q.startDate), q.endDate && parseDay(q.endDate));
+        await requireStatsRead(deps.records, actor, scope, q.id);
+        const counts = await store.sumDaily(db, scope, q.id, q.startDate && parseDay(q.startDate), q.endDate && parseDay(q.endDate));
         result[q.name] = presentQueryResult(q, counts);
       }
       return result;
@@ -135,22 +135,24 @@ export function createStatsService(deps: StatsDeps) {
     pruneEvents: () => aggregator.prune(clock.now(), config.STATS_EVENTS_RETENTION_DAYS),
 
     /** Pushes every parent's popularity to the search index again (after `cairn reindex`). */
-    refreshPopularity() {
-      const rows = store.listParentPopularity(db, null);
-      deps.onPopularity(rows);
+    async refreshPopularity() {
+      const rows = await store.listParentPopularity(db, null);
+      await deps.onPopularity(rows);
       return rows.length;
     },
 
     /** COUNTER-style Dataset Report (DSR) of every record with usage between two days (inclusive). */
-    exportReport(actor: Actor, from: string, to: string, now = clock.now()) {
+    async exportReport(actor: Actor, from: string, to: string, now = clock.now()) {
       requireExport(actor);
-      const days = store.listRecordDays(db, from, to);
+      const days = await store.listRecordDays(db, from, to);
       const records = new Map<string, ReportRecord>();
       for (const day of days) {
         let r = records.get(day.recordId);
-        if (!r) records.set(day.recordId, (r = { id: day.recordId, json: deps.records.loadRecordJson(day.recordId), days: [] }));
+        if (!r) records.set(day.recordId, (r = { id: day.recordId, json: null, days: [] }));
         r.days.push(day);
       }
+      // Each record's JSON once, after the rows are grouped.
+      for (const r of records.values()) r.json = await deps.records.loadRecordJson(r.id);
       return buildDatasetReport({ from, to, created: now, baseUrl: config.BASE_URL, records: [...records.values()] });
     },
 
@@ -159,12 +161,12 @@ export function createStatsService(deps: StatsDeps) {
     pendingEvents: () => recorder.pending(),
 
     /** Clean shutdown: no more timers, buffered events written. */
-    close() {
+    async close() {
       closed = true;
       if (aggregationTimer) clearTimeout(aggregationTimer);
       if (popularityTimer) clearTimeout(popularityTimer);
       aggregationTimer = null;
-      recorder.close();
+      await recorder.close();
     },
   };
 }

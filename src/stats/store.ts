@@ -1,6 +1,6 @@
 // SQL of the statistics tables (stats_events, stats_record_daily, stats_parent_daily, stats_totals,
-// stats_state). Raw prepared statements: these run per event batch and per aggregated chunk.
-import { writeTransaction, type Db } from "../db/sqlite/connection";
+// stats_state). Fixed statements the port caches: these run per event batch and per aggregated chunk.
+import type { Db } from "../db/port";
 import type { Counts, DayTotals, EventRow, NewEvent } from "./model";
 
 /** Rows per INSERT statement: one statement for many events is several times cheaper than one each. */
@@ -19,13 +19,13 @@ export const visitorKey = hash52;
 const recordKeys = new WeakMap<Db, Map<string, number>>();
 
 /** The record id's key in stats_keys, added when new. */
-export function recordKeyOf(db: Db, recordId: string): number {
+export async function recordKeyOf(db: Db, recordId: string): Promise<number> {
   let known = recordKeys.get(db);
   if (!known) recordKeys.set(db, (known = new Map()));
   let key = known.get(recordId);
   if (key === undefined) {
-    db.$client.query("INSERT OR IGNORE INTO stats_keys (value) VALUES (?)").run(recordId);
-    key = (db.$client.query("SELECT key FROM stats_keys WHERE value = ?").values(recordId) as number[][])[0]![0]!;
+    await db.statements.run("INSERT OR IGNORE INTO stats_keys (value) VALUES (?)", [recordId]);
+    key = (await db.statements.get<{ key: number }>("SELECT key FROM stats_keys WHERE value = ?", [recordId]))!.key;
     if (known.size >= 100_000) known.clear();
     known.set(recordId, key);
   }
@@ -33,61 +33,58 @@ export function recordKeyOf(db: Db, recordId: string): number {
 }
 
 /** The record id of a key of stats_keys. */
-export const findRecordOfKey = (db: Db, key: number) => (db.$client.query("SELECT value FROM stats_keys WHERE key = ?").values(key) as string[][])[0]![0]!;
+export const findRecordOfKey = async (db: Db, key: number) => (await db.statements.get<{ value: string }>("SELECT value FROM stats_keys WHERE key = ?", [key]))!.value;
 
-export function insertEvents(db: Db, events: NewEvent[]) {
-  const values: (string | number | null)[] = [];
-  writeTransaction(db, () => {
+export async function insertEvents(db: Db, events: NewEvent[]) {
+  await db.write(async (tx) => {
+    // Keys first (a query only for a record this process has not seen), so the rows are built without waiting.
+    const keys = new Map<string, number>();
+    for (const e of events) if (!keys.has(e.recordId)) keys.set(e.recordId, await recordKeyOf(tx, e.recordId));
     for (let start = 0; start < events.length; start += INSERT_ROWS) {
       const rows = Math.min(INSERT_ROWS, events.length - start);
-      values.length = 0;
+      const values: (string | number | null)[] = [];
       for (let i = start; i < start + rows; i++) {
         const e = events[i]!;
-        values.push(e.kind, e.ts, e.recordId, e.parentId, e.visitor, e.fileKey, e.bytes, e.isMachine ? 1 : 0, recordKeyOf(db, e.recordId), visitorKey(e.visitor));
+        values.push(e.kind, e.ts, e.recordId, e.parentId, e.visitor, e.fileKey, e.bytes, e.isMachine ? 1 : 0, keys.get(e.recordId)!, visitorKey(e.visitor));
       }
       // Full statements are prepared once and cached; only a batch's last, shorter one varies.
-      if (rows === INSERT_ROWS) db.$client.query(FULL_INSERT).run(...values);
-      else db.$client.prepare(insertSql(rows)).run(...values);
+      await tx.statements.run(rows === INSERT_ROWS ? FULL_INSERT : insertSql(rows), values);
     }
   });
 }
 
-export function readState(db: Db, key: string): string | null {
-  return db.$client.query<{ value: string }, [string]>("SELECT value FROM stats_state WHERE key = ?").get(key)?.value ?? null;
+export async function readState(db: Db, key: string): Promise<string | null> {
+  return (await db.statements.get<{ value: string }>("SELECT value FROM stats_state WHERE key = ?", [key]))?.value ?? null;
 }
 
-export function writeState(db: Db, key: string, value: string) {
-  db.$client.query("INSERT INTO stats_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value);
+export async function writeState(db: Db, key: string, value: string) {
+  await db.statements.run("INSERT INTO stats_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value]);
 }
 
 /** Keeps an existing value (another process may have written it first); returns the stored one. */
-export function insertStateIfMissing(db: Db, key: string, value: string): string {
-  db.$client.query("INSERT OR IGNORE INTO stats_state (key, value) VALUES (?, ?)").run(key, value);
-  return readState(db, key)!;
+export async function insertStateIfMissing(db: Db, key: string, value: string): Promise<string> {
+  await db.statements.run("INSERT OR IGNORE INTO stats_state (key, value) VALUES (?, ?)", [key, value]);
+  return (await readState(db, key))!;
 }
 
 /** Deletes the state rows whose key starts with `prefix`, except those named in `keep`. */
-export function deleteStatesLike(db: Db, prefix: string, keep: string[]) {
-  db.$client.prepare(`DELETE FROM stats_state WHERE key LIKE ? || '%' AND key NOT IN (${keep.map(() => "?").join(", ") || "NULL"})`).run(prefix, ...keep);
+export async function deleteStatesLike(db: Db, prefix: string, keep: string[]) {
+  await db.statements.run(`DELETE FROM stats_state WHERE key LIKE ? || '%' AND key NOT IN (${keep.map(() => "?").join(", ") || "NULL"})`, [prefix, ...keep]);
 }
 
-/** Events after the watermark, oldest first, as arrays: [id, kind, ts, record key, visitor key, bytes, is_machine] (parents: findEventParent). */
+/** Events after the watermark, oldest first (parents: findEventParent). */
 export const listEventsAfter = (db: Db, afterId: number, limit: number) =>
-  db.$client
-    .query(`SELECT id, kind, ts, record_key, visitor_key, bytes, is_machine FROM stats_events WHERE id > ? ORDER BY id LIMIT ?`)
-    .values(afterId, limit) as unknown as EventRow[];
+  db.statements.all<EventRow>(`SELECT id, kind, ts, record_key, visitor_key, bytes, is_machine FROM stats_events WHERE id > ? ORDER BY id LIMIT ?`, [afterId, limit]);
 
 /** The parent of an event's record. */
-export const findEventParent = (db: Db, id: number) => (db.$client.query("SELECT parent_id FROM stats_events WHERE id = ?").values(id) as string[][])[0]![0]!;
+export const findEventParent = async (db: Db, id: number) => (await db.statements.get<{ parent_id: string }>("SELECT parent_id FROM stats_events WHERE id = ?", [id]))!.parent_id;
 
-/** Already aggregated events of one hour: [id, kind, record key, visitor key]. */
+/** Already aggregated events of one hour. */
 export const listAggregatedInHour = (db: Db, from: number, to: number, maxId: number) =>
-  db.$client.query(`SELECT id, kind, record_key, visitor_key FROM stats_events WHERE ts >= ? AND ts < ? AND id <= ?`).values(from, to, maxId) as unknown as [
-    number,
-    number,
-    number,
-    number,
-  ][];
+  db.statements.all<Pick<EventRow, "id" | "kind" | "record_key" | "visitor_key">>(
+    `SELECT id, kind, record_key, visitor_key FROM stats_events WHERE ts >= ? AND ts < ? AND id <= ?`,
+    [from, to, maxId],
+  );
 
 const COUNT_COLUMNS = "views, unique_views, downloads, unique_downloads, volume";
 const ADD_COUNTS =
@@ -98,22 +95,21 @@ const countValues = (c: Counts) => [c.views, c.uniqueViews, c.downloads, c.uniqu
 const UPSERT_ROWS = 32;
 
 /** Runs `INSERT INTO <into> VALUES (...), ... <conflict>` over rows of `width` values, UPSERT_ROWS at a time. */
-function upsertRows(db: Db, into: string, width: number, conflict: string, rows: (string | number)[][]) {
+async function upsertRows(db: Db, into: string, width: number, conflict: string, rows: (string | number)[][]) {
   const row = `(${Array(width).fill("?").join(", ")})`;
   const sql = (n: number) => `INSERT INTO ${into} VALUES ${Array(n).fill(row).join(", ")} ${conflict}`;
-  const full = db.$client.prepare(sql(UPSERT_ROWS));
-  const values: (string | number)[] = [];
+  const full = sql(UPSERT_ROWS);
   for (let start = 0; start < rows.length; start += UPSERT_ROWS) {
     const n = Math.min(UPSERT_ROWS, rows.length - start);
-    values.length = 0;
+    const values: (string | number)[] = [];
     for (let i = start; i < start + n; i++) for (const v of rows[i]!) values.push(v);
-    (n === UPSERT_ROWS ? full : db.$client.prepare(sql(n))).run(...values);
+    await db.statements.run(n === UPSERT_ROWS ? full : sql(n), values);
   }
 }
 
 /** Adds one batch's daily deltas and the same amounts to the all-time totals. */
-export function addDeltas(db: Db, records: DayTotals[], parents: DayTotals[]) {
-  upsertRows(
+export async function addDeltas(db: Db, records: DayTotals[], parents: DayTotals[]) {
+  await upsertRows(
     db,
     `stats_record_daily (record_id, day, parent_id, ${COUNT_COLUMNS}, unique_investigations, machine_downloads, machine_unique_downloads, machine_volume)`,
     12,
@@ -121,7 +117,7 @@ export function addDeltas(db: Db, records: DayTotals[], parents: DayTotals[]) {
        machine_unique_downloads = machine_unique_downloads + excluded.machine_unique_downloads, machine_volume = machine_volume + excluded.machine_volume`,
     records.map((r) => [r.id, r.day, r.parentId, ...countValues(r), r.uniqueInvestigations, r.machineDownloads, r.machineUniqueDownloads, r.machineVolume]),
   );
-  upsertRows(
+  await upsertRows(
     db,
     `stats_parent_daily (parent_id, day, ${COUNT_COLUMNS})`,
     7,
@@ -129,7 +125,7 @@ export function addDeltas(db: Db, records: DayTotals[], parents: DayTotals[]) {
     parents.map((p) => [p.id, p.day, ...countValues(p)]),
   );
   const totals = [...Array.from(sumById(records), ([id, c]) => ["record", id, ...countValues(c)]), ...Array.from(sumById(parents), ([id, c]) => ["parent", id, ...countValues(c)])];
-  upsertRows(db, `stats_totals (scope, id, ${COUNT_COLUMNS})`, 7, `ON CONFLICT (scope, id) DO UPDATE SET ${ADD_COUNTS}`, totals);
+  await upsertRows(db, `stats_totals (scope, id, ${COUNT_COLUMNS})`, 7, `ON CONFLICT (scope, id) DO UPDATE SET ${ADD_COUNTS}`, totals);
 }
 
 /** The days' totals summed per id: one all-time update per record or parent. `days` come grouped by id (key order). */
@@ -155,33 +151,30 @@ function sumById(days: DayTotals[]): Map<string, Counts> {
 const ZERO: Counts = { views: 0, uniqueViews: 0, downloads: 0, uniqueDownloads: 0, volume: 0 };
 const SELECT_COUNTS = "views, unique_views AS uniqueViews, downloads, unique_downloads AS uniqueDownloads, volume";
 
-export function findTotals(db: Db, scope: "record" | "parent", id: string): Counts {
-  return db.$client.query<Counts, [string, string]>(`SELECT ${SELECT_COUNTS} FROM stats_totals WHERE scope = ? AND id = ?`).get(scope, id) ?? ZERO;
+export async function findTotals(db: Db, scope: "record" | "parent", id: string): Promise<Counts> {
+  return (await db.statements.get<Counts>(`SELECT ${SELECT_COUNTS} FROM stats_totals WHERE scope = ? AND id = ?`, [scope, id])) ?? ZERO;
 }
 
 /** Parents' all-version unique views and downloads: what the popularity sorts order by. */
-export function listParentPopularity(db: Db, parentIds: string[] | null) {
+export async function listParentPopularity(db: Db, parentIds: string[] | null) {
   type Row = { parentId: string; views: number; downloads: number };
   const sql = "SELECT id AS parentId, unique_views AS views, unique_downloads AS downloads FROM stats_totals WHERE scope = 'parent'";
-  if (parentIds === null) return db.$client.query<Row, []>(sql).all();
+  if (parentIds === null) return db.statements.all<Row>(sql);
   const rows: Row[] = [];
-  const one = db.$client.query<Row, [string]>(`${sql} AND id = ?`);
   for (const id of parentIds) {
-    const row = one.get(id);
+    const row = await db.statements.get<Row>(`${sql} AND id = ?`, [id]);
     if (row) rows.push(row);
   }
   return rows;
 }
 
 /** Sums of a record's (or parent's) daily rows between two days (inclusive; null = open). */
-export function sumDaily(db: Db, scope: "record" | "parent", id: string, from: string | null, to: string | null): Counts {
+export async function sumDaily(db: Db, scope: "record" | "parent", id: string, from: string | null, to: string | null): Promise<Counts> {
   const table = scope === "record" ? "stats_record_daily" : "stats_parent_daily";
   const column = scope === "record" ? "record_id" : "parent_id";
   const sums =
     "coalesce(sum(views), 0) AS views, coalesce(sum(unique_views), 0) AS uniqueViews, coalesce(sum(downloads), 0) AS downloads, coalesce(sum(unique_downloads), 0) AS uniqueDownloads, coalesce(sum(volume), 0) AS volume";
-  return db.$client
-    .query<Counts, [string, string, string]>(`SELECT ${sums} FROM ${table} WHERE ${column} = ? AND day >= ? AND day <= ?`)
-    .get(id, from ?? "0000-00-00", to ?? "9999-99-99")!;
+  return (await db.statements.get<Counts>(`SELECT ${sums} FROM ${table} WHERE ${column} = ? AND day >= ? AND day <= ?`, [id, from ?? "0000-00-00", to ?? "9999-99-99"]))!;
 }
 
 export interface RecordDay extends Counts {
@@ -196,14 +189,13 @@ export interface RecordDay extends Counts {
 
 /** Daily rows of every record between two days, by record then day (the export). */
 export const listRecordDays = (db: Db, from: string, to: string) =>
-  db.$client
-    .query<RecordDay, [string, string]>(
-      `SELECT record_id AS recordId, parent_id AS parentId, day, ${SELECT_COUNTS}, unique_investigations AS uniqueInvestigations, machine_downloads AS machineDownloads, machine_unique_downloads AS machineUniqueDownloads, machine_volume AS machineVolume
+  db.statements.all<RecordDay>(
+    `SELECT record_id AS recordId, parent_id AS parentId, day, ${SELECT_COUNTS}, unique_investigations AS uniqueInvestigations, machine_downloads AS machineDownloads, machine_unique_downloads AS machineUniqueDownloads, machine_volume AS machineVolume
        FROM stats_record_daily WHERE day >= ? AND day <= ? ORDER BY record_id, day`,
-    )
-    .all(from, to);
+    [from, to],
+  );
 
 /** Deletes aggregated events older than `before`; returns how many. */
-export function deleteEventsBefore(db: Db, before: number, maxId: number): number {
-  return db.$client.query("DELETE FROM stats_events WHERE ts < ? AND id <= ?").run(before, maxId).changes;
+export async function deleteEventsBefore(db: Db, before: number, maxId: number): Promise<number> {
+  return (await db.statements.run("DELETE FROM stats_events WHERE ts < ? AND id <= ?", [before, maxId])).changes;
 }

@@ -15,7 +15,7 @@ export interface MigrateOptions {
   /** Remove each local copy once its S3 copy is checked (only when the server reads from S3). */
   removeLocal: boolean;
   /** What the database recorded of an object (files), or null (logos, which only the local copy vouches for). */
-  expected(id: string): { size: number; checksum: string } | null;
+  expected(id: string): Promise<{ size: number; checksum: string } | null> | { size: number; checksum: string } | null;
   onProgress?(done: number, total: number): void;
 }
 
@@ -64,7 +64,7 @@ export async function migrateToS3(config: Config, options: MigrateOptions): Prom
   const report: MigrateReport = { objects: ids.length, copied: 0, present: 0, removedLocal: 0, failures: [], target: `s3://${s3.bucket}/${s3.prefix}` };
   /** Deleted by the server while it was being copied (its row and local copy gone): nothing to move, and no copy to keep. */
   async function removedMeanwhile(id: string) {
-    if (existsSync(objectPath(id)) || options.expected(id)) return false;
+    if (existsSync(objectPath(id)) || (await options.expected(id))) return false;
     await bucket.client.delete(bucket.keyOf(id)).catch(() => {});
     return true;
   }
@@ -72,7 +72,7 @@ export async function migrateToS3(config: Config, options: MigrateOptions): Prom
     options.onProgress?.(i, ids.length);
     const path = objectPath(id);
     try {
-      const recorded = options.expected(id);
+      const recorded = await options.expected(id);
       // The MD5 the object must have: the one recorded when it arrived, else the local copy's own.
       const want = recorded ? { size: recorded.size, md5: recorded.checksum.replace(/^md5:/, "") } : await hashFile(path);
       if (recorded) {

@@ -23,7 +23,7 @@ export function createTokensService(deps: Deps) {
 
   return {
     /** Returns the row and the secret; the secret is not stored and cannot be shown again. */
-    createToken(actor: Actor, input: { userId: number; name: string; scopes?: string[]; expiresAt?: number | null }) {
+    async createToken(actor: Actor, input: { userId: number; name: string; scopes?: string[]; expiresAt?: number | null }) {
       requireOwnerOrAdmin(actor, input.userId);
       const name = input.name.trim();
       const scopes = [...new Set(input.scopes ?? [])];
@@ -33,7 +33,7 @@ export function createTokensService(deps: Deps) {
       if (unknown.length) errors.push({ field: "scopes", messages: [`Unknown scope(s): ${unknown.join(", ")}. Known: ${KNOWN_SCOPES.join(", ")}.`] });
       if (errors.length) throw validationError(errors);
       const secret = newSecret();
-      const row = store.insertToken(db, {
+      const row = await store.insertToken(db, {
         userId: input.userId,
         name,
         secretHash: hashSecret(secret),
@@ -44,35 +44,35 @@ export function createTokensService(deps: Deps) {
       return { token: row, secret };
     },
 
-    listTokens(actor: Actor, userId: number) {
+    async listTokens(actor: Actor, userId: number) {
       requireOwnerOrAdmin(actor, userId);
       return store.listTokensOfUser(db, userId);
     },
 
-    revokeToken(actor: Actor, tokenId: number) {
-      const token = store.findTokenById(db, tokenId);
+    async revokeToken(actor: Actor, tokenId: number) {
+      const token = await store.findTokenById(db, tokenId);
       if (!token) throw notFound(`No token with id ${tokenId}.`);
       requireOwnerOrAdmin(actor, token.userId);
-      store.updateTokenRevoked(db, tokenId, clock.now());
-      return store.findTokenById(db, tokenId)!;
+      await store.updateTokenRevoked(db, tokenId, clock.now());
+      return (await store.findTokenById(db, tokenId))!;
     },
 
     /** The groups a user belongs to (an actor's `groupIds`, for sessions too). */
     groupIdsOf: (userId: number) => store.listGroupIdsOfUser(db, userId),
 
     /** The actor a secret stands for, or null when unknown, revoked, expired or its user inactive. */
-    authenticate(secret: string): Actor | null {
-      const found = store.findActiveTokenByHash(db, hashSecret(secret));
+    async authenticate(secret: string): Promise<Actor | null> {
+      const found = await store.findActiveTokenByHash(db, hashSecret(secret));
       if (!found) return null;
       const now = clock.now();
       const { token, user } = found;
       if (token.expiresAt !== null && token.expiresAt <= now) return null;
-      if (token.lastUsed === null || now - token.lastUsed >= LAST_USED_RESOLUTION_MS) store.updateTokenLastUsed(db, token.id, now);
+      if (token.lastUsed === null || now - token.lastUsed >= LAST_USED_RESOLUTION_MS) await store.updateTokenLastUsed(db, token.id, now);
       return {
         kind: "user",
         userId: user.id,
         isAdmin: user.isAdmin,
-        groupIds: store.listGroupIdsOfUser(db, user.id),
+        groupIds: await store.listGroupIdsOfUser(db, user.id),
         scopes: token.scopes,
         tokenId: token.id,
       };

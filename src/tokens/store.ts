@@ -1,7 +1,7 @@
 // Queries on the tokens table.
 import { and, asc, eq, isNull } from "drizzle-orm";
-import type { Db } from "../db/sqlite/connection";
-import { findRow } from "../db/sqlite/rows";
+import type { Db } from "../db/port";
+import { findRow } from "../db/rows";
 import { tokensTable, usersTable } from "../db/tables";
 
 export type TokenRow = typeof tokensTable.$inferSelect;
@@ -13,10 +13,10 @@ export const listTokensOfUser = (db: Db, userId: number) => db.select().from(tok
 export const findTokenById = (db: Db, id: number) => db.select().from(tokensTable).where(eq(tokensTable.id, id)).get();
 
 /** The live token with this hash and its active user (two point reads: this runs on every authenticated request). */
-export function findActiveTokenByHash(db: Db, secretHash: string) {
-  const token = findRow(db, tokensTable, "secret_hash", secretHash);
+export async function findActiveTokenByHash(db: Db, secretHash: string) {
+  const token = await findRow(db, tokensTable, "secret_hash", secretHash);
   if (!token || token.revokedAt !== null) return undefined;
-  const user = findRow(db, usersTable, "id", token.userId);
+  const user = await findRow(db, usersTable, "id", token.userId);
   return user?.active ? { token, user } : undefined;
 }
 
@@ -29,8 +29,5 @@ export const updateTokenRevoked = (db: Db, id: number, at: number) =>
     .where(and(eq(tokensTable.id, id), isNull(tokensTable.revokedAt)))
     .run();
 
-export const listGroupIdsOfUser = (db: Db, userId: number) =>
-  db.$client
-    .query<{ group_id: string }, [number]>("SELECT group_id FROM group_members WHERE user_id = ?")
-    .all(userId)
-    .map((r) => r.group_id);
+export const listGroupIdsOfUser = async (db: Db, userId: number): Promise<string[]> =>
+  (await db.statements.all<{ group_id: string }>("SELECT group_id FROM group_members WHERE user_id = ?", [userId])).map((r) => r.group_id);

@@ -18,6 +18,6 @@ export const usersRoutes = (http: ActorContext, users: UsersService) =>
       detail: { summary: "Read a user's profile", tags },
     })
     // Private caching: whether the avatar is served at all depends on who asks.
-    .get("/:id/avatar.svg", ({ actor, params, request }) => avatarResponse(users.readUserAvatar(actor, params.id), request.headers.get("if-none-match"), "private"), {
+    .get("/:id/avatar.svg", async ({ actor, params, request }) => avatarResponse(await users.readUserAvatar(actor, params.id), request.headers.get("if-none-match"), "private"), {
       detail: { summary: "A user's generated avatar", tags },
     });

@@ -20,15 +20,15 @@ export type UsersService = ReturnType<typeof createUsersService>;
 export function createUsersService(deps: Deps) {
   const { db, clock, config, links } = deps;
 
-  function checkNewUser(input: CreateUserInput): FieldError[] {
+  async function checkNewUser(input: CreateUserInput): Promise<FieldError[]> {
     const errors: FieldError[] = [];
     const email = input.email?.trim() ?? "";
     if (!EMAIL_PATTERN.test(email)) errors.push({ field: "email", messages: ["Not a valid e-mail address."] });
-    else if (store.findUserByEmail(db, email)) errors.push({ field: "email", messages: ["This e-mail address is already registered."] });
+    else if (await store.findUserByEmail(db, email)) errors.push({ field: "email", messages: ["This e-mail address is already registered."] });
     if (input.username !== undefined) {
       if (!USERNAME_PATTERN.test(input.username)) {
         errors.push({ field: "username", messages: ["A username starts with a letter and has 3 or more letters, digits, '-' or '_'."] });
-      } else if (store.findUserByUsername(db, input.username)) {
+      } else if (await store.findUserByUsername(db, input.username)) {
         errors.push({ field: "username", messages: ["This username is already taken."] });
       }
     }
@@ -43,9 +43,9 @@ export function createUsersService(deps: Deps) {
   }
 
   /** A user the actor may see; 403 otherwise, missing users included, so ids cannot be probed. */
-  function loadVisibleUser(actor: Actor, rawId: string) {
+  async function loadVisibleUser(actor: Actor, rawId: string) {
     const id = /^\d{1,15}$/.test(rawId) ? Number(rawId) : null;
-    const row = id === null ? undefined : store.findVisibleUserById(db, id, visibleUsersFilter(actor));
+    const row = id === null ? undefined : await store.findVisibleUserById(db, id, visibleUsersFilter(actor));
     if (!row) throw forbidden();
     return row;
   }
@@ -53,7 +53,7 @@ export function createUsersService(deps: Deps) {
   return {
     async createUser(actor: Actor, input: CreateUserInput) {
       requireAdmin(actor);
-      const errors = checkNewUser(input);
+      const errors = await checkNewUser(input);
       if (errors.length) throw validationError(errors);
       const passwordHash = input.password ? await Bun.password.hash(input.password) : null;
       const now = clock.now();
@@ -71,38 +71,38 @@ export function createUsersService(deps: Deps) {
       });
     },
 
-    listUsers(actor: Actor) {
+    async listUsers(actor: Actor) {
       requireAdmin(actor);
       return store.listUsers(db);
     },
 
     /** The active administrators' e-mails (who to contact about this repository). */
-    adminEmails(actor: Actor) {
+    async adminEmails(actor: Actor): Promise<string[]> {
       requireAdmin(actor);
       return store.listAdminEmails(db);
     },
 
     /** For the CLI and services that address people by e-mail. */
-    findUserByEmail(actor: Actor, email: string) {
+    async findUserByEmail(actor: Actor, email: string) {
       requireAdmin(actor);
-      return store.findUserByEmail(db, email) ?? null;
+      return (await store.findUserByEmail(db, email)) ?? null;
     },
 
-    findUserById: (id: number) => store.findUserById(db, id) ?? null,
+    findUserById: async (id: number) => (await store.findUserById(db, id)) ?? null,
 
     countAdmins: () => store.countAdmins(db),
 
     async checkPassword(email: string, password: string) {
-      const user = store.findUserByEmail(db, email);
+      const user = await store.findUserByEmail(db, email);
       if (!user?.passwordHash || !user.active) return null;
       return (await Bun.password.verify(password, user.passwordHash)) ? user : null;
     },
 
     /** The directory: every query word prefixes a word of a searchable field; 10 hits at most, by username. */
-    searchUsers(actor: Actor, query: UserSearchQuery): SearchResult<UserJson> {
+    async searchUsers(actor: Actor, query: UserSearchQuery): Promise<SearchResult<UserJson>> {
       checkSearchUsers(actor);
       const words = queryWords(query.q);
-      const { rows, total } = store.searchUsers(db, visibleUsersFilter(actor), words, searchableUserColumns(actor), USER_SEARCH_LIMIT);
+      const { rows, total } = await store.searchUsers(db, visibleUsersFilter(actor), words, searchableUserColumns(actor), USER_SEARCH_LIMIT);
       return {
         hits: { hits: rows.map((row) => presentUser(row, userViewOf(actor, row), links)), total },
         sortBy: "username",
@@ -111,14 +111,14 @@ export function createUsersService(deps: Deps) {
       };
     },
 
-    readUser(actor: Actor, id: string): UserJson {
-      const row = loadVisibleUser(actor, id);
+    async readUser(actor: Actor, id: string): Promise<UserJson> {
+      const row = await loadVisibleUser(actor, id);
       return presentUser(row, userViewOf(actor, row), links);
     },
 
     /** Coloured by the id; lettered by the full name's initials, else the username's or e-mail's first letter. */
-    readUserAvatar(actor: Actor, id: string): Avatar {
-      const row = loadVisibleUser(actor, id);
+    async readUserAvatar(actor: Actor, id: string): Promise<Avatar> {
+      const row = await loadVisibleUser(actor, id);
       const label = row.fullName.trim() ? initialsOf(row.fullName, 2) : initialsOf(row.username ?? row.email, 1);
       return renderAvatar(String(row.id), label);
     },

@@ -1,7 +1,7 @@
 // Queries on the users table.
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { matchAllWords } from "../core/word-match";
-import type { Db } from "../db/sqlite/connection";
+import type { Db } from "../db/port";
 import { usersTable } from "../db/tables";
 
 export type UserRow = typeof usersTable.$inferSelect;
@@ -36,32 +36,35 @@ export const insertUser = (db: Db, row: NewUserRow) => db.insert(usersTable).val
 export const listUsers = (db: Db) => db.select().from(usersTable).orderBy(asc(usersTable.id)).all();
 
 /** E-mails of the active administrators, oldest account first (OAI-PMH Identify's adminEmail). */
-export const listAdminEmails = (db: Db) =>
-  db
-    .select({ email: usersTable.email })
-    .from(usersTable)
-    .where(and(eq(usersTable.isAdmin, true), eq(usersTable.active, true)))
-    .orderBy(asc(usersTable.id))
-    .all()
-    .map((u) => u.email);
+export const listAdminEmails = async (db: Db): Promise<string[]> =>
+  (
+    await db
+      .select({ email: usersTable.email })
+      .from(usersTable)
+      .where(and(eq(usersTable.isAdmin, true), eq(usersTable.active, true)))
+      .orderBy(asc(usersTable.id))
+      .all()
+  ).map((u) => u.email);
 
-export const countAdmins = (db: Db) =>
-  db
-    .select({ n: sql<number>`count(*)` })
-    .from(usersTable)
-    .where(eq(usersTable.isAdmin, true))
-    .get()?.n ?? 0;
-
-/** Users within `filter` where every query word starts a word of one of `columns`; by username (those without one last). */
-export function searchUsers(db: Db, filter: SQL, words: string[], columns: SQL[], limit: number) {
-  const where = and(filter, matchAllWords(words, columns));
-  const total =
-    db
+export const countAdmins = async (db: Db): Promise<number> =>
+  (
+    await db
       .select({ n: sql<number>`count(*)` })
       .from(usersTable)
-      .where(where)
-      .get()?.n ?? 0;
-  const rows = db
+      .where(eq(usersTable.isAdmin, true))
+      .get()
+  )?.n ?? 0;
+
+/** Users within `filter` where every query word starts a word of one of `columns`; by username (those without one last). */
+export async function searchUsers(db: Db, filter: SQL, words: string[], columns: SQL[], limit: number) {
+  const where = and(filter, matchAllWords(words, columns));
+  const counted = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(usersTable)
+    .where(where)
+    .get();
+  const total = counted?.n ?? 0;
+  const rows = await db
     .select()
     .from(usersTable)
     .where(where)

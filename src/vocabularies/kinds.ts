@@ -1,15 +1,11 @@
-// Per-type search settings: which FTS5 table and columns hold an entry's text, the field names
-// clients query by, the columns search-as-you-type looks at, and the sorts.
-import type { SearchSchema } from "../search/sqlite/compile";
+// Per-type search settings: which text columns an entry's index row holds, the field names clients
+// query by, the columns search-as-you-type looks at, and the sorts (the index itself: sqlite/fts.ts).
 import { GENERIC_TYPES, SPECIFIC_TYPES, type VocabularyType } from "./model";
 
 type Entry = Record<string, any>;
 
 export interface Kind {
-  fts: string;
   columns: string[];
-  /** bm25 weights, one per column: the name/title counts most. */
-  weights: number[];
   /** Query fields (InvenioRDM's names) -> column. */
   fields: Record<string, string>;
   suggestColumns: string[];
@@ -28,9 +24,7 @@ const localized = (title: unknown) => (title && typeof title === "object" ? join
 const firstTitle = (e: Entry) => (e.title?.en ?? Object.values(e.title ?? {})[0] ?? e.id ?? "") as string;
 
 const generic: Kind = {
-  fts: "vocab_generic_fts",
   columns: ["title", "ident", "description", "tags"],
-  weights: [10, 5, 1, 1],
   fields: { title: "title", "title.en": "title", id: "ident", description: "description", tags: "tags", "props.subtype": "ident" },
   suggestColumns: ["title", "ident"],
   texts: (e) => [localized(e.title), e.id, localized(e.description), join(e.tags ?? [])],
@@ -39,26 +33,22 @@ const generic: Kind = {
   path: (type) => `/vocabularies/${type}`,
 };
 
-const organisation = (fts: string): Kind => ({
-  fts,
+const organisation: Kind = {
   columns: ["name", "acronym", "title", "country", "identifiers"],
-  weights: [10, 5, 3, 1, 1],
   fields: { name: "name", acronym: "acronym", title: "title", "title.en": "title", country: "country", "identifiers.identifier": "identifiers", id: "identifiers" },
   suggestColumns: ["name", "acronym", "title"],
   texts: (e) => [e.name ?? "", e.acronym ?? "", localized(e.title), e.country ?? "", join([e.id, identifiers(e)])],
   sortKey: (e) => String(e.name ?? "").toLowerCase(),
   nameSort: "name",
   path: (type) => `/${type}`,
-});
+};
 
 export const KINDS: Record<VocabularyType, Kind> = {
   ...(Object.fromEntries(GENERIC_TYPES.map((t) => [t, generic])) as Record<(typeof GENERIC_TYPES)[number], Kind>),
-  funders: organisation("vocab_funders_fts"),
-  affiliations: organisation("vocab_affiliations_fts"),
+  funders: organisation,
+  affiliations: organisation,
   names: {
-    fts: "vocab_names_fts",
     columns: ["name", "given_name", "family_name", "affiliations", "identifiers"],
-    weights: [10, 5, 5, 2, 1],
     fields: { name: "name", given_name: "given_name", family_name: "family_name", "affiliations.name": "affiliations", "identifiers.identifier": "identifiers", id: "identifiers" },
     suggestColumns: ["name", "given_name", "family_name"],
     texts: (e) => [e.name ?? "", e.given_name ?? "", e.family_name ?? "", join((e.affiliations ?? []).map((a: { name?: string }) => a.name)), join([e.id, identifiers(e)])],
@@ -67,9 +57,7 @@ export const KINDS: Record<VocabularyType, Kind> = {
     path: () => "/names",
   },
   subjects: {
-    fts: "vocab_subjects_fts",
     columns: ["subject", "scheme", "ident"],
-    weights: [10, 1, 1],
     fields: { subject: "subject", scheme: "scheme", id: "ident" },
     suggestColumns: ["subject"],
     texts: (e) => [e.subject ?? "", e.scheme ?? "", e.id ?? ""],
@@ -78,9 +66,7 @@ export const KINDS: Record<VocabularyType, Kind> = {
     path: () => "/subjects",
   },
   awards: {
-    fts: "vocab_awards_fts",
     columns: ["title", "number", "acronym", "funder", "identifiers"],
-    weights: [10, 5, 5, 1, 1],
     fields: {
       title: "title",
       "title.en": "title",
@@ -104,12 +90,3 @@ export const isSpecificType = (type: string) => (SPECIFIC_TYPES as readonly stri
 
 /** Sort options a type offers; the first is the default without q. */
 export const sortOptions = (kind: Kind) => [kind.nameSort, "bestmatch", "newest", "oldest"];
-
-/** How queries map onto a type's full-text index (record search's compiler, full text only). */
-export const searchSchemaOf = (kind: Kind): SearchSchema => ({
-  key: "e.pk",
-  fts: { table: kind.fts, columns: kind.fields, defaultColumns: null },
-  keywords: { table: "", fields: {} },
-  columns: {},
-  aliases: {},
-});

@@ -103,9 +103,21 @@ export interface VocabularyEntry {
 /**
  * The vocabularies service's `lookup`: an entry (`resourcetypes`, `licenses`, `funders`...) by id;
  * null (or undefined) when the id does not exist. Records validate against it, exports and DOIs
- * read titles and props from it.
+ * read titles and props from it. The service's answers a Promise (it reads the database); a
+ * fixed in-memory lookup (tests, previews) may answer at once, so callers await either.
  */
-export type VocabularyLookup = (type: string, id: string) => VocabularyEntry | null | undefined;
+export type VocabularyLookup = (type: string, id: string) => Promise<VocabularyEntry | null | undefined> | VocabularyEntry | null | undefined;
+
+/** A stored vocabulary_entries row, as the store and the search engine read it. */
+export interface EntryRow {
+  pk: number;
+  type: string;
+  id: string;
+  data: string;
+  created: number;
+  updated: number;
+  revision_id: number;
+}
 
 /** What an importer yields for each source item: an entry to write, or why it was skipped. */
 export type ImportItem<E> = { entry: E } | { skip: string };

@@ -2,8 +2,7 @@
 import type { Links } from "../core/links";
 import { formatIsoTime } from "../core/time";
 import { KINDS, isSpecificType } from "./kinds";
-import type { VocabularyType } from "./model";
-import type { EntryRow } from "./store";
+import type { EntryRow, VocabularyType } from "./model";
 
 export function presentEntry(row: EntryRow, links: Links) {
   const type = row.type as VocabularyType;

@@ -17,8 +17,8 @@ function vocabularyRoutes(http: ActorContext, vocabularies: VocabulariesService,
     .get(base, ({ actor, params, query }) => vocabularies.search(actor, typeOf(params), query), { query: vocabularySearchQuery, detail: { summary: "Search a vocabulary", tags } })
     .get(
       `${base}/:id`,
-      ({ actor, params, set }) => {
-        const entry = vocabularies.read(actor, typeOf(params), params.id);
+      async ({ actor, params, set }) => {
+        const entry = await vocabularies.read(actor, typeOf(params), params.id);
         set.headers.etag = revisionEtag(entry.revision_id);
         return entry;
       },
@@ -38,8 +38,8 @@ function vocabularyRoutes(http: ActorContext, vocabularies: VocabulariesService,
     })
     .delete(
       `${base}/:id`,
-      ({ actor, params, set, request }) => {
-        vocabularies.remove(actor, typeOf(params), params.id, request.headers.get("if-match"));
+      async ({ actor, params, set, request }) => {
+        await vocabularies.remove(actor, typeOf(params), params.id, request.headers.get("if-match"));
         set.status = 204;
         return null;
       },

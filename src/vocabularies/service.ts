@@ -5,15 +5,13 @@ import type { Deps } from "../core/deps";
 import { checkRevision } from "../core/etag";
 import { notFound, validationError } from "../core/errors";
 import { parsePage, searchEnvelope } from "../core/paging";
-import { compileQuery } from "../search/sqlite/compile";
-import { expandWildcards, ftsVocabulary } from "../search/sqlite/wildcards";
-import { phraseCount, toFtsSuggest } from "../search/sqlite/fts";
+import type { Db } from "../db/port";
 import { parseQueryString } from "../search/query-string";
 import { chooseSort } from "../search/sorts";
-import { writeTransaction } from "../db/sqlite/connection";
-import { KINDS, isVocabularyType, searchSchemaOf, sortOptions } from "./kinds";
+import { KINDS, isVocabularyType, sortOptions } from "./kinds";
 import type { ImportItem, VocabularyEntry, VocabularyType } from "./model";
 import { presentEntry } from "./present";
+import { searchEntries } from "./sqlite/fts";
 import * as store from "./store";
 import { validateEntry } from "./validate";
 
@@ -46,53 +44,45 @@ export function createVocabulariesService(deps: Deps) {
     return type;
   }
 
-  function loadRow(type: VocabularyType, id: string) {
-    const row = store.findEntry(db, type, id);
+  async function loadRow(type: VocabularyType, id: string) {
+    const row = await store.findEntry(db, type, id);
     if (!row) throw notFound(`The ${type} entry '${id}' does not exist.`);
     return row;
   }
 
   /** The affiliation rule: an affiliation with a known id takes the vocabulary's own name. */
-  function resolveAffiliations(entry: Record<string, unknown>) {
+  async function resolveAffiliations(entry: Record<string, unknown>, on: Db = db) {
     if (!Array.isArray(entry.affiliations)) return;
     for (const a of entry.affiliations as { id?: string; name: string }[]) {
       if (!a.id) continue;
-      const known = store.findEntry(db, "affiliations", a.id);
+      const known = await store.findEntry(on, "affiliations", a.id);
       if (known) a.name = (JSON.parse(known.data) as { name: string }).name;
     }
   }
 
-  function validated(type: VocabularyType, body: unknown) {
+  async function validated(type: VocabularyType, body: unknown) {
     const { entry, errors } = validateEntry(type, body);
     if (errors.length) throw validationError(errors);
-    if (type === "names") resolveAffiliations(entry);
+    if (type === "names") await resolveAffiliations(entry);
     return entry;
   }
 
   return {
-    search(_actor: Actor, rawType: string, query: SearchQuery) {
+    async search(_actor: Actor, rawType: string, query: SearchQuery) {
       const type = typeOf(rawType);
       const kind = KINDS[type];
       const page = parsePage(query, limits);
       const hasQuery = Boolean(query.q?.trim() || query.suggest?.trim());
       // bestmatch needs a query; without one the type's default applies, as the spec says.
       const sort = chooseSort({ options: sortOptions(kind), requested: query.sort, hasQuery, defaultSort: kind.nameSort });
-      // The same query compiler as record search: a query that is one full-text condition is a
-      // MATCH the store can rank; anything else (e.g. `-word`) is a condition beside it.
-      // `?` and inner `*` expand to the index's own terms, as in record search (search/sqlite/wildcards.ts).
-      const schema = searchSchemaOf(kind);
-      const compiled = compileQuery(expandWildcards(parseQueryString(query.q ?? ""), schema, ftsVocabulary(db.$client, schema.fts.table)), schema);
-      const condition = compiled.ftsOnly === null && compiled.where !== "1 = 1" ? { sql: compiled.where, params: compiled.params } : null;
-      const parts = [compiled.ftsOnly, toFtsSuggest(query.suggest ?? "", kind.suggestColumns)].filter((p): p is string => p !== null);
+      const parsed = parseQueryString(query.q ?? "");
       const tags = (Array.isArray(query.tags) ? query.tags : query.tags ? [query.tags] : [])
         .flatMap((t) => t.split(","))
         .map((t) => t.trim())
         .filter(Boolean);
-      const match = parts.length ? parts.join(" AND ") : null;
-      const { rows, total } = store.searchEntries(db, type, {
-        match,
-        condition,
-        phrases: phraseCount(match),
+      const { rows, total } = await searchEntries(db, type, {
+        query: parsed,
+        suggest: query.suggest ?? "",
         tags,
         order: sort === kind.nameSort ? "name" : (sort as store.Order),
         limit: page.size,
@@ -109,58 +99,62 @@ export function createVocabulariesService(deps: Deps) {
     },
 
     /** The stored entry (no timestamps or links) or null: for validating records against vocabularies. */
-    lookup(type: string, id: string): VocabularyEntry | null {
+    async lookup(type: string, id: string): Promise<VocabularyEntry | null> {
       if (!isVocabularyType(type)) return null;
-      const row = store.findEntry(db, type, id);
+      const row = await store.findEntry(db, type, id);
       return row ? (JSON.parse(row.data) as VocabularyEntry) : null;
     },
 
-    read(_actor: Actor, rawType: string, id: string) {
+    async read(_actor: Actor, rawType: string, id: string) {
       const type = typeOf(rawType);
-      return presentEntry(loadRow(type, id), links);
+      return presentEntry(await loadRow(type, id), links);
     },
 
-    create(actor: Actor, rawType: string, body: unknown) {
+    async create(actor: Actor, rawType: string, body: unknown) {
       requireAdmin(actor);
       const type = typeOf(rawType);
-      const entry = validated(type, body);
-      if (store.findEntry(db, type, entry.id)) throw validationError([{ field: "id", messages: [`An entry with id '${entry.id}' exists already.`] }]);
-      writeTransaction(db, () => store.upsertEntry(db, type, entry, clock.now()));
-      return presentEntry(loadRow(type, entry.id), links);
+      const entry = await validated(type, body);
+      if (await store.findEntry(db, type, entry.id)) throw validationError([{ field: "id", messages: [`An entry with id '${entry.id}' exists already.`] }]);
+      await db.write((tx) => store.upsertEntry(tx, type, entry, clock.now()));
+      return presentEntry(await loadRow(type, entry.id), links);
     },
 
-    update(actor: Actor, rawType: string, id: string, body: unknown, ifMatch?: string | null) {
+    async update(actor: Actor, rawType: string, id: string, body: unknown, ifMatch?: string | null) {
       requireAdmin(actor);
       const type = typeOf(rawType);
-      const current = loadRow(type, id);
+      const current = await loadRow(type, id);
       checkRevision(ifMatch, current.revision_id);
-      const entry = validated(type, { ...(body as object), id });
-      writeTransaction(db, () => store.upsertEntry(db, type, entry, clock.now()));
-      return presentEntry(loadRow(type, id), links);
+      const entry = await validated(type, { ...(body as object), id });
+      await db.write((tx) => store.upsertEntry(tx, type, entry, clock.now()));
+      return presentEntry(await loadRow(type, id), links);
     },
 
-    remove(actor: Actor, rawType: string, id: string, ifMatch?: string | null) {
+    async remove(actor: Actor, rawType: string, id: string, ifMatch?: string | null) {
       requireAdmin(actor);
       const type = typeOf(rawType);
-      checkRevision(ifMatch, loadRow(type, id).revision_id);
-      writeTransaction(db, () => store.deleteEntry(db, type, id));
+      checkRevision(ifMatch, (await loadRow(type, id)).revision_id);
+      await db.write((tx) => store.deleteEntry(tx, type, id));
     },
 
     /**
      * Loads the shipped controlled vocabularies on first start, and again when a release ships
      * different data (entries are upserted: ones an administrator added stay). Null when current.
+     *
+     * The transaction is opened before this returns (no await ahead of `write`), and the version is
+     * read inside it: the port holds every later statement until it ends, so a caller that starts
+     * the app without awaiting this still has its first request see the vocabularies.
      */
-    loadFixtures(shipped: () => { type: VocabularyType; entries: object[] }[], version: string): ImportSummary | null {
-      if (store.findFixtureVersion(db, "vocabularies") === version) return null;
-      const summary: ImportSummary = { created: 0, updated: 0, unchanged: 0, skipped: {} };
-      const now = clock.now();
-      writeTransaction(db, () => {
+    loadFixtures(shipped: () => { type: VocabularyType; entries: object[] }[], version: string): Promise<ImportSummary | null> {
+      return db.write(async (tx) => {
+        if ((await store.findFixtureVersion(tx, "vocabularies")) === version) return null;
+        const now = clock.now();
+        const summary: ImportSummary = { created: 0, updated: 0, unchanged: 0, skipped: {} };
         for (const { type, entries } of shipped()) {
-          for (const entry of entries) summary[store.upsertEntry(db, type, entry as { id: string }, now)]++;
+          for (const entry of entries) summary[await store.upsertEntry(tx, type, entry as { id: string }, now)]++;
         }
-        store.saveFixtureVersion(db, "vocabularies", version, now);
+        await store.saveFixtureVersion(tx, "vocabularies", version, now);
+        return summary;
       });
-      return summary;
     },
 
     /** Writes imported entries in batched transactions; re-importing updates, never duplicates. */
@@ -168,9 +162,9 @@ export function createVocabulariesService(deps: Deps) {
       requireAdmin(actor);
       const summary: ImportSummary = { created: 0, updated: 0, unchanged: 0, skipped: {} };
       let batch: Record<string, unknown>[] = [];
-      const flush = () => {
+      const flush = async () => {
         const now = clock.now();
-        writeTransaction(db, () => {
+        await db.write(async (tx) => {
           for (const body of batch) {
             const { entry, errors } = validateEntry(type, body);
             if (errors.length) {
@@ -178,8 +172,8 @@ export function createVocabulariesService(deps: Deps) {
               summary.skipped[reason] = (summary.skipped[reason] ?? 0) + 1;
               continue;
             }
-            if (type === "names") resolveAffiliations(entry);
-            summary[store.upsertEntry(db, type, entry, now)]++;
+            if (type === "names") await resolveAffiliations(entry, tx);
+            summary[await store.upsertEntry(tx, type, entry, now)]++;
           }
         });
         batch = [];
@@ -188,9 +182,9 @@ export function createVocabulariesService(deps: Deps) {
       for await (const item of items) {
         if ("skip" in item) summary.skipped[item.skip] = (summary.skipped[item.skip] ?? 0) + 1;
         else batch.push(item.entry as Record<string, unknown>);
-        if (batch.length >= IMPORT_BATCH) flush();
+        if (batch.length >= IMPORT_BATCH) await flush();
       }
-      flush();
+      await flush();
       return summary;
     },
   };

@@ -133,7 +133,7 @@ describe("shapes", () => {
     expect((await t.call("GET", access(id, "/grants/5"), { as: "alice" })).json).toEqual(grant);
     expect((await t.call("GET", access(id, `/users/${uid("carol")}`), { as: "alice" })).json).toEqual(grant);
     // notify: the user is mailed.
-    const mail = t.services.deps.db.$client.query<{ recipient: string; subject: string }, []>("SELECT recipient, subject FROM mail_outbox").all();
+    const mail = await t.services.deps.db.statements.all<{ recipient: string; subject: string }>("SELECT recipient, subject FROM mail_outbox");
     expect(mail).toContainEqual({ recipient: "carol@example.org", subject: 'You have been granted access to "Sea surface temperature 2020-2024"' });
   });
 

@@ -52,7 +52,7 @@ beforeAll(async () => {
   const userIds: Record<string, number> = {};
   for (const name of ["viewer", "previewer", "editor", "manager"]) {
     const user = await ctx.services.users.createUser(systemActor, { email: `${name}@example.org`, username: name, password: `${name}-password` });
-    tokens[name] = ctx.services.tokens.createToken(systemActor, { userId: user.id, name }).secret;
+    tokens[name] = (await ctx.services.tokens.createToken(systemActor, { userId: user.id, name })).secret;
     userIds[name] = user.id;
   }
   restricted = await publishWithFile({ record: "restricted", files: "restricted" });
@@ -67,15 +67,15 @@ beforeAll(async () => {
       ["editor", "edit"],
       ["manager", "manage"],
     ] as const) {
-      accessStore.insertGrant(db, { parentId, subjectType: "user", subjectId: String(userIds[name]), permission, origin: "test", created: now, updated: now });
+      await accessStore.insertGrant(db, { parentId, subjectType: "user", subjectId: String(userIds[name]), permission, origin: "test", created: now, updated: now });
     }
   }
   // Each record has a valid and an expired view link; the matrix's holders present the record's own.
   for (const record of [restricted, filesOnly]) {
-    const valid = directory.tokens.issue();
-    const expired = directory.tokens.issue();
-    accessStore.insertLink(db, { id: newUuid(), parentId: record.parent.id, permission: "view", tokenHash: valid.hash, expiresAt: now + 10 * DAY, created: now });
-    accessStore.insertLink(db, { id: newUuid(), parentId: record.parent.id, permission: "view", tokenHash: expired.hash, expiresAt: now - 1, created: now - 5 * DAY });
+    const valid = await directory.tokens.issue();
+    const expired = await directory.tokens.issue();
+    await accessStore.insertLink(db, { id: newUuid(), parentId: record.parent.id, permission: "view", tokenHash: valid.hash, expiresAt: now + 10 * DAY, created: now });
+    await accessStore.insertLink(db, { id: newUuid(), parentId: record.parent.id, permission: "view", tokenHash: expired.hash, expiresAt: now - 1, created: now - 5 * DAY });
     record === restricted
       ? Object.assign(linkTokens, { valid: valid.token, expired: expired.token })
       : Object.assign(filesOnlyLinks, { valid: valid.token, expired: expired.token });
@@ -194,8 +194,8 @@ describe("a restricted record (metadata and files restricted)", () => {
     const db = ctx.services.deps.db;
     const now = ctx.clock.now();
     const user = await ctx.services.users.createUser(systemActor, { email: "temporary@example.org", username: "temporary", password: "temporary-password" });
-    const token = ctx.services.tokens.createToken(systemActor, { userId: user.id, name: "temporary" }).secret;
-    accessStore.insertGrant(db, {
+    const token = (await ctx.services.tokens.createToken(systemActor, { userId: user.id, name: "temporary" })).secret;
+    await accessStore.insertGrant(db, {
       parentId: restricted.parent.id,
       subjectType: "user",
       subjectId: String(user.id),

@@ -90,7 +90,7 @@ describe("shapes", () => {
     expect(record.json.parent.access.links).toEqual([link]);
     expect(record.text).not.toContain(token);
     // Only the hash is stored.
-    const stored = t.services.deps.db.$client.query<{ token_hash: string }, []>("SELECT token_hash FROM record_links").all();
+    const stored = await t.services.deps.db.statements.all<{ token_hash: string }>("SELECT token_hash FROM record_links");
     expect(stored.some((r) => r.token_hash.includes(token) || token.includes(r.token_hash))).toBe(false);
     // Callers who do not manage the record see no links.
     for (const as of ["viewer", "previewer", "editor"] as Caller[]) expect((await t.call("GET", `/api/records/${id}`, { as })).json.parent.access.links).toEqual([]);

@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const db = () => t.services.deps.db;
-const verifications = () => db().select({ n: count() }).from(accessVerificationsTable).get()!.n;
+const verifications = async () => (await db().select({ n: count() }).from(accessVerificationsTable).get())!.n;
 const requestsAbout = (id: string) => db().select().from(requestsTable).where(eq(requestsTable.topicId, id)).all();
 const user = (who: Party) => String(t.userIds[who]);
 const action = (who: Party, id: string, name: string, body?: unknown) => t.callAs(who, "POST", `/api/requests/${id}/actions/${name}`, { body });
@@ -51,15 +51,15 @@ describe("who may ask, and how", () => {
   for (const [name, who, email, options, status, says] of rows) {
     test(`${name}: ${who} -> ${status}`, async () => {
       const record = await recordWithFile(t, options);
-      const before = { verifications: verifications(), mail: t.outbox().length };
+      const before = { verifications: await verifications(), mail: (await t.outbox()).length };
       const res = await ask(t, who, record.id, askBody(email));
       expect({ status: res.status, body: res.json }).toMatchObject({ status });
       if (typeof says === "string") expect(res.json.message).toContain(says);
       else expect(res.json).toMatchObject(says);
       const made = res.status === 200 && !("message" in res.json);
-      expect(requestsAbout(record.id)).toHaveLength(made ? 1 : 0);
-      expect(verifications() - before.verifications).toBe(res.status === 200 && !made ? 1 : 0);
-      if (status !== 200) expect(t.outbox().length).toBe(before.mail);
+      expect(await requestsAbout(record.id)).toHaveLength(made ? 1 : 0);
+      expect((await verifications()) - before.verifications).toBe(res.status === 200 && !made ? 1 : 0);
+      if (status !== 200) expect((await t.outbox()).length).toBe(before.mail);
     });
   }
 
@@ -99,7 +99,7 @@ describe("a user's request", () => {
     const comments = (await timeline("alice", res.json.id)).filter((e) => e.type === "C");
     expect(comments.map((e) => [e.created_by, e.payload.content])).toEqual([[{ user: user("carol") }, "<p>For my <b>thesis</b></p>"]]);
 
-    const [mail] = t.outbox().filter((m) => m.topic === `request:${res.json.id}`);
+    const [mail] = (await t.outbox()).filter((m) => m.topic === `request:${res.json.id}`);
     expect(mail).toMatchObject({ recipient: "alice@example.org", subject: '[Cairn] Access request for "Buoy temperatures"' });
     expect(mail!.body).toContain('Carol Chen <carol@example.org> asks for access to the restricted files of "Buoy temperatures".');
     expect(mail!.body).toContain("For my thesis");
@@ -129,9 +129,9 @@ describe("a user's request", () => {
     expect(again.json.message).toContain("already asked");
     const cancelled = await action("bob", first.json.id, "cancel");
     expect(cancelled.json.status).toBe("cancelled");
-    expect(mailTo(t, "alice@example.org").at(-1)!.subject).toContain("cancelled");
+    expect((await mailTo(t, "alice@example.org")).at(-1)!.subject).toContain("cancelled");
     expect((await ask(t, "bob", record.id, askBody("bob@example.org"))).status).toBe(200);
-    expect(grantsOf(record.parent.id)).toEqual([]);
+    expect(await grantsOf(record.parent.id)).toEqual([]);
   });
 });
 
@@ -152,13 +152,13 @@ describe("a guest's request", () => {
     const record = await recordWithFile(t, { settings: ALL_ALLOWED });
     const res = await ask(t, "anonymous", record.id, askBody("Gwen@Example.net", { full_name: "Gwen Guest" }));
     expect(res.json).toEqual({ message: VERIFICATION_SENT });
-    const [mail] = mailTo(t, "Gwen@Example.net");
+    const [mail] = await mailTo(t, "Gwen@Example.net");
     expect(mail!.subject).toBe('[Cairn] Confirm your access request for "Buoy temperatures"');
     expect(mail!.body).toContain("Dear Gwen Guest,");
     expect(mail!.body).toContain("within 6 hours");
     const link = urlIn(mail!.body, `${BASE_URL}/api/access/requests/verify?token=`);
     const token = new URL(link).searchParams.get("token")!;
-    const stored = db().select().from(accessVerificationsTable).all();
+    const stored = await db().select().from(accessVerificationsTable).all();
     expect(JSON.stringify(stored)).not.toContain(token);
     expect(stored.find((v) => v.recordId === record.id)).toMatchObject({
       email: "Gwen@Example.net",
@@ -166,7 +166,7 @@ describe("a guest's request", () => {
       consent: true,
       expiresAt: t.clock.now() + 6 * HOUR_MS,
     });
-    expect(requestsAbout(record.id)).toEqual([]);
+    expect(await requestsAbout(record.id)).toEqual([]);
 
     const confirmed = await t.callAs("anonymous", "GET", pathOf(link));
     expect(confirmed.status).toBe(200);
@@ -187,7 +187,7 @@ describe("a guest's request", () => {
     expect(Object.keys(request.json.links.actions).sort()).toEqual(["accept", "decline"]);
     const comments = (await timeline("alice", request.json.id)).filter((e) => e.type === "C");
     expect(comments.map((e) => e.payload.content)).toEqual(["<p>I study buoys.</p>"]);
-    const owner = t.outbox().filter((m) => m.topic === `request:${request.json.id}`);
+    const owner = (await t.outbox()).filter((m) => m.topic === `request:${request.json.id}`);
     expect(owner.map((m) => m.recipient)).toEqual(["alice@example.org"]);
     expect(owner[0]!.body).toContain("Gwen Guest <Gwen@Example.net> asks for access to the restricted files");
     expect(owner[0]!.body).toContain("They agree to share their name and e-mail address with you.");
@@ -196,13 +196,13 @@ describe("a guest's request", () => {
   test("a link expires after 6 hours; unknown, missing and overlong tokens are refused", async () => {
     const record = await recordWithFile(t, { settings: ALL_ALLOWED });
     await ask(t, "anonymous", record.id, askBody("late@example.net"));
-    const link = urlIn(mailTo(t, "late@example.net")[0]!.body, `${BASE_URL}/api/access/requests/verify`);
+    const link = urlIn((await mailTo(t, "late@example.net"))[0]!.body, `${BASE_URL}/api/access/requests/verify`);
     t.clock.advance(6 * HOUR_MS);
     const late = await t.callAs("anonymous", "GET", pathOf(link));
     expect(late.status).toBe(400);
     expect(late.json.message).toContain("expired");
     expect((await t.callAs("anonymous", "GET", pathOf(link))).status).toBe(404);
-    expect(requestsAbout(record.id)).toEqual([]);
+    expect(await requestsAbout(record.id)).toEqual([]);
     const bad: [string, number][] = [
       ["/api/access/requests/verify?token=nope", 404],
       ["/api/access/requests/verify", 400],
@@ -215,7 +215,7 @@ describe("a guest's request", () => {
   test("the rules are checked again on confirming; a refused link stays usable", async () => {
     const record = await recordWithFile(t, { settings: ALL_ALLOWED });
     await ask(t, "anonymous", record.id, askBody("again@example.net"));
-    const link = pathOf(urlIn(mailTo(t, "again@example.net")[0]!.body, BASE_URL));
+    const link = pathOf(urlIn((await mailTo(t, "again@example.net"))[0]!.body, BASE_URL));
     await setAccessSettings(t, record.id, { allow_guest_requests: false });
     const refused = await t.callAs("anonymous", "GET", link);
     expect(refused.status).toBe(403);
@@ -228,7 +228,7 @@ describe("a guest's request", () => {
     const record = await recordWithFile(t, { settings: ALL_ALLOWED });
     await guestAsks(t, record.id, "twice@example.net");
     expect((await ask(t, "anonymous", record.id, askBody("TWICE@example.net"))).status).toBe(200);
-    const link = pathOf(urlIn(mailTo(t, "TWICE@example.net")[0]!.body, BASE_URL));
+    const link = pathOf(urlIn((await mailTo(t, "TWICE@example.net"))[0]!.body, BASE_URL));
     const res = await t.callAs("anonymous", "GET", link);
     expect(res.status).toBe(400);
     expect(res.json.message).toContain("already asked");
@@ -237,10 +237,10 @@ describe("a guest's request", () => {
   test("a signed-in user asking with another address is a guest of that address", async () => {
     const record = await recordWithFile(t, { settings: ALL_ALLOWED });
     await ask(t, "bob", record.id, askBody("bob.home@example.net"));
-    const link = pathOf(urlIn(mailTo(t, "bob.home@example.net").at(-1)!.body, BASE_URL));
+    const link = pathOf(urlIn((await mailTo(t, "bob.home@example.net")).at(-1)!.body, BASE_URL));
     const res = await t.callAs("bob", "GET", link);
     expect(res.status).toBe(200);
-    expect(requestsAbout(record.id)[0]).toMatchObject({ type: "guest-access-request", createdByKind: "email", createdById: "bob.home@example.net" });
+    expect((await requestsAbout(record.id))[0]).toMatchObject({ type: "guest-access-request", createdByKind: "email", createdById: "bob.home@example.net" });
   });
 
   test("the daily job drops the verifications past their 6 hours", async () => {
@@ -250,10 +250,10 @@ describe("a guest's request", () => {
     t.clock.advance(5 * HOUR_MS);
     await ask(t, "anonymous", record.id, askBody("fresh@example.net"));
     t.clock.advance(HOUR_MS);
-    const before = verifications();
+    const before = await verifications();
     const job = await t.services.jobs.runNow(systemActor, "access-verifications-clean");
     expect((job.result as { deleted: number }).deleted).toBeGreaterThanOrEqual(2);
-    expect(verifications()).toBe(1);
+    expect(await verifications()).toBe(1);
     expect(before).toBeGreaterThanOrEqual(3);
     expect(t.services.jobs.registry.get("access-verifications-clean")?.schedule).toEqual({ dailyAt: "00:05" });
   });
@@ -274,8 +274,8 @@ describe("answering", () => {
     expect(res.status).toBe(200);
     expect(res.json.status).toBe("accepted");
     const expiresAt = endOfDay(t.clock.now() + 30 * DAY_MS);
-    expect(grantsOf(record.parent.id)).toMatchObject([{ subjectType: "user", subjectId: user("bob"), permission: "view", origin: `request:${id}`, expiresAt }]);
-    const [mail] = t.outbox().filter((m) => m.topic === `request:${id}` && m.recipient === "bob@example.org");
+    expect(await grantsOf(record.parent.id)).toMatchObject([{ subjectType: "user", subjectId: user("bob"), permission: "view", origin: `request:${id}`, expiresAt }]);
+    const [mail] = (await t.outbox()).filter((m) => m.topic === `request:${id}` && m.recipient === "bob@example.org");
     expect(mail!.subject).toBe('[Cairn] Access granted to "Buoy temperatures"');
     expect(mail!.body).toContain(`You now have access until ${new Date(expiresAt - 1).toISOString().slice(0, 10)} (UTC).`);
     expect(mail!.body).toContain(`${BASE_URL}/records/${record.id}`);
@@ -286,9 +286,9 @@ describe("answering", () => {
     const { record, id } = await userRequest();
     const res = await action("alice", id, "accept", { payload: { content: "<p>Enjoy</p>", expires_at: "2027-03-31" } });
     expect(res.status).toBe(200);
-    expect(grantsOf(record.parent.id)[0]!.expiresAt).toBe(Date.UTC(2027, 2, 31) + DAY_MS);
+    expect((await grantsOf(record.parent.id))[0]!.expiresAt).toBe(Date.UTC(2027, 2, 31) + DAY_MS);
     expect((await timeline("bob", id)).filter((e) => e.type === "C").map((e) => e.payload.content)).toEqual(["<p>I study buoys.</p>", "<p>Enjoy</p>"]);
-    const mail = mailTo(t, "bob@example.org").at(-1)!;
+    const mail = (await mailTo(t, "bob@example.org")).at(-1)!;
     expect(mail.body).toContain("until 2027-03-31 (UTC)");
     expect(mail.body).toContain("Enjoy");
   });
@@ -296,18 +296,18 @@ describe("answering", () => {
   test("expires_at null, or a default of 0 days: no end", async () => {
     const a = await userRequest();
     expect((await action("alice", a.id, "accept", { payload: { expires_at: null } })).status).toBe(200);
-    expect(grantsOf(a.record.parent.id)[0]!.expiresAt).toBeNull();
+    expect((await grantsOf(a.record.parent.id))[0]!.expiresAt).toBeNull();
     const b = await userRequest({ ...ALL_ALLOWED, secret_link_expiration: 0 });
     expect((await action("alice", b.id, "accept")).status).toBe(200);
-    expect(grantsOf(b.record.parent.id)[0]!.expiresAt).toBeNull();
-    expect(mailTo(t, "bob@example.org").at(-1)!.body).toContain("You now have access with no end date.");
+    expect((await grantsOf(b.record.parent.id))[0]!.expiresAt).toBeNull();
+    expect((await mailTo(t, "bob@example.org")).at(-1)!.body).toContain("You now have access with no end date.");
   });
 
   test("the default is the one in force when the request was made", async () => {
     const { record, id } = await userRequest({ ...ALL_ALLOWED, secret_link_expiration: 7 });
     await setAccessSettings(t, record.id, { ...ALL_ALLOWED, secret_link_expiration: 365 });
     await action("alice", id, "accept");
-    expect(grantsOf(record.parent.id)[0]!.expiresAt).toBe(endOfDay(t.clock.now() + 7 * DAY_MS));
+    expect((await grantsOf(record.parent.id))[0]!.expiresAt).toBe(endOfDay(t.clock.now() + 7 * DAY_MS));
   });
 
   const badDates: [string, unknown, string][] = [
@@ -325,7 +325,7 @@ describe("answering", () => {
       const res = await action("alice", id, "accept", { payload: { expires_at: date } });
       expect(res.status).toBe(400);
       expect(res.json.errors).toEqual([{ field: "payload.expires_at", messages: [expect.stringContaining(says)] }]);
-      expect(grantsOf(record.parent.id)).toEqual([]);
+      expect(await grantsOf(record.parent.id)).toEqual([]);
       expect((await t.callAs("alice", "GET", `/api/requests/${id}`)).json.status).toBe("submitted");
     });
   }
@@ -334,8 +334,8 @@ describe("answering", () => {
     const { record, id } = await userRequest();
     const res = await action("alice", id, "decline", { payload: { content: "Not yet published" } });
     expect(res.json.status).toBe("declined");
-    expect(grantsOf(record.parent.id)).toEqual([]);
-    const mail = mailTo(t, "bob@example.org").at(-1)!;
+    expect(await grantsOf(record.parent.id)).toEqual([]);
+    const mail = (await mailTo(t, "bob@example.org")).at(-1)!;
     expect(mail.subject).toBe('[Cairn] Access request declined: "Buoy temperatures"');
     expect(mail.body).toContain('declined your request for access to the files of "Buoy temperatures"');
     expect(mail.body).toContain("Not yet published");
@@ -361,22 +361,22 @@ describe("answering", () => {
     expect((await action("bob", request.id, "accept")).status).toBe(403);
     const res = await action("alice", request.id, "accept");
     expect(res.status).toBe(200);
-    const [link] = listLinks(db(), record.parent.id);
+    const [link] = await listLinks(db(), record.parent.id);
     expect(link).toMatchObject({
       permission: "view",
       description: "Access request by Gina Guest <gina@example.net>",
       origin: `request:${request.id}`,
       expiresAt: endOfDay(t.clock.now() + 30 * DAY_MS),
     });
-    const mails = t.outbox().filter((m) => m.topic === `request:${request.id}` && m.recipient === "gina@example.net");
+    const mails = (await t.outbox()).filter((m) => m.topic === `request:${request.id}` && m.recipient === "gina@example.net");
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe('[Cairn] Access granted to "Buoy temperatures"');
     const secret = urlIn(mails[0]!.body, `${BASE_URL}/api/records/${record.id}?token=`);
     const token = new URL(secret).searchParams.get("token")!;
     expect(mails[0]!.body).toContain(`${BASE_URL}/records/${record.id}?token=${token}`);
     // The token is nowhere in the database: not in the request, its events, or the link row.
-    expect(JSON.stringify(requestsAbout(record.id))).not.toContain(token);
-    expect(JSON.stringify(listLinks(db(), record.parent.id))).not.toContain(token);
+    expect(JSON.stringify(await requestsAbout(record.id))).not.toContain(token);
+    expect(JSON.stringify(await listLinks(db(), record.parent.id))).not.toContain(token);
     const download = await t.callAs("anonymous", "GET", `/api/records/${record.id}/files/data.csv/content?token=${encodeURIComponent(token)}`);
     expect(download.status).toBe(200);
     expect(download.text).toBe(FILE_CONTENT);
@@ -386,8 +386,8 @@ describe("answering", () => {
     const record = await recordWithFile(t, { settings: ALL_ALLOWED });
     const request = await guestAsks(t, record.id, "dora@example.net");
     expect((await action("alice", request.id, "decline")).status).toBe(200);
-    expect(listLinks(db(), record.parent.id)).toEqual([]);
-    const mail = mailTo(t, "dora@example.net").at(-1)!;
+    expect(await listLinks(db(), record.parent.id)).toEqual([]);
+    const mail = (await mailTo(t, "dora@example.net")).at(-1)!;
     expect(mail.subject).toBe('[Cairn] Access request declined: "Buoy temperatures"');
     expect(mail.body).not.toContain("/requests/");
   });
@@ -421,11 +421,11 @@ describe("bad input never 5xx", () => {
   ];
   for (const [name, body, field] of rows) {
     test(`${name}: 400${field ? ` on ${field}` : ""}`, async () => {
-      const before = verifications();
+      const before = await verifications();
       const res = await ask(t, "anonymous", id, body);
       expect({ status: res.status, body: res.json }).toMatchObject({ status: 400 });
       if (field) expect(res.json.errors.map((e: { field: string }) => e.field)).toContain(field);
-      expect(verifications()).toBe(before);
+      expect(await verifications()).toBe(before);
     });
   }
 

@@ -34,7 +34,7 @@ describe("(a) a signed-in user asks and is granted access until a date", () => {
       receiver: { user: String(t.userIds.alice) },
     });
     const requestId = asked.json.id as string;
-    const toOwner = t.outbox().filter((m) => m.topic === `request:${requestId}`);
+    const toOwner = (await t.outbox()).filter((m) => m.topic === `request:${requestId}`);
     expect(toOwner.map((m) => [m.recipient, m.subject])).toEqual([["alice@example.org", '[Cairn] Access request for "Buoy temperatures"']]);
     expect(toOwner[0]!.body).toContain("For the buoy comparison");
     const dashboard = await t.callAs("alice", "GET", "/api/user/requests?is_open=true");
@@ -44,7 +44,7 @@ describe("(a) a signed-in user asks and is granted access until a date", () => {
     const accepted = await action("alice", requestId, "accept", { payload: { content: "<p>Until the end of the year</p>", expires_at: "2026-12-31" } });
     expectStatus(accepted, 200);
     expect(accepted.json.status).toBe("accepted");
-    const toBob = mailTo(t, "bob@example.org").filter((m) => m.topic === `request:${requestId}`);
+    const toBob = (await mailTo(t, "bob@example.org")).filter((m) => m.topic === `request:${requestId}`);
     expect(toBob).toHaveLength(1);
     expect(toBob[0]!.subject).toBe('[Cairn] Access granted to "Buoy temperatures"');
     expect(toBob[0]!.body).toContain("You now have access until 2026-12-31 (UTC).");
@@ -86,7 +86,7 @@ describe("(b) a guest asks, confirms by mail and downloads with the mailed secre
     const asked = await ask(t, "anonymous", record.id, askBody(guest, { full_name: "Gail Guest", message: "<p>For a school project</p>" }));
     expectStatus(asked, 200);
     expect(asked.json).toEqual({ message: "Verification link sent out, please check your e-mail inbox" });
-    const [verification] = mailTo(t, guest);
+    const [verification] = await mailTo(t, guest);
     expect(verification!.subject).toBe('[Cairn] Confirm your access request for "Seal tracks"');
     const confirmLink = urlIn(verification!.body, `${BASE_URL}/api/access/requests/verify?token=`);
 
@@ -96,7 +96,7 @@ describe("(b) a guest asks, confirms by mail and downloads with the mailed secre
     const requestId = confirmed.json.request.id as string;
     const request = await t.callAs("alice", "GET", `/api/requests/${requestId}`);
     expect(request.json).toMatchObject({ type: "guest-access-request", created_by: { email: guest }, receiver: { user: String(t.userIds.alice) }, topic: { record: record.id } });
-    const toOwner = t.outbox().filter((m) => m.topic === `request:${requestId}`);
+    const toOwner = (await t.outbox()).filter((m) => m.topic === `request:${requestId}`);
     expect(toOwner.map((m) => m.recipient)).toEqual(["alice@example.org"]);
     expect(toOwner[0]!.body).toContain('Gail Guest <gail@example.net> asks for access to the restricted files of "Seal tracks".');
     expect(toOwner[0]!.body).toContain("For a school project");
@@ -105,7 +105,7 @@ describe("(b) a guest asks, confirms by mail and downloads with the mailed secre
     const accepted = await action("alice", requestId, "accept");
     expectStatus(accepted, 200);
     const acceptedAt = t.clock.now();
-    const toGuest = mailTo(t, guest).filter((m) => m.topic === `request:${requestId}`);
+    const toGuest = (await mailTo(t, guest)).filter((m) => m.topic === `request:${requestId}`);
     expect(toGuest).toHaveLength(1);
     const lastDay = new Date(Math.floor((acceptedAt + 30 * DAY_MS) / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
     expect(toGuest[0]!.body).toContain(`valid until ${lastDay} (UTC)`);
@@ -142,16 +142,16 @@ describe("(c) the owner declines: nothing is granted, the requester is told", ()
     const declined = await action("alice", asked.json.id, "decline", { payload: { content: "<p>The data are under review</p>" } });
     expectStatus(declined, 200);
     expect(declined.json.status).toBe("declined");
-    const toBob = mailTo(t, "bob@example.org").filter((m) => m.topic === `request:${asked.json.id}`);
+    const toBob = (await mailTo(t, "bob@example.org")).filter((m) => m.topic === `request:${asked.json.id}`);
     expect(toBob.map((m) => m.subject)).toEqual(['[Cairn] Access request declined: "Ice cores"']);
     expect(toBob[0]!.body).toContain('declined your request for access to the files of "Ice cores"');
     expect(toBob[0]!.body).toContain("The data are under review");
 
     await ask(t, "anonymous", record.id, askBody("dan@example.net", { full_name: "Dan Guest" }));
-    const confirm = urlIn(mailTo(t, "dan@example.net")[0]!.body, `${BASE_URL}/api/access/requests/verify?token=`);
+    const confirm = urlIn((await mailTo(t, "dan@example.net"))[0]!.body, `${BASE_URL}/api/access/requests/verify?token=`);
     const guestRequest = (await t.callAs("anonymous", "GET", pathOf(confirm))).json.request.id as string;
     expectStatus(await action("alice", guestRequest, "decline"), 200);
-    const toDan = mailTo(t, "dan@example.net").filter((m) => m.topic === `request:${guestRequest}`);
+    const toDan = (await mailTo(t, "dan@example.net")).filter((m) => m.topic === `request:${guestRequest}`);
     expect(toDan.map((m) => m.subject)).toEqual(['[Cairn] Access request declined: "Ice cores"']);
     expect(toDan[0]!.body).not.toContain("token=");
 

@@ -50,11 +50,11 @@ describe("without BACKUP_DIR", () => {
   afterAll(() => app.close());
 
   test("the job is not scheduled, and run by hand it says what is missing", async () => {
-    const kind = app.services.jobs.listKinds(systemActor).find((k) => k.name === "backup");
+    const kind = (await app.services.jobs.listKinds(systemActor)).find((k) => k.name === "backup");
     expect(kind).toMatchObject({ schedule: "on demand", nextRunAt: null });
     app.clock.advance(30 * DAY_MS);
     await app.services.worker.drain();
-    expect(app.services.jobs.listJobs(systemActor, 100).filter((j) => j.name === "backup")).toEqual([]);
+    expect((await app.services.jobs.listJobs(systemActor, 100)).filter((j) => j.name === "backup")).toEqual([]);
     const job = await app.services.jobs.runNow(systemActor, "backup");
     expect(job).toMatchObject({ status: "failed", lastError: "BACKUP_DIR is not set: configure where backups go (see the README's Backups section)." });
   });
@@ -69,23 +69,23 @@ describe("with BACKUP_DIR, daily, keeping 2", () => {
   });
   afterAll(() => app.close());
 
-  const backupJobs = () => app.services.jobs.listJobs(systemActor, 100).filter((j) => j.name === "backup");
+  const backupJobs = async () => (await app.services.jobs.listJobs(systemActor, 100)).filter((j) => j.name === "backup");
   const backupLogs = () => app.logs.filter((l) => l.includes("[job backup#"));
 
   test("nothing runs before the first day is over", async () => {
     const start = app.clock.now();
     await app.services.worker.drain();
-    expect(app.services.jobs.listKinds(systemActor).find((k) => k.name === "backup")).toMatchObject({ schedule: "every 24 h", nextRunAt: start + DAY_MS });
+    expect((await app.services.jobs.listKinds(systemActor)).find((k) => k.name === "backup")).toMatchObject({ schedule: "every 24 h", nextRunAt: start + DAY_MS });
     app.clock.advance(DAY_MS - 1);
     await app.services.worker.drain();
-    expect(backupJobs()).toEqual([]);
+    expect(await backupJobs()).toEqual([]);
   });
 
   test("each day a snapshot; the result is logged and kept with the job", async () => {
     app.clock.advance(1);
     await app.services.worker.drain();
     expect(snapshotsIn(dest())).toEqual(["20261123T120000Z"]);
-    const [job] = backupJobs();
+    const [job] = await backupJobs();
     expect(job).toMatchObject({
       status: "succeeded",
       result: { snapshot: "20261123T120000Z", path: join(dest(), "20261123T120000Z"), records: 3, objects: 3, copied: 3, reused: 0, pruned: [] },
@@ -116,7 +116,7 @@ describe("with BACKUP_DIR, daily, keeping 2", () => {
     await app.services.worker.drain();
     expect(snapshotsIn(dest())).toEqual(["20261124T120000Z", "20261125T120000Z"]);
     expect(backupLogs().at(-1)).toMatch(/: 4 records, 4 objects \(0 new, 4 already there\) in [0-9.]+ s; removed 20261123T120000Z$/);
-    expect(backupJobs().map((j) => j.status)).toEqual(["succeeded", "succeeded", "succeeded"]);
+    expect((await backupJobs()).map((j) => j.status)).toEqual(["succeeded", "succeeded", "succeeded"]);
     expect(readManifest(join(dest(), "20261125T120000Z")).counts).toMatchObject({ records: 4, objects: 4 });
     const verify = cairn(["backup", "--verify", dest()]);
     expect(verify.stdout).toContain("checked 2 snapshot(s), 4 stored files");

@@ -32,7 +32,7 @@ beforeAll(async () => {
   for (const slug of ["pub", "ren-owner", "ren-admin", "del-owner", "del-admin", "del-rollback"]) ids[slug] = (await ctx.makeCommunity(slug)).id;
   ids.res = (await ctx.makeCommunity("res", { visibility: "restricted" })).id;
   ids["del-res"] = (await ctx.makeCommunity("del-res", { visibility: "restricted" })).id;
-  ctx.services.deps.db.insert(featuredCommunitiesTable).values({ communityId: ids["del-owner"]!, startDate: 0, created: 0, updated: 0 }).run();
+  await ctx.services.deps.db.insert(featuredCommunitiesTable).values({ communityId: ids["del-owner"]!, startDate: 0, created: 0, updated: 0 }).run();
 });
 afterAll(() => ctx.close());
 
@@ -76,14 +76,14 @@ describe("create", () => {
   ]);
 
   test("the creator is its only member, as owner, in the same transaction", async () => {
-    const found = ctx.communities.directory.find("alices-lab")!;
-    const rows = ctx.services.deps.db.select().from(communityMembersTable).where(eq(communityMembersTable.communityId, found.id)).all();
+    const found = (await ctx.communities.directory.find("alices-lab"))!;
+    const rows = await ctx.services.deps.db.select().from(communityMembersTable).where(eq(communityMembersTable.communityId, found.id)).all();
     expect(rows.map((r) => [r.userId, r.groupId, r.role, r.visible])).toEqual([[ctx.userIds.alice!, null, "owner", true]]);
   });
 
-  test("the system creates communities without an owner", () => {
-    const created = ctx.communities.createCommunity(systemActor, COMMUNITY_BODY("by-system"));
-    expect(ctx.services.deps.db.select().from(communityMembersTable).where(eq(communityMembersTable.communityId, created.id)).all()).toEqual([]);
+  test("the system creates communities without an owner", async () => {
+    const created = await ctx.communities.createCommunity(systemActor, COMMUNITY_BODY("by-system"));
+    expect(await ctx.services.deps.db.select().from(communityMembersTable).where(eq(communityMembersTable.communityId, created.id)).all()).toEqual([]);
   });
 });
 
@@ -225,8 +225,10 @@ describe("delete", () => {
       lookup: ctx.services.vocabularies.lookup,
       files: createFileStore(join(ctx.dataDir, "files")),
       onDelete: [
-        (community) => deleted.push(community.slug),
-        (community) => {
+        async (community) => {
+          deleted.push(community.slug);
+        },
+        async (community) => {
           if (community.slug === "del-rollback") throw new Error("refused by a hook");
         },
       ],
@@ -234,8 +236,8 @@ describe("delete", () => {
 
   test("members and featured periods go with it; the hooks ran inside", async () => {
     const db = ctx.services.deps.db;
-    expect(db.select().from(communityMembersTable).where(eq(communityMembersTable.communityId, ids["del-owner"]!)).all()).toEqual([]);
-    expect(db.select().from(featuredCommunitiesTable).where(eq(featuredCommunitiesTable.communityId, ids["del-owner"]!)).all()).toEqual([]);
+    expect(await db.select().from(communityMembersTable).where(eq(communityMembersTable.communityId, ids["del-owner"]!)).all()).toEqual([]);
+    expect(await db.select().from(featuredCommunitiesTable).where(eq(featuredCommunitiesTable.communityId, ids["del-owner"]!)).all()).toEqual([]);
     await ctx.makeCommunity("del-hooked");
     await hooked().deleteCommunity(systemActor, "del-hooked");
     expect(deleted).toEqual(["del-hooked"]);
@@ -243,13 +245,13 @@ describe("delete", () => {
 
   test("a hook that throws rolls the deletion back", async () => {
     await expect(hooked().deleteCommunity(systemActor, "del-rollback")).rejects.toThrow("refused by a hook");
-    expect(ctx.communities.directory.find("del-rollback")?.id).toBe(ids["del-rollback"]!);
+    expect((await ctx.communities.directory.find("del-rollback"))?.id).toBe(ids["del-rollback"]!);
   });
 });
 
 describe("the directory", () => {
-  test("find by slug or id; null for none", () => {
-    expect(ctx.communities.directory.find("RES")).toEqual({
+  test("find by slug or id; null for none", async () => {
+    expect(await ctx.communities.directory.find("RES")).toEqual({
       id: ids.res!,
       slug: "res",
       title: "Updated restricted",
@@ -259,30 +261,30 @@ describe("the directory", () => {
       membersVisibility: "public",
       reviewPolicy: "members",
     });
-    expect(ctx.communities.directory.find(ids.pub!)?.slug).toBe("pub");
-    expect(ctx.communities.directory.find("nothing-here")).toBeNull();
+    expect((await ctx.communities.directory.find(ids.pub!))?.slug).toBe("pub");
+    expect(await ctx.communities.directory.find("nothing-here")).toBeNull();
   });
 
   test("rolesOf: direct and through groups, the strongest role; empty for anonymous", async () => {
     const { userIds } = ctx;
     const actor = (userId: number, groupIds: string[] = []) => ({ kind: "user" as const, userId, isAdmin: false, groupIds, scopes: [], tokenId: null });
-    expect(ctx.communities.directory.rolesOf(actor(userIds.owner!)).get(ids.pub!)).toBe("owner");
-    expect(ctx.communities.directory.rolesOf(actor(userIds.curator!)).get(ids.res!)).toBe("curator");
-    expect(ctx.communities.directory.rolesOf(actor(userIds.grouped!, [ctx.groupId])).get(ids.res!)).toBe("reader");
-    expect(ctx.communities.directory.rolesOf(actor(userIds.bob!)).size).toBe(0);
-    expect(ctx.communities.directory.rolesOf({ kind: "anonymous" }).size).toBe(0);
+    expect((await ctx.communities.directory.rolesOf(actor(userIds.owner!))).get(ids.pub!)).toBe("owner");
+    expect((await ctx.communities.directory.rolesOf(actor(userIds.curator!))).get(ids.res!)).toBe("curator");
+    expect((await ctx.communities.directory.rolesOf(actor(userIds.grouped!, [ctx.groupId]))).get(ids.res!)).toBe("reader");
+    expect((await ctx.communities.directory.rolesOf(actor(userIds.bob!))).size).toBe(0);
+    expect((await ctx.communities.directory.rolesOf({ kind: "anonymous" })).size).toBe(0);
     // The group, a reader, becomes curator: the stronger of its member's two roles counts.
-    ctx.services.deps.db
+    await ctx.services.deps.db
       .update(communityMembersTable)
       .set({ role: "curator" })
       .where(and(eq(communityMembersTable.communityId, ids.pub!), eq(communityMembersTable.groupId, ctx.groupId)))
       .run();
-    expect(ctx.communities.directory.rolesOf(actor(userIds.grouped!, [ctx.groupId])).get(ids.pub!)).toBe("curator");
+    expect((await ctx.communities.directory.rolesOf(actor(userIds.grouped!, [ctx.groupId]))).get(ids.pub!)).toBe("curator");
   });
 
-  test("curatorEmails: curators, managers and owners, directly or through a group", () => {
-    expect(ctx.communities.directory.curatorEmails(ids.pub!).sort()).toEqual(["curator@example.org", "grouped@example.org", "manager@example.org", "owner@example.org"]);
-    expect(ctx.communities.directory.curatorEmails(ids.res!).sort()).toEqual(["curator@example.org", "manager@example.org", "owner@example.org"]);
-    expect(ctx.communities.directory.curatorEmails("nothing")).toEqual([]);
+  test("curatorEmails: curators, managers and owners, directly or through a group", async () => {
+    expect((await ctx.communities.directory.curatorEmails(ids.pub!)).sort()).toEqual(["curator@example.org", "grouped@example.org", "manager@example.org", "owner@example.org"]);
+    expect((await ctx.communities.directory.curatorEmails(ids.res!)).sort()).toEqual(["curator@example.org", "manager@example.org", "owner@example.org"]);
+    expect(await ctx.communities.directory.curatorEmails("nothing")).toEqual([]);
   });
 });

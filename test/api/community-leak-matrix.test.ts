@@ -57,7 +57,7 @@ function expectRefused(res: { status: number; text: string; json: unknown }, sta
 
 async function newUser(name: string) {
   const user = await t.services.users.createUser(systemActor, { email: `${name}@example.org`, username: name, password: `${name}-password` });
-  extraTokens[name] = t.services.tokens.createToken(systemActor, { userId: user.id, name }).secret;
+  extraTokens[name] = (await t.services.tokens.createToken(systemActor, { userId: user.id, name })).secret;
   return user.id;
 }
 
@@ -71,7 +71,7 @@ beforeAll(async () => {
   const made = await t.makeCommunity(SLUG, { title: TITLE });
   community = made;
   const now = t.clock.now();
-  t.services.deps.db.insert(communityMembersTable).values({ id: newUuid(), communityId: community.id, userId: formerId, role: "reader", created: now, updated: now }).run();
+  await t.services.deps.db.insert(communityMembersTable).values({ id: newUuid(), communityId: community.id, userId: formerId, role: "reader", created: now, updated: now }).run();
   expectStatus(await t.call("POST", `/api/communities/${community.id}/membership-requests`, { token: extraTokens.applicant, body: { message: "Let me in" } }), 201);
   const invited = await t.call("POST", `/api/communities/${community.id}/invitations`, {
     as: "manager",
@@ -281,7 +281,7 @@ describe("its records and every search", () => {
   });
 });
 
-test("the rule's two renderings agree: the SQL filter and the predicate, for every caller and community", () => {
+test("the rule's two renderings agree: the SQL filter and the predicate, for every caller and community", async () => {
   const { db } = t.services.deps;
   const directory = t.services.communities.directory;
   const user = (who: string, groupIds: string[] = []): Actor => ({ kind: "user", userId: t.userIds[who]!, isAdmin: who === "admin", groupIds, scopes: [], tokenId: null });
@@ -291,17 +291,11 @@ test("the rule's two renderings agree: the SQL filter and the predicate, for eve
     user("grouped", [t.groupId]),
     ...["bob", "alice", "reader", "curator", "manager", "owner", "former", "admin"].map((who) => user(who)),
   ];
-  const every = db.select().from(communitiesTable).all();
+  const every = await db.select().from(communitiesTable).all();
   expect(every.map((c) => c.visibility).sort()).toEqual(["public", "restricted"]);
   for (const actor of actors) {
-    const bySql = db
-      .select({ id: communitiesTable.id })
-      .from(communitiesTable)
-      .where(readableCommunitiesFilter(actor))
-      .all()
-      .map((c) => c.id)
-      .sort();
-    const roles = directory.rolesOf(actor);
+    const bySql = (await db.select({ id: communitiesTable.id }).from(communitiesTable).where(readableCommunitiesFilter(actor)).all()).map((c) => c.id).sort();
+    const roles = await directory.rolesOf(actor);
     const byPredicate = every
       .filter((c) => canSeeCommunity(actor, c, roles))
       .map((c) => c.id)

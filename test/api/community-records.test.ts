@@ -17,8 +17,8 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   community = created.json.id;
   await t.call("POST", "/api/communities", { as: "alice", body: COMMUNITY_BODY("other") });
-  const include = (record: { parent: { id: string } }) =>
-    t.services.deps.db.insert(recordCommunitiesTable).values({ parentId: record.parent.id, communityId: community, created: t.clock.now() }).run();
+  const include = async (record: { parent: { id: string } }) =>
+    await t.services.deps.db.insert(recordCommunitiesTable).values({ parentId: record.parent.id, communityId: community, created: t.clock.now() }).run();
   const open = await publishRecord(t, publishableDraft({ metadata: { ...publishableDraft().metadata, title: "Tide gauges of the estuary" } }));
   t.clock.advance(1000);
   const hidden = await publishRecord(
@@ -27,10 +27,10 @@ beforeAll(async () => {
   );
   t.clock.advance(1000);
   const outside = await publishRecord(t, publishableDraft({ metadata: { ...publishableDraft().metadata, title: "Tide tables elsewhere" } }));
-  include(open);
-  include(hidden);
+  await include(open);
+  await include(hidden);
   Object.assign(ids, { open: open.id, hidden: hidden.id, outside: outside.id });
-  t.services.records.reindex({ kind: "system" });
+  await t.services.records.reindex({ kind: "system" });
 });
 afterAll(() => t.close());
 
@@ -54,7 +54,7 @@ describe("records of a community", () => {
     expect(record.json.parent.communities.entries[0].metadata.title).toBe("Community tidal");
     expect((await t.call("GET", `/api/records/${ids.outside}`)).json.parent.communities).toEqual({});
     const secret = await t.call("POST", "/api/communities", { as: "alice", body: COMMUNITY_BODY("secret-tides", { visibility: "restricted" }) });
-    t.services.deps.db
+    await t.services.deps.db
       .insert(recordCommunitiesTable)
       .values({ parentId: (await t.call("GET", `/api/records/${ids.outside}`)).json.parent.id, communityId: secret.json.id, created: t.clock.now() })
       .run();

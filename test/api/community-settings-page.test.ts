@@ -43,13 +43,13 @@ describe("the Settings tab and page follow the service's answer", () => {
   test("the service answers can_update to owners and administrators only, and 404 where the community is hidden", async () => {
     const user = (name: string, isAdmin = false): Actor => ({ kind: "user", userId: t.userIds[name]!, isAdmin, groupIds: [], scopes: [], tokenId: null });
     const { communities } = t.services;
-    expect(communities.permissionsOf(user("owner"), SLUG)).toEqual({ can_update: true });
-    expect(communities.permissionsOf(user("admin", true), communityId)).toEqual({ can_update: true });
-    expect(communities.permissionsOf(user("manager"), SLUG)).toEqual({ can_update: false });
-    expect(communities.permissionsOf(user("bob"), SLUG)).toEqual({ can_update: false });
-    expect(communities.permissionsOf(anonymous, SLUG)).toEqual({ can_update: false });
+    expect(await communities.permissionsOf(user("owner"), SLUG)).toEqual({ can_update: true });
+    expect(await communities.permissionsOf(user("admin", true), communityId)).toEqual({ can_update: true });
+    expect(await communities.permissionsOf(user("manager"), SLUG)).toEqual({ can_update: false });
+    expect(await communities.permissionsOf(user("bob"), SLUG)).toEqual({ can_update: false });
+    expect(await communities.permissionsOf(anonymous, SLUG)).toEqual({ can_update: false });
     await t.makeCommunity("closed-reef", { visibility: "restricted" });
-    expect(() => communities.permissionsOf(user("bob"), "closed-reef")).toThrow(expect.objectContaining({ status: 404 }));
+    await expect(communities.permissionsOf(user("bob"), "closed-reef")).rejects.toThrow(expect.objectContaining({ status: 404 }));
     const res = await page("alice", "/communities/closed-reef/settings");
     expect(res.status).toBe(404);
     expect(res.text.includes("closed-reef")).toBe(false);

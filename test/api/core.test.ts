@@ -23,10 +23,10 @@ beforeAll(async () => {
   ctx = await createTestApp({ MAX_CONTENT_LENGTH: 1024 });
   ctx.app.use(probe);
   const userId = ctx.users.bob.user.id;
-  const revoked = ctx.services.tokens.createToken(systemActor, { userId, name: "revoked" });
-  ctx.services.tokens.revokeToken(systemActor, revoked.token.id);
+  const revoked = await ctx.services.tokens.createToken(systemActor, { userId, name: "revoked" });
+  await ctx.services.tokens.revokeToken(systemActor, revoked.token.id);
   revokedToken = revoked.secret;
-  expiredToken = ctx.services.tokens.createToken(systemActor, { userId, name: "expired", expiresAt: ctx.clock.now() - 1 }).secret;
+  expiredToken = (await ctx.services.tokens.createToken(systemActor, { userId, name: "expired", expiresAt: ctx.clock.now() - 1 })).secret;
 });
 afterAll(() => ctx.close());
 
@@ -180,7 +180,7 @@ describe("authentication", () => {
   test("using a token records when it was last used", async () => {
     const { token, user } = ctx.users.bob;
     await ctx.call("GET", "/api/records", { token });
-    const row = ctx.services.tokens.listTokens(systemActor, user.id).find((t) => t.name === "bob-token")!;
+    const row = (await ctx.services.tokens.listTokens(systemActor, user.id)).find((t) => t.name === "bob-token")!;
     expect(row.lastUsed).toBe(ctx.clock.now());
   });
 });

@@ -23,14 +23,8 @@ const timeline = async (requestId: string, as: "alice" | "curator" = "alice"): P
   expectStatus(res, 200);
   return res.json.hits.hits;
 };
-const mailAbout = (requestId: string) =>
-  t.services.deps.db
-    .select()
-    .from(mailOutboxTable)
-    .orderBy(mailOutboxTable.id)
-    .all()
-    .filter((m) => m.topic === `request:${requestId}`)
-    .map((m) => m.recipient);
+const mailAbout = async (requestId: string) =>
+  (await t.services.deps.db.select().from(mailOutboxTable).orderBy(mailOutboxTable.id).all()).filter((m) => m.topic === `request:${requestId}`).map((m) => m.recipient);
 
 // What the story builds, step by step.
 let communityId = "";
@@ -92,7 +86,7 @@ describe("a submission is curated", () => {
     const res = await t.call("POST", `/api/records/${draftId}/draft/actions/submit-review`, { as: "alice", body: comment("<p>Please review</p>") });
     expectStatus(res, 202);
     expect(res.json).toMatchObject({ id: firstRequest, status: "submitted", is_open: true });
-    expect([...mailAbout(firstRequest)].sort()).toEqual(["curator@example.org", "owner@example.org"]);
+    expect([...(await mailAbout(firstRequest))].sort()).toEqual(["curator@example.org", "owner@example.org"]);
     // The draft is locked while it is reviewed.
     expectStatus(await t.call("POST", `/api/records/${draftId}/draft/actions/publish`, { as: "alice" }), 400);
   });
@@ -106,20 +100,20 @@ describe("a submission is curated", () => {
     const draft = await t.call("GET", `/api/records/${draftId}/draft`, { as: "curator" });
     expectStatus(draft, 200);
     expect(draft.json.metadata.title).toBe("Sea surface temperature 2020-2024");
-    const before = mailAbout(firstRequest).length;
+    const before = (await mailAbout(firstRequest)).length;
     const commented = await t.call("POST", `/api/requests/${firstRequest}/comments`, { as: "curator", body: comment("<p>Which instrument was used?</p>") });
     expectStatus(commented, 201);
     expect(commented.json).toMatchObject({ type: "C", created_by: { user: String(t.userIds.curator) }, payload: { content: "<p>Which instrument was used?</p>" } });
-    expect(mailAbout(firstRequest).slice(before)).toContain("alice@example.org");
+    expect((await mailAbout(firstRequest)).slice(before)).toContain("alice@example.org");
   });
 
   test("6. the curator declines: the request is declined, the draft stays unpublished, the submitter is mailed", async () => {
     t.clock.advance(MINUTE_MS);
-    const before = mailAbout(firstRequest).length;
+    const before = (await mailAbout(firstRequest)).length;
     const res = await t.call("POST", `/api/requests/${firstRequest}/actions/decline`, { as: "curator", body: comment("<p>Name the instrument, please</p>") });
     expectStatus(res, 200);
     expect(res.json).toMatchObject({ id: firstRequest, status: "declined", is_open: false, is_closed: true });
-    expect(mailAbout(firstRequest).slice(before)).toContain("alice@example.org");
+    expect((await mailAbout(firstRequest)).slice(before)).toContain("alice@example.org");
     const draft = await t.call("GET", `/api/records/${draftId}/draft`, { as: "alice" });
     expectStatus(draft, 200);
     expect(draft.json.is_published).toBe(false);

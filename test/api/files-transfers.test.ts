@@ -79,9 +79,9 @@ describe("multipart transfers", () => {
     await t.call("PUT", `${path}/resume.bin/content/2`, { as: "alice", rawBody: "4567", headers: octet });
 
     // A second server process on the same data directory, as after a restart.
-    t.services.close();
+    await t.services.close();
     const restarted = createApp({ config: t.config, clock: t.clock, log: () => {} });
-    restarted.services.files.cleanStore();
+    await restarted.services.files.cleanStore();
     const call = (method: string, url: string, body?: string) =>
       restarted.app.handle(new Request(`http://127.0.0.1:5000${url}`, { method, body, headers: { authorization: `Bearer ${t.users.alice.token}`, ...(body ? octet : {}) } }));
     const seen = (await (await call("GET", `${path}/resume.bin`)).json()) as any;
@@ -89,7 +89,7 @@ describe("multipart transfers", () => {
     expect((await call("PUT", `${path}/resume.bin/content/3`, "89")).status).toBe(200);
     const committed = await (await call("POST", `${path}/resume.bin/commit`)).json();
     expect(committed).toMatchObject({ status: "completed", size: 10, checksum: `md5:${md5(content)}` });
-    restarted.services.close();
+    await restarted.services.close();
     rmSync(t.dataDir, { recursive: true, force: true });
     // The rest of this file uses a fresh app.
     t = await createTestApp({ RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS: ["127.0.0.1"] });

@@ -365,7 +365,7 @@ describe("integrity", () => {
     appendFileSync(join(t.dataDir, "files", "objects", entry.file_id.slice(0, 2), entry.file_id), "tampered");
     t.clock.advance(15 * 86_400_000);
     await t.services.worker.drain();
-    const job = t.services.jobs.listJobs({ kind: "system" }).find((j) => j.name === "files-verify" && j.status === "succeeded");
+    const job = (await t.services.jobs.listJobs({ kind: "system" })).find((j) => j.name === "files-verify" && j.status === "succeeded");
     expect(job?.result).toMatchObject({ failures: 1 });
     expect(t.logs.some((l) => l.includes(entry.file_id) && l.includes("checksum is md5:"))).toBe(true);
 

@@ -21,7 +21,7 @@ const GROUPS: [string, string][] = [
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  for (const [name, description] of GROUPS) ids[name] = ctx.services.groups.createGroup(systemActor, { name, description }).id;
+  for (const [name, description] of GROUPS) ids[name] = (await ctx.services.groups.createGroup(systemActor, { name, description })).id;
 });
 afterAll(() => ctx.close());
 
@@ -195,15 +195,15 @@ describe("reading a group", () => {
 
   // Names compare like the unique index on lower(name): ASCII letters fold, others do not.
   test("names are matched case-insensitively the way the unique index compares them", async () => {
-    const lower = ctx.services.groups.createGroup(systemActor, { name: "ökologie" });
+    const lower = await ctx.services.groups.createGroup(systemActor, { name: "ökologie" });
     expect((await ctx.call("GET", "/api/groups/%C3%B6kologie")).json.id).toBe(lower.id);
     expect((await ctx.call("GET", "/api/groups/%C3%96kologie")).json.id).toBe(ids["Ökologie"]);
-    expect(() => ctx.services.groups.createGroup(systemActor, { name: "DATA stewards" })).toThrow("A validation error occurred.");
+    await expect(ctx.services.groups.createGroup(systemActor, { name: "DATA stewards" })).rejects.toThrow("A validation error occurred.");
   });
 
   test("an id wins over a group named like it", async () => {
     const target = ids["Library Staff"]!;
-    const impostor = ctx.services.groups.createGroup(systemActor, { name: target });
+    const impostor = await ctx.services.groups.createGroup(systemActor, { name: target });
     const res = await ctx.call("GET", `/api/groups/${target}`);
     expect(res.json.id).toBe(target);
     expect((await ctx.call("GET", `/api/groups/${impostor.id}`)).json.name).toBe(target);

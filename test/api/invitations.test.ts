@@ -35,21 +35,21 @@ describe("who may invite", () => {
   ];
   for (const [name, who, role, status, visibility] of rows) {
     test(`${name}: ${who} -> ${status}`, async () => {
-      const c = t.standardCommunity({ visibility });
+      const c = await t.standardCommunity({ visibility });
       const res = await invite(c, who, ["otto"], role);
       expect({ status: res.status, body: res.json }).toMatchObject({ status });
-      expect(invitationsOf(c, "otto")).toHaveLength(status === 204 ? 1 : 0);
+      expect(await invitationsOf(c, "otto")).toHaveLength(status === 204 ? 1 : 0);
     });
   }
 });
 
 describe("an invitation is a community-invitation request", () => {
   test("from the community to the user about the community, open, expiring in 30 days, with the message", async () => {
-    const c = t.standardCommunity();
+    const c = await t.standardCommunity();
     const res = await invite(c, "mia", ["otto"], "curator", { message: '<p>Join <b>us</b></p><script>alert(1)</script><img src="x" onerror="y">' });
     expect(res.status).toBe(204);
     expect(res.text).toBe("");
-    const [inv] = invitationsOf(c, "otto");
+    const [inv] = await invitationsOf(c, "otto");
     const read = await t.call("otto", "GET", `/api/requests/${inv!.id}`);
     expect(read.json).toMatchObject({
       type: "community-invitation",
@@ -70,10 +70,10 @@ describe("an invitation is a community-invitation request", () => {
   });
 
   test("several users at once: one request each", async () => {
-    const c = t.addCommunity();
-    t.addMember(c.id, { user: t.ids.olivia }, "owner");
+    const c = await t.addCommunity();
+    await t.addMember(c.id, { user: t.ids.olivia }, "owner");
     expect((await invite(c, "olivia", ["otto", "rita", "carl"])).status).toBe(204);
-    for (const name of ["otto", "rita", "carl"] as const) expect(invitationsOf(c, name)).toHaveLength(1);
+    for (const name of ["otto", "rita", "carl"] as const) expect(await invitationsOf(c, name)).toHaveLength(1);
   });
 });
 
@@ -91,42 +91,42 @@ describe("what may not be invited: all or nothing", () => {
   ];
   for (const [name, body, says] of rows) {
     test(`${name} -> 400`, async () => {
-      const c = t.standardCommunity();
+      const c = await t.standardCommunity();
       const res = await t.call("olivia", "POST", `/api/communities/${c.slug}/invitations`, body(c));
       expect(res.status).toBe(400);
       expect(JSON.stringify(res.json)).toContain(says);
-      expect(invitationsOf(c, "otto")).toHaveLength(0);
+      expect(await invitationsOf(c, "otto")).toHaveLength(0);
     });
   }
 
   test("invalid JSON -> 400", async () => {
-    const c = t.standardCommunity();
+    const c = await t.standardCommunity();
     expect((await t.call("olivia", "POST", `/api/communities/${c.slug}/invitations`, undefined, "{oops")).status).toBe(400);
   });
 
   test("an open invitation blocks a second one; a declined one does not", async () => {
-    const c = t.standardCommunity();
+    const c = await t.standardCommunity();
     await invite(c, "olivia", ["otto"]);
     const again = await invite(c, "mia", ["otto"]);
     expect(again.status).toBe(400);
     expect(again.json.errors[0]).toEqual({ field: "members.0", messages: ["This user already has an open invitation to the community."] });
-    expect((await action("otto", invitationsOf(c, "otto")[0]!.id, "decline")).status).toBe(200);
+    expect((await action("otto", (await invitationsOf(c, "otto"))[0]!.id, "decline")).status).toBe(200);
     expect((await invite(c, "mia", ["otto"])).status).toBe(204);
-    expect(invitationsOf(c, "otto").map((v) => v.status)).toEqual(["declined", "submitted"]);
+    expect((await invitationsOf(c, "otto")).map((v) => v.status)).toEqual(["declined", "submitted"]);
   });
 
   test("visible not a boolean -> 400", async () => {
-    const c = t.standardCommunity();
+    const c = await t.standardCommunity();
     const res = await invite(c, "olivia", ["otto"], "reader", { visible: "yes" });
     expect(res.status).toBe(400);
-    expect(invitationsOf(c, "otto")).toHaveLength(0);
+    expect(await invitationsOf(c, "otto")).toHaveLength(0);
   });
 
   test("an administrator may invite visibly", async () => {
-    const c = t.standardCommunity();
+    const c = await t.standardCommunity();
     expect((await invite(c, "admin", ["otto"], "reader", { visible: true })).status).toBe(204);
-    expect((await action("otto", invitationsOf(c, "otto")[0]!.id, "accept")).status).toBe(200);
-    expect(t.membership(c.id)["user:otto"]).toBe("reader/visible");
+    expect((await action("otto", (await invitationsOf(c, "otto"))[0]!.id, "accept")).status).toBe(200);
+    expect((await t.membership(c.id))["user:otto"]).toBe("reader/visible");
   });
 });
 
@@ -139,41 +139,41 @@ describe("an invitation offering a visible membership (issue 28)", () => {
 
   for (const who of ["olivia", "mia", "gus"] as const) {
     test(`${who} invites with visible: true; the invitee accepts and is listed publicly`, async () => {
-      const c = t.standardCommunity();
+      const c = await t.standardCommunity();
       const res = await invite(c, who, ["otto"], "reader", { visible: true });
       expect({ status: res.status, body: res.json }).toMatchObject({ status: 204 });
-      const [inv] = invitationsOf(c, "otto");
+      const [inv] = await invitationsOf(c, "otto");
       // Before accepting, the offer shows in the invitations listing; Otto is nowhere in the public one.
       const listed = await t.call("olivia", "GET", `/api/communities/${c.slug}/invitations`);
       expect(listed.json.hits.hits.find((h: any) => h.member.id === String(t.ids.otto))).toMatchObject({ role: "reader", visible: true });
       expect(await publicNames(c)).not.toContain("Otto Example");
       expect((await action("otto", inv!.id, "accept")).status).toBe(200);
-      expect(t.membership(c.id)["user:otto"]).toBe("reader/visible");
+      expect((await t.membership(c.id))["user:otto"]).toBe("reader/visible");
       expect(await publicNames(c)).toContain("Otto Example");
     });
   }
 
   test("declined, the offer makes no membership", async () => {
-    const c = t.standardCommunity();
+    const c = await t.standardCommunity();
     expect((await invite(c, "olivia", ["otto"], "reader", { visible: true })).status).toBe(204);
-    expect((await action("otto", invitationsOf(c, "otto")[0]!.id, "decline")).status).toBe(200);
-    expect(t.membership(c.id)["user:otto"]).toBeUndefined();
+    expect((await action("otto", (await invitationsOf(c, "otto"))[0]!.id, "decline")).status).toBe(200);
+    expect((await t.membership(c.id))["user:otto"]).toBeUndefined();
   });
 
   test("the rule stays for existing memberships: a manager may not make a hidden member visible", async () => {
-    const c = t.standardCommunity();
+    const c = await t.standardCommunity();
     const res = await t.call("mia", "PUT", `/api/communities/${c.slug}/members`, { members: [user("carl")], visible: true });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.json)).toContain("You can only set public visibility on your own membership.");
-    expect(t.membership(c.id)["user:carl"]).toBe("curator/hidden");
+    expect((await t.membership(c.id))["user:carl"]).toBe("curator/hidden");
   });
 });
 
 describe("answering through the requests engine", () => {
   async function invited(role = "curator") {
-    const c = t.standardCommunity();
+    const c = await t.standardCommunity();
     expect((await invite(c, "mia", ["otto"], role)).status).toBe(204);
-    return { c, id: invitationsOf(c, "otto")[0]!.id };
+    return { c, id: (await invitationsOf(c, "otto"))[0]!.id };
   }
 
   test("the invitee accepts: a hidden member with the offered role, the id the listing showed", async () => {
@@ -182,7 +182,7 @@ describe("answering through the requests engine", () => {
     const res = await action("otto", id, "accept", { payload: { content: "<p>Thanks!</p>" } });
     expect(res.status).toBe(200);
     expect(res.json.status).toBe("accepted");
-    expect(t.membership(c.id)["user:otto"]).toBe("curator/hidden");
+    expect((await t.membership(c.id))["user:otto"]).toBe("curator/hidden");
     const member = (await t.call("otto", "GET", `/api/communities/${c.slug}/members?q=otto`)).json.hits.hits[0];
     expect(member.id).toBe(listed.id);
     expect(member.is_current_user).toBe(true);
@@ -202,8 +202,8 @@ describe("answering through the requests engine", () => {
     test(`${name} -> ${status}, nothing changes`, async () => {
       const { c, id } = await invited();
       expect((await action(who, id, act)).status).toBe(status);
-      expect(invitationsOf(c, "otto")[0]!.status).toBe("submitted");
-      expect(t.membership(c.id)["user:otto"]).toBeUndefined();
+      expect((await invitationsOf(c, "otto"))[0]!.status).toBe("submitted");
+      expect((await t.membership(c.id))["user:otto"]).toBeUndefined();
     });
   }
 
@@ -217,7 +217,7 @@ describe("answering through the requests engine", () => {
     test(`${name}: ${status}, no membership, the invitation is closed`, async () => {
       const { c, id } = await invited();
       expect((await action(who, id, act)).status).toBe(200);
-      expect(t.membership(c.id)["user:otto"]).toBeUndefined();
+      expect((await t.membership(c.id))["user:otto"]).toBeUndefined();
       const item = (await t.call("olivia", "GET", `/api/communities/${c.slug}/invitations`)).json.hits.hits[0];
       expect(item.request).toMatchObject({ status, is_open: false });
       expect(item.permissions).toEqual({ can_cancel: false, can_update_role: false });
@@ -228,36 +228,40 @@ describe("answering through the requests engine", () => {
   test("expiry after 30 days: the daily job closes it, accepting is refused", async () => {
     const { c, id } = await invited();
     t.ctx.clock.advance(30 * DAY_MS - 1000);
-    expect(t.requests.expireOverdue().expired).toBe(0);
+    expect((await t.requests.expireOverdue()).expired).toBe(0);
     t.ctx.clock.advance(2000);
     expect((await action("otto", id, "accept")).status).toBe(400);
-    expect(t.requests.expireOverdue().expired).toBeGreaterThanOrEqual(1);
-    expect(invitationsOf(c, "otto")[0]!.status).toBe("expired");
-    expect(t.membership(c.id)["user:otto"]).toBeUndefined();
+    expect((await t.requests.expireOverdue()).expired).toBeGreaterThanOrEqual(1);
+    expect((await invitationsOf(c, "otto"))[0]!.status).toBe("expired");
+    expect((await t.membership(c.id))["user:otto"]).toBeUndefined();
     // An expired invitation no longer blocks a new one.
     expect((await invite(c, "mia", ["otto"])).status).toBe(204);
   });
 
   test("an invitee who became a member meanwhile cannot accept: 400, still open", async () => {
     const { c, id } = await invited();
-    t.addMember(c.id, { user: t.ids.otto }, "reader");
+    await t.addMember(c.id, { user: t.ids.otto }, "reader");
     const res = await action("otto", id, "accept");
     expect(res.status).toBe(400);
     expect(res.json.message).toContain("already");
-    expect(invitationsOf(c, "otto")[0]!.status).toBe("submitted");
+    expect((await invitationsOf(c, "otto"))[0]!.status).toBe("submitted");
   });
 });
 
 describe("listing invitations", () => {
   let c: Community;
   beforeAll(async () => {
-    c = t.standardCommunity();
+    c = await t.standardCommunity();
     await invite(c, "olivia", ["otto"], "owner");
     t.ctx.clock.advance(1000);
     await t.call("olivia", "POST", `/api/communities/${c.slug}/invitations`, { members: [{ type: "user", id: String(t.ctx.users.alice.user.id) }], role: "reader" });
     t.ctx.clock.advance(1000);
     await t.call("olivia", "POST", `/api/communities/${c.slug}/invitations`, { members: [{ type: "user", id: String(t.ctx.users.bob.user.id) }], role: "curator" });
-    const bobs = t.requests.findRequests({ type: "community-invitation", receiver: { kind: "user", id: String(t.ctx.users.bob.user.id) }, topic: { kind: "community", id: c.id } });
+    const bobs = await t.requests.findRequests({
+      type: "community-invitation",
+      receiver: { kind: "user", id: String(t.ctx.users.bob.user.id) },
+      topic: { kind: "community", id: c.id },
+    });
     await t.ctx.call("POST", `/api/requests/${bobs[0]!.id}/actions/decline`, { as: "bob" });
   });
 
@@ -278,7 +282,7 @@ describe("listing invitations", () => {
   test("items: as members, with the request and invitation permissions", async () => {
     const res = await t.call("mia", "GET", `/api/communities/${c.slug}/invitations?q=otto`);
     const [item] = res.json.hits.hits;
-    const [inv] = invitationsOf(c, "otto");
+    const [inv] = await invitationsOf(c, "otto");
     expect(item).toEqual({
       id: inv!.payload.member_id,
       member: { type: "user", id: String(t.ids.otto), name: "Otto Example", description: "", avatar: `${BASE_URL}/api/users/${t.ids.otto}/avatar.svg` },
@@ -330,15 +334,15 @@ describe("changing the offered role", () => {
   const put = (c: Community, who: Caller, body: unknown) => t.call(who, "PUT", `/api/communities/${c.slug}/invitations`, body);
 
   test("an owner changes it; the invitee is told in the timeline; accepting gives the new role", async () => {
-    const c = t.standardCommunity();
+    const c = await t.standardCommunity();
     await invite(c, "mia", ["otto"], "reader");
     expect((await put(c, "olivia", { members: [user("otto")], role: "owner" })).status).toBe(204);
-    const [inv] = invitationsOf(c, "otto");
+    const [inv] = await invitationsOf(c, "otto");
     expect(inv!.payload.role).toBe("owner");
     const timeline = (await t.call("otto", "GET", `/api/requests/${inv!.id}/timeline`)).json.hits.hits;
     expect(timeline.at(-1).payload.content).toBe('<p>You will join as "Owner" (changed from: "Reader").</p>');
     expect((await action("otto", inv!.id, "accept")).status).toBe(200);
-    expect(t.membership(c.id)["user:otto"]).toBe("owner/hidden");
+    expect((await t.membership(c.id))["user:otto"]).toBe("owner/hidden");
   });
 
   const rows: [string, Caller, string, string, number][] = [
@@ -351,24 +355,24 @@ describe("changing the offered role", () => {
   ];
   for (const [name, who, from, to, status] of rows) {
     test(`${name} -> ${status}`, async () => {
-      const c = t.standardCommunity();
+      const c = await t.standardCommunity();
       await invite(c, "olivia", ["otto"], from);
       expect((await put(c, who, { members: [user("otto")], role: to })).status).toBe(status);
-      expect(invitationsOf(c, "otto")[0]!.payload.role).toBe(status === 204 ? to : from);
+      expect((await invitationsOf(c, "otto"))[0]!.payload.role).toBe(status === 204 ? to : from);
     });
   }
 
   test("users without an open invitation: 400, nothing changes", async () => {
-    const c = t.standardCommunity();
+    const c = await t.standardCommunity();
     await invite(c, "olivia", ["otto"]);
     const res = await put(c, "olivia", { members: [user("otto"), user("rita")], role: "curator" });
     expect(res.status).toBe(400);
     expect(res.json.errors).toEqual([{ field: "members.1", messages: [`The user '${t.ids.rita}' has no open invitation in this community.`] }]);
-    expect(invitationsOf(c, "otto")[0]!.payload.role).toBe("reader");
+    expect((await invitationsOf(c, "otto"))[0]!.payload.role).toBe("reader");
   });
 
   test("visibility may only be hidden by others; bad bodies are 400", async () => {
-    const c = t.standardCommunity();
+    const c = await t.standardCommunity();
     await invite(c, "olivia", ["otto"]);
     expect((await put(c, "olivia", { members: [user("otto")], role: "reader", visible: true })).status).toBe(400);
     expect((await put(c, "olivia", { members: [user("otto")] })).status).toBe(400);

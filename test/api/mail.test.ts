@@ -8,9 +8,10 @@ import { createRequestsTestApp, type RequestsTestApp } from "../helpers/requests
 
 const MINUTE = 60_000;
 
-const queue = (t: RequestsTestApp, to: string, subject = `Hello ${to}`) => t.mail.queueMail({ to, subject, body: `Dear ${to},\n.leading dot\nbye`, topic: "test:mail" })!;
+const queue = async (t: RequestsTestApp, to: string, subject = `Hello ${to}`) =>
+  (await t.mail.queueMail({ to, subject, body: `Dear ${to},\n.leading dot\nbye`, topic: "test:mail" }))!;
 const runJob = async (t: RequestsTestApp) => (await t.services.jobs.runNow(systemActor, "mail-send")).result as Record<string, unknown>;
-const row = (t: RequestsTestApp, id: number) => t.outbox().find((r) => r.id === id)!;
+const row = async (t: RequestsTestApp, id: number) => (await t.outbox()).find((r) => r.id === id)!;
 
 describe("without MAIL_SERVER", () => {
   let t: RequestsTestApp;
@@ -18,22 +19,22 @@ describe("without MAIL_SERVER", () => {
   afterAll(() => t.close());
 
   test("mail stays in the outbox, untried", async () => {
-    const queued = queue(t, "alice@example.org");
+    const queued = await queue(t, "alice@example.org");
     expect(await runJob(t)).toEqual({ sent: 0, failed: 0, disabled: true });
-    expect(row(t, queued.id)).toMatchObject({ recipient: "alice@example.org", sentAt: null, attempts: 0, lastError: null, topic: "test:mail" });
+    expect(await row(t, queued.id)).toMatchObject({ recipient: "alice@example.org", sentAt: null, attempts: 0, lastError: null, topic: "test:mail" });
   });
 
-  test("a blank address is not queued", () => {
-    expect(t.mail.queueMail({ to: "  ", subject: "x", body: "y", topic: "" })).toBeNull();
+  test("a blank address is not queued", async () => {
+    expect(await t.mail.queueMail({ to: "  ", subject: "x", body: "y", topic: "" })).toBeNull();
   });
 
   test("the job runs every minute", () => {
     expect(t.services.jobs.registry.get("mail-send")?.schedule).toEqual({ everyMs: MINUTE });
   });
 
-  test("the outbox listing is for administrators", () => {
-    expect(() => t.mail.listMail(t.actorOf("alice"))).toThrow(expect.objectContaining({ status: 403 }));
-    expect(t.mail.listMail(systemActor, { topic: "test:mail" }).length).toBeGreaterThan(0);
+  test("the outbox listing is for administrators", async () => {
+    await expect(t.mail.listMail(t.actorOf("alice"))).rejects.toThrow(expect.objectContaining({ status: 403 }));
+    expect((await t.mail.listMail(systemActor, { topic: "test:mail" })).length).toBeGreaterThan(0);
   });
 });
 
@@ -53,8 +54,8 @@ describe("delivery over SMTP", () => {
   });
 
   test("pending mail is sent: envelope, headers and body; sent_at and one attempt recorded", async () => {
-    const a = queue(t, "alice@example.org", "Request accepted");
-    const b = queue(t, "bob@example.org");
+    const a = await queue(t, "alice@example.org", "Request accepted");
+    const b = await queue(t, "bob@example.org");
     expect(await runJob(t)).toEqual({ sent: 2, failed: 0 });
     expect(smtp.received.map((m) => [m.from, m.to])).toEqual([
       ["repo@example.org", ["alice@example.org"]],
@@ -65,7 +66,7 @@ describe("delivery over SMTP", () => {
     expect(data).toMatch(/^To: alice@example.org$/m);
     expect(data).toContain("Dear alice@example.org,");
     expect(data).toContain("\r\n.leading dot");
-    for (const id of [a.id, b.id]) expect(row(t, id)).toMatchObject({ sentAt: t.clock.now(), attempts: 1, lastError: null });
+    for (const id of [a.id, b.id]) expect(await row(t, id)).toMatchObject({ sentAt: t.clock.now(), attempts: 1, lastError: null });
   });
 
   test("sent mail is not sent again", async () => {
@@ -74,36 +75,36 @@ describe("delivery over SMTP", () => {
   });
 
   test("a permanent refusal (5xx) is given up at once; the other mail still goes", async () => {
-    const bad = queue(t, "nobody@example.org");
-    const good = queue(t, "carol@example.org");
+    const bad = await queue(t, "nobody@example.org");
+    const good = await queue(t, "carol@example.org");
     expect(await runJob(t)).toEqual({ sent: 1, failed: 1 });
-    expect(row(t, bad.id)).toMatchObject({ sentAt: null, attempts: MAIL_MAX_ATTEMPTS });
-    expect(row(t, bad.id).lastError).toContain("550");
-    expect(row(t, good.id).sentAt).not.toBeNull();
+    expect(await row(t, bad.id)).toMatchObject({ sentAt: null, attempts: MAIL_MAX_ATTEMPTS });
+    expect((await row(t, bad.id)).lastError).toContain("550");
+    expect((await row(t, good.id)).sentAt).not.toBeNull();
     t.clock.advance(365 * 24 * 60 * MINUTE);
     expect(await runJob(t)).toEqual({ sent: 0, failed: 0 });
   });
 
   test("a temporary failure (4xx) is retried with backoff: after 1 min, then 3 min", async () => {
-    const later = queue(t, "later@example.org");
+    const later = await queue(t, "later@example.org");
     expect(await runJob(t)).toEqual({ sent: 0, failed: 1 });
-    expect(row(t, later.id)).toMatchObject({ attempts: 1, sentAt: null });
-    expect(row(t, later.id).lastError).toContain("451");
+    expect(await row(t, later.id)).toMatchObject({ attempts: 1, sentAt: null });
+    expect((await row(t, later.id)).lastError).toContain("451");
     expect(await runJob(t)).toEqual({ sent: 0, failed: 0 }); // not due yet
     t.clock.advance(MINUTE);
     expect(await runJob(t)).toEqual({ sent: 0, failed: 1 });
-    expect(row(t, later.id).attempts).toBe(2);
+    expect((await row(t, later.id)).attempts).toBe(2);
     t.clock.advance(MINUTE);
     expect(await runJob(t)).toEqual({ sent: 0, failed: 0 }); // 2 of the 3 minutes
     smtp.deferred.delete("later@example.org");
     t.clock.advance(MINUTE);
     expect(await runJob(t)).toEqual({ sent: 1, failed: 0 });
-    expect(row(t, later.id)).toMatchObject({ attempts: 3, lastError: null, sentAt: t.clock.now() });
+    expect(await row(t, later.id)).toMatchObject({ attempts: 3, lastError: null, sentAt: t.clock.now() });
   });
 
   test("notifications of requests reach the SMTP server", async () => {
-    t.addCommunity("mail-ocean");
-    t.requests.createRequest(t.actorOf("alice"), { type: "test-review", receiver: { kind: "community", id: "mail-ocean" }, submit: true });
+    await t.addCommunity("mail-ocean");
+    await t.requests.createRequest(t.actorOf("alice"), { type: "test-review", receiver: { kind: "community", id: "mail-ocean" }, submit: true });
     expect(await runJob(t)).toEqual({ sent: 3, failed: 0 });
     expect(smtp.received.flatMap((m) => m.to).sort()).toEqual(["curator@example.org", "manager@example.org", "owner@example.org"]);
   });
@@ -121,23 +122,23 @@ describe("a server that does not answer", () => {
   afterAll(() => t.close());
 
   test("the run stops at the connection error; every due message counts the attempt and backs off", async () => {
-    const a = queue(t, "alice@example.org");
-    const b = queue(t, "bob@example.org");
+    const a = await queue(t, "alice@example.org");
+    const b = await queue(t, "bob@example.org");
     expect(await runJob(t)).toEqual({ sent: 0, failed: 2 });
     for (const id of [a.id, b.id]) {
-      expect(row(t, id)).toMatchObject({ attempts: 1, sentAt: null });
-      expect(row(t, id).lastError).toMatch(/ECONNREFUSED|connect/i);
+      expect(await row(t, id)).toMatchObject({ attempts: 1, sentAt: null });
+      expect((await row(t, id)).lastError).toMatch(/ECONNREFUSED|connect/i);
     }
     expect(await runJob(t)).toEqual({ sent: 0, failed: 0 });
   });
 
   test(`after ${MAIL_MAX_ATTEMPTS} attempts a message is given up`, async () => {
-    const c = queue(t, "carol@example.org");
+    const c = await queue(t, "carol@example.org");
     for (let i = 0; i < MAIL_MAX_ATTEMPTS + 2; i++) {
       t.clock.advance(2 ** MAIL_MAX_ATTEMPTS * MINUTE);
       await runJob(t);
     }
-    expect(row(t, c.id).attempts).toBe(MAIL_MAX_ATTEMPTS);
+    expect((await row(t, c.id)).attempts).toBe(MAIL_MAX_ATTEMPTS);
     expect(await runJob(t)).toEqual({ sent: 0, failed: 0 });
   });
 });

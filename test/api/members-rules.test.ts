@@ -30,8 +30,8 @@ interface Row {
 function rows(list: Row[]) {
   for (const row of list) {
     test(`${row.name}: ${row.who} ${row.method} -> ${row.status}`, async () => {
-      const c = t.standardCommunity({ owners: row.owners, visibility: row.visibility });
-      const before = t.membership(c.id);
+      const c = await t.standardCommunity({ owners: row.owners, visibility: row.visibility });
+      const before = await t.membership(c.id);
       const res = await t.call(row.who, row.method, `/api/communities/${c.slug}/members`, row.body());
       expect({ status: res.status, body: res.json }).toMatchObject({ status: row.status });
       if (row.status === 204) expect(res.text).toBe("");
@@ -41,7 +41,7 @@ function rows(list: Row[]) {
         if (value === null) delete expected[key];
         else expected[key] = value;
       }
-      expect(t.membership(c.id)).toEqual(expected);
+      expect(await t.membership(c.id)).toEqual(expected);
     });
   }
 }

@@ -9,8 +9,8 @@ let open: { id: string; slug: string };
 let secret: { id: string; slug: string };
 beforeAll(async () => {
   t = await createMembersTestApp();
-  open = t.standardCommunity();
-  secret = t.standardCommunity({ visibility: "restricted" });
+  open = await t.standardCommunity();
+  secret = await t.standardCommunity({ visibility: "restricted" });
 });
 afterAll(() => t.ctx.close());
 
@@ -154,7 +154,7 @@ describe("the members listing", () => {
   }
 
   test("the last owner may not leave, and nobody may remove them", async () => {
-    const c = t.standardCommunity({ owners: 1 });
+    const c = await t.standardCommunity({ owners: 1 });
     expect(await permissionsOf("olivia", "olivia", c.slug)).toEqual(p(false, false, false, true, true));
     expect(await permissionsOf("admin", "olivia", c.slug)).toEqual(p(false, false, false, true));
   });
@@ -184,12 +184,12 @@ describe("q, sorts and facets", () => {
   });
 
   test("newest and oldest", async () => {
-    const c = t.addCommunity();
-    t.addMember(c.id, { user: t.ids.olivia }, "owner");
+    const c = await t.addCommunity();
+    await t.addMember(c.id, { user: t.ids.olivia }, "owner");
     t.ctx.clock.advance(1000);
-    t.addMember(c.id, { user: t.ids.rita }, "reader");
+    await t.addMember(c.id, { user: t.ids.rita }, "reader");
     t.ctx.clock.advance(1000);
-    t.addMember(c.id, { user: t.ids.carl }, "curator");
+    await t.addMember(c.id, { user: t.ids.carl }, "curator");
     const get = async (sort: string) => names((await t.call("rita", "GET", `/api/communities/${c.slug}/members?sort=${sort}`)).json);
     expect(await get("newest")).toEqual(["user:carl", "user:rita", "user:olivia"]);
     expect(await get("oldest")).toEqual(["user:olivia", "user:rita", "user:carl"]);

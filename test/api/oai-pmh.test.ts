@@ -402,7 +402,7 @@ describe("resumption tokens over time", () => {
       responses.push(text);
       expect(text).toBe(expected);
     } finally {
-      restarted.services.close();
+      await restarted.services.close();
     }
   });
 

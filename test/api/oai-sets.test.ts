@@ -39,7 +39,7 @@ describe("who may manage sets", () => {
     { name: "user formats", method: "GET", url: "/api/oaipmh/formats", as: "alice", status: 403 },
     { name: "admin list, empty", method: "GET", url: "/api/oaipmh/sets", as: "admin", status: 200, json: { hits: { hits: [], total: 0 }, sortBy: "name" } },
   ]);
-  test("nothing was created by the refused calls", () => expect(ctx.services.oai.listSets({ kind: "system" }, {}).hits.total).toBe(0));
+  test("nothing was created by the refused calls", async () => expect((await ctx.services.oai.listSets({ kind: "system" }, {})).hits.total).toBe(0));
 });
 
 describe("create, read, update, delete", () => {

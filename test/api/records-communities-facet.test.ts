@@ -3,7 +3,6 @@
 // members and administrators, its filter matching nothing for others), `parent.communities.ids`
 // queries over every version, and the OAI-PMH sets of public communities listing their records.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { writeTransaction } from "../../src/db/sqlite/connection";
 import { recordCommunitiesTable } from "../../src/db/tables";
 import { and, eq } from "drizzle-orm";
 import { createCommunitiesTestApp, type CommunitiesTestApp, type Role } from "../helpers/communities";
@@ -20,21 +19,20 @@ const parents: Record<string, string> = {};
 const oaiAnswers: string[] = [];
 
 /** Includes a record's parent in communities, as the inclusion endpoints will: in one transaction, then re-indexed. */
-function include(record: string, ...slugs: string[]) {
-  const db = ctx.services.deps.db;
-  writeTransaction(db, () => {
-    for (const slug of slugs) db.insert(recordCommunitiesTable).values({ parentId: parents[record]!, communityId: communities[slug]!, created: ctx.clock.now() }).run();
-    ctx.services.records.reindexParent(parents[record]!);
+async function include(record: string, ...slugs: string[]) {
+  await ctx.services.deps.db.write(async (tx) => {
+    for (const slug of slugs) await tx.insert(recordCommunitiesTable).values({ parentId: parents[record]!, communityId: communities[slug]!, created: ctx.clock.now() }).run();
+    await ctx.services.records.reindexParent(parents[record]!);
   });
 }
 
-function exclude(record: string, slug: string) {
-  const db = ctx.services.deps.db;
-  writeTransaction(db, () => {
-    db.delete(recordCommunitiesTable)
+async function exclude(record: string, slug: string) {
+  await ctx.services.deps.db.write(async (tx) => {
+    await tx
+      .delete(recordCommunitiesTable)
       .where(and(eq(recordCommunitiesTable.parentId, parents[record]!), eq(recordCommunitiesTable.communityId, communities[slug]!)))
       .run();
-    ctx.services.records.reindexParent(parents[record]!);
+    await ctx.services.records.reindexParent(parents[record]!);
   });
 }
 
@@ -76,11 +74,11 @@ beforeAll(async () => {
   expect(draft.status).toBe(201);
   ids.bDraft = draft.json.id;
 
-  include("a1", "ocean", "secret");
-  include("b", "ocean");
-  include("c", "coral");
-  include("d", "ocean");
-  include("f", "secret");
+  await include("a1", "ocean", "secret");
+  await include("b", "ocean");
+  await include("c", "coral");
+  await include("d", "ocean");
+  await include("f", "secret");
 });
 afterAll(async () => {
   await expectXsdValid("oai-pmh", ...oaiAnswers);
@@ -164,7 +162,7 @@ describe("the communities facet", () => {
   });
 
   test("a removal is re-indexed: the bucket and the filter follow", async () => {
-    exclude("b", "ocean");
+    await exclude("b", "ocean");
     try {
       expect(names(await get(`/api/records?communities=${communities.ocean}`))).toEqual(["a2"]);
       // Equal counts order by key (ids are random): compared as a set.
@@ -175,7 +173,7 @@ describe("the communities facet", () => {
         ]),
       );
     } finally {
-      include("b", "ocean");
+      await include("b", "ocean");
     }
     expect(names(await get(`/api/records?communities=${communities.ocean}`))).toEqual(["a2", "b"]);
   });
@@ -200,7 +198,7 @@ describe("query strings on parent.communities.ids", () => {
 
   test("a rebuilt index gives the same answers (the rebuild reads the communities in bulk)", async () => {
     const before = await get("/api/records?allversions=true", "admin");
-    ctx.services.records.reindex({ kind: "system" });
+    await ctx.services.records.reindex({ kind: "system" });
     const after = await get("/api/records?allversions=true", "admin");
     expect(buckets(after)).toEqual(buckets(before));
     expect(names(await get(`/api/records?allversions=true&communities=${communities.ocean}`))).toEqual(["a1", "a2", "b"]);

@@ -103,11 +103,11 @@ describe("registration with DataCite", () => {
       fake.failNext(1);
       expect((await app.call("POST", `/api/records/${draft.id}/draft/actions/publish`, { as: "alice" })).status).toBe(202);
       await app.services.worker.drain();
-      const registration = () => app.services.jobs.listJobs(systemActor).find((j) => j.name === "datacite-register");
-      expect(registration()).toMatchObject({ status: "queued", attempts: 1 });
+      const registration = async () => (await app.services.jobs.listJobs(systemActor)).find((j) => j.name === "datacite-register");
+      expect(await registration()).toMatchObject({ status: "queued", attempts: 1 });
       app.clock.advance(3_600_000);
       await app.services.worker.drain();
-      expect(registration()).toMatchObject({ status: "succeeded" });
+      expect(await registration()).toMatchObject({ status: "succeeded" });
       const doi = `${PREFIX}/${draft.id}`.toLowerCase();
       expect(fake.dois.get(doi)?.state).toBe("findable");
     } finally {

@@ -79,13 +79,13 @@ describe("restricted records", () => {
     const until = "2026-11-25";
     const record = await publishRecord(ctx, publishableDraft({ access: { record: "public", files: "restricted", embargo: { active: true, until, reason: "Patent pending" } } }));
     expect(record.access).toMatchObject({ files: "restricted", embargo: { active: true, until }, status: "embargoed" });
-    expect(ctx.services.records.liftExpiredEmbargoes().lifted).toBe(0);
+    expect((await ctx.services.records.liftExpiredEmbargoes()).lifted).toBe(0);
     ctx.clock.set("2026-11-25T00:02:00Z");
     const run = await ctx.services.jobs.runNow({ kind: "system" }, "embargo-lift");
     expect(run.status).toBe("succeeded");
     const after = (await ctx.call("GET", `/api/records/${record.id}`)).json;
     expect(after.access).toMatchObject({ record: "public", files: "public", embargo: { active: false, until, reason: "Patent pending" }, status: "metadata-only" });
-    expect(ctx.services.records.liftExpiredEmbargoes().lifted).toBe(0);
+    expect((await ctx.services.records.liftExpiredEmbargoes()).lifted).toBe(0);
   });
 
   test("an embargo needs something restricted and an end date", async () => {

@@ -7,15 +7,15 @@ import { hitIds } from "../helpers/search";
 let ctx: TestApp;
 
 /** Stores a record row as publishing will; the listing only reads. */
-function insertRecord(id: string, fields: Partial<typeof recordsTable.$inferInsert>) {
+async function insertRecord(id: string, fields: Partial<typeof recordsTable.$inferInsert>) {
   const now = ctx.clock.now();
   const parentId = fields.parentId ?? `p-${id}`;
-  ctx.services.deps.db
+  await ctx.services.deps.db
     .insert(recordParentsTable)
     .values({ id: parentId, ownerId: fields.ownerId ?? null, latestId: id, created: now, updated: now })
     .onConflictDoNothing()
     .run();
-  ctx.services.deps.db
+  await ctx.services.deps.db
     .insert(recordsTable)
     .values({
       id,
@@ -39,12 +39,12 @@ function insertRecord(id: string, fields: Partial<typeof recordsTable.$inferInse
 beforeAll(async () => {
   ctx = await createTestApp();
   const alice = ctx.users.alice.user.id;
-  insertRecord("aaaaa-aaa01", { ownerId: alice });
-  insertRecord("aaaaa-aaa02", { ownerId: alice, accessRecord: "restricted" });
-  insertRecord("aaaaa-aaa04", { ownerId: alice, parentId: "p-aaaaa-aaa01", isLatest: false, versionIndex: 1 });
-  insertRecord("aaaaa-aaa05", { ownerId: ctx.users.bob.user.id });
+  await insertRecord("aaaaa-aaa01", { ownerId: alice });
+  await insertRecord("aaaaa-aaa02", { ownerId: alice, accessRecord: "restricted" });
+  await insertRecord("aaaaa-aaa04", { ownerId: alice, parentId: "p-aaaaa-aaa01", isLatest: false, versionIndex: 1 });
+  await insertRecord("aaaaa-aaa05", { ownerId: ctx.users.bob.user.id });
   // Rows written straight into the table reach searches through `cairn reindex`.
-  expect(ctx.services.records.reindex({ kind: "system" })).toBe(4);
+  expect(await ctx.services.records.reindex({ kind: "system" })).toBe(4);
 });
 afterAll(() => ctx.close());
 

@@ -12,20 +12,16 @@ afterAll(() => f.t.close());
 const rows = requestScenarios(() => f);
 
 /** A fresh open review by alice to the ocean community. */
-const review = (title = "A review", submit = true) =>
-  f.t.requests.createRequest(f.t.actorOf("alice"), { type: "test-review", receiver: { kind: "community", id: f.ocean }, title, submit }).id;
+const review = async (title = "A review", submit = true) =>
+  (await f.t.requests.createRequest(f.t.actorOf("alice"), { type: "test-review", receiver: { kind: "community", id: f.ocean }, title, submit })).id;
 const call = (who: Party, method: string, path: string, body?: unknown) => f.t.callAs(who, method, path, body === undefined ? {} : { body });
 /** Recipients of the mail queued about a request, in order. */
-const mailTo = (id: string) =>
-  f.t
-    .outbox()
-    .filter((m) => m.topic === `request:${id}`)
-    .map((m) => m.recipient);
+const mailTo = async (id: string) => (await f.t.outbox()).filter((m) => m.topic === `request:${id}`).map((m) => m.recipient);
 const comment = (content: string) => ({ payload: { content, format: "html" } });
 
 describe("actions", () => {
   test("accept with a comment: 200, the request, log and comment in the timeline, the hook run", async () => {
-    const id = review();
+    const id = await review();
     const res = await call("curator", "POST", `/api/requests/${id}/actions/accept`, comment("<p>Welcome <script>alert(1)</script></p>"));
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ id, status: "accepted", is_open: false, is_closed: true, revision_id: 3, links: { actions: {} } });
@@ -41,14 +37,14 @@ describe("actions", () => {
 
   test("without a body, with an empty one, or with only other members", async () => {
     for (const body of [undefined, {}, { other: 1 }]) {
-      const res = await call("curator", "POST", `/api/requests/${review()}/actions/decline`, body);
+      const res = await call("curator", "POST", `/api/requests/${await review()}/actions/decline`, body);
       expect(res.status).toBe(200);
       expect(res.json.status).toBe("declined");
     }
   });
 
   test("the creator submits a draft, then cancels it", async () => {
-    const id = review("Draft", false);
+    const id = await review("Draft", false);
     expect((await call("alice", "POST", `/api/requests/${id}/actions/submit`)).json).toMatchObject({ status: "submitted", expires_at: "2026-12-22T13:00:00.000000+00:00" });
     expect((await call("alice", "POST", `/api/requests/${id}/actions/cancel`)).json.status).toBe("cancelled");
   });
@@ -64,20 +60,22 @@ describe("actions", () => {
     ["an unknown action", "curator", "open", "approve", 400, "No action 'approve' on requests; the actions are: submit, accept, decline, cancel, expire."],
     ["anonymous", "anonymous", "open", "accept", 401, undefined],
   ] as const)("%s: %s %s/%s -> %d", async (_name, who, which, action, status, message) => {
-    const id = which === "open" ? open() : f.ids[which]!;
+    const id = which === "open" ? await open() : f.ids[which]!;
     const res = await call(who, "POST", `/api/requests/${id}/actions/${action}`);
     expect({ status: res.status, body: res.json }).toMatchObject({ status, body: message ? { status, message } : { status } });
-    if (which === "open") expect(f.t.requests.findRequest(id)?.status).toBe("submitted");
+    if (which === "open") expect((await f.t.requests.findRequest(id))?.status).toBe("submitted");
   });
 
   test("a hook that refuses: 400 with its message, nothing changed", async () => {
-    const id = f.t.requests.createRequest(f.t.actorOf("manager"), {
-      type: "test-invite",
-      createdBy: { kind: "community", id: f.ocean },
-      receiver: { kind: "user", id: String(f.t.userIds.bob) },
-      payload: { refuse: true },
-      submit: true,
-    }).id;
+    const id = (
+      await f.t.requests.createRequest(f.t.actorOf("manager"), {
+        type: "test-invite",
+        createdBy: { kind: "community", id: f.ocean },
+        receiver: { kind: "user", id: String(f.t.userIds.bob) },
+        payload: { refuse: true },
+        submit: true,
+      })
+    ).id;
     const res = await call("bob", "POST", `/api/requests/${id}/actions/accept`, comment("yes"));
     expect(res.json).toEqual({ status: 400, message: "This invitation cannot be accepted." });
     expect((await call("bob", "GET", `/api/requests/${id}/timeline`)).json.hits.total).toBe(1);
@@ -129,14 +127,14 @@ describe("actions", () => {
 
 describe("editing and deleting requests", () => {
   test("the creator edits title and description; read-only members are ignored; revision and ETag move", async () => {
-    const id = review("Before");
+    const id = await review("Before");
     const res = await call("alice", "PUT", `/api/requests/${id}`, { title: "  After ", description: "More words", status: "accepted", id: "x" });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ id, title: "After", description: "More words", status: "submitted", revision_id: 3 });
     expect(res.headers.get("etag")).toBe('"3"');
   });
   test("If-Match of another revision: 412", async () => {
-    const res = await f.t.callAs("alice", "PUT", `/api/requests/${review()}`, { body: { title: "x" }, headers: { "if-match": '"1"' } });
+    const res = await f.t.callAs("alice", "PUT", `/api/requests/${await review()}`, { body: { title: "x" }, headers: { "if-match": '"1"' } });
     expect(res.status).toBe(412);
   });
   rows([
@@ -174,7 +172,7 @@ describe("editing and deleting requests", () => {
     { name: "deleting, anonymous", method: "DELETE", url: "/api/requests/{draft}", status: 401 },
   ]);
   test("the creator deletes a draft: 204, then 404", async () => {
-    const id = review("Draft", false);
+    const id = await review("Draft", false);
     const res = await call("alice", "DELETE", `/api/requests/${id}`);
     expect(res.status).toBe(204);
     expect(res.text).toBe("");
@@ -184,7 +182,7 @@ describe("editing and deleting requests", () => {
 
 describe("comments", () => {
   test("a party comments: 201, the event; it is sanitised; others and administrators may not", async () => {
-    const id = review();
+    const id = await review();
     const res = await call("alice", "POST", `/api/requests/${id}/comments`, comment('<p onclick="x">Data <a href="javascript:x">here</a></p>'));
     expect(res.status).toBe(201);
     expect(res.json).toEqual({
@@ -227,7 +225,7 @@ describe("comments", () => {
   ]);
 
   test("read, edit and delete: only the author changes a comment; a deleted one becomes a blank log event", async () => {
-    const id = review();
+    const id = await review();
     const made = (await call("alice", "POST", `/api/requests/${id}/comments`, comment("First"))).json;
     const url = `/api/requests/${id}/comments/${made.id}`;
     expect((await call("curator", "GET", url)).json.payload.content).toBe("First");
@@ -255,7 +253,7 @@ describe("comments", () => {
 
 describe("the timeline", () => {
   test("oldest first by default, newest on request, paged", async () => {
-    const id = review();
+    const id = await review();
     for (const text of ["one", "two", "three"]) {
       f.t.clock.advance(1000);
       await call("alice", "POST", `/api/requests/${id}/comments`, comment(text));
@@ -273,34 +271,31 @@ describe("the timeline", () => {
 });
 
 describe("notifications: the other parties, never the one who acted", () => {
-  test("submitting reaches the community's curators, managers and owners", () => {
-    expect(mailTo(f.ids.open!).slice(0, 3).sort()).toEqual(["curator@example.org", "manager@example.org", "owner@example.org"]);
+  test("submitting reaches the community's curators, managers and owners", async () => {
+    expect((await mailTo(f.ids.open!)).slice(0, 3).sort()).toEqual(["curator@example.org", "manager@example.org", "owner@example.org"]);
   });
   test("accept and decline reach the creator; cancel reaches the receiver", async () => {
-    const accepted = review();
+    const accepted = await review();
     await call("curator", "POST", `/api/requests/${accepted}/actions/accept`);
-    expect(mailTo(accepted).slice(3)).toEqual(["alice@example.org"]);
-    const cancelled = review();
+    expect((await mailTo(accepted)).slice(3)).toEqual(["alice@example.org"]);
+    const cancelled = await review();
     await call("alice", "POST", `/api/requests/${cancelled}/actions/cancel`);
-    expect(mailTo(cancelled).slice(3).sort()).toEqual(["curator@example.org", "manager@example.org", "owner@example.org"]);
-    const subject = f.t.outbox().find((m) => m.topic === `request:${accepted}` && m.recipient === "alice@example.org")!.subject;
+    expect((await mailTo(cancelled)).slice(3).sort()).toEqual(["curator@example.org", "manager@example.org", "owner@example.org"]);
+    const subject = (await f.t.outbox()).find((m) => m.topic === `request:${accepted}` && m.recipient === "alice@example.org")!.subject;
     expect(subject).toBe('[Cairn] Request "A review" was accepted');
   });
   test("a comment reaches every other party: a curator's reaches the creator and the other curators", async () => {
-    const id = review();
+    const id = await review();
     await call("curator", "POST", `/api/requests/${id}/comments`, comment("<p>Looks good</p>"));
-    const mail = f.t
-      .outbox()
-      .filter((m) => m.topic === `request:${id}`)
-      .slice(3);
+    const mail = (await f.t.outbox()).filter((m) => m.topic === `request:${id}`).slice(3);
     expect(mail.map((m) => m.recipient).sort()).toEqual(["alice@example.org", "manager@example.org", "owner@example.org"]);
     expect(mail[0]!.body).toContain("Looks good");
   });
   test("a type's own text; an invitation reaches the invited user, the answer the community", async () => {
     const id = f.ids.invite!;
-    expect(mailTo(id)).toEqual(["carol@example.org"]);
+    expect(await mailTo(id)).toEqual(["carol@example.org"]);
     await call("carol", "POST", `/api/requests/${id}/actions/accept`);
-    const mail = f.t.outbox().filter((m) => m.topic === `request:${id}`);
+    const mail = (await f.t.outbox()).filter((m) => m.topic === `request:${id}`);
     expect(
       mail
         .slice(1)
@@ -315,56 +310,56 @@ describe("expiry: the daily job on the injected clock", () => {
   test("the job runs at 00:03", () => expect(f.t.services.jobs.registry.get("requests-expire")?.schedule).toEqual({ dailyAt: "00:03" }));
 
   test("open requests past expires_at expire once, with a log event by the system and mail to both sides", async () => {
-    const id = review("Old question");
-    const fresh = review("New question");
+    const id = await review("Old question");
+    const fresh = await review("New question");
     f.t.clock.advance(29 * DAY_MS);
-    const young = review("Young");
+    const young = await review("Young");
     f.t.clock.advance(2 * DAY_MS);
-    const before = f.t.outbox().length;
+    const before = (await f.t.outbox()).length;
     await f.t.services.jobs.runNow(systemActor, "requests-expire");
-    for (const expired of [id, fresh]) expect(f.t.requests.findRequest(expired)?.status).toBe("expired");
-    expect(f.t.requests.findRequest(young)?.status).toBe("submitted");
+    for (const expired of [id, fresh]) expect((await f.t.requests.findRequest(expired))?.status).toBe("expired");
+    expect((await f.t.requests.findRequest(young))?.status).toBe("submitted");
     const read = (await call("alice", "GET", `/api/requests/${id}`)).json;
     expect(read).toMatchObject({ status: "expired", is_open: false, is_closed: true, is_expired: true, links: { actions: {} } });
     const events = (await call("alice", "GET", `/api/requests/${id}/timeline`)).json.hits.hits;
     expect(events.at(-1)).toMatchObject({ type: "L", payload: { event: "expired" }, created_by: { user: "system" } });
-    expect(mailTo(id).slice(3).sort()).toEqual(["alice@example.org", "curator@example.org", "manager@example.org", "owner@example.org"]);
-    const after = f.t.outbox().length;
+    expect((await mailTo(id)).slice(3).sort()).toEqual(["alice@example.org", "curator@example.org", "manager@example.org", "owner@example.org"]);
+    const after = (await f.t.outbox()).length;
     expect(after).toBeGreaterThan(before);
     // Again: nothing left to expire, no more mail.
     const again = await f.t.services.jobs.runNow(systemActor, "requests-expire");
     expect(again.result).toMatchObject({ expired: 0 });
-    expect(f.t.outbox().length).toBe(after);
+    expect((await f.t.outbox()).length).toBe(after);
     expect((await call("curator", "POST", `/api/requests/${id}/actions/accept`)).status).toBe(400);
     f.t.clock.advance(-31 * DAY_MS);
   });
 });
 
 describe("a community being deleted (the communities module's onDelete hook)", () => {
-  test("its drafts go and its open requests are cancelled by the system", () => {
-    const draft = f.t.requests.createRequest(f.t.actorOf("bob"), { type: "test-review", receiver: { kind: "community", id: f.river } }).id;
-    const open = f.t.requests.createRequest(f.t.actorOf("bob"), { type: "test-review", receiver: { kind: "community", id: f.river }, submit: true }).id;
-    const elsewhere = review("Another community's");
-    f.t.requests.closeCommunityRequests({ id: f.river }, f.t.clock.now());
-    expect(f.t.requests.findRequest(draft)).toBeNull();
-    expect(f.t.requests.findRequest(open)?.status).toBe("cancelled");
-    expect(f.t.requests.readTimeline(systemActor, open, {}).hits.hits.at(-1)).toMatchObject({ payload: { event: "cancelled" }, created_by: { user: "system" } });
-    expect(f.t.requests.findRequest(elsewhere)?.status).toBe("submitted");
+  test("its drafts go and its open requests are cancelled by the system", async () => {
+    const draft = (await f.t.requests.createRequest(f.t.actorOf("bob"), { type: "test-review", receiver: { kind: "community", id: f.river } })).id;
+    const open = (await f.t.requests.createRequest(f.t.actorOf("bob"), { type: "test-review", receiver: { kind: "community", id: f.river }, submit: true })).id;
+    const elsewhere = await review("Another community's");
+    await f.t.requests.closeCommunityRequests({ id: f.river }, f.t.clock.now());
+    expect(await f.t.requests.findRequest(draft)).toBeNull();
+    expect((await f.t.requests.findRequest(open))?.status).toBe("cancelled");
+    expect((await f.t.requests.readTimeline(systemActor, open, {})).hits.hits.at(-1)).toMatchObject({ payload: { event: "cancelled" }, created_by: { user: "system" } });
+    expect((await f.t.requests.findRequest(elsewhere))?.status).toBe("submitted");
   });
 });
 
 describe("for other modules", () => {
-  test("updatePayload changes a draft or open request's payload with the next revision; a closed one is refused", () => {
-    const id = review();
-    f.t.requests.updatePayload(id, { role: "curator" }, f.t.clock.now());
-    expect(f.t.requests.findRequest(id)?.payload).toEqual({ role: "curator" });
-    expect(f.t.requests.presentFor(f.t.actorOf("alice"), id).revision_id).toBe(3);
-    expect(() => f.t.requests.updatePayload(f.ids.declined!, {}, f.t.clock.now())).toThrow("A request in the state 'declined' can no longer be changed.");
+  test("updatePayload changes a draft or open request's payload with the next revision; a closed one is refused", async () => {
+    const id = await review();
+    await f.t.requests.updatePayload(id, { role: "curator" }, f.t.clock.now());
+    expect((await f.t.requests.findRequest(id))?.payload).toEqual({ role: "curator" });
+    expect((await f.t.requests.presentFor(f.t.actorOf("alice"), id)).revision_id).toBe(3);
+    await expect(f.t.requests.updatePayload(f.ids.declined!, {}, f.t.clock.now())).rejects.toThrow("A request in the state 'declined' can no longer be changed.");
   });
 
-  test("findRequests looks up by type, party, topic and openness", () => {
-    const found = f.t.requests.findRequests({ type: "test-invite", createdBy: { kind: "community", id: f.ocean }, topic: { kind: "community", id: f.ocean } });
+  test("findRequests looks up by type, party, topic and openness", async () => {
+    const found = await f.t.requests.findRequests({ type: "test-invite", createdBy: { kind: "community", id: f.ocean }, topic: { kind: "community", id: f.ocean } });
     expect(found.map((r) => r.id)).toContain(f.ids.invite!);
-    expect(f.t.requests.findRequests({ receiver: { kind: "user", id: String(f.t.userIds.carol) }, openOnly: true }).map((r) => r.id)).not.toContain(f.ids.invite!);
+    expect((await f.t.requests.findRequests({ receiver: { kind: "user", id: String(f.t.userIds.carol) }, openOnly: true })).map((r) => r.id)).not.toContain(f.ids.invite!);
   });
 });

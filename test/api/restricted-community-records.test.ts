@@ -20,9 +20,9 @@ let recid: string;
 /** What `parent.communities` shows to those who may see the community. */
 const shown = () => ({ ids: [hidden.id], default: hidden.id, entries: [{ id: hidden.id, slug: hidden.slug, access: { visibility: "restricted" } }] });
 
-const addMember = (who: { userId?: number; groupId?: string }, role = "reader") => {
+const addMember = async (who: { userId?: number; groupId?: string }, role = "reader") => {
   const now = t.clock.now();
-  t.services.deps.db
+  await t.services.deps.db
     .insert(communityMembersTable)
     .values({ id: newUuid(), communityId: hidden.id, role, created: now, updated: now, ...who })
     .run();
@@ -97,8 +97,8 @@ describe("those who may not see it", () => {
 
 describe("members added later see it", () => {
   test("a reader added directly, and a member through a group; bob still does not", async () => {
-    addMember({ userId: t.userIds.reader });
-    addMember({ groupId: t.groupId });
+    await addMember({ userId: t.userIds.reader });
+    await addMember({ groupId: t.groupId });
     for (const who of ["reader", "grouped"] as const) {
       expect((await get(`/api/records/${recid}`, who)).parent.communities).toMatchObject(shown());
       expect(hitIds(await get(`/api/records/${recid}/communities`, who))).toEqual([hidden.id]);
@@ -123,7 +123,7 @@ test("a record in a public and a restricted community: outsiders see the public 
 });
 
 test("a record's owner sees the restricted community while a member of it, and no longer once they leave it", async () => {
-  addMember({ userId: t.users.bob.user.id });
+  await addMember({ userId: t.users.bob.user.id });
   const draft = await t.call("POST", "/api/records", { as: "bob", body: publishableDraft() });
   expectStatus(draft, 201);
   expectStatus(await t.call("POST", `/api/records/${draft.json.id}/draft/actions/publish`, { as: "bob" }), 202);
@@ -131,7 +131,7 @@ test("a record's owner sees the restricted community while a member of it, and n
   expectStatus(added, 200);
   expect(added.json.processed[0].request.status).toBe("accepted");
   expect((await get(`/api/records/${draft.json.id}`, "bob")).parent.communities).toMatchObject(shown());
-  t.services.deps.db
+  await t.services.deps.db
     .delete(communityMembersTable)
     .where(and(eq(communityMembersTable.communityId, hidden.id), eq(communityMembersTable.userId, t.users.bob.user.id)))
     .run();

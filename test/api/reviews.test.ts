@@ -64,14 +64,8 @@ const communityRecords = async (communityId: string) => {
   return hitIds(res.json) as string[];
 };
 /** The recipients of the mail queued about a request, oldest first. */
-const mailAbout = (requestId: string) =>
-  t.services.deps.db
-    .select()
-    .from(mailOutboxTable)
-    .orderBy(mailOutboxTable.id)
-    .all()
-    .filter((m) => m.topic === `request:${requestId}`)
-    .map((m) => m.recipient);
+const mailAbout = async (requestId: string) =>
+  (await t.services.deps.db.select().from(mailOutboxTable).orderBy(mailOutboxTable.id).all()).filter((m) => m.topic === `request:${requestId}`).map((m) => m.recipient);
 
 /** A draft of `as` with a review to `communityId`, submitted (its status checked); the draft and request ids. */
 async function submitted(communityId = ocean.id, as: Role = "alice") {
@@ -285,7 +279,7 @@ describe("POST .../draft/actions/submit-review", () => {
       expect(Array.isArray(res.json.errors)).toBe(true);
       expect(res.json.errors.map((e: { field: string }) => e.field)).toContain(field);
       expect((await getReview(draftId)).json).toMatchObject({ id: requestId, status: "created", is_open: false });
-      expect(mailAbout(requestId)).toEqual([]);
+      expect(await mailAbout(requestId)).toEqual([]);
     });
   }
 
@@ -484,13 +478,13 @@ describe("the community's record policy", () => {
 describe("mail", () => {
   test("a submission reaches the community's curators, managers and owners, not its readers nor the submitter", async () => {
     const { requestId } = await submitted();
-    expect([...mailAbout(requestId)].sort()).toEqual(["curator@example.org", "manager@example.org", "owner@example.org"]);
+    expect([...(await mailAbout(requestId))].sort()).toEqual(["curator@example.org", "manager@example.org", "owner@example.org"]);
   });
 
   test("a review only created (not submitted) sends no mail", async () => {
     const draftId = await newDraft();
     const requestId = (await putReview(draftId, ocean.id)).json.id;
-    expect(mailAbout(requestId)).toEqual([]);
+    expect(await mailAbout(requestId)).toEqual([]);
   });
 
   for (const [name, who] of [
@@ -499,9 +493,9 @@ describe("mail", () => {
   ] as const) {
     test(`on ${name} the submitter is mailed (not the ${who} who acted)`, async () => {
       const { requestId } = await submitted();
-      const before = mailAbout(requestId).length;
+      const before = (await mailAbout(requestId)).length;
       expectStatus(await action(who, requestId, name), 200);
-      const after = mailAbout(requestId).slice(before);
+      const after = (await mailAbout(requestId)).slice(before);
       expect(after).toContain("alice@example.org");
       expect(after).not.toContain(`${who}@example.org`);
       expect(after).not.toContain("reader@example.org");

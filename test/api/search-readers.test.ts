@@ -17,7 +17,7 @@ beforeAll(async () => {
   t = await createTestApp({ SEARCH_READERS: 0 });
   const records = createRecordsData(11);
   ids = bulkInsertRecords(t.dataDir, COUNT, records.document, (i) => t.clock.now() - (COUNT - i) * 1000);
-  t.services.records.reindex({ kind: "system" });
+  await t.services.records.reindex({ kind: "system" });
 });
 afterAll(() => t.close());
 
@@ -55,7 +55,7 @@ describe("reader workers", () => {
       expect(found.json.hits.total).toBeGreaterThan(0);
       expect(workerThreads()).toBe(before + 2);
     } finally {
-      services.close();
+      await services.close();
     }
   });
 
@@ -69,7 +69,7 @@ describe("reader workers", () => {
         expect(onWorker.json).toEqual(onThread.json);
       }
     } finally {
-      services.close();
+      await services.close();
     }
   });
 
@@ -92,7 +92,7 @@ describe("reader workers", () => {
       expect(record.status).toBe(200);
       expect(record.json.id).toBe(ids[0]);
     } finally {
-      services.close();
+      await services.close();
     }
   });
 });

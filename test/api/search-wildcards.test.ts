@@ -109,12 +109,12 @@ describe("_exists_", () => {
 
   test("an index written without the presence bits is not complete, and a rebuild restores _exists_", async () => {
     const { services } = ctx;
-    expect(services.records.checkIndex().complete).toBe(true);
-    services.deps.db.$client.run("UPDATE record_index SET present = 0");
-    expect(services.records.checkIndex().complete).toBe(false);
+    expect((await services.records.checkIndex()).complete).toBe(true);
+    await services.deps.db.statements.run("UPDATE record_index SET present = 0");
+    expect((await services.records.checkIndex()).complete).toBe(false);
     expect(await search("_exists_:metadata.version")).toEqual([]);
-    expect(services.records.reindex({ kind: "system" })).toBe(RECORDS.length);
-    expect(services.records.checkIndex().complete).toBe(true);
+    expect(await services.records.reindex({ kind: "system" })).toBe(RECORDS.length);
+    expect((await services.records.checkIndex()).complete).toBe(true);
     expect(await search("_exists_:metadata.version")).toEqual(withVersion);
   });
 });

@@ -105,7 +105,7 @@ describe("the login form", () => {
 });
 
 describe("next: only this site's paths are followed", () => {
-  const sessionRows = () => (ctx.services.deps.db.$client.query("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
+  const sessionRows = async () => (await ctx.services.deps.db.statements.get<{ n: number }>("SELECT count(*) AS n FROM sessions"))!.n;
   const cases: [next: string, location: string][] = [
     ["/me/uploads", "/me/uploads"],
     ["/records/abcde-12345?preview=1", "/records/abcde-12345?preview=1"],
@@ -135,12 +135,12 @@ describe("next: only this site's paths are followed", () => {
     ["/records/x#\u2028", "/records/x#%E2%80%A8"],
   ];
   test.each(cases)("next=%p -> Location %p, the session with its cookie", async (next, location) => {
-    const before = sessionRows();
+    const before = await sessionRows();
     const res = await postLogin(ctx, "alice", "alice-password", next);
     expect({ status: res.status, location: res.headers.get("location") }).toEqual({ status: 303, location });
     // Never a session row without the cookie that stands for it.
     expect(res.session).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(sessionRows()).toBe(before + 1);
+    expect(await sessionRows()).toBe(before + 1);
   });
 
   let signedIn = "";
@@ -257,7 +257,7 @@ describe("signing out and sessions ending", () => {
 
   test("the daily clean-up deletes ended sessions only", async () => {
     const cookie = await signIn(ctx, "alice", "alice-password");
-    expect(ctx.services.sessions.deleteExpired()).toBeGreaterThan(0);
+    expect(await ctx.services.sessions.deleteExpired()).toBeGreaterThan(0);
     expect((await raw(ctx, "GET", "/api/user/records", { cookie })).status).toBe(200);
   });
 });

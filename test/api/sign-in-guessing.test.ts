@@ -98,7 +98,7 @@ describe("per login name, known or not", () => {
     for (let i = 0; i < 5; i++) await postLogin(app, "nobody-here", "wrong-password");
     expect((await postLogin(app, "nobody-here", "wrong-password")).status).toBe(429);
     app.clock.advance(FORGET_MS);
-    expect(app.services.sessions.deleteForgottenThrottles()).toBe(1);
+    expect(await app.services.sessions.deleteForgottenThrottles()).toBe(1);
     for (let i = 0; i < 5; i++) expect((await postLogin(app, "nobody-here", "wrong-password")).status).toBe(400);
   });
 });
@@ -150,9 +150,13 @@ describe("races of the sign-in path", () => {
   test("a password set anew while the old one is being checked opens no session", async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    // The account is read before the check starts (asynchronously): wait for the check, not for time.
+    let checking!: () => void;
+    const checkStarted = new Promise<void>((resolve) => (checking = resolve));
     verify.mockRestore();
     const real = Bun.password.verify.bind(Bun.password);
     verify = spyOn(Bun.password, "verify").mockImplementation(async (...args) => {
+      checking();
       await gate;
       return real(...args);
     });
@@ -160,6 +164,7 @@ describe("races of the sign-in path", () => {
       () => "signed in",
       (error: { status?: number }) => error.status,
     );
+    await checkStarted;
     expect(verify).toHaveBeenCalledTimes(1);
     await app.services.sessions.setPassword(systemActor, "alice", "a-new-password");
     release();

@@ -31,7 +31,7 @@ describe("GET /login/once", () => {
     const users = await t.call("GET", "/api/users", withCookie(secret));
     expect(users.status).toBe(200);
     expect(users.json.hits.hits.map((u: any) => u.email).sort()).toEqual(["admin@example.org", "alice@example.org", "bob@example.org"]);
-    expect(t.services.sessions.resolve(secret)?.actor).toMatchObject({ userId: t.users.admin.user.id, isAdmin: true });
+    expect((await t.services.sessions.resolve(secret))?.actor).toMatchObject({ userId: t.users.admin.user.id, isAdmin: true });
     // Spent: the file is gone and the same link gets the error page, no cookie.
     expect(existsSync(join(t.dataDir, SIGN_IN_LINK_FILE))).toBe(false);
     const again = await t.call("GET", `/login/once?token=${token}`);

@@ -109,12 +109,12 @@ describe("downloads and versions", () => {
   test("downloads count bytes, unique per session; machines counted and robots dropped; all versions add up", async () => {
     const v1 = await publishRecord(ctx);
     const v2 = await newVersion(v1.id);
-    expect(download(v1, "data.csv", 1000)).toBe(true);
-    expect(download(v1, "data.csv", 1000)).toBe(false); // double click
-    expect(download(v1, "readme.txt", 50)).toBe(true); // another file: another request, same session
-    expect(download(v2, "data.csv", 2000)).toBe(true); // the same visitor on the other version
-    expect(download(v2, "data.csv", 2000, CURL)).toBe(true); // a machine: flagged, counted
-    expect(download(v2, "data.csv", 2000, GOOGLEBOT)).toBe(false);
+    expect(await download(v1, "data.csv", 1000)).toBe(true);
+    expect(await download(v1, "data.csv", 1000)).toBe(false); // double click
+    expect(await download(v1, "readme.txt", 50)).toBe(true); // another file: another request, same session
+    expect(await download(v2, "data.csv", 2000)).toBe(true); // the same visitor on the other version
+    expect(await download(v2, "data.csv", 2000, CURL)).toBe(true); // a machine: flagged, counted
+    expect(await download(v2, "data.csv", 2000, GOOGLEBOT)).toBe(false);
     await view(v1.id);
     await view(v2.id);
     await settle();
@@ -222,8 +222,8 @@ describe("popularity sorts", () => {
     const c = await publishRecord(ctx, title("Popularity zebra gamma"));
     for (const agent of [FIREFOX, CHROME, "Mozilla/5.0 Safari/605.1.15"]) await view(b.id, agent);
     for (const agent of [FIREFOX, CHROME]) await view(c.id, agent);
-    for (const agent of [FIREFOX, CHROME, "Mozilla/5.0 Safari/605.1.15", "Mozilla/5.0 Edg/120"]) download(a, "f.bin", 10, agent);
-    download(c, "f.bin", 10);
+    for (const agent of [FIREFOX, CHROME, "Mozilla/5.0 Safari/605.1.15", "Mozilla/5.0 Edg/120"]) await download(a, "f.bin", 10, agent);
+    await download(c, "f.bin", 10);
     await settle();
     const ids = async (sort: string) => (await ctx.call("GET", `/api/records?q=zebra&sort=${sort}`)).json.hits.hits.map((h: { id: string }) => h.id);
     expect(await ids("mostviewed")).toEqual([b.id, c.id, a.id]);

@@ -66,7 +66,7 @@ describe("GET /api/user/records", () => {
   test("deleting a draft drops it from the listing; reindex keeps drafts searchable", async () => {
     expect((await ctx.call("DELETE", `/api/records/${ids.glacier}/draft`, { as: "alice" })).status).toBe(204);
     expect(names((await ctx.call("GET", "/api/user/records", { as: "alice" })).json)).toEqual(["edited", "ocean"]);
-    ctx.services.records.reindex({ kind: "system" });
+    await ctx.services.records.reindex({ kind: "system" });
     expect(names((await ctx.call("GET", "/api/user/records?q=corrected", { as: "alice" })).json)).toEqual(["edited"]);
     expect((await ctx.call("GET", "/api/records?q=corrected")).json.hits.total).toBe(0);
   });

@@ -27,12 +27,12 @@ beforeAll(async () => {
   ctx = await createTestApp();
   const create = (input: Parameters<typeof ctx.services.users.createUser>[1]) => ctx.services.users.createUser(systemActor, input);
   await create({ email: "carol@physics.example.net", username: "carol", fullName: "Carol Ångström", emailVisibility: "public" });
-  ctx.services.deps.db.update(usersTable).set({ affiliations: "CERN" }).where(eq(usersTable.id, CAROL)).run();
+  await ctx.services.deps.db.update(usersTable).set({ affiliations: "CERN" }).where(eq(usersTable.id, CAROL)).run();
   const dave = await create({ email: "dave@example.org", username: "dave", fullName: "Dave Hidden", visibility: "restricted" });
-  daveToken = ctx.services.tokens.createToken(systemActor, { userId: dave.id, name: "dave" }).secret;
+  daveToken = (await ctx.services.tokens.createToken(systemActor, { userId: dave.id, name: "dave" })).secret;
   await create({ email: "erin@example.org", username: "erin", fullName: "Erin Gone" });
   // No service deactivates accounts yet; the fixture sets the flag directly.
-  ctx.services.deps.db.update(usersTable).set({ active: false }).where(eq(usersTable.id, ERIN)).run();
+  await ctx.services.deps.db.update(usersTable).set({ active: false }).where(eq(usersTable.id, ERIN)).run();
   await create({ email: "frank@example.org" });
   for (let i = 1; i <= 12; i++) {
     const n = String(i).padStart(2, "0");

@@ -17,9 +17,9 @@ beforeAll(async () => {
   ctx = await createTestApp();
   const v = ctx.services.vocabularies;
   await v.importEntries(systemActor, "names", broadNames());
-  v.create(systemActor, "names", { id: "long", given_name: "Ada Augusta", family_name: "Lovelace-Byron King" });
-  v.create(systemActor, "names", { id: "short", given_name: "Ada", family_name: "Lovelace" });
-  v.create(systemActor, "names", { id: "affiliated", given_name: "Grace", family_name: "Hopper", affiliations: [{ name: "Lovelace Institute" }] });
+  await v.create(systemActor, "names", { id: "long", given_name: "Ada Augusta", family_name: "Lovelace-Byron King" });
+  await v.create(systemActor, "names", { id: "short", given_name: "Ada", family_name: "Lovelace" });
+  await v.create(systemActor, "names", { id: "affiliated", given_name: "Grace", family_name: "Hopper", affiliations: [{ name: "Lovelace Institute" }] });
 });
 afterAll(() => ctx.close());
 
@@ -61,7 +61,7 @@ describe("totals", () => {
     // Updating an entry changes nothing in the count.
     expect((await ctx.call("PUT", "/api/names/new-one", { as: "admin", body: { family_name: "Renamed" } })).status).toBe(200);
     expect(await total()).toBe(BROAD + 3);
-    const counted = ctx.services.deps.db.$client.query("SELECT count(*) AS n FROM vocabulary_entries WHERE type = 'names'").get() as { n: number };
+    const counted = (await ctx.services.deps.db.statements.get<{ n: number }>("SELECT count(*) AS n FROM vocabulary_entries WHERE type = 'names'"))!;
     expect(counted.n).toBe(BROAD + 3);
   });
 });

@@ -26,15 +26,15 @@ const NAMES = [
 beforeAll(async () => {
   ctx = await createTestApp();
   const v = ctx.services.vocabularies;
-  v.create(systemActor, "affiliations", {
+  await v.create(systemActor, "affiliations", {
     id: "03yrm5c26",
     name: "California Digital Library",
     acronym: "CDL",
     country: "us",
     identifiers: [{ scheme: "ror", identifier: "03yrm5c26" }],
   });
-  v.create(systemActor, "funders", { id: "00k4n6c32", name: "European Commission", acronym: "EC", country: "BE", identifiers: [{ scheme: "ror", identifier: "00k4n6c32" }] });
-  v.create(systemActor, "funders", {
+  await v.create(systemActor, "funders", { id: "00k4n6c32", name: "European Commission", acronym: "EC", country: "BE", identifiers: [{ scheme: "ror", identifier: "00k4n6c32" }] });
+  await v.create(systemActor, "funders", {
     id: "021nxhr62",
     name: "National Science Foundation",
     acronym: "NSF",
@@ -42,11 +42,11 @@ beforeAll(async () => {
     identifiers: [{ scheme: "doi", identifier: "10.13039/100000001" }],
   });
   for (const n of NAMES) {
-    v.create(systemActor, "names", n);
+    await v.create(systemActor, "names", n);
     ctx.clock.advance(1000);
   }
-  v.create(systemActor, "subjects", { id: "https://id.nlm.nih.gov/mesh/D000001", scheme: "MeSH", subject: "Calcimycin" });
-  v.create(systemActor, "awards", { number: "101000001", title: { en: "Ocean observations" }, acronym: "OCEAN", funder: { id: "00k4n6c32" } });
+  await v.create(systemActor, "subjects", { id: "https://id.nlm.nih.gov/mesh/D000001", scheme: "MeSH", subject: "Calcimycin" });
+  await v.create(systemActor, "awards", { number: "101000001", title: { en: "Ocean observations" }, acronym: "OCEAN", funder: { id: "00k4n6c32" } });
 });
 afterAll(() => ctx.close());
 
@@ -211,19 +211,19 @@ describe("controlled vocabularies (shipped)", () => {
       const res = await ctx.call("GET", `/api/vocabularies/${type}?size=1`);
       expect({ type, total: res.json.hits.total }).toEqual({ type, total: entries.length });
     }
-    expect(ctx.services.vocabularies.loadFixtures(shippedVocabularies, fixturesVersion())).toBeNull();
+    expect(await ctx.services.vocabularies.loadFixtures(shippedVocabularies, fixturesVersion())).toBeNull();
   });
 
-  test("a release with changed data upgrades the shipped entries, keeping local ones", () => {
+  test("a release with changed data upgrades the shipped entries, keeping local ones", async () => {
     const changed = shippedVocabularies().map((v) =>
       v.type === "communitytypes" ? { ...v, entries: v.entries.map((e) => (e.id === "event" ? { ...e, title: { en: "Event or meeting" } } : e)) } : v,
     );
-    ctx.services.vocabularies.create(systemActor, "communitytypes", { id: "local-kind", title: { en: "Local kind" } });
-    const summary = ctx.services.vocabularies.loadFixtures(() => changed, "next-release");
+    await ctx.services.vocabularies.create(systemActor, "communitytypes", { id: "local-kind", title: { en: "Local kind" } });
+    const summary = await ctx.services.vocabularies.loadFixtures(() => changed, "next-release");
     expect(summary).toMatchObject({ updated: 1, created: 0 });
-    expect(ctx.services.vocabularies.read(systemActor, "communitytypes", "event")).toMatchObject({ title: { en: "Event or meeting" }, revision_id: 2 });
-    expect(ctx.services.vocabularies.read(systemActor, "communitytypes", "local-kind")).toMatchObject({ id: "local-kind" });
-    expect(ctx.services.vocabularies.loadFixtures(() => changed, "next-release")).toBeNull();
+    expect(await ctx.services.vocabularies.read(systemActor, "communitytypes", "event")).toMatchObject({ title: { en: "Event or meeting" }, revision_id: 2 });
+    expect(await ctx.services.vocabularies.read(systemActor, "communitytypes", "local-kind")).toMatchObject({ id: "local-kind" });
+    expect(await ctx.services.vocabularies.loadFixtures(() => changed, "next-release")).toBeNull();
   });
 });
 

@@ -160,9 +160,9 @@ describe("a backup from an older Cairn", () => {
     expect(res.stdout).toContain(`the backup is at migration level ${own.level - 1}; the first start (cairn serve --data ${target}) applies 1 newer migration(s)`);
     const services = createServices({ config: loadConfig({ flags: { DATA_DIR: target, HTTP: true }, env: {} }), log: () => {} });
     try {
-      const sqlite = services.deps.db.$client;
-      expect(sqlite.query("PRAGMA user_version").get()).toEqual({ user_version: own.level });
-      expect(sqlite.query("SELECT id FROM schema_migrations ORDER BY id DESC LIMIT 1").get()).toEqual({ id: own.last });
+      const { db } = services.deps;
+      expect(await db.statements.get("PRAGMA user_version")).toEqual({ user_version: own.level });
+      expect(await db.statements.get("SELECT id FROM schema_migrations ORDER BY id DESC LIMIT 1")).toEqual({ id: own.last });
     } finally {
       services.close();
     }

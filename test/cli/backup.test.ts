@@ -205,7 +205,7 @@ describe("backups of a data directory", () => {
   test.each([
     ["zstd", "tar.zst"],
     ["gzip", "tar.gz"],
-  ])("an archive (%s) verifies, restores whole, and a flipped byte fails --verify", (_kind, extension) => {
+  ])("an archive (%s) verifies, restores whole, and a flipped byte fails --verify", async (_kind, extension) => {
     const archive = join(root, `backup.${extension}`);
     const res = backup(archive);
     expect(res.code).toBe(0);
@@ -217,7 +217,7 @@ describe("backups of a data directory", () => {
     expect(restore.stdout).toContain(`restored backup.${extension} into ${restored}`);
     // Every object the database references, byte for byte as in the live store.
     const live = listing(join(app.dataDir, "files", "objects"));
-    const referenced = (app.services.deps.db.$client.query("SELECT id FROM file_objects").values() as string[][]).map(([id]) => `${id!.slice(0, 2)}/${id}`);
+    const referenced = (await app.services.deps.db.statements.all<{ id: string }>("SELECT id FROM file_objects")).map(({ id }) => `${id.slice(0, 2)}/${id}`);
     expect(referenced.length).toBe(6);
     expect(listing(join(restored, "files", "objects"))).toEqual(Object.fromEntries(referenced.map((p) => [p, live[p]!])));
     // Never overwritten.
@@ -247,13 +247,13 @@ describe("backups of a data directory", () => {
     expect(readdirSync(join(root, "s3-restored"))).toEqual(["cairn.db"]);
   });
 
-  test("a stored file whose bytes changed, or that is gone, fails the backup loudly and nothing looks written", () => {
+  test("a stored file whose bytes changed, or that is gone, fails the backup loudly and nothing looks written", async () => {
     const store = join(app.dataDir, "files", "objects");
-    const { id, size, checksum } = app.services.deps.db.$client.query("SELECT id, size, checksum FROM file_objects ORDER BY id LIMIT 1").get() as {
+    const { id, size, checksum } = (await app.services.deps.db.statements.get<{
       id: string;
       size: number;
       checksum: string;
-    };
+    }>("SELECT id, size, checksum FROM file_objects ORDER BY id LIMIT 1"))!;
     const live = objectPath(store, id);
     const good = readFileSync(live);
     const bad = Buffer.from(good);

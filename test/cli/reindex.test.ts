@@ -16,13 +16,13 @@ let t: TestApp;
 
 beforeAll(async () => {
   t = await createTestApp();
-  const alice = t.services.tokens.authenticate(t.users.alice.token)!;
+  const alice = (await t.services.tokens.authenticate(t.users.alice.token))!;
   for (let i = 0; i < RECORDS; i++) {
-    const draft = t.services.records.createDraft(alice, { files: { enabled: false }, metadata: { ...MINIMAL_METADATA, title: `Basalt column survey ${i}` } });
+    const draft = await t.services.records.createDraft(alice, { files: { enabled: false }, metadata: { ...MINIMAL_METADATA, title: `Basalt column survey ${i}` } });
     t.clock.advance(1000);
-    t.services.records.publish(alice, draft.id);
+    await t.services.records.publish(alice, draft.id);
   }
-  t.services.records.createDraft(alice, { files: { enabled: false }, metadata: { ...MINIMAL_METADATA, title: "Basalt draft" } });
+  await t.services.records.createDraft(alice, { files: { enabled: false }, metadata: { ...MINIMAL_METADATA, title: "Basalt draft" } });
   t.services.close(); // the data directory stays; each case opens it again as a restarted server would
 });
 afterAll(() => t.close());
@@ -33,7 +33,7 @@ async function afterRestart() {
   try {
     const search = (await (await app.handle(new Request("http://127.0.0.1:5000/api/records?q=basalt&size=1"))).json()) as { hits: { total: number } };
     const oai = await (await app.handle(new Request("http://127.0.0.1:5000/oai2d?verb=ListIdentifiers&metadataPrefix=oai_dc"))).text();
-    return { hits: search.hits.total as number, identifiers: (oai.match(/<identifier>/g) ?? []).length, index: services.records.checkIndex() };
+    return { hits: search.hits.total as number, identifiers: (oai.match(/<identifier>/g) ?? []).length, index: await services.records.checkIndex() };
   } finally {
     services.close();
   }
@@ -57,8 +57,8 @@ describe("a killed reindex", () => {
   test("a reindex that runs to the end replaces the index and drops the leftover shadow tables", async () => {
     const { services } = createApp({ config: t.config, clock: new ManualClock(t.clock.now()) });
     try {
-      expect(services.records.reindex({ kind: "system" })).toBe(RECORDS);
-      const tables = services.deps.db.$client.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE name LIKE '%_rebuild%'").all();
+      expect(await services.records.reindex({ kind: "system" })).toBe(RECORDS);
+      const tables = await services.deps.db.statements.all<{ name: string }>("SELECT name FROM sqlite_master WHERE name LIKE '%_rebuild%'");
       expect(tables).toEqual([]);
     } finally {
       services.close();
@@ -70,8 +70,8 @@ describe("a killed reindex", () => {
 describe("a server that finds its index incomplete", () => {
   test("says so and rebuilds it in the background", async () => {
     const { services } = createApp({ config: t.config, clock: new ManualClock(t.clock.now()) });
-    services.deps.db.$client.exec("DELETE FROM record_index WHERE key % 3 = 0");
-    expect(services.records.checkIndex().complete).toBe(false);
+    await services.deps.db.statements.run("DELETE FROM record_index WHERE key % 3 = 0");
+    expect((await services.records.checkIndex()).complete).toBe(false);
     services.close();
 
     const lines: string[] = [];

@@ -42,8 +42,8 @@ describe("cairn users set-password", () => {
     expect(res).toMatchObject({ code: 0, stdout: `password set for alice@example.org (id ${alice.userId})\n` });
     expect(await signInStatus("alice", "new-password-1")).toBe(200);
     expect(await signInStatus("alice@example.org", "alice-password")).toBe(400);
-    expect(ctx.services.sessions.resolve(alice.secret)).toBeNull();
-    expect(ctx.services.sessions.resolve(bob.secret)?.actor.userId).toBe(bob.userId);
+    expect(await ctx.services.sessions.resolve(alice.secret)).toBeNull();
+    expect((await ctx.services.sessions.resolve(bob.secret))?.actor.userId).toBe(bob.userId);
   });
 
   test("the password from standard input when --password is absent (its first line)", async () => {

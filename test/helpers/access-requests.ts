@@ -43,7 +43,7 @@ export const askBody = (email: string, extra: Record<string, unknown> = {}) => (
 export const ask = (t: RequestsTestApp, who: Party, id: string, body: unknown) => t.callAs(who, "POST", `/api/records/${id}/access/request`, { body });
 
 /** The outbox mail to `address`, oldest first. */
-export const mailTo = (t: RequestsTestApp, address: string) => t.outbox().filter((m) => m.recipient === address);
+export const mailTo = async (t: RequestsTestApp, address: string) => (await t.outbox()).filter((m) => m.recipient === address);
 
 /** The one URL of the mail's body starting with `prefix`. */
 export function urlIn(body: string, prefix: string): string {
@@ -60,10 +60,10 @@ export const pathOf = (url: string) => {
 
 /** A guest asks, and confirms with the link mailed to them; returns the request ({id, status}). */
 export async function guestAsks(t: RequestsTestApp, id: string, email: string, extra: Record<string, unknown> = {}) {
-  const before = mailTo(t, email).length;
+  const before = (await mailTo(t, email)).length;
   const res = await ask(t, "anonymous", id, askBody(email, extra));
   expectStatus(res, 200);
-  const mails = mailTo(t, email);
+  const mails = await mailTo(t, email);
   expect(mails.length).toBe(before + 1);
   const link = urlIn(mails.at(-1)!.body, `${BASE_URL}/api/access/requests/verify?token=`);
   const confirmed = await t.callAs("anonymous", "GET", pathOf(link));

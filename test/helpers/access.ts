@@ -27,11 +27,11 @@ export async function createAccessTestApp() {
   const ids: Record<string, string> = { admin: String(ctx.users.admin.user.id), alice: String(ctx.users.alice.user.id), bob: String(ctx.users.bob.user.id) };
   for (const name of EXTRA) {
     const user = await ctx.services.users.createUser(systemActor, { email: `${name}@example.org`, username: name, password: `${name}-password` });
-    tokens[name] = ctx.services.tokens.createToken(systemActor, { userId: user.id, name: `${name}-token` }).secret;
+    tokens[name] = (await ctx.services.tokens.createToken(systemActor, { userId: user.id, name: `${name}-token` })).secret;
     ids[name] = String(user.id);
   }
-  const group = ctx.services.groups.createGroup(systemActor, { name: "Lab", description: "The lab" });
-  ctx.services.groups.addMember(systemActor, group.id, Number(ids.grouped));
+  const group = await ctx.services.groups.createGroup(systemActor, { name: "Lab", description: "The lab" });
+  await ctx.services.groups.addMember(systemActor, group.id, Number(ids.grouped));
 
   function call(method: string, path: string, options: Omit<CallOptions, "as"> & { as?: Caller } = {}) {
     const { as, ...rest } = options;

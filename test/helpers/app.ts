@@ -31,7 +31,7 @@ export async function createTestApp(overrides: Partial<Record<ConfigKey, unknown
 
   const makeUser = async (name: string, admin = false) => {
     const user = await services.users.createUser(systemActor, { email: `${name}@example.org`, username: name, password: `${name}-password`, admin });
-    const { secret } = services.tokens.createToken(systemActor, { userId: user.id, name: `${name}-token` });
+    const { secret } = await services.tokens.createToken(systemActor, { userId: user.id, name: `${name}-token` });
     return { user, token: secret };
   };
   const users = { admin: await makeUser("admin", true), alice: await makeUser("alice"), bob: await makeUser("bob") };

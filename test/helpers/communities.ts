@@ -28,11 +28,11 @@ export async function createCommunitiesTestApp() {
   const userIds: Record<string, number> = { admin: ctx.users.admin.user.id, alice: ctx.users.alice.user.id, bob: ctx.users.bob.user.id };
   for (const name of ["owner", "manager", "curator", "reader", "grouped"]) {
     const user = await ctx.services.users.createUser(systemActor, { email: `${name}@example.org`, username: name, password: `${name}-password` });
-    tokens[name] = ctx.services.tokens.createToken(systemActor, { userId: user.id, name: `${name}-token` }).secret;
+    tokens[name] = (await ctx.services.tokens.createToken(systemActor, { userId: user.id, name: `${name}-token` })).secret;
     userIds[name] = user.id;
   }
-  const group = ctx.services.groups.createGroup(systemActor, { name: "Readers", description: "Read restricted communities" });
-  ctx.services.groups.addMember(systemActor, group.id, userIds.grouped!);
+  const group = await ctx.services.groups.createGroup(systemActor, { name: "Readers", description: "Read restricted communities" });
+  await ctx.services.groups.addMember(systemActor, group.id, userIds.grouped!);
 
   /** Calls as one of the roles (a token of a user made here, or the app's own). */
   function call(method: string, path: string, options: Omit<CallOptions, "as"> & { as?: Role } = {}) {
@@ -47,15 +47,15 @@ export async function createCommunitiesTestApp() {
     expectStatus(res, 201);
     const id: string = res.json.id;
     const now = ctx.clock.now();
-    const member = (role: string, who: { userId?: number; groupId?: string }) =>
+    const member = async (role: string, who: { userId?: number; groupId?: string }) =>
       ctx.services.deps.db
         .insert(communityMembersTable)
         .values({ id: newUuid(), communityId: id, role, created: now, updated: now, ...who })
         .run();
-    member("manager", { userId: userIds.manager });
-    member("curator", { userId: userIds.curator });
-    member("reader", { userId: userIds.reader });
-    member("reader", { groupId: group.id });
+    await member("manager", { userId: userIds.manager });
+    await member("curator", { userId: userIds.curator });
+    await member("reader", { userId: userIds.reader });
+    await member("reader", { groupId: group.id });
     return res.json;
   }
 

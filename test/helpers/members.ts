@@ -14,19 +14,19 @@ export async function createMembersTestApp() {
   const ctx = await createTestApp();
   const { members, requests } = ctx.services;
 
-  const sqlite = ctx.services.deps.db.$client;
+  const { db } = ctx.services.deps;
   const ids = {} as Record<CastName, number>;
   const tokens = {} as Record<CastName, string>;
   for (const name of CAST) {
     const full = name[0]!.toUpperCase() + name.slice(1);
     const user = await ctx.services.users.createUser(systemActor, { email: `${name}@example.org`, username: name, fullName: `${full} Example`, visibility: "public" });
     ids[name] = user.id;
-    tokens[name] = ctx.services.tokens.createToken(systemActor, { userId: user.id, name: "t" }).secret;
+    tokens[name] = (await ctx.services.tokens.createToken(systemActor, { userId: user.id, name: "t" })).secret;
   }
-  const stewards = ctx.services.groups.createGroup(systemActor, { name: "Stewards", description: "Data stewards" });
-  const library = ctx.services.groups.createGroup(systemActor, { name: "Library", description: "The library" });
-  const ocean = ctx.services.groups.createGroup(systemActor, { name: "Ocean Lab", description: "Marine science" });
-  ctx.services.groups.addMember(systemActor, stewards.id, ids.gus);
+  const stewards = await ctx.services.groups.createGroup(systemActor, { name: "Stewards", description: "Data stewards" });
+  const library = await ctx.services.groups.createGroup(systemActor, { name: "Library", description: "The library" });
+  const ocean = await ctx.services.groups.createGroup(systemActor, { name: "Ocean Lab", description: "Marine science" });
+  await ctx.services.groups.addMember(systemActor, stewards.id, ids.gus);
   const groups = { stewards: stewards.id, library: library.id, ocean: ocean.id };
 
   const tokenOf = (who: Caller) => (who === "anonymous" ? undefined : who === "admin" ? ctx.users.admin.token : tokens[who]);
@@ -37,48 +37,60 @@ export async function createMembersTestApp() {
 
   let n = 0;
   /** Inserts a community; returns its id and slug. */
-  function addCommunity(options: { visibility?: "public" | "restricted"; memberPolicy?: "open" | "closed"; title?: string } = {}) {
+  async function addCommunity(options: { visibility?: "public" | "restricted"; memberPolicy?: "open" | "closed"; title?: string } = {}) {
     const id = newUuid();
     const slug = `c-${++n}`;
     const now = ctx.clock.now();
-    sqlite
-      .query("INSERT INTO communities (id, slug, visibility, member_policy, record_policy, metadata, created, updated) VALUES (?, ?, ?, ?, 'open', ?, ?, ?)")
-      .run(id, slug, options.visibility ?? "public", options.memberPolicy ?? "open", JSON.stringify({ title: options.title ?? `Community ${n}` }), now, now);
+    await db.statements.run("INSERT INTO communities (id, slug, visibility, member_policy, record_policy, metadata, created, updated) VALUES (?, ?, ?, ?, 'open', ?, ?, ?)", [
+      id,
+      slug,
+      options.visibility ?? "public",
+      options.memberPolicy ?? "open",
+      JSON.stringify({ title: options.title ?? `Community ${n}` }),
+      now,
+      now,
+    ]);
     return { id, slug };
   }
 
-  function addMember(communityId: string, who: { user?: number; group?: string }, role: Role, visible = true) {
+  async function addMember(communityId: string, who: { user?: number; group?: string }, role: Role, visible = true) {
     const now = ctx.clock.now();
     const id = newUuid();
-    sqlite
-      .query("INSERT INTO community_members (id, community_id, user_id, group_id, role, visible, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-      .run(id, communityId, who.user ?? null, who.group ?? null, role, visible ? 1 : 0, now, now);
+    await db.statements.run("INSERT INTO community_members (id, community_id, user_id, group_id, role, visible, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [
+      id,
+      communityId,
+      who.user ?? null,
+      who.group ?? null,
+      role,
+      visible ? 1 : 0,
+      now,
+      now,
+    ]);
     return id;
   }
 
   /** The standard membership: two owners, two managers, a curator, a reader, Stewards (Gus's group) managing, Library reading. */
-  function standardCommunity(options: { visibility?: "public" | "restricted"; memberPolicy?: "open" | "closed"; owners?: 1 | 2 } = {}) {
-    const c = addCommunity(options);
-    addMember(c.id, { user: ids.olivia }, "owner", true);
-    if (options.owners !== 1) addMember(c.id, { user: ids.oscar }, "owner", false);
-    addMember(c.id, { user: ids.mia }, "manager", true);
-    addMember(c.id, { user: ids.max }, "manager", true);
-    addMember(c.id, { user: ids.carl }, "curator", false);
-    addMember(c.id, { user: ids.rita }, "reader", true);
-    addMember(c.id, { group: groups.stewards }, "manager", false);
-    addMember(c.id, { group: groups.library }, "reader", true);
+  async function standardCommunity(options: { visibility?: "public" | "restricted"; memberPolicy?: "open" | "closed"; owners?: 1 | 2 } = {}) {
+    const c = await addCommunity(options);
+    await addMember(c.id, { user: ids.olivia }, "owner", true);
+    if (options.owners !== 1) await addMember(c.id, { user: ids.oscar }, "owner", false);
+    await addMember(c.id, { user: ids.mia }, "manager", true);
+    await addMember(c.id, { user: ids.max }, "manager", true);
+    await addMember(c.id, { user: ids.carl }, "curator", false);
+    await addMember(c.id, { user: ids.rita }, "reader", true);
+    await addMember(c.id, { group: groups.stewards }, "manager", false);
+    await addMember(c.id, { group: groups.library }, "reader", true);
     return c;
   }
 
   /** The community's memberships as `user:<name>` / `group:<name>` -> `role/visible|hidden`, to compare before and after. */
-  function membership(communityId: string): Record<string, string> {
+  async function membership(communityId: string): Promise<Record<string, string>> {
     const names = new Map<number, string>(CAST.map((c) => [ids[c], c]));
     const groupNames = new Map(Object.entries(groups).map(([k, v]) => [v, k]));
-    const rows = sqlite
-      .query<{ user_id: number | null; group_id: string | null; role: string; visible: number }, [string]>(
-        "SELECT user_id, group_id, role, visible FROM community_members WHERE community_id = ?",
-      )
-      .all(communityId);
+    const rows = await db.statements.all<{ user_id: number | null; group_id: string | null; role: string; visible: number }>(
+      "SELECT user_id, group_id, role, visible FROM community_members WHERE community_id = ?",
+      [communityId],
+    );
     return Object.fromEntries(
       rows.map((r) => [
         r.user_id !== null ? `user:${names.get(r.user_id) ?? r.user_id}` : `group:${groupNames.get(r.group_id!) ?? r.group_id}`,

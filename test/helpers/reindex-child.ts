@@ -7,7 +7,7 @@ import { systemActor } from "../../src/core/actor";
 const [dataDir, stage] = process.argv.slice(2);
 const services = createServices({ config: loadConfig({ flags: { DATA_DIR: dataDir!, HTTP: true }, env: {} }) });
 const die = () => process.kill(process.pid, "SIGKILL");
-services.records.reindex(systemActor, {
+await services.records.reindex(systemActor, {
   batchSize: 10,
   onShadowReady: () => stage === "before" && die(),
   onProgress: (done) => stage === "mid" && done >= 20 && die(),

@@ -22,17 +22,17 @@ export interface Fixture {
 
 export async function setUpRequests(overrides: Parameters<typeof createRequestsTestApp>[0] = {}): Promise<Fixture> {
   const t = await createRequestsTestApp(overrides);
-  const ocean = t.addCommunity("ocean");
-  const river = t.addCommunity("river", "public", { carol: "curator" });
-  const hidden = t.addCommunity("hidden", "restricted");
+  const ocean = await t.addCommunity("ocean");
+  const river = await t.addCommunity("river", "public", { carol: "curator" });
+  const hidden = await t.addCommunity("hidden", "restricted");
   const ids: Record<string, string> = {};
   const as = (who: Party): Actor => t.actorOf(who);
-  const make = (name: string, actor: Actor, input: Parameters<RequestsTestApp["requests"]["createRequest"]>[1]) => {
-    ids[name] = t.requests.createRequest(actor, input).id;
+  const make = async (name: string, actor: Actor, input: Parameters<RequestsTestApp["requests"]["createRequest"]>[1]) => {
+    ids[name] = (await t.requests.createRequest(actor, input)).id;
     t.clock.advance(MINUTE_MS);
   };
   const start = t.clock.now();
-  make("open", as("alice"), {
+  await make("open", as("alice"), {
     type: "test-review",
     receiver: { kind: "community", id: ocean },
     topic: { kind: "record", id: "abcde-12345" },
@@ -40,9 +40,9 @@ export async function setUpRequests(overrides: Parameters<typeof createRequestsT
     description: "Buoy measurements from 2025",
     submit: true,
   });
-  make("draft", as("alice"), { type: "test-review", receiver: { kind: "community", id: "ocean" }, title: "Salinity draft" });
-  make("plain", as("alice"), { type: "test-plain", receiver: { kind: "user", id: String(t.userIds.bob) }, title: "Access to raw files", submit: true });
-  make("invite", as("manager"), {
+  await make("draft", as("alice"), { type: "test-review", receiver: { kind: "community", id: "ocean" }, title: "Salinity draft" });
+  await make("plain", as("alice"), { type: "test-plain", receiver: { kind: "user", id: String(t.userIds.bob) }, title: "Access to raw files", submit: true });
+  await make("invite", as("manager"), {
     type: "test-invite",
     createdBy: { kind: "community", id: ocean },
     receiver: { kind: "user", id: String(t.userIds.carol) },
@@ -50,9 +50,9 @@ export async function setUpRequests(overrides: Parameters<typeof createRequestsT
     title: "Join the ocean community",
     submit: true,
   });
-  make("river", as("bob"), { type: "test-review", receiver: { kind: "community", id: river }, title: "River gauge records", submit: true });
-  make("declined", as("alice"), { type: "test-review", receiver: { kind: "community", id: ocean }, title: "Old ocean request", submit: true });
-  t.requests.runAction(as("curator"), ids.declined!, "decline");
+  await make("river", as("bob"), { type: "test-review", receiver: { kind: "community", id: river }, title: "River gauge records", submit: true });
+  await make("declined", as("alice"), { type: "test-review", receiver: { kind: "community", id: ocean }, title: "Old ocean request", submit: true });
+  await t.requests.runAction(as("curator"), ids.declined!, "decline");
   // Later tests start from a known instant.
   t.clock.set(start + 60 * MINUTE_MS);
   const values: Record<string, string> = { ...ids, ocean, river, hidden, base: BASE_URL };

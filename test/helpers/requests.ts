@@ -29,7 +29,7 @@ export const testReview: RequestType = {
     accept: (p) => p.isReceiver("curator"),
     decline: (p) => p.isReceiver("curator"),
   },
-  on: { accept: (ctx) => record(ctx, "accept") },
+  on: { accept: async (ctx) => record(ctx, "accept") },
   expiresInDays: 30,
   defaults: (r) => ({ title: `Review request #${r.number}` }),
 };
@@ -46,7 +46,7 @@ export const testInvite: RequestType = {
     decline: (p) => p.isReceiver(),
   },
   on: {
-    accept(ctx) {
+    async accept(ctx) {
       record(ctx, "accept");
       if (ctx.request.payload.refuse) throw new HttpError(400, "This invitation cannot be accepted.");
     },
@@ -73,18 +73,19 @@ export async function createRequestsTestApp(overrides: Partial<Record<ConfigKey,
   const userIds: Record<string, number> = { admin: ctx.users.admin.user.id, alice: ctx.users.alice.user.id, bob: ctx.users.bob.user.id };
   for (const name of ["carol", "owner", "manager", "curator", "reader"]) {
     const user = await ctx.services.users.createUser(systemActor, { email: `${name}@example.org`, username: name, fullName: name === "carol" ? "Carol Chen" : "" });
-    tokens[name] = ctx.services.tokens.createToken(systemActor, { userId: user.id, name: `${name}-token` }).secret;
+    tokens[name] = (await ctx.services.tokens.createToken(systemActor, { userId: user.id, name: `${name}-token` })).secret;
     userIds[name] = user.id;
   }
   const now = ctx.clock.now();
   /** Writes a community with these members (default: the users named owner, manager, curator and reader in those roles). */
-  const addCommunity = (slug: string, visibility: "public" | "restricted" = "public", members: Partial<Record<Party, CommunityRole>> = DEFAULT_MEMBERS) => {
+  const addCommunity = async (slug: string, visibility: "public" | "restricted" = "public", members: Partial<Record<Party, CommunityRole>> = DEFAULT_MEMBERS) => {
     const id = newUuid();
-    db.insert(communitiesTable)
+    await db
+      .insert(communitiesTable)
       .values({ id, slug, visibility, memberPolicy: "open", recordPolicy: "open", metadata: { title: `Community ${slug}` }, created: now, updated: now })
       .run();
     for (const [who, role] of Object.entries(members)) {
-      db.insert(communityMembersTable).values({ id: newUuid(), communityId: id, userId: userIds[who]!, role, created: now, updated: now }).run();
+      await db.insert(communityMembersTable).values({ id: newUuid(), communityId: id, userId: userIds[who]!, role, created: now, updated: now }).run();
     }
     return id;
   };
@@ -99,7 +100,7 @@ export async function createRequestsTestApp(overrides: Partial<Record<ConfigKey,
   };
 
   /** The outbox rows, oldest first. */
-  const outbox = () => db.select().from(mailOutboxTable).orderBy(mailOutboxTable.id).all();
+  const outbox = async () => db.select().from(mailOutboxTable).orderBy(mailOutboxTable.id).all();
 
   return { ...ctx, requests, mail, userIds, tokens, addCommunity, actorOf, callAs, outbox };
 }

@@ -51,8 +51,8 @@ export async function createRouteFixture(t: TestApp): Promise<RouteFixture> {
   expectStatus(granted, 201);
   const linked = await t.call("POST", `/api/records/${record}/access/links`, { as: "alice", body: { permission: "view" } });
   expectStatus(linked, 201);
-  const group = t.services.groups.createGroup(systemActor, { name: "route-fixture-readers", description: "Readers" });
-  t.services.groups.addMember(systemActor, group.id, t.users.alice.user.id);
+  const group = await t.services.groups.createGroup(systemActor, { name: "route-fixture-readers", description: "Readers" });
+  await t.services.groups.addMember(systemActor, group.id, t.users.alice.user.id);
   const set = await t.call("POST", "/api/oaipmh/sets", { as: "admin", body: { name: "Fixture set", spec: "fixture", search_pattern: "*" } });
   expectStatus(set, 201);
   return {

@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Actor } from "../../src/core/actor";
 import type { Page } from "../../src/core/paging";
-import { writeTransaction } from "../../src/db/sqlite/connection";
 import { recordCommunitiesTable, recordGrantsTable } from "../../src/db/tables";
 import { recordScope, type RecordScope } from "../../src/records/policy";
 import type { FacetLabels, RecordSearchInput, RecordSearchResult } from "../../src/records/search";
@@ -39,7 +38,7 @@ export async function buildSearchCorpus(): Promise<SearchCorpus> {
     const owner = users[i % 2]!;
     const actor: Actor = { kind: "user", userId: owner.user.id, isAdmin: false, groupIds: [], scopes: [], tokenId: null };
     const restricted = i % 7 === 0;
-    const draft = records.createDraft(actor, {
+    const draft = await records.createDraft(actor, {
       access: { record: restricted ? "restricted" : "public", files: restricted ? "restricted" : "public" },
       files: { enabled: false },
       metadata: {
@@ -55,41 +54,48 @@ export async function buildSearchCorpus(): Promise<SearchCorpus> {
       },
     });
     ctx.clock.advance(1000 + ((i * 7919) % 5000));
-    records.publish(actor, draft.id);
+    await records.publish(actor, draft.id);
     if (i % 9 === 0) {
       ctx.clock.advance(500);
-      const next = records.newVersion(actor, draft.id);
-      records.updateDraft(actor, next.id, { files: { enabled: false }, metadata: { ...MINIMAL_METADATA, title: `${WORDS[i % 5]} second version ${i}`, publisher: "Cairn" } }, null);
-      records.publish(actor, next.id);
+      const next = await records.newVersion(actor, draft.id);
+      await records.updateDraft(
+        actor,
+        next.id,
+        { files: { enabled: false }, metadata: { ...MINIMAL_METADATA, title: `${WORDS[i % 5]} second version ${i}`, publisher: "Cairn" } },
+        null,
+      );
+      await records.publish(actor, next.id);
     }
-    if (i % 11 === 0) records.editRecord(actor, draft.id);
+    if (i % 11 === 0) await records.editRecord(actor, draft.id);
   }
   // Parents in none, one or several communities; included after publishing, so every version and draft is re-indexed.
   const alice: Actor = { kind: "user", userId: ctx.users.alice.user.id, isAdmin: false, groupIds: [], scopes: [], tokenId: null };
   for (const slug of Object.keys(COMMUNITIES)) {
-    COMMUNITIES[slug] = ctx.services.communities.createCommunity(alice, {
-      slug,
-      access: { visibility: "public", member_policy: "open", record_policy: "open" },
-      metadata: { title: slug },
-    }).id;
+    COMMUNITIES[slug] = (
+      await ctx.services.communities.createCommunity(alice, {
+        slug,
+        access: { visibility: "public", member_policy: "open", record_policy: "open" },
+        metadata: { title: slug },
+      })
+    ).id;
   }
   const db = ctx.services.deps.db;
-  const parents = db.$client.query<{ p: string }, []>("SELECT DISTINCT parent_id AS p FROM records ORDER BY created, parent_id").all();
-  writeTransaction(db, () =>
-    parents.forEach(({ p }, i) => {
+  const parents = await db.statements.all<{ p: string }>("SELECT DISTINCT parent_id AS p FROM records ORDER BY created, parent_id");
+  await db.write(async (tx) => {
+    for (const [i, { p }] of parents.entries()) {
       const chosen = [i % 3 === 0 && "reefs", i % 4 === 1 && "tides", i % 5 === 2 && "hidden"].filter((c): c is string => Boolean(c));
-      for (const slug of chosen) db.insert(recordCommunitiesTable).values({ parentId: p, communityId: COMMUNITIES[slug]!, created: ctx.clock.now() }).run();
-      if (chosen.length) records.reindexParent(p);
-    }),
-  );
+      for (const slug of chosen) await tx.insert(recordCommunitiesTable).values({ parentId: p, communityId: COMMUNITIES[slug]!, created: ctx.clock.now() }).run();
+      if (chosen.length) await records.reindexParent(p);
+    }
+  });
   // Grants: to bob (one expired), and to the group `staff`; searches list what they open.
   const now = ctx.clock.now();
   const grant = (parentId: string, subjectType: string, subjectId: string, expiresAt: number | null) =>
     db.insert(recordGrantsTable).values({ parentId, subjectType, subjectId, permission: "view", origin: "test", expiresAt, created: now, updated: now }).run();
-  parents.forEach(({ p }, i) => {
-    if (i % 6 === 1) grant(p, "user", String(ctx.users.bob.user.id), i % 12 === 1 ? now - 1 : null);
-    if (i % 6 === 4) grant(p, "role", "staff", null);
-  });
+  for (const [i, { p }] of parents.entries()) {
+    if (i % 6 === 1) await grant(p, "user", String(ctx.users.bob.user.id), i % 12 === 1 ? now - 1 : null);
+    if (i % 6 === 4) await grant(p, "role", "staff", null);
+  }
   return { ctx, communities: COMMUNITIES };
 }
 
@@ -261,7 +267,7 @@ function randomScopes(corpus: SearchCorpus): [string, () => Actor, (() => Roles)
 /** What an implementation under test answers; `check` runs after each comparison (e.g. the in-memory path's copy was used). */
 export interface SearchUnderTest {
   search(scope: RecordScope, input: RecordSearchInput, page: Page, labels: FacetLabels): Promise<RecordSearchResult> | RecordSearchResult;
-  check?(): void;
+  check?(): void | Promise<void>;
   close?(): void;
 }
 
@@ -272,28 +278,27 @@ type Stored = { id: string; parent: string; owner: number | null; access: string
  * The oracle: the published records `scope` sees, read from the records and grant tables and
  * decided here by the read rules (records/policy.ts), with no index or engine in between.
  */
-function visibleRecords(corpus: SearchCorpus, scope: RecordScope): Stored[] {
-  const client = corpus.ctx.services.deps.db.$client;
-  const stored = client
-    .query<{ id: string; parent_id: string; owner_id: number | null; access_record: string; is_latest: number; deletion_status: string; document: string }, []>(
+async function visibleRecords(corpus: SearchCorpus, scope: RecordScope): Promise<Stored[]> {
+  const db = corpus.ctx.services.deps.db;
+  const stored = (
+    await db.statements.all<{ id: string; parent_id: string; owner_id: number | null; access_record: string; is_latest: number; deletion_status: string; document: string }>(
       "SELECT id, parent_id, owner_id, access_record, is_latest, deletion_status, document FROM records",
     )
-    .all()
-    .map((r): Stored => {
-      const m = JSON.parse(r.document).metadata ?? {};
-      return {
-        id: r.id,
-        parent: r.parent_id,
-        owner: r.owner_id,
-        access: r.access_record,
-        latest: r.is_latest === 1,
-        deleted: r.deletion_status === "D",
-        type: m.resource_type?.id ?? null,
-        languages: [...new Set<string>((m.languages ?? []).map((l: { id: string }) => l.id.toLowerCase()))],
-      };
-    });
-  const grants = client.query<{ parent_id: string; subject_type: string; subject_id: string; expires_at: number | null }, []>("SELECT * FROM record_grants").all();
-  const included = client.query<{ parent_id: string; community_id: string }, []>("SELECT * FROM record_communities").all();
+  ).map((r): Stored => {
+    const m = JSON.parse(r.document).metadata ?? {};
+    return {
+      id: r.id,
+      parent: r.parent_id,
+      owner: r.owner_id,
+      access: r.access_record,
+      latest: r.is_latest === 1,
+      deleted: r.deletion_status === "D",
+      type: m.resource_type?.id ?? null,
+      languages: [...new Set<string>((m.languages ?? []).map((l: { id: string }) => l.id.toLowerCase()))],
+    };
+  });
+  const grants = await db.statements.all<{ parent_id: string; subject_type: string; subject_id: string; expires_at: number | null }>("SELECT * FROM record_grants");
+  const included = await db.statements.all<{ parent_id: string; community_id: string }>("SELECT * FROM record_communities");
   return stored.filter((r) => {
     if (r.deleted) return false;
     if (scope.kind === "all") return true;
@@ -333,14 +338,14 @@ const ORACLE_QUERIES: [Record<string, unknown>, (r: Stored) => boolean][] = [
  * is the SQLite engine's SQL path over the same database (a second engine builds the corpus on its
  * own database and compares with the SQLite reference over a SQLite corpus built the same way).
  */
-export function runSearchConformance(name: string, makeSearch: (corpus: SearchCorpus) => SearchUnderTest) {
+export function runSearchConformance(name: string, makeSearch: (corpus: SearchCorpus) => SearchUnderTest | Promise<SearchUnderTest>) {
   describe(`search conformance: ${name}`, () => {
     let corpus: SearchCorpus;
     let impl: SearchUnderTest;
     let labels: FacetLabels;
     beforeAll(async () => {
       corpus = await buildSearchCorpus();
-      impl = makeSearch(corpus);
+      impl = await makeSearch(corpus);
       labels = labelsOf(corpus.communities);
     });
     afterAll(() => {
@@ -355,12 +360,12 @@ export function runSearchConformance(name: string, makeSearch: (corpus: SearchCo
       const reference = createSqliteRecordSearch(corpus.ctx.services.deps.db, corpus.ctx.services.vocabularies.lookup);
       const scope = scopeOf(actor, roles);
       const { input, page } = searchInput(corpus, query);
-      const expected = reference.searchNow(scope, input, page, { memory: false, labels });
+      const expected = await reference.searchNow(scope, input, page, { memory: false, labels });
       expect(await impl.search(scope, input, page, labels)).toEqual(expected);
       expect(await impl.search(scope, input, page, labels)).toEqual(expected);
       // The hidden community never shows as a bucket.
       expect(expected.aggregations.communities?.buckets.map((b: { key: string }) => b.key) ?? []).not.toContain(corpus.communities.hidden);
-      impl.check?.();
+      await impl.check?.();
       return expected;
     }
 
@@ -378,7 +383,7 @@ export function runSearchConformance(name: string, makeSearch: (corpus: SearchCo
     test("each scope sees what the read rules give, with the facet counts of what it sees", async () => {
       for (const [who, actorOf, rolesOf] of randomScopes(corpus)) {
         const scope = scopeOf(actorOf(), rolesOf?.());
-        const visible = visibleRecords(corpus, scope);
+        const visible = await visibleRecords(corpus, scope);
         for (const [query, selects] of ORACLE_QUERIES) {
           const listed = query.allversions ? visible : visible.filter((r) => r.latest);
           const answer = await impl.search(scope, searchInput(corpus, { ...query, size: "100" }).input, { page: 1, size: 100, offset: 0 }, labels);

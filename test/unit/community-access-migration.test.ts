@@ -2,14 +2,14 @@
 // record_policy treated submissions (open: every member's records without review) and list their
 // members publicly, as before.
 import { expect, test } from "bun:test";
-import { migrate, openDatabase } from "../../src/db/sqlite/connection";
+import { openSqlite } from "../../src/db/sqlite/connection";
+import { migrate } from "../../src/db/sqlite/migrate";
 import { migrations } from "../../src/db/sqlite/migrations/manifest";
 
 const ID = "0021_community_access";
 
 test("existing communities get review_policy from their record_policy and members_visibility public", () => {
-  const db = openDatabase(":memory:");
-  const sqlite = db.$client;
+  const sqlite = openSqlite(":memory:");
   // The database as the release before this migration left it.
   sqlite.exec("CREATE TABLE schema_migrations (id TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)");
   for (const m of migrations.slice(
@@ -26,7 +26,7 @@ test("existing communities get review_policy from their record_policy and member
   insert.run("b", "closed-one", "closed");
 
   // This one first, then any later ones.
-  expect(migrate(db, 2)[0]).toBe(ID);
+  expect(migrate(sqlite, 2)[0]).toBe(ID);
   const rows = sqlite.query("SELECT id, record_policy, members_visibility, review_policy FROM communities ORDER BY id").all();
   expect(rows).toEqual([
     { id: "a", record_policy: "open", members_visibility: "public", review_policy: "members" },

@@ -6,23 +6,23 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startCheckpointer } from "../../src/db/sqlite/checkpointer";
-import { openDatabase } from "../../src/db/sqlite/connection";
+import { openSqlite } from "../../src/db/sqlite/connection";
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-checkpointer-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const autocheckpoint = (db: ReturnType<typeof openDatabase>) => (db.$client.query("PRAGMA wal_autocheckpoint").values() as number[][])[0]![0];
+const autocheckpoint = (db: Database) => (db.query("PRAGMA wal_autocheckpoint").values() as number[][])[0]![0];
 
-function writeRows(db: ReturnType<typeof openDatabase>, count: number) {
-  const insert = db.$client.query("INSERT INTO t (a) VALUES (?)");
-  for (let i = 0; i < count; i++) db.$client.transaction(() => insert.run("x".repeat(3000)))();
+function writeRows(db: Database, count: number) {
+  const insert = db.query("INSERT INTO t (a) VALUES (?)");
+  for (let i = 0; i < count; i++) db.transaction(() => insert.run("x".repeat(3000)))();
 }
 
 /** A database with one table and the checkpointer running on it. */
 function started(name: string) {
   const path = join(dir, name);
-  const db = openDatabase(path);
-  db.$client.exec("CREATE TABLE t (a TEXT)");
+  const db = openSqlite(path);
+  db.exec("CREATE TABLE t (a TEXT)");
   return { path, db, checkpointer: startCheckpointer(db, path, () => {}) };
 }
 
@@ -50,13 +50,13 @@ describe("background checkpoints", () => {
     expect(statSync(`${path}-wal`).size).toBeLessThanOrEqual(grown);
     await checkpointer.checkpointNow();
     expect(checkpointer.stats().walFrames).toBeLessThan(500);
-    expect((db.$client.query("SELECT count(*) FROM t").values() as number[][])[0]![0]).toBe(3100);
+    expect((db.query("SELECT count(*) FROM t").values() as number[][])[0]![0]).toBe(3100);
     await checkpointer.stop();
     expect(autocheckpoint(db)).toBe(1000);
     // The worker closed its connection: nothing else holds the log, so it can be emptied at once.
-    expect(db.$client.query("PRAGMA wal_checkpoint(TRUNCATE)").values()[0]).toEqual([0, 0, 0]);
+    expect(db.query("PRAGMA wal_checkpoint(TRUNCATE)").values()[0]).toEqual([0, 0, 0]);
     expect(statSync(`${path}-wal`).size).toBe(0);
-    db.$client.close();
+    db.close();
   });
 
   test("a reader that pins the log does not turn checkpoints into a busy loop", async () => {
@@ -77,7 +77,7 @@ describe("background checkpoints", () => {
     await checkpointer.checkpointNow();
     expect(checkpointer.stats().framesCopied).toBeGreaterThanOrEqual(2048);
     await checkpointer.stop();
-    db.$client.close();
+    db.close();
   });
 
   test("a long log behind a pinning reader is not restarted (writers would wait for it)", async () => {
@@ -97,12 +97,12 @@ describe("background checkpoints", () => {
     await checkpointer.checkpointNow();
     expect(checkpointer.stats().walFrames).toBeLessThan(100);
     await checkpointer.stop();
-    db.$client.close();
+    db.close();
   });
 
   test("a worker that cannot open the database hands checkpoints back", async () => {
     const path = join(dir, "b.db");
-    const db = openDatabase(path);
+    const db = openSqlite(path);
     const logged: string[] = [];
     const checkpointer = startCheckpointer(db, join(dir, "missing", "nowhere.db"), (m) => logged.push(m));
     await checkpointer.checkpointNow();
@@ -112,7 +112,7 @@ describe("background checkpoints", () => {
     expect(logged).toHaveLength(1);
     expect(logged[0]).toStartWith("database: background checkpoints stopped (");
     await checkpointer.stop();
-    db.$client.close();
+    db.close();
   });
 });
 
@@ -128,23 +128,23 @@ describe("the worker starts on first need", () => {
     expect(checkpointer.stats().framesCopied).toBeGreaterThanOrEqual(50);
     await checkpointer.stop();
     expect(statSync(path).size).toBeGreaterThan(50 * 3000);
-    db.$client.close();
+    db.close();
   });
 
   test("a long log left by an earlier run is checkpointed before this run writes anything", async () => {
     const path = join(dir, "leftover.db");
-    const first = openDatabase(path);
-    first.$client.exec("CREATE TABLE t (a TEXT)");
-    first.$client.exec("PRAGMA wal_autocheckpoint = 0");
+    const first = openSqlite(path);
+    first.exec("CREATE TABLE t (a TEXT)");
+    first.exec("PRAGMA wal_autocheckpoint = 0");
     writeRows(first, 1600); // ~6 MB of log, left behind by a connection that never checkpoints
-    const db = openDatabase(path);
+    const db = openSqlite(path);
     const checkpointer = startCheckpointer(db, path, () => {});
     checkpointer.poll();
     expect(checkpointer.stats().workerStarted).toBe(true);
     await checkpointer.checkpointNow();
     expect(checkpointer.stats().framesCopied).toBeGreaterThanOrEqual(1600);
     await checkpointer.stop();
-    db.$client.close();
-    first.$client.close();
+    db.close();
+    first.close();
   });
 });

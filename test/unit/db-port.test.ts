@@ -4,16 +4,17 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { DatabasePort } from "../../src/db/port";
+import { desc, eq } from "drizzle-orm";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { changesOf, type DatabasePort } from "../../src/db/port";
 import { openDatabase } from "../../src/db/sqlite/connection";
 import { migrations } from "../../src/db/sqlite/migrations/manifest";
-import { createSqlitePort } from "../../src/db/sqlite/port";
 
-const freshPort = (): DatabasePort => createSqlitePort(openDatabase(":memory:"));
+const freshPort = (): DatabasePort => openDatabase(":memory:");
 
 async function withNotes(): Promise<DatabasePort> {
   const port = freshPort();
-  await port.run("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)");
+  await port.statements.run("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)");
   return port;
 }
 
@@ -24,16 +25,16 @@ function deferred() {
   return { promise, resolve };
 }
 
-const texts = (port: DatabasePort) => port.all<{ text: string }>("SELECT text FROM notes ORDER BY id").then((rows) => rows.map((r) => r.text));
+const texts = (port: DatabasePort) => port.statements.all<{ text: string }>("SELECT text FROM notes ORDER BY id").then((rows) => rows.map((r) => r.text));
 
 describe("statements", () => {
   test("all, get and run bind their parameters; get answers null for no row; run counts the changes", async () => {
     const port = await withNotes();
-    expect(await port.run("INSERT INTO notes (text) VALUES (?), (?)", ["a", "b"])).toEqual({ changes: 2 });
+    expect(await port.statements.run("INSERT INTO notes (text) VALUES (?), (?)", ["a", "b"])).toEqual({ changes: 2 });
     expect(await texts(port)).toEqual(["a", "b"]);
-    expect(await port.get<{ text: string }>("SELECT text FROM notes WHERE id = ?", [2])).toEqual({ text: "b" });
-    expect(await port.get("SELECT text FROM notes WHERE id = ?", [9])).toBeNull();
-    expect(await port.run("UPDATE notes SET text = ? WHERE text = ?", ["c", "nothing"])).toEqual({ changes: 0 });
+    expect(await port.statements.get<{ text: string }>("SELECT text FROM notes WHERE id = ?", [2])).toEqual({ text: "b" });
+    expect(await port.statements.get("SELECT text FROM notes WHERE id = ?", [9])).toBeNull();
+    expect(await port.statements.run("UPDATE notes SET text = ? WHERE text = ?", ["c", "nothing"])).toEqual({ changes: 0 });
   });
 
   test("migrate applies every migration once and schemaVersion counts them", async () => {
@@ -48,8 +49,8 @@ describe("write transactions", () => {
   test("commit what the work wrote and answer its result", async () => {
     const port = await withNotes();
     const result = await port.write(async (tx) => {
-      await tx.run("INSERT INTO notes (text) VALUES (?)", ["kept"]);
-      return (await tx.get<{ n: number }>("SELECT count(*) AS n FROM notes"))!.n;
+      await tx.statements.run("INSERT INTO notes (text) VALUES (?)", ["kept"]);
+      return (await tx.statements.get<{ n: number }>("SELECT count(*) AS n FROM notes"))!.n;
     });
     expect(result).toBe(1);
     expect(await texts(port)).toEqual(["kept"]);
@@ -58,7 +59,7 @@ describe("write transactions", () => {
   test("a throw rolls every write of the work back and reaches the caller", async () => {
     const port = await withNotes();
     const failed = port.write(async (tx) => {
-      await tx.run("INSERT INTO notes (text) VALUES (?)", ["lost"]);
+      await tx.statements.run("INSERT INTO notes (text) VALUES (?)", ["lost"]);
       throw new Error("refused");
     });
     await expect(failed).rejects.toThrow("refused");
@@ -70,10 +71,10 @@ describe("write transactions", () => {
     const hold = deferred();
     const written = deferred();
     const writing = port.write(async (tx) => {
-      await tx.run("INSERT INTO notes (text) VALUES (?)", ["draft"]);
+      await tx.statements.run("INSERT INTO notes (text) VALUES (?)", ["draft"]);
       written.resolve();
       await hold.promise; // other requests get their turns here
-      await tx.run("UPDATE notes SET text = ?", ["final"]);
+      await tx.statements.run("UPDATE notes SET text = ?", ["final"]);
     });
     await written.promise;
     let seen: string[] | null = null;
@@ -92,7 +93,7 @@ describe("write transactions", () => {
     const hold = deferred();
     const written = deferred();
     const writing = port.write(async (tx) => {
-      await tx.run("INSERT INTO notes (text) VALUES (?)", ["phantom"]);
+      await tx.statements.run("INSERT INTO notes (text) VALUES (?)", ["phantom"]);
       written.resolve();
       await hold.promise;
       throw new Error("changed its mind");
@@ -109,13 +110,13 @@ describe("write transactions", () => {
     const order: string[] = [];
     const one = port.write(async (tx) => {
       order.push("one begins");
-      await tx.run("INSERT INTO notes (text) VALUES (?)", ["one"]);
+      await tx.statements.run("INSERT INTO notes (text) VALUES (?)", ["one"]);
       await new Promise((r) => setTimeout(r, 0));
       order.push("one ends");
     });
     const two = port.write(async (tx) => {
       order.push("two begins");
-      await tx.run("INSERT INTO notes (text) VALUES (?)", ["two"]);
+      await tx.statements.run("INSERT INTO notes (text) VALUES (?)", ["two"]);
       order.push("two ends");
     });
     await Promise.all([one, two]);
@@ -129,26 +130,117 @@ describe("write transactions", () => {
     await port.write(async (tx) => {
       kept = tx;
     });
-    await expect(kept!.run("INSERT INTO notes (text) VALUES (?)", ["late"])).rejects.toThrow("This transaction has ended");
+    await expect(kept!.statements.run("INSERT INTO notes (text) VALUES (?)", ["late"])).rejects.toThrow("This transaction has ended");
     expect(await texts(port)).toEqual([]);
   });
 
   test("the change counter moves when another connection commits, not for this one's own writes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cairn-port-"));
     const path = join(dir, "cairn.db");
-    const port = createSqlitePort(openDatabase(path));
-    const other = createSqlitePort(openDatabase(path));
+    const port = openDatabase(path);
+    const other = openDatabase(path);
     try {
-      await port.run("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)");
+      await port.statements.run("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)");
       const before = await port.changeCounter();
-      await port.write((tx) => tx.run("INSERT INTO notes (text) VALUES (?)", ["own"]));
+      await port.write((tx) => tx.statements.run("INSERT INTO notes (text) VALUES (?)", ["own"]));
       expect(await port.changeCounter()).toBe(before);
-      await other.run("INSERT INTO notes (text) VALUES (?)", ["theirs"]);
+      await other.statements.run("INSERT INTO notes (text) VALUES (?)", ["theirs"]);
       expect(await port.changeCounter()).not.toBe(before);
     } finally {
       port.close();
       other.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+const notes = sqliteTable("notes", { id: integer("id").primaryKey(), text: text("text").notNull() });
+
+describe("the query builder through the port", () => {
+  test("selects, inserts with returning, counts changes, and answers undefined for a missing row", async () => {
+    const port = await withNotes();
+    expect(await port.insert(notes).values({ text: "a" }).returning().get()).toEqual({ id: 1, text: "a" });
+    await port
+      .insert(notes)
+      .values([{ text: "b" }, { text: "c" }])
+      .run();
+    expect(await port.select({ text: notes.text }).from(notes).orderBy(desc(notes.id)).all()).toEqual([{ text: "c" }, { text: "b" }, { text: "a" }]);
+    expect(await port.select().from(notes).where(eq(notes.id, 9)).get()).toBeUndefined();
+    expect(changesOf(await port.update(notes).set({ text: "x" }).where(eq(notes.text, "b")).run())).toBe(1);
+    expect(changesOf(await port.delete(notes).where(eq(notes.text, "nothing")).run())).toBe(0);
+  });
+
+  test("a builder statement from outside waits for an open transaction like a fixed one", async () => {
+    const port = await withNotes();
+    const hold = deferred();
+    const written = deferred();
+    const writing = port.write(async (tx) => {
+      await tx.insert(notes).values({ text: "uncommitted" }).run();
+      written.resolve();
+      await hold.promise;
+      throw new Error("rolled back");
+    });
+    await written.promise;
+    const reading = port.select().from(notes).all();
+    hold.resolve();
+    await expect(writing).rejects.toThrow("rolled back");
+    expect(await reading).toEqual([]);
+  });
+});
+
+describe("statements inside a transaction's own flow", () => {
+  test("a statement on the outer database made inside write joins the transaction instead of waiting behind it", async () => {
+    const port = await withNotes();
+    // A hook handed the services' database, not the transaction: it must neither deadlock nor escape the rollback.
+    const hook = async () => {
+      await port.statements.run("INSERT INTO notes (text) VALUES (?)", ["from the hook"]);
+      return texts(port);
+    };
+    const seenInside = await port.write(async (tx) => {
+      await tx.statements.run("INSERT INTO notes (text) VALUES (?)", ["from tx"]);
+      return hook();
+    });
+    expect(seenInside).toEqual(["from tx", "from the hook"]);
+    const failed = port.write(async () => {
+      await hook();
+      throw new Error("undone");
+    });
+    await expect(failed).rejects.toThrow("undone");
+    expect(await texts(port)).toEqual(["from tx", "from the hook"]);
+  });
+
+  test("a write inside a write is a savepoint: its throw undoes only its own rows", async () => {
+    const port = await withNotes();
+    await port.write(async (tx) => {
+      await tx.statements.run("INSERT INTO notes (text) VALUES (?)", ["outer"]);
+      await expect(
+        port.write(async (inner) => {
+          await inner.statements.run("INSERT INTO notes (text) VALUES (?)", ["inner"]);
+          throw new Error("inner fails");
+        }),
+      ).rejects.toThrow("inner fails");
+      await tx.write(async (inner) => inner.statements.run("INSERT INTO notes (text) VALUES (?)", ["second inner"]));
+    });
+    expect(await texts(port)).toEqual(["outer", "second inner"]);
+  });
+
+  test("a request's statement outside the flow still waits while the transaction awaits", async () => {
+    const port = await withNotes();
+    const hold = deferred();
+    const written = deferred();
+    const writing = port.write(async (tx) => {
+      await tx.statements.run("INSERT INTO notes (text) VALUES (?)", ["pending"]);
+      written.resolve();
+      await hold.promise;
+    });
+    await written.promise;
+    // Started outside the transaction's flow (another request): must not join it.
+    let seen: string[] | null = null;
+    const other = texts(port).then((t) => (seen = t));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(seen).toBeNull();
+    hold.resolve();
+    await Promise.all([writing, other]);
+    expect(seen!).toEqual(["pending"]);
   });
 });

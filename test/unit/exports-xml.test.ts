@@ -5,6 +5,7 @@ import { XMLParser } from "fast-xml-parser";
 import { systemActor } from "../../src/core/actor";
 import { createLinks } from "../../src/core/links";
 import type { RecordDocument as ExportRecord } from "../../src/core/record-document";
+import { renderContext } from "../../src/exports/context";
 import type { ExportContext, ExportFormat } from "../../src/exports/types";
 import { dcatFormat, dcatRdf } from "../../src/exports/xml/dcat";
 import { dataciteResource, dataciteXmlFormat } from "../../src/exports/xml/datacite";
@@ -428,7 +429,7 @@ describe("a record published through the API", () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    for (const [type, entry] of DIRECTORY_ENTRIES) t.services.vocabularies.create(systemActor, type as any, entry);
+    for (const [type, entry] of DIRECTORY_ENTRIES) await t.services.vocabularies.create(systemActor, type as any, entry);
     const draft = await t.call("POST", "/api/records", {
       as: "alice",
       body: { access: { record: "public", files: "public" }, files: { enabled: false }, metadata: FULL_EXPORT_METADATA },
@@ -437,7 +438,9 @@ describe("a record published through the API", () => {
     const published = await t.call("POST", `/api/records/${draft.json.id}/draft/actions/publish`, { as: "alice" });
     expect(published.status).toBe(202);
     record = (await t.call("GET", `/api/records/${draft.json.id}`)).json;
-    apiCtx = { links: createLinks(BASE_URL), siteName: "Cairn", lookup: t.services.vocabularies.lookup, doiUrl: (doi) => doiResolverUrl(doi, false) };
+    apiCtx = await renderContext({ links: createLinks(BASE_URL), siteName: "Cairn", lookup: t.services.vocabularies.lookup, doiUrl: (doi) => doiResolverUrl(doi, false) }, [
+      record,
+    ]);
   });
   afterAll(() => t.close());
 

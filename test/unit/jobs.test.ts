@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { systemActor, type Actor } from "../../src/core/actor";
 import { HttpError } from "../../src/core/errors";
 import { ManualClock } from "../../src/core/time";
-import { migrate, openDatabase } from "../../src/db/sqlite/connection";
+import { openDatabase } from "../../src/db/sqlite/connection";
 import { defineMaintenanceJobs } from "../../src/jobs/maintenance";
 import { backoffDelay, createJobRegistry, describeSchedule, nextRun, type JobDefinition } from "../../src/jobs/registry";
 import { LEASE_MS } from "../../src/jobs/runner";
@@ -22,15 +22,14 @@ afterEach(async () => {
 
 function setup(definitions: JobDefinition[] = [], options = { concurrency: 2, pollMs: 5 }) {
   const clock = new ManualClock(T0);
-  const db = openDatabase(":memory:");
-  migrate(db, clock.now());
+  const db = openDatabase(":memory:", clock.now());
   const registry = createJobRegistry();
   for (const d of definitions) registry.define(d);
   const logs: string[] = [];
   const deps = { db, clock, registry, log: (m: string) => logs.push(m) };
   const worker = createWorker(deps, options);
   const jobs = createJobsService(deps);
-  const job = (id: number) => store.findJobById(db, id)!;
+  const job = async (id: number) => (await store.findJobById(db, id))!;
   const start = () => {
     started.push(worker);
     worker.start();
@@ -39,9 +38,9 @@ function setup(definitions: JobDefinition[] = [], options = { concurrency: 2, po
 }
 
 /** Lets a real worker loop tick until `done` holds (a few ms at a time). */
-async function waitFor(done: () => boolean, timeoutMs = 2000) {
+async function waitFor(done: () => boolean | Promise<boolean>, timeoutMs = 2000) {
   const until = Date.now() + timeoutMs;
-  while (!done()) {
+  while (!(await done())) {
     if (Date.now() > until) throw new Error("timed out waiting for the worker");
     await Bun.sleep(2);
   }
@@ -62,11 +61,11 @@ const echo: JobDefinition = { name: "echo", description: "Returns its payload.",
 describe("runner and retries", () => {
   test("an enqueued job runs on drain and stores its result", async () => {
     const { jobs, worker, job, clock } = setup([echo]);
-    const row = jobs.enqueue("echo", { x: 1 });
+    const row = await jobs.enqueue("echo", { x: 1 });
     expect(row).toMatchObject({ name: "echo", status: "queued", attempts: 0, maxAttempts: 5, runAt: T0 });
     clock.advance(1234);
     expect(await worker.drain()).toBe(1);
-    expect(job(row.id)).toMatchObject({
+    expect(await job(row.id)).toMatchObject({
       status: "succeeded",
       result: { got: { x: 1 } },
       attempts: 1,
@@ -79,16 +78,16 @@ describe("runner and retries", () => {
 
   test("a job queued for later waits for its run_at", async () => {
     const { jobs, worker, job, clock } = setup([echo]);
-    const row = jobs.enqueue("echo", {}, { runAt: T0 + MINUTE });
+    const row = await jobs.enqueue("echo", {}, { runAt: T0 + MINUTE });
     expect(await worker.drain()).toBe(0);
     clock.advance(MINUTE);
     expect(await worker.drain()).toBe(1);
-    expect(job(row.id).status).toBe("succeeded");
+    expect((await job(row.id)).status).toBe("succeeded");
   });
 
-  test("enqueue refuses an unknown kind", () => {
+  test("enqueue refuses an unknown kind", async () => {
     const { jobs } = setup([echo]);
-    expect(() => jobs.enqueue("nope")).toThrow("unknown job kind nope");
+    await expect(jobs.enqueue("nope")).rejects.toThrow("unknown job kind nope");
   });
 
   test.each([
@@ -114,21 +113,21 @@ describe("runner and retries", () => {
       },
     };
     const { jobs, worker, job, clock, logs } = setup([flaky]);
-    const { id } = jobs.enqueue("flaky");
+    const { id } = await jobs.enqueue("flaky");
 
     expect(await worker.drain()).toBe(1);
-    expect(job(id)).toMatchObject({ status: "queued", attempts: 1, lastError: "boom 1", leaseUntil: null, runAt: T0 + backoffDelay(1000, 1) });
-    expect(job(id).runAt).toBe(T0 + 1000);
+    expect(await job(id)).toMatchObject({ status: "queued", attempts: 1, lastError: "boom 1", leaseUntil: null, runAt: T0 + backoffDelay(1000, 1) });
+    expect((await job(id)).runAt).toBe(T0 + 1000);
 
     clock.advance(999);
     expect(await worker.drain()).toBe(0); // not before run_at
     clock.advance(1);
     expect(await worker.drain()).toBe(1);
-    expect(job(id)).toMatchObject({ status: "queued", attempts: 2, lastError: "boom 2", runAt: clock.now() + 2000 });
+    expect(await job(id)).toMatchObject({ status: "queued", attempts: 2, lastError: "boom 2", runAt: clock.now() + 2000 });
 
     clock.advance(2000);
     expect(await worker.drain()).toBe(1);
-    expect(job(id)).toMatchObject({ status: "failed", attempts: 3, lastError: "boom 3", finishedAt: clock.now(), leaseUntil: null });
+    expect(await job(id)).toMatchObject({ status: "failed", attempts: 3, lastError: "boom 3", finishedAt: clock.now(), leaseUntil: null });
     expect(attempts).toEqual([1, 2, 3]);
 
     clock.advance(DAY);
@@ -138,16 +137,16 @@ describe("runner and retries", () => {
 
   test("the default backoff is 30 s", async () => {
     const { jobs, worker, job } = setup([{ name: "bad", description: "", run: () => Promise.reject("nope") }]);
-    const { id } = jobs.enqueue("bad");
+    const { id } = await jobs.enqueue("bad");
     await worker.drain();
-    expect(job(id)).toMatchObject({ status: "queued", attempts: 1, lastError: "nope", runAt: T0 + 30_000 });
+    expect(await job(id)).toMatchObject({ status: "queued", attempts: 1, lastError: "nope", runAt: T0 + 30_000 });
   });
 
   test("a job whose kind is unknown ends failed", async () => {
     const { db, worker, job } = setup([echo]);
-    const { id } = store.insertJob(db, { name: "ghost", runAt: T0, created: T0, updated: T0 });
+    const { id } = await store.insertJob(db, { name: "ghost", runAt: T0, created: T0, updated: T0 });
     expect(await worker.drain()).toBe(1);
-    expect(job(id)).toMatchObject({ status: "failed", lastError: "No job kind named 'ghost' is known to this version of Cairn.", finishedAt: T0 });
+    expect(await job(id)).toMatchObject({ status: "failed", lastError: "No job kind named 'ghost' is known to this version of Cairn.", finishedAt: T0 });
   });
 });
 
@@ -184,75 +183,85 @@ describe("schedules", () => {
 
   test("an interval job is enqueued only when due and never twice while one is unfinished", async () => {
     const { worker, db, clock, jobs } = setup([{ ...echo, name: "tick", schedule: { everyMs: MINUTE } }]);
-    const tickJobs = () => store.listRecentJobs(db, 100).filter((j) => j.name === "tick");
+    const tickJobs = async () => (await store.listRecentJobs(db, 100)).filter((j) => j.name === "tick");
 
-    expect(worker.enqueueDueSchedules()).toBe(0); // first sight: scheduled a minute ahead
-    expect(store.listSchedules(db)).toEqual([{ name: "tick", nextRunAt: T0 + MINUTE, lastRunAt: null }]);
+    expect(await worker.enqueueDueSchedules()).toBe(0); // first sight: scheduled a minute ahead
+    expect(await store.listSchedules(db)).toEqual([{ name: "tick", nextRunAt: T0 + MINUTE, lastRunAt: null }]);
     clock.advance(MINUTE - 1);
-    expect(worker.enqueueDueSchedules()).toBe(0);
+    expect(await worker.enqueueDueSchedules()).toBe(0);
     clock.advance(1);
-    expect(worker.enqueueDueSchedules()).toBe(1);
-    expect(worker.enqueueDueSchedules()).toBe(0);
-    expect(store.listSchedules(db)).toEqual([{ name: "tick", nextRunAt: T0 + 2 * MINUTE, lastRunAt: T0 + MINUTE }]);
-    expect(tickJobs().map((j) => [j.status, j.runAt])).toEqual([["queued", T0 + MINUTE]]);
+    expect(await worker.enqueueDueSchedules()).toBe(1);
+    expect(await worker.enqueueDueSchedules()).toBe(0);
+    expect(await store.listSchedules(db)).toEqual([{ name: "tick", nextRunAt: T0 + 2 * MINUTE, lastRunAt: T0 + MINUTE }]);
+    expect((await tickJobs()).map((j) => [j.status, j.runAt])).toEqual([["queued", T0 + MINUTE]]);
 
     clock.advance(MINUTE); // due again, but the first is still queued
-    expect(worker.enqueueDueSchedules()).toBe(0);
-    expect(tickJobs()).toHaveLength(1);
+    expect(await worker.enqueueDueSchedules()).toBe(0);
+    expect(await tickJobs()).toHaveLength(1);
 
     expect(await worker.drain()).toBe(1);
-    expect(tickJobs()[0]!.status).toBe("succeeded");
+    expect((await tickJobs())[0]!.status).toBe("succeeded");
     clock.advance(MINUTE);
-    expect(worker.enqueueDueSchedules()).toBe(1);
-    expect(tickJobs().map((j) => j.status)).toEqual(["queued", "succeeded"]);
-    expect(jobs.listKinds(systemActor)).toEqual([
+    expect(await worker.enqueueDueSchedules()).toBe(1);
+    expect((await tickJobs()).map((j) => j.status)).toEqual(["queued", "succeeded"]);
+    expect(await jobs.listKinds(systemActor)).toEqual([
       { name: "tick", description: "Returns its payload.", schedule: "every 1 min", nextRunAt: T0 + 4 * MINUTE, lastRunAt: T0 + 3 * MINUTE },
     ]);
   });
 
-  test("a daily job is enqueued at its time of day (UTC)", () => {
+  test("a daily job is enqueued at its time of day (UTC)", async () => {
     const { worker, db, clock } = setup([{ ...echo, name: "nightly", schedule: { dailyAt: "03:10" } }]);
-    expect(worker.enqueueDueSchedules()).toBe(0);
+    expect(await worker.enqueueDueSchedules()).toBe(0);
     clock.set(Date.UTC(2026, 0, 1, 3, 9, 59, 999));
-    expect(worker.enqueueDueSchedules()).toBe(0);
+    expect(await worker.enqueueDueSchedules()).toBe(0);
     clock.set(Date.UTC(2026, 0, 1, 3, 10));
-    expect(worker.enqueueDueSchedules()).toBe(1);
-    expect(store.listSchedules(db)[0]).toEqual({ name: "nightly", nextRunAt: Date.UTC(2026, 0, 2, 3, 10), lastRunAt: Date.UTC(2026, 0, 1, 3, 10) });
+    expect(await worker.enqueueDueSchedules()).toBe(1);
+    expect((await store.listSchedules(db))[0]).toEqual({ name: "nightly", nextRunAt: Date.UTC(2026, 0, 2, 3, 10), lastRunAt: Date.UTC(2026, 0, 1, 3, 10) });
   });
 });
 
 describe("leases and the worker loop", () => {
-  test("a claimed job whose lease has passed is claimed again", () => {
+  test("a claimed job whose lease has passed is claimed again", async () => {
     const { db, clock } = setup([echo]);
-    const { id } = store.insertJob(db, { name: "echo", status: "running", attempts: 1, runAt: T0, leaseUntil: T0 + 1000, created: T0, updated: T0 });
-    expect(store.claimNextJob(db, clock.now(), clock.now() + LEASE_MS)).toBeNull();
+    const { id } = await store.insertJob(db, { name: "echo", status: "running", attempts: 1, runAt: T0, leaseUntil: T0 + 1000, created: T0, updated: T0 });
+    expect(await store.claimNextJob(db, clock.now(), clock.now() + LEASE_MS)).toBeNull();
     clock.advance(1000);
-    expect(store.claimNextJob(db, clock.now(), clock.now() + LEASE_MS)).toBeNull(); // lease ends at, not before, now
+    expect(await store.claimNextJob(db, clock.now(), clock.now() + LEASE_MS)).toBeNull(); // lease ends at, not before, now
     clock.advance(1);
-    const claimed = store.claimNextJob(db, clock.now(), clock.now() + LEASE_MS);
+    const claimed = await store.claimNextJob(db, clock.now(), clock.now() + LEASE_MS);
     expect(claimed).toMatchObject({ id, status: "running", attempts: 2, leaseUntil: T0 + 1001 + LEASE_MS, updated: T0 + 1001 });
-    expect(store.claimNextJob(db, clock.now(), clock.now() + LEASE_MS)).toBeNull();
+    expect(await store.claimNextJob(db, clock.now(), clock.now() + LEASE_MS)).toBeNull();
   });
 
-  test("claims go by run_at, then id", () => {
+  test("claims go by run_at, then id", async () => {
     const { db } = setup([echo]);
-    const insert = (runAt: number) => store.insertJob(db, { name: "echo", runAt, created: T0, updated: T0 }).id;
-    const late = insert(T0 - 10);
-    const early = insert(T0 - 20);
-    const sameEarly = insert(T0 - 20);
-    insert(T0 + 1); // not due
-    const order = [1, 2, 3, 4].map(() => store.claimNextJob(db, T0, T0 + LEASE_MS)?.id ?? null);
+    const insert = async (runAt: number) => (await store.insertJob(db, { name: "echo", runAt, created: T0, updated: T0 })).id;
+    const late = await insert(T0 - 10);
+    const early = await insert(T0 - 20);
+    const sameEarly = await insert(T0 - 20);
+    await insert(T0 + 1); // not due
+    const order: (number | null)[] = [];
+    for (let i = 0; i < 4; i++) order.push((await store.claimNextJob(db, T0, T0 + LEASE_MS))?.id ?? null);
     expect(order).toEqual([early, sameEarly, late, null]);
   });
 
   test("start() requeues a job a dead process left running, and runs it", async () => {
     const { db, job, logs, start } = setup([echo]);
     const past = T0 - 5000; // claimed by a process that died; its lease has not run out yet
-    const { id } = store.insertJob(db, { name: "echo", payload: { n: 7 }, status: "running", attempts: 1, runAt: past, leaseUntil: T0 + LEASE_MS, created: past, updated: past });
-    expect(store.claimNextJob(db, T0, T0 + LEASE_MS)).toBeNull();
+    const { id } = await store.insertJob(db, {
+      name: "echo",
+      payload: { n: 7 },
+      status: "running",
+      attempts: 1,
+      runAt: past,
+      leaseUntil: T0 + LEASE_MS,
+      created: past,
+      updated: past,
+    });
+    expect(await store.claimNextJob(db, T0, T0 + LEASE_MS)).toBeNull();
     start();
-    await waitFor(() => job(id).status === "succeeded");
-    expect(job(id)).toMatchObject({ status: "succeeded", result: { got: { n: 7 } }, attempts: 2 });
+    await waitFor(async () => (await job(id)).status === "succeeded");
+    expect(await job(id)).toMatchObject({ status: "succeeded", result: { got: { n: 7 } }, attempts: 2 });
     expect(logs).toContain("[jobs] resumed 1 job(s) left unfinished by the last run");
   });
 
@@ -273,14 +282,15 @@ describe("leases and the worker loop", () => {
         }),
     };
     const { jobs, job, start } = setup([gate], { concurrency: 2, pollMs: 5 });
-    const ids = [1, 2, 3].map(() => jobs.enqueue("gate").id);
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await jobs.enqueue("gate")).id);
     start();
     await waitFor(() => releases.length === 2);
-    expect(ids.map((id) => job(id).status)).toEqual(["running", "running", "queued"]);
+    expect(await Promise.all(ids.map(async (id) => (await job(id)).status))).toEqual(["running", "running", "queued"]);
     releases.shift()!();
     await waitFor(() => releases.length === 2); // the third took the freed slot
     releases.splice(0).forEach((r) => r());
-    await waitFor(() => ids.every((id) => job(id).status === "succeeded"));
+    await waitFor(async () => (await Promise.all(ids.map(job))).every((row) => row.status === "succeeded"));
     expect(peak).toBe(2);
   });
 
@@ -301,14 +311,14 @@ describe("leases and the worker loop", () => {
         }),
     };
     const { jobs, job, worker, clock, start } = setup([long]);
-    const { id } = jobs.enqueue("long");
+    const { id } = await jobs.enqueue("long");
     start();
-    await waitFor(() => job(id).status === "running");
-    expect(job(id).attempts).toBe(1);
+    await waitFor(async () => (await job(id)).status === "running");
+    expect((await job(id)).attempts).toBe(1);
     clock.advance(5000);
     await worker.stop(10);
     expect(signalled).toBe(true);
-    expect(job(id)).toMatchObject({ status: "queued", attempts: 0, leaseUntil: null, runAt: T0 + 5000, finishedAt: null, lastError: null });
+    expect(await job(id)).toMatchObject({ status: "queued", attempts: 0, leaseUntil: null, runAt: T0 + 5000, finishedAt: null, lastError: null });
   });
 });
 
@@ -331,7 +341,7 @@ describe("jobs service", () => {
     const { jobs, job } = setup([echo, boom]);
     const ok = await jobs.runNow(actor, "echo", { x: 2 });
     expect(ok).toMatchObject({ name: "echo", status: "succeeded", result: { got: { x: 2 } }, attempts: 1, maxAttempts: 1, finishedAt: T0 });
-    expect(job(ok.id)).toEqual(ok);
+    expect(await job(ok.id)).toEqual(ok);
     const failed = await jobs.runNow(actor, "boom");
     expect(failed).toMatchObject({ name: "boom", status: "failed", lastError: "kaput", attempts: 1, maxAttempts: 1 });
   });
@@ -341,21 +351,23 @@ describe("jobs service", () => {
     const err = await httpError(() => jobs.runNow(systemActor, "nope"));
     expect(err.status).toBe(400);
     expect(err.message).toBe("No job named 'nope'. Known: echo, boom.");
-    expect(store.listRecentJobs(db, 10)).toEqual([]);
+    expect(await store.listRecentJobs(db, 10)).toEqual([]);
   });
 
   test("runNow of a scheduled job records its last run", async () => {
     const { jobs, worker, clock } = setup([{ ...echo, schedule: { everyMs: MINUTE } }]);
-    worker.enqueueDueSchedules();
+    await worker.enqueueDueSchedules();
     clock.advance(10);
     await jobs.runNow(systemActor, "echo");
-    expect(jobs.listKinds(systemActor)[0]).toMatchObject({ name: "echo", nextRunAt: T0 + MINUTE, lastRunAt: T0 + 10 });
+    expect((await jobs.listKinds(systemActor))[0]).toMatchObject({ name: "echo", nextRunAt: T0 + MINUTE, lastRunAt: T0 + 10 });
   });
 
   test("listJobs lists the most recent first, up to the limit", async () => {
     const { jobs } = setup([echo]);
-    const [, second, third] = [1, 2, 3].map(() => jobs.enqueue("echo").id);
-    expect(jobs.listJobs(admin, 2).map((j) => j.id)).toEqual([third!, second!]);
+    const made: number[] = [];
+    for (let i = 0; i < 3; i++) made.push((await jobs.enqueue("echo")).id);
+    const [, second, third] = made;
+    expect((await jobs.listJobs(admin, 2)).map((j) => j.id)).toEqual([third!, second!]);
   });
 
   const calls: [string, (s: ReturnType<typeof createJobsService>, a: Actor) => unknown][] = [
@@ -369,7 +381,7 @@ describe("jobs service", () => {
     expect(anon.status).toBe(401);
     expect(anon.headers["WWW-Authenticate"]).toStartWith("Bearer");
     expect((await httpError(() => call(jobs, user))).status).toBe(403);
-    expect(store.listRecentJobs(db, 10)).toEqual([]);
+    expect(await store.listRecentJobs(db, 10)).toEqual([]);
   });
 });
 
@@ -379,18 +391,18 @@ describe("maintenance jobs", () => {
     defineMaintenanceJobs(registry, { db, clock, retentionDays: 14 });
     clock.set(T0 + 100 * DAY);
     const now = clock.now();
-    const insert = (status: store.JobRow["status"], finishedAt: number | null, created = now - 30 * DAY) =>
-      store.insertJob(db, { name: "echo", status, runAt: created, created, updated: created, finishedAt }).id;
-    const oldOk = insert("succeeded", now - 15 * DAY);
-    const oldFailed = insert("failed", now - 14 * DAY - 1);
-    const atLimit = insert("succeeded", now - 14 * DAY);
-    const recent = insert("failed", now - DAY);
-    const queued = insert("queued", null);
-    const running = insert("running", null);
+    const insert = async (status: store.JobRow["status"], finishedAt: number | null, created = now - 30 * DAY) =>
+      (await store.insertJob(db, { name: "echo", status, runAt: created, created, updated: created, finishedAt })).id;
+    const oldOk = await insert("succeeded", now - 15 * DAY);
+    const oldFailed = await insert("failed", now - 14 * DAY - 1);
+    const atLimit = await insert("succeeded", now - 14 * DAY);
+    const recent = await insert("failed", now - DAY);
+    const queued = await insert("queued", null);
+    const running = await insert("running", null);
 
     const row = await jobs.runNow(systemActor, "jobs-prune");
     expect(row).toMatchObject({ status: "succeeded", result: { deleted: 2 } });
-    const left = store.listRecentJobs(db, 100).map((j) => j.id);
+    const left = (await store.listRecentJobs(db, 100)).map((j) => j.id);
     expect(left).toEqual([row.id, running, queued, recent, atLimit]);
     expect(left).not.toContain(oldOk);
     expect(left).not.toContain(oldFailed);
@@ -399,7 +411,7 @@ describe("maintenance jobs", () => {
   test("maintenance kinds are scheduled nightly and db-optimize runs", async () => {
     const { db, clock, registry, jobs } = setup();
     defineMaintenanceJobs(registry, { db, clock, retentionDays: 14 });
-    expect(jobs.listKinds(systemActor).map((k) => [k.name, k.schedule])).toEqual([
+    expect((await jobs.listKinds(systemActor)).map((k) => [k.name, k.schedule])).toEqual([
       ["jobs-prune", "daily at 03:10 UTC"],
       ["db-optimize", "daily at 03:20 UTC"],
     ]);

@@ -7,7 +7,7 @@ import relationtypes from "../../data/vocabularies/relationtypes.json";
 import resourcetypes from "../../data/vocabularies/resourcetypes.json";
 import titletypes from "../../data/vocabularies/titletypes.json";
 import { ManualClock } from "../../src/core/time";
-import { migrate, openDatabase } from "../../src/db/sqlite/connection";
+import { openDatabase } from "../../src/db/sqlite/connection";
 import { createJobRegistry } from "../../src/jobs/registry";
 import { createJobsService } from "../../src/jobs/service";
 import * as jobStore from "../../src/jobs/store";
@@ -375,20 +375,25 @@ describe("the datacite-register job", () => {
 
   function setup(records: Record<string, any>[], overrides: Partial<DataciteConfig> = {}) {
     const clock = new ManualClock(T0);
-    const db = openDatabase(":memory:");
-    migrate(db, clock.now());
+    const db = openDatabase(":memory:", clock.now());
     const registry = createJobRegistry();
     const logs: string[] = [];
     const log = (m: string) => logs.push(m);
     defineDataciteJobs(registry, {
       config: { ...config, DATACITE_URL: fake.url, ...overrides },
-      loadRecord: (id) => records.find((r) => r.id === id) ?? null,
+      loadRecord: async (id) => records.find((r) => r.id === id) ?? null,
       recordUrl: (id) => `${SITE}/records/${id}`,
       log,
       vocabulary,
     });
     const deps = { db, clock, registry, log };
-    return { clock, logs, worker: createWorker(deps, { concurrency: 1, pollMs: 5 }), jobs: createJobsService(deps), job: (id: number) => jobStore.findJobById(db, id)! };
+    return {
+      clock,
+      logs,
+      worker: createWorker(deps, { concurrency: 1, pollMs: 5 }),
+      jobs: createJobsService(deps),
+      job: async (id: number) => (await jobStore.findJobById(db, id))!,
+    };
   }
 
   const published = (id: string, parentId: string, extra: Record<string, any> = {}) => ({
@@ -402,10 +407,10 @@ describe("the datacite-register job", () => {
 
   test("registers the record's DOI and the concept DOI as findable", async () => {
     const { jobs, worker, job } = setup([published("jobaa-00001", "jobpa-00001")]);
-    const row = jobs.enqueue("datacite-register", { recordId: "jobaa-00001" });
+    const row = await jobs.enqueue("datacite-register", { recordId: "jobaa-00001" });
     expect(row.maxAttempts).toBe(8);
     expect(await worker.drain()).toBe(1);
-    expect(job(row.id)).toMatchObject({
+    expect(await job(row.id)).toMatchObject({
       status: "succeeded",
       result: { doi: "10.1234/jobaa-00001", state: "findable", parent: { doi: "10.1234/jobpa-00001", state: "findable" } },
     });
@@ -422,23 +427,23 @@ describe("the datacite-register job", () => {
   test("a DataCite failure is retried after the backoff, then succeeds", async () => {
     const { jobs, worker, job, clock } = setup([published("jobab-00002", "jobpb-00002")]);
     fake.failNext(1);
-    const row = jobs.enqueue("datacite-register", { recordId: "jobab-00002" });
+    const row = await jobs.enqueue("datacite-register", { recordId: "jobab-00002" });
     await worker.drain();
-    expect(job(row.id)).toMatchObject({ status: "queued", attempts: 1, runAt: T0 + 60_000 });
-    expect(job(row.id).lastError).toContain("answered 500");
+    expect(await job(row.id)).toMatchObject({ status: "queued", attempts: 1, runAt: T0 + 60_000 });
+    expect((await job(row.id)).lastError).toContain("answered 500");
     expect(fake.dois.has("10.1234/jobab-00002")).toBe(false);
     clock.advance(59_999);
     expect(await worker.drain()).toBe(0);
     clock.advance(1);
     expect(await worker.drain()).toBe(1);
-    expect(job(row.id)).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(await job(row.id)).toMatchObject({ status: "succeeded", attempts: 2 });
     expect(fake.dois.get("10.1234/jobab-00002")?.state).toBe("findable");
   });
 
   test("a payload parentDoi is registered and linked even before the record shows it", async () => {
     const record = { ...published("jobac-00003", "jobpc-00003"), parent: { id: "jobpc-00003", pids: {} } };
     const { jobs, worker } = setup([record]);
-    jobs.enqueue("datacite-register", { recordId: "jobac-00003", parentDoi: "10.1234/jobpc-00003" });
+    await jobs.enqueue("datacite-register", { recordId: "jobac-00003", parentDoi: "10.1234/jobpc-00003" });
     await worker.drain();
     expect(fake.dois.get("10.1234/jobpc-00003")?.state).toBe("findable");
     expect(fake.dois.get("10.1234/jobac-00003")?.attributes.relatedIdentifiers[0].relationType).toBe("IsVersionOf");
@@ -448,20 +453,20 @@ describe("the datacite-register job", () => {
     const record: Record<string, any> = published("jobad-00004", "jobpd-00004", { access: { record: "restricted", files: "restricted" } });
     const { jobs, worker, job } = setup([record]);
     const before = fake.requests.length;
-    const first = jobs.enqueue("datacite-register", { recordId: "jobad-00004" });
+    const first = await jobs.enqueue("datacite-register", { recordId: "jobad-00004" });
     await worker.drain();
-    expect(job(first.id)).toMatchObject({ status: "succeeded", result: { state: "unregistered", parent: { state: "unregistered" } } });
+    expect(await job(first.id)).toMatchObject({ status: "succeeded", result: { state: "unregistered", parent: { state: "unregistered" } } });
     expect(fake.requests.slice(before).every((r) => r.method === "GET")).toBe(true);
     expect(fake.dois.has("10.1234/jobad-00004")).toBe(false);
 
     record.access = { record: "public", files: "public" };
-    jobs.enqueue("datacite-register", { recordId: "jobad-00004" });
+    await jobs.enqueue("datacite-register", { recordId: "jobad-00004" });
     await worker.drain();
     expect(fake.dois.get("10.1234/jobad-00004")?.state).toBe("findable");
 
     record.access = { record: "restricted", files: "restricted" };
     const mark = fake.requests.length;
-    jobs.enqueue("datacite-register", { recordId: "jobad-00004" });
+    await jobs.enqueue("datacite-register", { recordId: "jobad-00004" });
     await worker.drain();
     expect(fake.dois.get("10.1234/jobad-00004")?.state).toBe("registered");
     expect(fake.dois.get("10.1234/jobpd-00004")?.state).toBe("registered");
@@ -476,20 +481,20 @@ describe("the datacite-register job", () => {
     const external = { ...minimalRecord, id: "jobae-00005", pids: { doi: { identifier: "10.5555/ext", provider: "external" } } };
     const old = published("jobaf-00006", "jobpf-00006", { versions: { index: 1, is_latest: false } });
     const { jobs, worker, job } = setup([external, old]);
-    const a = jobs.enqueue("datacite-register", { recordId: "jobae-00005" });
-    const b = jobs.enqueue("datacite-register", { recordId: "jobaf-00006" });
-    const c = jobs.enqueue("datacite-register", { recordId: "missing" });
+    const a = await jobs.enqueue("datacite-register", { recordId: "jobae-00005" });
+    const b = await jobs.enqueue("datacite-register", { recordId: "jobaf-00006" });
+    const c = await jobs.enqueue("datacite-register", { recordId: "missing" });
     await worker.drain();
-    expect(job(a.id).result).toEqual({ skipped: "the record has no DataCite DOI" });
-    expect(job(b.id).result).toEqual({ doi: "10.1234/jobaf-00006", state: "findable" });
+    expect((await job(a.id)).result).toEqual({ skipped: "the record has no DataCite DOI" });
+    expect((await job(b.id)).result).toEqual({ doi: "10.1234/jobaf-00006", state: "findable" });
     expect(fake.dois.has("10.1234/jobpf-00006")).toBe(false);
-    expect(job(c.id).result).toEqual({ skipped: "record missing not found" });
+    expect((await job(c.id)).result).toEqual({ skipped: "record missing not found" });
 
     const off = setup([published("jobag-00007", "jobpg-00007")], { DATACITE_PASSWORD: "" });
     expect(off.logs[0]).toContain("DOIs will not be registered");
-    const d = off.jobs.enqueue("datacite-register", { recordId: "jobag-00007" });
+    const d = await off.jobs.enqueue("datacite-register", { recordId: "jobag-00007" });
     await off.worker.drain();
-    expect(off.job(d.id).result).toEqual({ skipped: "DataCite registration is off or not configured" });
+    expect((await off.job(d.id)).result).toEqual({ skipped: "DataCite registration is off or not configured" });
     expect(fake.dois.has("10.1234/jobag-00007")).toBe(false);
   });
 

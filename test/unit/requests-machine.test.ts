@@ -24,7 +24,7 @@ const reviewType: RequestType = {
     decline: (p) => p.isReceiver("curator"),
   },
   on: {
-    accept(ctx) {
+    async accept(ctx) {
       hooks.push(`${ctx.request.id}:${ctx.request.status}`);
       if (ctx.request.title === "refuse") throw new HttpError(400, "The hook refused.");
     },
@@ -114,23 +114,23 @@ beforeAll(async () => {
     [ids.reader!, "reader"],
   ]);
   const directory: CommunityDirectory = {
-    find: (key) => (key === COMMUNITY || key === "ocean" ? { id: COMMUNITY, slug: "ocean", title: "Ocean", visibility: "public" } : null),
-    rolesOf: (actor) => new Map(actor.kind === "user" && roles.has(actor.userId) ? [[COMMUNITY, roles.get(actor.userId)!]] : []),
-    curatorEmails: () => ["curator@example.org", "manager@example.org"],
+    find: async (key) => (key === COMMUNITY || key === "ocean" ? { id: COMMUNITY, slug: "ocean", title: "Ocean", visibility: "public" } : null),
+    rolesOf: async (actor) => new Map(actor.kind === "user" && roles.has(actor.userId) ? [[COMMUNITY, roles.get(actor.userId)!]] : []),
+    curatorEmails: async () => ["curator@example.org", "manager@example.org"],
   };
   requests = createRequestsService({
     ...ctx.services.deps,
     communities: directory,
     users: userDirectoryOf(ctx.services.users.findUserById),
-    queueMail: (m) => mails.push(m),
+    queueMail: async (m) => void mails.push(m),
     types: [reviewType],
   });
 });
 afterAll(() => ctx.close());
 
 /** A fresh request in `status`, driven there by the system. */
-function requestIn(status: RequestStatus, title = "") {
-  const created = requests.createRequest(actors.creator, { type: reviewType.id, receiver: { kind: "community", id: COMMUNITY }, title });
+async function requestIn(status: RequestStatus, title = "") {
+  const created = await requests.createRequest(actors.creator, { type: reviewType.id, receiver: { kind: "community", id: COMMUNITY }, title });
   const path: Partial<Record<RequestStatus, RequestAction[]>> = {
     submitted: ["submit"],
     accepted: ["submit", "accept"],
@@ -138,17 +138,17 @@ function requestIn(status: RequestStatus, title = "") {
     cancelled: ["submit", "cancel"],
     expired: ["submit", "expire"],
   };
-  for (const action of path[status] ?? []) requests.runAction(systemActor, created.id, action);
+  for (const action of path[status] ?? []) await requests.runAction(systemActor, created.id, action);
   return created.id;
 }
 
-function run(who: Who, id: string, action: RequestAction): number | RequestStatus | "deleted" | "still there" {
+async function run(who: Who, id: string, action: RequestAction): Promise<number | RequestStatus | "deleted" | "still there"> {
   try {
     if (action === "delete") {
-      requests.deleteRequest(actors[who], id);
-      return requests.findRequest(id) === null ? "deleted" : "still there";
+      await requests.deleteRequest(actors[who], id);
+      return (await await requests.findRequest(id)) === null ? "deleted" : "still there";
     }
-    return requests.runAction(actors[who], id, action).status;
+    return (await requests.runAction(actors[who], id, action)).status;
   } catch (err) {
     if (err instanceof HttpError) return err.status;
     throw err;
@@ -160,11 +160,11 @@ describe("every action from every status by every caller", () => {
     for (const action of ACTIONS) {
       for (const who of WHO) {
         const want = expected(who, status, action);
-        test(`${status} --${action}--> by ${who}: ${want}`, () => {
-          const id = requestIn(status);
-          expect(run(who, id, action)).toBe(want);
+        test(`${status} --${action}--> by ${who}: ${want}`, async () => {
+          const id = await requestIn(status);
+          expect(await run(who, id, action)).toBe(want);
           // A refused action changes nothing.
-          if (typeof want === "number") expect(requests.findRequest(id)?.status).toBe(status);
+          if (typeof want === "number") expect((await await requests.findRequest(id))?.status).toBe(status);
         });
       }
     }
@@ -172,20 +172,20 @@ describe("every action from every status by every caller", () => {
 });
 
 describe("the links list exactly the actions the caller may run now", () => {
-  const linked = (who: Who, id: string) => Object.keys(requests.readRequest(actors[who], id).links.actions).sort();
+  const linked = async (who: Who, id: string) => Object.keys((await await requests.readRequest(actors[who], id)).links.actions).sort();
   for (const status of STATUSES) {
     for (const who of ["creator", "curator", "manager", "admin"] as Who[]) {
       if (!READS[who](status)) continue;
       const want = ACTIONS.filter((a) => a !== "delete" && expected(who, status, a) === TO[a]).sort();
-      test(`${status}, ${who}: ${want.join(", ") || "none"}`, () => expect(linked(who, requestIn(status))).toEqual(want));
+      test(`${status}, ${who}: ${want.join(", ") || "none"}`, async () => expect(await linked(who, await requestIn(status))).toEqual(want));
     }
   }
 });
 
 describe("transitions", () => {
-  test("each writes a log event with the new status, in order", () => {
-    const id = requestIn("accepted");
-    const events = requests.readTimeline(actors.creator, id, {}).hits.hits;
+  test("each writes a log event with the new status, in order", async () => {
+    const id = await requestIn("accepted");
+    const events = (await requests.readTimeline(actors.creator, id, {})).hits.hits;
     expect(events.map((e) => [e.type, e.payload.event])).toEqual([
       ["L", "submitted"],
       ["L", "accepted"],
@@ -193,84 +193,86 @@ describe("transitions", () => {
     expect(events[1]!.created_by).toEqual({ user: "system" });
   });
 
-  test("the accept hook runs in the transaction, with the new status", () => {
-    const id = requestIn("submitted");
-    requests.runAction(actors.curator, id, "accept");
+  test("the accept hook runs in the transaction, with the new status", async () => {
+    const id = await requestIn("submitted");
+    await requests.runAction(actors.curator, id, "accept");
     expect(hooks).toContain(`${id}:accepted`);
   });
 
-  test("a hook that throws refuses the action and rolls it back (no status, no log)", () => {
-    const id = requestIn("submitted", "refuse");
-    expect(() => requests.runAction(actors.manager, id, "accept", { payload: { content: "yes" } })).toThrow("The hook refused.");
-    expect(requests.findRequest(id)?.status).toBe("submitted");
-    expect(requests.readTimeline(actors.creator, id, {}).hits.total).toBe(1);
+  test("a hook that throws refuses the action and rolls it back (no status, no log)", async () => {
+    const id = await requestIn("submitted", "refuse");
+    await expect(requests.runAction(actors.manager, id, "accept", { payload: { content: "yes" } })).rejects.toThrow("The hook refused.");
+    expect((await requests.findRequest(id))?.status).toBe("submitted");
+    expect((await requests.readTimeline(actors.creator, id, {})).hits.total).toBe(1);
   });
 
-  test("submitting starts the type's expiry; a draft has none", () => {
-    const draft = requestIn("created");
-    expect(requests.findRequest(draft)?.expiresAt).toBeNull();
-    const open = requestIn("submitted");
-    expect(requests.findRequest(open)?.expiresAt).toBe(ctx.clock.now() + 10 * DAY_MS);
+  test("submitting starts the type's expiry; a draft has none", async () => {
+    const draft = await requestIn("created");
+    expect((await requests.findRequest(draft))?.expiresAt).toBeNull();
+    const open = await requestIn("submitted");
+    expect((await requests.findRequest(open))?.expiresAt).toBe(ctx.clock.now() + 10 * DAY_MS);
   });
 
-  test("an overdue open request takes no answer; the system expires it", () => {
-    const id = requestIn("submitted");
+  test("an overdue open request takes no answer; the system expires it", async () => {
+    const id = await requestIn("submitted");
     ctx.clock.advance(11 * DAY_MS);
     try {
-      expect(requests.readRequest(actors.curator, id).is_expired).toBe(true);
-      expect(requests.readRequest(actors.curator, id).links.actions).toEqual({});
-      expect(() => requests.runAction(actors.curator, id, "accept")).toThrow(/expired on .*'accept'.*'submitted'/);
-      expect(requests.expireOverdue().expired).toBeGreaterThanOrEqual(1);
-      expect(requests.findRequest(id)?.status).toBe("expired");
-      expect(requests.expireOverdue().expired).toBe(0);
+      expect((await requests.readRequest(actors.curator, id)).is_expired).toBe(true);
+      expect((await requests.readRequest(actors.curator, id)).links.actions).toEqual({});
+      await expect(requests.runAction(actors.curator, id, "accept")).rejects.toThrow(/expired on .*'accept'.*'submitted'/);
+      expect((await requests.expireOverdue()).expired).toBeGreaterThanOrEqual(1);
+      expect((await requests.findRequest(id))?.status).toBe("expired");
+      expect((await requests.expireOverdue()).expired).toBe(0);
     } finally {
       ctx.clock.advance(-11 * DAY_MS);
     }
   });
 
-  test("the 400 names the state and the action", () => {
-    const id = requestIn("declined");
-    expect(() => requests.runAction(actors.curator, id, "accept")).toThrow("The action 'accept' is not possible on a request in the state 'declined' (only in: submitted).");
+  test("the 400 names the state and the action", async () => {
+    const id = await requestIn("declined");
+    await expect(requests.runAction(actors.curator, id, "accept")).rejects.toThrow(
+      "The action 'accept' is not possible on a request in the state 'declined' (only in: submitted).",
+    );
   });
 
-  test("unknown actions, and delete through the actions endpoint, are 400", () => {
-    const id = requestIn("created");
-    expect(() => requests.runAction(actors.creator, id, "approve")).toThrow(/No action 'approve'/);
-    expect(() => requests.runAction(actors.creator, id, "delete")).toThrow(/delete a draft with DELETE/);
+  test("unknown actions, and delete through the actions endpoint, are 400", async () => {
+    const id = await requestIn("created");
+    await expect(requests.runAction(actors.creator, id, "approve")).rejects.toThrow(/No action 'approve'/);
+    await expect(requests.runAction(actors.creator, id, "delete")).rejects.toThrow(/delete a draft with DELETE/);
   });
 });
 
 describe("creation", () => {
   const input = { type: reviewType.id, receiver: { kind: "community" as const, id: "ocean" } };
-  test("a community given by slug is stored by id; create-and-submit starts open with one log event", () => {
-    const r = requests.createRequest(actors.creator, { ...input, submit: true });
+  test("a community given by slug is stored by id; create-and-submit starts open with one log event", async () => {
+    const r = await requests.createRequest(actors.creator, { ...input, submit: true });
     expect(r.receiver).toEqual({ community: COMMUNITY });
     expect(r.status).toBe("submitted");
     expect(r.created_by).toEqual({ user: String(actors.creator.kind === "user" && actors.creator.userId) });
-    expect(requests.readTimeline(actors.creator, r.id, {}).hits.hits.map((e) => e.payload.event)).toEqual(["submitted"]);
+    expect((await requests.readTimeline(actors.creator, r.id, {})).hits.hits.map((e) => e.payload.event)).toEqual(["submitted"]);
   });
-  test("numbers count up", () => {
-    const a = Number(requests.createRequest(actors.creator, input).number);
-    expect(Number(requests.createRequest(actors.creator, input).number)).toBe(a + 1);
+  test("numbers count up", async () => {
+    const a = Number((await requests.createRequest(actors.creator, input)).number);
+    expect(Number((await requests.createRequest(actors.creator, input)).number)).toBe(a + 1);
   });
-  test("anonymous: 401; someone else as creator: 403", () => {
-    expect(() => requests.createRequest(actors.anonymous, input)).toThrow(expect.objectContaining({ status: 401 }));
-    expect(() => requests.createRequest(actors.other, { ...input, createdBy: { kind: "user", id: "1" } })).toThrow(expect.objectContaining({ status: 403 }));
+  test("anonymous: 401; someone else as creator: 403", async () => {
+    await expect(requests.createRequest(actors.anonymous, input)).rejects.toThrow(expect.objectContaining({ status: 401 }));
+    await expect(requests.createRequest(actors.other, { ...input, createdBy: { kind: "user", id: "1" } })).rejects.toThrow(expect.objectContaining({ status: 403 }));
   });
-  test("an unknown type, a wrong party kind or an unknown community: 400 naming the field", () => {
-    expect(() => requests.createRequest(actors.creator, { ...input, type: "nope" })).toThrow(
+  test("an unknown type, a wrong party kind or an unknown community: 400 naming the field", async () => {
+    await expect(requests.createRequest(actors.creator, { ...input, type: "nope" })).rejects.toThrow(
       expect.objectContaining({ status: 400, errors: [{ field: "type", messages: ["Unknown request type 'nope'."] }] }),
     );
-    expect(() => requests.createRequest(actors.creator, { ...input, receiver: { kind: "user", id: "1" } })).toThrow(
+    await expect(requests.createRequest(actors.creator, { ...input, receiver: { kind: "user", id: "1" } })).rejects.toThrow(
       expect.objectContaining({ errors: [{ field: "receiver", messages: ["Must be one of the kinds: community."] }] }),
     );
-    expect(() => requests.createRequest(actors.creator, { ...input, receiver: { kind: "community", id: "nowhere" } })).toThrow(
+    await expect(requests.createRequest(actors.creator, { ...input, receiver: { kind: "community", id: "nowhere" } })).rejects.toThrow(
       expect.objectContaining({ errors: [{ field: "receiver", messages: ["No community 'nowhere'."] }] }),
     );
   });
-  test("submitting notifies the receiving community's curators", () => {
+  test("submitting notifies the receiving community's curators", async () => {
     mails.length = 0;
-    requests.createRequest(actors.creator, { ...input, submit: true });
+    await requests.createRequest(actors.creator, { ...input, submit: true });
     expect(mails.map((m) => m.to).sort()).toEqual(["curator@example.org", "manager@example.org"]);
   });
 });

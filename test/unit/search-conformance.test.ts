@@ -9,13 +9,13 @@ runSearchConformance("SQLite, SQL path", ({ ctx }) => {
   return { search: (scope, input, page, labels) => search.searchNow(scope, input, page, { memory: false, labels }) };
 });
 
-runSearchConformance("SQLite, in-memory path", ({ ctx }) => {
+runSearchConformance("SQLite, in-memory path", async ({ ctx }) => {
   const search = createSqliteRecordSearch(ctx.services.deps.db, ctx.services.vocabularies.lookup);
-  search.copy.refresh();
+  await search.copy.refresh();
   return {
     search: (scope, input, page, labels) => search.searchNow(scope, input, page, { labels }),
     // The copy stayed current: the in-memory path answered what its plan allows.
-    check: () => expect(search.copy.current()).not.toBeNull(),
+    check: async () => expect(await search.copy.current()).not.toBeNull(),
   };
 });
 

@@ -29,10 +29,10 @@ function events(): NewEvent[] {
   return out;
 }
 
-const tables = (ctx: TestApp) => ({
-  records: ctx.services.deps.db.$client.query("SELECT * FROM stats_record_daily ORDER BY record_id, day").all(),
-  parents: ctx.services.deps.db.$client.query("SELECT * FROM stats_parent_daily ORDER BY parent_id, day").all(),
-  totals: ctx.services.deps.db.$client.query("SELECT * FROM stats_totals ORDER BY scope, id").all(),
+const tables = async (ctx: TestApp) => ({
+  records: await ctx.services.deps.db.statements.all("SELECT * FROM stats_record_daily ORDER BY record_id, day"),
+  parents: await ctx.services.deps.db.statements.all("SELECT * FROM stats_parent_daily ORDER BY parent_id, day"),
+  totals: await ctx.services.deps.db.statements.all("SELECT * FROM stats_totals ORDER BY scope, id"),
 });
 
 let whole: TestApp;
@@ -47,27 +47,27 @@ afterAll(() => {
 });
 
 test("a run stopped half way and resumed after a restart counts exactly like one run", async () => {
-  store.insertEvents(whole.services.deps.db, events());
+  await store.insertEvents(whole.services.deps.db, events());
   const one = await whole.services.stats.aggregate();
   expect(one.events).toBe(60);
 
   const db = halves.services.deps.db;
-  store.insertEvents(db, events().slice(0, 40));
+  await store.insertEvents(db, events().slice(0, 40));
   const first = createAggregator(db, () => {});
   expect((await first.run({ chunk: 7, maxChunks: 3 })).events).toBe(21);
   // A new process: nothing in memory; the rest of the events arrives meanwhile.
-  store.insertEvents(db, events().slice(40));
+  await store.insertEvents(db, events().slice(40));
   const second = createAggregator(db, () => {});
   const rest = await second.run({ chunk: 11 });
   expect(rest.events).toBe(39);
   expect(rest.watermark).toBe(60);
-  expect(tables(halves)).toEqual(tables(whole));
+  expect(await tables(halves)).toEqual(await tables(whole));
 
   // Idempotent: nothing new, nothing added.
   expect((await second.run()).events).toBe(0);
-  expect(tables(halves)).toEqual(tables(whole));
+  expect(await tables(halves)).toEqual(await tables(whole));
 
-  const totals = store.findTotals(db, "parent", "parent-1");
+  const totals = await store.findTotals(db, "parent", "parent-1");
   expect(totals.views + totals.downloads).toBe(60);
   // Unique: one per visitor and clock hour across both versions.
   const sessions = new Set(events().map((e) => `${e.kind}|${e.visitor}|${Math.floor(e.ts / HOUR)}`));
@@ -78,11 +78,11 @@ test("a run stopped half way and resumed after a restart counts exactly like one
 test("retention prunes old aggregated events only", async () => {
   const db = whole.services.deps.db;
   const agg = createAggregator(db, () => {});
-  store.insertEvents(db, [{ kind: 0, ts: T0 - 100 * 86_400_000, recordId: "old", parentId: "old-p", visitor: "x", fileKey: null, bytes: 0, isMachine: false }]);
+  await store.insertEvents(db, [{ kind: 0, ts: T0 - 100 * 86_400_000, recordId: "old", parentId: "old-p", visitor: "x", fileKey: null, bytes: 0, isMachine: false }]);
   // Not aggregated yet: kept.
-  expect(agg.prune(T0, 90).deleted).toBe(0);
+  expect((await agg.prune(T0, 90)).deleted).toBe(0);
   await agg.run();
-  expect(agg.prune(T0, 90).deleted).toBe(1);
-  expect(store.findTotals(db, "record", "old").views).toBe(1);
-  expect(db.$client.query("SELECT count(*) AS n FROM stats_events").get()).toEqual({ n: 60 });
+  expect((await agg.prune(T0, 90)).deleted).toBe(1);
+  expect((await store.findTotals(db, "record", "old")).views).toBe(1);
+  expect(await db.statements.get("SELECT count(*) AS n FROM stats_events")).toEqual({ n: 60 });
 });

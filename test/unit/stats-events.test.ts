@@ -30,35 +30,35 @@ describe("recorder", () => {
   afterAll(() => ctx.close());
   const visitor = (agent: string) => ({ address: "203.0.113.7", userAgent: agent });
   const rows = () =>
-    ctx.services.deps.db.$client.query("SELECT kind, record_id, visitor, is_machine, bytes FROM stats_events ORDER BY id").all() as {
+    ctx.services.deps.db.statements.all<{
       kind: number;
       record_id: string;
       visitor: string;
       is_machine: number;
       bytes: number;
-    }[];
+    }>("SELECT kind, record_id, visitor, is_machine, bytes FROM stats_events ORDER BY id");
 
-  test("visitors are hashed with the day's salt; the address is never stored; double clicks slide", () => {
+  test("visitors are hashed with the day's salt; the address is never stored; double clicks slide", async () => {
     const written: number[] = [];
     const recorder = createRecorder({ db: ctx.services.deps.db, clock: ctx.clock, log: () => {}, onWritten: (n) => written.push(n) });
     const base = { recordId: "r1", parentId: "p1", actor: { kind: "anonymous" } as const, fileKey: null, bytes: 0 };
-    expect(recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") })).toBe(true);
+    expect(await recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") })).toBe(true);
     ctx.clock.advance(29_000);
-    expect(recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") })).toBe(false);
+    expect(await recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") })).toBe(false);
     ctx.clock.advance(29_000); // 29 s after the previous click: still one visit
-    expect(recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") })).toBe(false);
+    expect(await recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") })).toBe(false);
     ctx.clock.advance(31_000);
-    expect(recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") })).toBe(true);
-    expect(recorder.record({ ...base, kind: DOWNLOAD, fileKey: "a", bytes: 5, visitor: visitor("curl/8") })).toBe(true);
-    expect(recorder.record({ ...base, kind: VIEW, visitor: visitor("curl/8") })).toBe(false); // machines' views are not counted
-    expect(recorder.record({ ...base, kind: VIEW, visitor: visitor("Googlebot/2.1") })).toBe(false);
+    expect(await recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") })).toBe(true);
+    expect(await recorder.record({ ...base, kind: DOWNLOAD, fileKey: "a", bytes: 5, visitor: visitor("curl/8") })).toBe(true);
+    expect(await recorder.record({ ...base, kind: VIEW, visitor: visitor("curl/8") })).toBe(false); // machines' views are not counted
+    expect(await recorder.record({ ...base, kind: VIEW, visitor: visitor("Googlebot/2.1") })).toBe(false);
     expect(
-      recorder.record({ ...base, kind: VIEW, actor: { kind: "user", userId: 7, isAdmin: false, groupIds: [], scopes: [], tokenId: null }, visitor: visitor("Firefox/120") }),
+      await recorder.record({ ...base, kind: VIEW, actor: { kind: "user", userId: 7, isAdmin: false, groupIds: [], scopes: [], tokenId: null }, visitor: visitor("Firefox/120") }),
     ).toBe(true);
     expect(recorder.pending()).toBe(4);
-    expect(recorder.flush()).toBe(4);
+    expect(await recorder.flush()).toBe(4);
     expect(written).toEqual([4]);
-    const stored = rows();
+    const stored = await rows();
     expect(stored.map((r) => [r.kind, r.is_machine, r.bytes])).toEqual([
       [0, 0, 0],
       [0, 0, 0],
@@ -68,19 +68,19 @@ describe("recorder", () => {
     expect(stored[0]!.visitor).toBe(stored[1]!.visitor);
     expect(stored[0]!.visitor).not.toBe(stored[2]!.visitor);
     expect(stored[3]!.visitor).toBe("u:7");
-    const everything = JSON.stringify(ctx.services.deps.db.$client.query("SELECT * FROM stats_events").all());
+    const everything = JSON.stringify(await ctx.services.deps.db.statements.all("SELECT * FROM stats_events"));
     expect(everything).not.toContain("203.0.113.7");
 
     // The next day the same visitor hashes differently, and the salt of two days ago is gone.
     ctx.clock.advance(86_400_000);
-    recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") });
+    await recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") });
     ctx.clock.advance(86_400_000);
-    recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") });
-    recorder.close();
-    const later = rows();
+    await recorder.record({ ...base, kind: VIEW, visitor: visitor("Firefox/120") });
+    await recorder.close();
+    const later = await rows();
     expect(later[4]!.visitor).not.toBe(stored[0]!.visitor);
     expect(later[5]!.visitor).not.toBe(later[4]!.visitor);
-    const salts = ctx.services.deps.db.$client.query("SELECT key FROM stats_state WHERE key LIKE 'salt:%' ORDER BY key").all() as { key: string }[];
+    const salts = await ctx.services.deps.db.statements.all<{ key: string }>("SELECT key FROM stats_state WHERE key LIKE 'salt:%' ORDER BY key");
     expect(salts.length).toBe(2);
   });
 });

@@ -22,11 +22,11 @@ beforeAll(async () => {
   // 2026-11-22: two people view, one downloads; a machine downloads. 2026-12-01: one more view.
   await ctx.call("GET", `/api/records/${rec.id}`, { headers: { "user-agent": "Firefox/120" } });
   await ctx.call("GET", `/api/records/${rec.id}`, { headers: { "user-agent": "Chrome/120" } });
-  stats.recordDownload({ ...base, fileKey: "a.csv", bytes: 10, visitor: visitor("Firefox/120") });
-  stats.recordDownload({ ...base, fileKey: "a.csv", bytes: 10, visitor: visitor("python-requests/2.31") });
+  await stats.recordDownload({ ...base, fileKey: "a.csv", bytes: 10, visitor: visitor("Firefox/120") });
+  await stats.recordDownload({ ...base, fileKey: "a.csv", bytes: 10, visitor: visitor("python-requests/2.31") });
   ctx.clock.advance(9 * DAY);
   await ctx.call("GET", `/api/records/${rec.id}`, { headers: { "user-agent": "Firefox/120" } });
-  stats.flush();
+  await stats.flush();
 });
 afterAll(() => ctx.close());
 
@@ -69,8 +69,8 @@ test("the command writes a DSR report of the range, per month and access method"
   ]);
 });
 
-test("a range without usage has no datasets; bad dates are usage errors", () => {
-  expect(ctx.services.stats.exportReport(systemActor, "2025-01-01", "2025-01-31")["report-datasets"]).toEqual([]);
+test("a range without usage has no datasets; bad dates are usage errors", async () => {
+  expect((await ctx.services.stats.exportReport(systemActor, "2025-01-01", "2025-01-31"))["report-datasets"]).toEqual([]);
   const bad = cairn(["stats", "export", "--data", ctx.dataDir, "--from", "2026-13-01", "--to", "2026-12-31"], {}, { clock: ctx.clock });
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain("--from must be a date");

@@ -5,7 +5,7 @@
 // mode (writers go on meanwhile), every CHECKPOINT_EVERY_MS. If the worker fails or hangs, the
 // server's connection takes checkpoints back, so the WAL never grows without bound.
 import { statSync } from "node:fs";
-import type { Db } from "./connection";
+import type { Database } from "bun:sqlite";
 
 const CHECKPOINT_EVERY_MS = 1000;
 /** A checkpoint that has not answered by then is taken as a hung worker. */
@@ -67,12 +67,12 @@ export interface Checkpointer {
 const LEFTOVER_WAL_BYTES = 4 * 1024 * 1024;
 
 /**
- * Starts checkpointing `db` (the file at `path`). The worker itself starts at the first tick that
+ * Starts checkpointing the server's connection `sqlite` (the file at `path`). The worker itself starts at the first tick that
  * finds something to do (a row written by this connection, or a long log left by an earlier run):
  * a server nobody writes to does without its thread and its ~6 MB.
  */
-export function startCheckpointer(db: Db, path: string, log: (message: string) => void): Checkpointer {
-  const changes = db.$client.query<{ n: number }, []>("SELECT total_changes() AS n");
+export function startCheckpointer(sqlite: Database, path: string, log: (message: string) => void): Checkpointer {
+  const changes = sqlite.query<{ n: number }, []>("SELECT total_changes() AS n");
   const changesAtStart = changes.get()!.n;
   const walBytes = () => {
     try {
@@ -82,9 +82,9 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
     }
   };
   let worker: Worker | null = null;
-  db.$client.exec("PRAGMA wal_autocheckpoint = 0");
+  sqlite.exec("PRAGMA wal_autocheckpoint = 0");
   // When the log starts again, its file is cut back to this size (it keeps its longest length otherwise).
-  db.$client.exec(`PRAGMA journal_size_limit = ${64 * 1024 * 1024}`);
+  sqlite.exec(`PRAGMA journal_size_limit = ${64 * 1024 * 1024}`);
   let seq = 0;
   let pending: { seq: number; since: number; done: Array<() => void> } | null = null;
   let fallenBack = false;
@@ -99,7 +99,7 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
     fallenBack = true;
     clearInterval(timer);
     worker?.terminate();
-    db.$client.exec(`PRAGMA wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+    sqlite.exec(`PRAGMA wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
     log(`database: background checkpoints stopped (${reason}); the server's connection checkpoints again`);
     for (const done of pending?.done ?? []) done();
     pending = null;
@@ -173,7 +173,7 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
       if (fallenBack) return;
       fallenBack = true; // no more ticks; the closing connection checkpoints what is left
       clearInterval(timer);
-      if (!worker) return void db.$client.exec(`PRAGMA wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+      if (!worker) return void sqlite.exec(`PRAGMA wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
       const running = worker;
       // Messages are handled in order: the close follows any checkpoint under way, so the worker
       // never dies holding a checkpoint lock.
@@ -186,7 +186,7 @@ export function startCheckpointer(db: Db, path: string, log: (message: string) =
       running.terminate();
       for (const done of pending?.done ?? []) done();
       pending = null;
-      db.$client.exec(`PRAGMA wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+      sqlite.exec(`PRAGMA wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
     },
   };
 }

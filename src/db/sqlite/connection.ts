@@ -1,11 +1,11 @@
-// Opens the SQLite database with the pragmas Cairn relies on, and applies embedded migrations.
+// Opens the SQLite database with the pragmas Cairn relies on (and its port, db/sqlite/port.ts); per-connection housekeeping.
 import { Database } from "bun:sqlite";
 import { closeSync, existsSync, openSync } from "node:fs";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import { migrations } from "./migrations/manifest";
 import * as tables from "../tables";
-
-export type Db = BunSQLiteDatabase<typeof tables> & { $client: Database };
+import { migrate } from "./migrate";
+import type { DatabasePort, Db } from "../port";
+import { createSqlitePort, onConnection } from "./port";
 
 // bun:sqlite keeps only the 20 most recently used statements of db.query(); a request's path uses
 // more than that, so most were compiled again on every call (a sixth of a publish's CPU). Room for
@@ -13,7 +13,8 @@ export type Db = BunSQLiteDatabase<typeof tables> & { $client: Database };
 // (a full cache of 1,000 made each lookup 1.2 µs, of 256 0.5 µs).
 Database.MAX_QUERY_CACHE_SIZE = 256;
 
-export function openDatabase(path: string): Db {
+/** Opens (creating) the database file with Cairn's pragmas: the raw connection, for start-up code and tools. */
+export function openSqlite(path: string): Database {
   // Created owner-only before SQLite opens it: the -wal and -shm files take the database's mode.
   if (path !== ":memory:" && !existsSync(path)) closeSync(openSync(path, "a", 0o600));
   const sqlite = new Database(path, { create: true, strict: true });
@@ -23,73 +24,64 @@ export function openDatabase(path: string): Db {
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA temp_store = MEMORY");
-  return drizzle({ client: sqlite, schema: tables }) as Db;
+  return sqlite;
 }
 
 /**
- * Runs `work` in one write transaction and returns its result; a throw rolls everything back.
- * IMMEDIATE takes the write lock up front: a deferred transaction that reads first and writes
- * later fails with SQLITE_BUSY when another connection wrote in between, instead of waiting.
+ * The database port on the file at `path`. With `migrateAt`, the missing migrations are applied
+ * first, synchronously: at start-up nothing else uses the connection yet.
  */
-export function writeTransaction<T>(db: Db, work: () => T): T {
-  return db.$client.transaction(work).immediate();
-}
-
-/** Applies the embedded migrations that are missing, in one transaction; returns the ids applied. */
-export function migrate(db: Db, now: number = Date.now()): string[] {
-  const sqlite = db.$client;
-  sqlite.exec("CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)");
-  const done = new Set(
-    sqlite
-      .query<{ id: string }, []>("SELECT id FROM schema_migrations")
-      .all()
-      .map((r) => r.id),
-  );
-  const missing = migrations.filter((m) => !done.has(m.id));
-  if (missing.length === 0) return [];
-  writeTransaction(db, () => {
-    for (const m of missing) {
-      for (const statement of m.sql.split("--> statement-breakpoint")) {
-        if (statement.trim()) sqlite.exec(statement);
-      }
-      sqlite.query("INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)").run(m.id, now);
-    }
-    // The schema version, readable by any SQLite tool.
-    sqlite.exec(`PRAGMA user_version = ${done.size + missing.length}`);
-  });
-  return missing.map((m) => m.id);
-}
-
-/** Number of migrations applied (PRAGMA user_version). */
-export function schemaVersion(db: Db): number {
-  return db.$client.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version ?? 0;
+export function openDatabase(path: string, migrateAt?: number): DatabasePort {
+  const sqlite = openSqlite(path);
+  if (migrateAt !== undefined) migrate(sqlite, migrateAt);
+  return createSqlitePort(sqlite);
 }
 
 /** Refreshes the query planner's statistics and truncates the write-ahead log; returns the checkpoint's counts. */
-export function optimizeDatabase(db: Db): Record<string, number> | null {
-  db.$client.exec("PRAGMA optimize");
-  return db.$client.query<Record<string, number>, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
+export function optimizeDatabase(db: Db): Promise<Record<string, number> | null> {
+  return onConnection(db, (sqlite) => {
+    sqlite.exec("PRAGMA optimize");
+    return sqlite.query<Record<string, number>, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
+  });
 }
 
-/** Rows changed by a drizzle `.run()` (bun:sqlite reports them; drizzle's type says void). */
-export const changesOf = (result: unknown): number => (result as { changes?: number } | undefined)?.changes ?? 0;
-
 /** A read-only connection to a database another connection has opened (a reader worker's). */
-export function openReader(path: string): Db {
+export function openReader(path: string): Database {
   const sqlite = new Database(path, { readwrite: true, create: false, strict: true });
   sqlite.exec("PRAGMA query_only = 1");
   sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA temp_store = MEMORY");
-  return drizzle({ client: sqlite, schema: tables }) as Db;
+  return sqlite;
 }
 
 /** Runs `work` with SQLite's page cache at `kib` KiB, restored afterwards (it is per connection): bulk writes whose B-trees outgrow the default 2 MB. */
-export function withPageCache<T>(db: Db, kib: number, work: () => T): T {
-  const previous = db.$client.query<{ cache_size: number }, []>("PRAGMA cache_size").get()!.cache_size;
-  db.$client.exec(`PRAGMA cache_size = -${kib}`);
+export async function withPageCache<T>(db: Db, kib: number, work: () => Promise<T>): Promise<T> {
+  const previous = await onConnection(db, (sqlite) => {
+    const before = sqlite.query<{ cache_size: number }, []>("PRAGMA cache_size").get()!.cache_size;
+    sqlite.exec(`PRAGMA cache_size = -${kib}`);
+    return before;
+  });
   try {
-    return work();
+    return await work();
   } finally {
-    db.$client.exec(`PRAGMA cache_size = ${previous}`);
+    await onConnection(db, (sqlite) => sqlite.exec(`PRAGMA cache_size = ${previous}`));
   }
 }
+
+/**
+ * Drizzle's synchronous builder on the raw connection, for the SQLite engine's own code (the FTS5
+ * search engine, its reader workers): reached from the port through `onSqlite`, so every call
+ * still passes the gate once, at the boundary, and none of its per-row work awaits.
+ */
+export type SqliteDb = BunSQLiteDatabase<typeof tables> & { $client: Database };
+
+const syncBuilders = new WeakMap<Database, SqliteDb>();
+
+export function syncDb(sqlite: Database): SqliteDb {
+  let db = syncBuilders.get(sqlite);
+  if (!db) syncBuilders.set(sqlite, (db = drizzle({ client: sqlite, schema: tables }) as SqliteDb));
+  return db;
+}
+
+/** Synchronous work on the SQLite engine's builder, run when the gate lets a statement of `db` through. */
+export const onSqlite = <T>(db: Db, work: (sqlite: SqliteDb) => T): Promise<T> => onConnection(db, (sqlite) => work(syncDb(sqlite)));

@@ -1,10 +1,11 @@
-// The database port (db/port.ts) on one bun:sqlite connection: statements through Bun's statement
-// cache, asynchronous write transactions serialised behind a gate that every other statement on
-// the connection waits at while one is open. Used by nothing yet: the stores move onto it together
-// (see db/port.ts), after which the synchronous `writeTransaction` goes.
+// The database port (db/port.ts) on one bun:sqlite connection: drizzle's asynchronous builder and
+// the cached statements run on it, and asynchronous write transactions are serialised behind a
+// gate that every other statement on the connection waits at while one is open.
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Database } from "bun:sqlite";
-import type { Binding, DatabasePort, Queries } from "../port";
-import { migrate, schemaVersion, type Db } from "./connection";
+import { drizzle } from "drizzle-orm/sqlite-proxy";
+import type { Binding, DatabasePort, Db, Statements } from "../port";
+import { migrate, schemaVersion } from "./migrate";
 
 type Params = readonly Binding[];
 
@@ -42,62 +43,124 @@ function createGate() {
   };
 }
 
-/** The statements themselves: synchronous calls into SQLite, answered as settled Promises by the callers. */
-function runner(sqlite: Database) {
-  return {
-    all: <R>(sql: string, params: Params = []) => sqlite.query<R, Binding[]>(sql).all(...(params as Binding[])),
-    get: <R>(sql: string, params: Params = []) => sqlite.query<R, Binding[]>(sql).get(...(params as Binding[])) ?? null,
-    run: (sql: string, params: Params = []) => ({ changes: sqlite.query(sql).run(...(params as Binding[])).changes }),
-  };
+/** An open (or ended) transaction, known to the statements of its asynchronous flow. */
+interface Transaction {
+  open: boolean;
+  db: Db;
+  savepoints: number;
 }
 
-export function createSqlitePort(db: Db): DatabasePort {
-  const sqlite = db.$client;
-  const gate = createGate();
-  const statements = runner(sqlite);
+/** How a statement reaches the connection: at once, after the gate, or refused. */
+type Access = <T>(statement: () => T) => T | Promise<T>;
 
-  /** Outside a transaction: at once when nothing is queued, else once the queue has drained. */
-  async function outside<T>(statement: () => T): Promise<T> {
-    if (gate.busy()) await gate.idle();
-    return statement();
+const SQLITE = Symbol("sqlite connection");
+
+/** Drizzle's asynchronous builder and the cached statements, both reaching SQLite through `access`. */
+function session(sqlite: Database, access: Access, write: Db["write"]): Db {
+  // The builder's SQL varies (IN lists, search filters): prepared per call as drizzle's own
+  // bun:sqlite driver does, so it never evicts the fixed statements from the statement cache.
+  const orm = drizzle(async (sql, params, method) =>
+    access(() => {
+      const statement = sqlite.prepare(sql);
+      try {
+        if (method === "run") return { rows: [], changes: statement.run(...(params as Binding[])).changes };
+        const rows = statement.values(...(params as Binding[]));
+        // drizzle reads a missing first row as "no row".
+        return { rows: (method === "get" ? rows[0] : rows) as unknown[] };
+      } finally {
+        statement.finalize();
+      }
+    }),
+  );
+  const statements: Statements = {
+    all: async <R>(sql: string, params: Params = []) => access(() => sqlite.query<R, Binding[]>(sql).all(...(params as Binding[]))),
+    get: async <R>(sql: string, params: Params = []) => access(() => sqlite.query<R, Binding[]>(sql).get(...(params as Binding[])) ?? null),
+    run: async (sql: string, params: Params = []) => access(() => ({ changes: sqlite.query(sql).run(...(params as Binding[])).changes })),
+  };
+  return Object.assign(orm, { statements, write, [SQLITE]: { sqlite, access } }) as unknown as Db;
+}
+
+export function createSqlitePort(sqlite: Database): DatabasePort {
+  const gate = createGate();
+  const flow = new AsyncLocalStorage<Transaction>();
+
+  /** Outside a transaction: at once when nothing is queued, inside the caller's own transaction, else once the queue has drained. */
+  const outside: Access = (statement) => {
+    if (!gate.busy()) return statement();
+    const current = flow.getStore();
+    if (current?.open) return statement();
+    return gate.idle().then(statement);
+  };
+
+  async function write<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+    const current = flow.getStore();
+    if (current?.open) return savepoint(current, work);
+    return gate.exclusive(async () => {
+      const transaction: Transaction = { open: true, db: undefined as unknown as Db, savepoints: 0 };
+      // A transaction object kept past its end would run statements outside any transaction.
+      transaction.db = session(
+        sqlite,
+        (statement) => {
+          if (!transaction.open) throw new Error("This transaction has ended: its statements can no longer run.");
+          return statement();
+        },
+        write,
+      );
+      // IMMEDIATE takes the write lock up front: a deferred transaction that reads first and writes
+      // later fails with SQLITE_BUSY when another connection wrote in between, instead of waiting.
+      sqlite.exec("BEGIN IMMEDIATE");
+      try {
+        const result = await flow.run(transaction, () => work(transaction.db));
+        sqlite.exec("COMMIT");
+        return result;
+      } catch (error) {
+        if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+        throw error;
+      } finally {
+        transaction.open = false;
+      }
+    });
   }
 
-  return {
-    dialect: "sqlite",
-    all: (sql, params) => outside(() => statements.all(sql, params)),
-    get: (sql, params) => outside(() => statements.get(sql, params)),
-    run: (sql, params) => outside(() => statements.run(sql, params)),
+  /** A write inside a write: a savepoint, so its throw undoes only its own writes. */
+  async function savepoint<T>(transaction: Transaction, work: (tx: Db) => Promise<T>): Promise<T> {
+    const name = `nested_${++transaction.savepoints}`;
+    sqlite.exec(`SAVEPOINT ${name}`);
+    try {
+      const result = await work(transaction.db);
+      sqlite.exec(`RELEASE ${name}`);
+      return result;
+    } catch (error) {
+      sqlite.exec(`ROLLBACK TO ${name}`);
+      sqlite.exec(`RELEASE ${name}`);
+      throw error;
+    }
+  }
 
-    write<T>(work: (tx: Queries) => Promise<T>): Promise<T> {
-      return gate.exclusive(async () => {
-        // A transaction object kept past its end would run statements outside any transaction.
-        let open = true;
-        const ended = () => {
-          if (!open) throw new Error("This transaction has ended: its statements can no longer run.");
-        };
-        const tx: Queries = {
-          all: async (sql, params) => (ended(), statements.all(sql, params)),
-          get: async (sql, params) => (ended(), statements.get(sql, params)),
-          run: async (sql, params) => (ended(), statements.run(sql, params)),
-        };
-        // IMMEDIATE takes the write lock up front (see writeTransaction in connection.ts).
-        sqlite.exec("BEGIN IMMEDIATE");
-        try {
-          const result = await work(tx);
-          sqlite.exec("COMMIT");
-          return result;
-        } catch (error) {
-          if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-          throw error;
-        } finally {
-          open = false;
-        }
-      });
-    },
-
-    migrate: (now) => gate.exclusive(async () => migrate(db, now)),
-    schemaVersion: () => outside(() => schemaVersion(db)),
-    changeCounter: () => outside(() => statements.get<{ data_version: number }>("PRAGMA data_version")!.data_version),
+  const db = session(sqlite, outside, write);
+  return Object.assign(db, {
+    engine: "sqlite" as const,
+    migrate: (now: number) => gate.exclusive(async () => migrate(sqlite, now)),
+    schemaVersion: async () => outside(() => schemaVersion(sqlite)),
+    changeCounter: async () => outside(() => sqlite.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version),
     close: () => sqlite.close(),
-  };
+  });
+}
+
+/**
+ * Synchronous work on the SQLite connection itself, for the engine's own code (the FTS5 search
+ * engine, the checkpointer, backups): run when the gate lets a statement of `db` through (inside
+ * `db`'s transaction, or when none is open), so no await may split it.
+ */
+export async function onConnection<T>(db: Db, work: (sqlite: Database) => T): Promise<T> {
+  const own = (db as unknown as { [SQLITE]?: { sqlite: Database; access: Access } })[SQLITE];
+  if (!own) throw new Error("onConnection: not a SQLite database port");
+  return own.access(() => work(own.sqlite));
+}
+
+/** The connection a SQLite port runs on, for start-up and shut-down code that no request races. */
+export function sqliteOf(db: Db): Database {
+  const own = (db as unknown as { [SQLITE]?: { sqlite: Database } })[SQLITE];
+  if (!own) throw new Error("sqliteOf: not a SQLite database port");
+  return own.sqlite;
 }

@@ -35,30 +35,30 @@ export interface MembersNotice {
 }
 
 /** A listing the service may refuse to the caller (401, 403): null then. */
-function ifAllowed(call: () => unknown): Json | null {
+async function ifAllowed(call: () => Promise<unknown>): Promise<Json | null> {
   try {
-    return call() as Json;
+    return (await call()) as Json;
   } catch (error) {
     if (error instanceof HttpError && (error.status === 401 || error.status === 403)) return null;
     throw error;
   }
 }
 
-export function membersView(deps: PagesDeps, actor: Actor, slug: string, state: SearchState): MembersView {
+export async function membersView(deps: PagesDeps, actor: Actor, slug: string, state: SearchState): Promise<MembersView> {
   const { communities, members } = deps.services;
-  const community = communities.readCommunity(actor, slug) as Json;
+  const community = (await communities.readCommunity(actor, slug)) as Json;
   const paging = { page: String(state.page), size: String(state.size), sort: "name" };
-  const full = ifAllowed(() => members.searchMembers(actor, community.id, paging));
+  const full = await ifAllowed(() => members.searchMembers(actor, community.id, paging));
   // members_visibility restricted: the public listing is refused to non-members too.
-  const listing = full ?? ifAllowed(() => members.searchPublicMembers(actor, community.id, { page: paging.page, size: paging.size }));
-  const invitations = ifAllowed(() => members.searchInvitations(actor, community.id, { size: "100", sort: "newest", is_open: "true" }));
+  const listing = full ?? (await ifAllowed(() => members.searchPublicMembers(actor, community.id, { page: paging.page, size: paging.size })));
+  const invitations = await ifAllowed(() => members.searchInvitations(actor, community.id, { size: "100", sort: "newest", is_open: "true" }));
   return {
     community,
-    hasLogo: hasLogo(deps, actor, community.id),
+    hasLogo: await hasLogo(deps, actor, community.id),
     members: listing,
     full: full !== null,
     invitations,
-    settings: communities.permissionsOf(actor, community.id).can_update,
+    settings: (await communities.permissionsOf(actor, community.id)).can_update,
   };
 }
 

@@ -11,9 +11,9 @@ type Json = Record<string, any>;
  * Whether the community has a logo the caller may see. The community JSON does not say; the logo
  * service answers `If-None-Match: *` with a 304 when there is one (no bytes read) and 404 when not.
  */
-export function hasLogo(deps: PagesDeps, actor: Actor, communityId: string): boolean {
+export async function hasLogo(deps: PagesDeps, actor: Actor, communityId: string): Promise<boolean> {
   try {
-    deps.services.communities.readLogo(actor, communityId, "*");
+    await deps.services.communities.readLogo(actor, communityId, "*");
     return true;
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) return false;

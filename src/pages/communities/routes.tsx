@@ -34,8 +34,8 @@ function requireSignedIn(actor: Actor, doing: string) {
 }
 
 /** The communitytypes vocabulary as [id, title], for the type select. */
-function communityTypes(deps: PagesDeps, actor: Actor): [string, string][] {
-  const result = deps.services.vocabularies.search(actor, "communitytypes", { size: "100" }) as Json;
+async function communityTypes(deps: PagesDeps, actor: Actor): Promise<[string, string][]> {
+  const result = (await deps.services.vocabularies.search(actor, "communitytypes", { size: "100" })) as Json;
   return ((result.hits?.hits ?? []) as Json[]).map((t) => [String(t.id), String(t.title?.en ?? t.id)]);
 }
 
@@ -48,10 +48,10 @@ const messageHtml = (text: string) =>
     .join("");
 
 /** The user a login names, as the users directory shows them to the caller: an exact username, or an e-mail address the caller may see. */
-function findInvitee(deps: PagesDeps, actor: Actor, login: string): Json | null {
+async function findInvitee(deps: PagesDeps, actor: Actor, login: string): Promise<Json | null> {
   if (!login) return null;
   const wanted = login.toLowerCase();
-  const found = deps.services.users.searchUsers(actor, { q: login }) as Json;
+  const found = (await deps.services.users.searchUsers(actor, { q: login })) as Json;
   return ((found.hits?.hits ?? []) as Json[]).find((u) => String(u.username ?? "").toLowerCase() === wanted || String(u.email ?? "").toLowerCase() === wanted) ?? null;
 }
 
@@ -64,87 +64,90 @@ export const communitiesPages = (http: ActorContext, deps: PagesDeps) => {
   const { communities, members } = deps.services;
   const limits = () => searchLimits(deps);
 
-  const membersPage = (ctx: PageContext, actor: Actor, request: Request, slug: string, status = 200, notice?: MembersNotice, invite?: InviteValues) => {
+  const membersPage = async (ctx: PageContext, actor: Actor, request: Request, slug: string, status = 200, notice?: MembersNotice, invite?: InviteValues) => {
     const state = searchStateOf(request, `/communities/${encodeURIComponent(slug)}/members`, MEMBERS_PAGE_SIZE);
-    const view = membersView(deps, actor, slug, state);
+    const view = await membersView(deps, actor, slug, state);
     return htmlResponse(<MembersPage ctx={ctx} view={view} state={state} maxWindow={limits().maxWindow} notice={notice} invite={invite} />, status);
   };
 
   /** Runs a members form: CSRF first, then the change; a refusal shows the members page with its message. */
-  const changeMembers = (
+  const changeMembers = async (
     actor: Actor,
     request: Request,
     slug: string,
     body: unknown,
-    change: (form: URLSearchParams) => string,
+    change: (form: URLSearchParams) => Promise<string>,
     invite?: (form: URLSearchParams) => InviteValues,
   ) => {
-    const ctx = pageContextOf(deps, actor, request);
-    return renderOrError(ctx, () => {
+    const ctx = await pageContextOf(deps, actor, request);
+    return renderOrError(ctx, async () => {
       requireSignedIn(actor, "manage members");
       const form = formOf(body);
       checkCsrf(actor, form);
       try {
-        return seeOther(change(form));
+        return seeOther(await change(form));
       } catch (error) {
         const refused = shownRefusal(error);
         if (!refused) throw error;
-        return membersPage(ctx, actor, request, slug, refused.status, { ok: false, text: refused.message, errors: refused.errors }, invite?.(form));
+        return await membersPage(ctx, actor, request, slug, refused.status, { ok: false, text: refused.message, errors: refused.errors }, invite?.(form));
       }
     });
   };
 
   return new Elysia()
     .use(http)
-    .get("/communities", ({ actor, request }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get("/communities", async ({ actor, request }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       return renderOrError(ctx, async () => {
         const state = searchStateOf(request, "/communities", limits().defaultSize);
         const outcome = await runSearch(() => communities.searchCommunities(actor, state.query));
         const hits = (outcome.result?.hits?.hits ?? []) as Json[];
-        const logos = new Set(hits.filter((c) => hasLogo(deps, actor, String(c.id))).map((c) => String(c.id)));
+        const has = await Promise.all(hits.map((c) => hasLogo(deps, actor, String(c.id))));
+        const logos = new Set(hits.filter((_, i) => has[i]).map((c) => String(c.id)));
         return htmlResponse(<CommunitiesListPage ctx={ctx} deps={deps} state={state} outcome={outcome} logos={logos} />, outcome.status);
       });
     })
-    .get("/communities/new", ({ actor, request }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get("/communities/new", async ({ actor, request }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       if (actor.kind !== "user") return signInFirst(ctx);
-      return renderOrError(ctx, () => <NewCommunityPage ctx={ctx} types={communityTypes(deps, actor)} values={NEW_COMMUNITY} />);
+      return renderOrError(ctx, async () => <NewCommunityPage ctx={ctx} types={await communityTypes(deps, actor)} values={NEW_COMMUNITY} />);
     })
-    .post("/communities/new", ({ actor, request, body }) => {
-      const ctx = pageContextOf(deps, actor, request);
-      return renderOrError(ctx, () => {
+    .post("/communities/new", async ({ actor, request, body }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return renderOrError(ctx, async () => {
         requireSignedIn(actor, "create a community");
         const form = formOf(body);
         checkCsrf(actor, form);
         const values = valuesFromForm(form);
         try {
-          const created = communities.createCommunity(actor, bodyOf(values)) as Json;
+          const created = (await communities.createCommunity(actor, bodyOf(values))) as Json;
           return seeOther(`${pathOf(created)}?created=1`);
         } catch (error) {
           if (!(error instanceof HttpError) || error.status !== 400) throw error;
           const errors = error.errors ?? [{ field: "", messages: [error.message] }];
-          return htmlResponse(<NewCommunityPage ctx={ctx} types={communityTypes(deps, actor)} values={values} errors={errors} />, 400);
+          return htmlResponse(<NewCommunityPage ctx={ctx} types={await communityTypes(deps, actor)} values={values} errors={errors} />, 400);
         }
       });
     })
-    .get("/communities/:slug", ({ actor, request, params }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get("/communities/:slug", async ({ actor, request, params }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       return renderOrError(ctx, async () => {
-        const community = communities.readCommunity(actor, params.slug) as Json;
+        const community = (await communities.readCommunity(actor, params.slug)) as Json;
         const url = new URL(request.url);
         // Addressed by its UUID (or another case): the page lives at its slug, as self_html says.
         if (params.slug !== community.slug) return new Response(null, { status: 301, headers: { Location: `${pathOf(community)}${url.search}` } });
         const state = searchStateOf(request, pathOf(community), limits().defaultSize);
         const outcome = await runSearch(() => communities.searchRecords(actor, community.id, state.query));
+        const logo = await hasLogo(deps, actor, community.id);
+        const settings = (await communities.permissionsOf(actor, community.id)).can_update;
         const page = (
           <CommunityPage
             ctx={ctx}
             deps={deps}
             community={community}
-            hasLogo={hasLogo(deps, actor, community.id)}
+            hasLogo={logo}
             members={true}
-            settings={communities.permissionsOf(actor, community.id).can_update}
+            settings={settings}
             state={state}
             outcome={outcome}
             notice={url.searchParams.get("created") === "1" ? "The community was created: you are its owner." : undefined}
@@ -153,18 +156,20 @@ export const communitiesPages = (http: ActorContext, deps: PagesDeps) => {
         return htmlResponse(page, outcome.status);
       });
     })
-    .get("/communities/:slug/settings", ({ actor, request, params }) => {
-      const ctx = pageContextOf(deps, actor, request);
-      return renderOrError(ctx, () => {
-        const community = communities.readCommunity(actor, params.slug) as Json;
-        checkSettings(communities.permissionsOf(actor, community.id), actor);
+    .get("/communities/:slug/settings", async ({ actor, request, params }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return renderOrError(ctx, async () => {
+        const community = (await communities.readCommunity(actor, params.slug)) as Json;
+        checkSettings(await communities.permissionsOf(actor, community.id), actor);
         const saved = new URL(request.url).searchParams.get("saved") === "1";
+        const logo = await hasLogo(deps, actor, community.id);
+        const types = await communityTypes(deps, actor);
         return (
           <SettingsPage
             ctx={ctx}
             community={community}
-            hasLogo={hasLogo(deps, actor, community.id)}
-            types={communityTypes(deps, actor)}
+            hasLogo={logo}
+            types={types}
             values={valuesOf(community)}
             revision={Number(community.revision_id)}
             notice={saved ? { ok: true, text: "The settings were saved." } : undefined}
@@ -172,17 +177,17 @@ export const communitiesPages = (http: ActorContext, deps: PagesDeps) => {
         );
       });
     })
-    .post("/communities/:slug/settings", ({ actor, request, params, body }) => {
-      const ctx = pageContextOf(deps, actor, request);
-      return renderOrError(ctx, () => {
+    .post("/communities/:slug/settings", async ({ actor, request, params, body }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return renderOrError(ctx, async () => {
         requireSignedIn(actor, "change a community's settings");
         const form = formOf(body);
         checkCsrf(actor, form);
-        const community = communities.readCommunity(actor, params.slug) as Json;
+        const community = (await communities.readCommunity(actor, params.slug)) as Json;
         const values = valuesFromForm(form);
         const revision = form.get("revision");
         try {
-          communities.updateCommunity(actor, community.id, bodyOf(values, community, SETTINGS_FIELDS), revision ? `"${revision}"` : null);
+          await communities.updateCommunity(actor, community.id, bodyOf(values, community, SETTINGS_FIELDS), revision ? `"${revision}"` : null);
           return seeOther(`${pathOf(community)}/settings?saved=1`);
         } catch (error) {
           if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 412)) throw error;
@@ -194,12 +199,14 @@ export const communitiesPages = (http: ActorContext, deps: PagesDeps) => {
                   text: "Someone else changed these settings while you were editing. Your values are still in the form: save again to replace theirs, or reload the page to see them.",
                 }
               : { ok: false, text: "The settings were not saved: see the messages below." };
+          const logo = await hasLogo(deps, actor, community.id);
+          const types = await communityTypes(deps, actor);
           const page = (
             <SettingsPage
               ctx={ctx}
               community={community}
-              hasLogo={hasLogo(deps, actor, community.id)}
-              types={communityTypes(deps, actor)}
+              hasLogo={logo}
+              types={types}
               values={values}
               errors={error.errors}
               revision={Number(community.revision_id)}
@@ -210,11 +217,11 @@ export const communitiesPages = (http: ActorContext, deps: PagesDeps) => {
         }
       });
     })
-    .get("/communities/:slug/members", ({ actor, request, params }) => {
-      const ctx = pageContextOf(deps, actor, request);
-      return renderOrError(ctx, () => {
+    .get("/communities/:slug/members", async ({ actor, request, params }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return renderOrError(ctx, async () => {
         const done = DONE[new URL(request.url).searchParams.get("done") ?? ""];
-        return membersPage(ctx, actor, request, params.slug, 200, done ? { ok: true, text: done } : undefined);
+        return await membersPage(ctx, actor, request, params.slug, 200, done ? { ok: true, text: done } : undefined);
       });
     })
     .post("/communities/:slug/members/invitations", ({ actor, request, params, body }) =>
@@ -223,9 +230,9 @@ export const communitiesPages = (http: ActorContext, deps: PagesDeps) => {
         request,
         params.slug,
         body,
-        (form) => {
+        async (form) => {
           const login = (form.get("member") ?? "").trim();
-          const invitee = findInvitee(deps, actor, login);
+          const invitee = await findInvitee(deps, actor, login);
           if (!invitee) {
             throw validationError(
               [
@@ -238,7 +245,7 @@ export const communitiesPages = (http: ActorContext, deps: PagesDeps) => {
             );
           }
           const message = (form.get("message") ?? "").trim();
-          members.inviteMembers(actor, params.slug, {
+          await members.inviteMembers(actor, params.slug, {
             members: [{ type: "user", id: String(invitee.id) }],
             role: form.get("role") ?? "",
             ...(message ? { message: messageHtml(message) } : {}),
@@ -249,16 +256,16 @@ export const communitiesPages = (http: ActorContext, deps: PagesDeps) => {
       ),
     )
     .post("/communities/:slug/members/role", ({ actor, request, params, body }) =>
-      changeMembers(actor, request, params.slug, body, (form) => {
-        members.updateMembers(actor, params.slug, { members: [{ type: form.get("type") ?? "", id: form.get("id") ?? "" }], role: form.get("role") ?? "" });
+      changeMembers(actor, request, params.slug, body, async (form) => {
+        await members.updateMembers(actor, params.slug, { members: [{ type: form.get("type") ?? "", id: form.get("id") ?? "" }], role: form.get("role") ?? "" });
         return `/communities/${encodeURIComponent(params.slug)}/members?done=role`;
       }),
     )
     .post("/communities/:slug/members/remove", ({ actor, request, params, body }) =>
-      changeMembers(actor, request, params.slug, body, (form) => {
+      changeMembers(actor, request, params.slug, body, async (form) => {
         const type = form.get("type") ?? "";
         const id = form.get("id") ?? "";
-        members.removeMembers(actor, params.slug, { members: [{ type, id }] });
+        await members.removeMembers(actor, params.slug, { members: [{ type, id }] });
         // Someone who left may no longer see the community (a restricted one): back to the list.
         const left = type === "user" && actor.kind === "user" && id === String(actor.userId);
         return left ? "/communities" : `/communities/${encodeURIComponent(params.slug)}/members?done=removed`;

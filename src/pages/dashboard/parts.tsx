@@ -57,18 +57,18 @@ export const REQUEST_TYPES: Record<string, string> = {
 export const requestType = (type: string) => REQUEST_TYPES[type] ?? type;
 
 /** `{"user": "3"}` as a name: "you", the user's name or the community's title where the caller may read them, else a neutral label. */
-export function partyName(deps: PagesDeps, actor: Actor, ref: Json | null | undefined): string {
+export async function partyName(deps: PagesDeps, actor: Actor, ref: Json | null | undefined): Promise<string> {
   const [kind, id] = Object.entries(ref ?? {})[0] ?? [];
   if (!kind || id === undefined) return "—";
   const key = String(id);
   if (kind === "user" && actor.kind === "user" && key === String(actor.userId)) return "you";
   try {
     if (kind === "user") {
-      const user = deps.services.users.readUser(actor, key) as Json;
+      const user = (await deps.services.users.readUser(actor, key)) as Json;
       return String(user.profile?.full_name || user.username || `user ${key}`);
     }
     if (kind === "community") {
-      const community = deps.services.communities.readCommunity(actor, key) as Json;
+      const community = (await deps.services.communities.readCommunity(actor, key)) as Json;
       return String(community.metadata?.title ?? community.slug);
     }
   } catch (error) {
@@ -79,10 +79,10 @@ export function partyName(deps: PagesDeps, actor: Actor, ref: Json | null | unde
 }
 
 /** The party of a request that is not the caller: the receiver of what they created, else its creator. */
-export function otherParty(deps: PagesDeps, actor: Actor, request: Json): string {
+export async function otherParty(deps: PagesDeps, actor: Actor, request: Json): Promise<string> {
   const creator = request.created_by ?? {};
   const mine = actor.kind === "user" && creator.user === String(actor.userId);
-  return mine ? `to ${partyName(deps, actor, request.receiver)}` : `from ${partyName(deps, actor, creator)}`;
+  return mine ? `to ${await partyName(deps, actor, request.receiver)}` : `from ${await partyName(deps, actor, creator)}`;
 }
 
 export function StatusBadge({ status }: { status: string }) {

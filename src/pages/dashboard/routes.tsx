@@ -33,28 +33,30 @@ const commentHtml = (text: string) =>
     .map((p) => `<p>${Bun.escapeHTML(p).replace(/\r?\n/g, "<br>")}</p>`)
     .join("");
 
-function requestView(deps: PagesDeps, actor: Actor, id: string, notice?: RequestView["notice"]): RequestView {
+async function requestView(deps: PagesDeps, actor: Actor, id: string, notice?: RequestView["notice"]): Promise<RequestView> {
   const { requests } = deps.services;
-  const request = requests.readRequest(actor, id) as Json;
-  const events = (requests.readTimeline(actor, id, { size: "100" }) as Json).hits.hits as Json[];
+  const request = (await requests.readRequest(actor, id)) as Json;
+  const events = ((await requests.readTimeline(actor, id, { size: "100" })) as Json).hits.hits as Json[];
   const authors = new Map<string, string>();
   for (const event of events) {
     const [kind, who] = Object.entries((event.created_by ?? {}) as Json)[0] ?? [];
     const key = `${kind}:${String(who)}`;
-    if (kind && !authors.has(key)) authors.set(key, partyName(deps, actor, event.created_by));
+    if (kind && !authors.has(key)) authors.set(key, await partyName(deps, actor, event.created_by));
   }
-  return { request, events, authors, creator: partyName(deps, actor, request.created_by), receiver: partyName(deps, actor, request.receiver), notice };
+  const creator = await partyName(deps, actor, request.created_by);
+  const receiver = await partyName(deps, actor, request.receiver);
+  return { request, events, authors, creator, receiver, notice };
 }
 
 /** Runs a form's change; a refusal shows the request again with the service's message beside it. */
-function changeRequest(deps: PagesDeps, actor: Actor, ctx: PageContext, id: string, done: string, change: () => void) {
-  return renderOrError(ctx, () => {
+function changeRequest(deps: PagesDeps, actor: Actor, ctx: PageContext, id: string, done: string, change: () => Promise<void>) {
+  return renderOrError(ctx, async () => {
     try {
-      change();
+      await change();
     } catch (error) {
       if (!(error instanceof HttpError) || error.status === 404 || error.status === 401) throw error;
       const fields = (error.errors ?? []).flatMap((e) => e.messages).join(" ");
-      const view = requestView(deps, actor, id, { ok: false, text: fields ? `${error.message} ${fields}` : error.message });
+      const view = await requestView(deps, actor, id, { ok: false, text: fields ? `${error.message} ${fields}` : error.message });
       return htmlResponse(<RequestPage ctx={ctx} view={view} />, error.status);
     }
     return seeOther(`/me/requests/${encodeURIComponent(id)}?done=${done}`);
@@ -64,8 +66,8 @@ function changeRequest(deps: PagesDeps, actor: Actor, ctx: PageContext, id: stri
 export const dashboardPages = (http: ActorContext, deps: PagesDeps) =>
   new Elysia()
     .use(http)
-    .get("/me/uploads", ({ actor, request, query }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get("/me/uploads", async ({ actor, request, query }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       if (actor.kind !== "user") return signInFirst(ctx);
       return renderOrError(ctx, async () => {
         const q = str(query.q).trim();
@@ -74,52 +76,52 @@ export const dashboardPages = (http: ActorContext, deps: PagesDeps) =>
         return <UploadsPage ctx={ctx} result={result} q={q} page={page} size={SIZE} />;
       });
     })
-    .get("/me/communities", ({ actor, request, query }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get("/me/communities", async ({ actor, request, query }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       if (actor.kind !== "user") return signInFirst(ctx);
-      return renderOrError(ctx, () => {
+      return renderOrError(ctx, async () => {
         const page = pageOf(query);
-        const result = deps.services.communities.searchUserCommunities(actor, { page: String(page), size: String(SIZE) }) as Json;
+        const result = (await deps.services.communities.searchUserCommunities(actor, { page: String(page), size: String(SIZE) })) as Json;
         return <CommunitiesPage ctx={ctx} result={result} page={page} size={SIZE} />;
       });
     })
-    .get("/me/requests", ({ actor, request, query }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get("/me/requests", async ({ actor, request, query }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       if (actor.kind !== "user") return signInFirst(ctx);
-      return renderOrError(ctx, () => {
+      return renderOrError(ctx, async () => {
         const filter = ["open", "closed", "all"].includes(str(query.filter)) ? str(query.filter) : "open";
         const page = pageOf(query);
         const params: Record<string, string> = { sort: "newest", page: String(page), size: String(SIZE) };
         if (filter !== "all") params.is_open = filter === "open" ? "true" : "false";
-        const result = deps.services.requests.searchUserRequests(actor, params) as Json;
-        const rows = (result.hits.hits as Json[]).map((r) => ({ request: r, party: otherParty(deps, actor, r) }));
+        const result = (await deps.services.requests.searchUserRequests(actor, params)) as Json;
+        const rows = await Promise.all((result.hits.hits as Json[]).map(async (r) => ({ request: r, party: await otherParty(deps, actor, r) })));
         return <RequestsPage ctx={ctx} rows={rows} total={Number(result.hits.total) || 0} filter={filter} page={page} size={SIZE} />;
       });
     })
-    .get("/me/requests/:id", ({ actor, request, params, query }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get("/me/requests/:id", async ({ actor, request, params, query }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       if (actor.kind !== "user") return signInFirst(ctx);
-      return renderOrError(ctx, () => {
+      return renderOrError(ctx, async () => {
         const done = DONE[str(query.done)];
-        return <RequestPage ctx={ctx} view={requestView(deps, actor, params.id, done ? { ok: true, text: done } : undefined)} />;
+        return <RequestPage ctx={ctx} view={await requestView(deps, actor, params.id, done ? { ok: true, text: done } : undefined)} />;
       });
     })
     .get("/requests/:id", ({ params }) => seeOther(`/me/requests/${encodeURIComponent(params.id)}`))
-    .post("/me/requests/:id/comments", ({ actor, request, params, body }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .post("/me/requests/:id/comments", async ({ actor, request, params, body }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       const form = formOf(body);
-      return changeRequest(deps, actor, ctx, params.id, "comment", () => {
+      return changeRequest(deps, actor, ctx, params.id, "comment", async () => {
         checkCsrf(actor, form);
-        deps.services.requests.createComment(actor, params.id, { payload: { content: commentHtml(form.get("content") ?? ""), format: "html" } });
+        await deps.services.requests.createComment(actor, params.id, { payload: { content: commentHtml(form.get("content") ?? ""), format: "html" } });
       });
     })
-    .post("/me/requests/:id/actions/:action", ({ actor, request, params, body }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .post("/me/requests/:id/actions/:action", async ({ actor, request, params, body }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       const form = formOf(body);
-      return changeRequest(deps, actor, ctx, params.id, params.action, () => {
+      return changeRequest(deps, actor, ctx, params.id, params.action, async () => {
         checkCsrf(actor, form);
         const expires = (form.get("expires_at") ?? "").trim();
-        deps.services.requests.runAction(actor, params.id, params.action, expires ? { payload: { expires_at: expires } } : undefined);
+        await deps.services.requests.runAction(actor, params.id, params.action, expires ? { payload: { expires_at: expires } } : undefined);
       });
     });
 

@@ -27,12 +27,12 @@ type Json = Record<string, any>;
 const signInFirst = (ctx: PageContext) => seeOther(`/login?next=${encodeURIComponent(ctx.here)}`);
 
 /** What the form offers besides the draft: resource types, communities to submit to, DOIs. */
-function viewOf(deps: PagesDeps, actor: Actor, draft: Json | null): DepositView {
+async function viewOf(deps: PagesDeps, actor: Actor, draft: Json | null): Promise<DepositView> {
   const { services } = deps;
-  const types = services.vocabularies.search(actor, "resourcetypes", { size: "100", sort: "title" }) as Json;
-  const mine = (services.communities.searchUserCommunities(actor, { size: "100" }) as Json).hits.hits as Json[];
+  const types = (await services.vocabularies.search(actor, "resourcetypes", { size: "100", sort: "title" })) as Json;
+  const mine = ((await services.communities.searchUserCommunities(actor, { size: "100" })) as Json).hits.hits as Json[];
   const mineIds = new Set(mine.map((c) => c.id));
-  const all = (services.communities.searchCommunities(actor, { size: "100" }) as Json).hits.hits as Json[];
+  const all = ((await services.communities.searchCommunities(actor, { size: "100" })) as Json).hits.hits as Json[];
   return {
     draft,
     resourceTypes: (types.hits.hits as Json[]).map((t) => ({ id: String(t.id), title: String(t.title?.en ?? t.id) })),
@@ -77,13 +77,13 @@ function PublishedPage({ ctx, record }: { ctx: PageContext; record: Json }) {
 }
 
 /** The draft, or (no draft, a published record) null with the record: the services decide what the caller may read. */
-function draftOrRecord(deps: PagesDeps, actor: Actor, id: string): { draft: Json | null; record?: Json } {
+async function draftOrRecord(deps: PagesDeps, actor: Actor, id: string): Promise<{ draft: Json | null; record?: Json }> {
   try {
-    return { draft: deps.services.records.readDraft(actor, id) as Json };
+    return { draft: (await deps.services.records.readDraft(actor, id)) as Json };
   } catch (error) {
     if (!(error instanceof HttpError) || error.status !== 404) throw error;
     try {
-      return { draft: null, record: deps.services.records.readRecord(actor, id) as Json };
+      return { draft: null, record: (await deps.services.records.readRecord(actor, id)) as Json };
     } catch {
       throw error;
     }
@@ -93,33 +93,33 @@ function draftOrRecord(deps: PagesDeps, actor: Actor, id: string): { draft: Json
 export const depositPages = (http: ActorContext, deps: PagesDeps) =>
   new Elysia()
     .use(http)
-    .get("/uploads/new", ({ actor, request }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get("/uploads/new", async ({ actor, request }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       if (actor.kind !== "user") return signInFirst(ctx);
-      return renderOrError(ctx, () => <DepositPage ctx={ctx} view={viewOf(deps, actor, null)} />);
+      return renderOrError(ctx, async () => <DepositPage ctx={ctx} view={await viewOf(deps, actor, null)} />);
     })
-    .get("/uploads/:id", ({ actor, request, params }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get("/uploads/:id", async ({ actor, request, params }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       if (actor.kind !== "user") return signInFirst(ctx);
-      return renderOrError(ctx, () => {
-        const { draft, record } = draftOrRecord(deps, actor, params.id);
+      return renderOrError(ctx, async () => {
+        const { draft, record } = await draftOrRecord(deps, actor, params.id);
         if (record) return <PublishedPage ctx={ctx} record={record} />;
-        return <DepositPage ctx={ctx} view={viewOf(deps, actor, draft)} />;
+        return <DepositPage ctx={ctx} view={await viewOf(deps, actor, draft)} />;
       });
     })
-    .post("/uploads/:id/edit", ({ actor, request, params, body }) => {
-      const ctx = pageContextOf(deps, actor, request);
-      return renderOrError(ctx, () => {
+    .post("/uploads/:id/edit", async ({ actor, request, params, body }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return renderOrError(ctx, async () => {
         checkCsrf(actor, formOf(body));
-        const draft = deps.services.records.editRecord(actor, params.id) as Json;
+        const draft = (await deps.services.records.editRecord(actor, params.id)) as Json;
         return seeOther(`/uploads/${encodeURIComponent(draft.id)}`);
       });
     })
-    .post("/uploads/:id/new-version", ({ actor, request, params, body }) => {
-      const ctx = pageContextOf(deps, actor, request);
-      return renderOrError(ctx, () => {
+    .post("/uploads/:id/new-version", async ({ actor, request, params, body }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return renderOrError(ctx, async () => {
         checkCsrf(actor, formOf(body));
-        const draft = deps.services.records.newVersion(actor, params.id) as Json;
+        const draft = (await deps.services.records.newVersion(actor, params.id)) as Json;
         return seeOther(`/uploads/${encodeURIComponent(draft.id)}`);
       });
     });

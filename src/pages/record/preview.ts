@@ -40,7 +40,7 @@ export async function readTextStart(
   size: number,
 ): Promise<{ text: string; truncated: boolean }> {
   if (size <= 0) return { text: "", truncated: false };
-  const response = files.content(actor, id, isDraft, key, plainRequest(`bytes=0-${TEXT_PREVIEW_BYTES - 1}`), PREVIEWER);
+  const response = await files.content(actor, id, isDraft, key, plainRequest(`bytes=0-${TEXT_PREVIEW_BYTES - 1}`), PREVIEWER);
   const text = new TextDecoder().decode(await response.arrayBuffer());
   return { text, truncated: size > TEXT_PREVIEW_BYTES };
 }
@@ -69,12 +69,12 @@ export function keyOfPath(raw: string): string {
  * requests as the files service answers them) with `Content-Disposition: inline` and the policy
  * of its kind; text is sent as text/plain, so no browser renders it as a page. 404 for other types.
  */
-export function previewResponse(files: PageServices["files"], actor: Actor, id: string, isDraft: boolean, key: string, request: ContentRequest): Response {
+export async function previewResponse(files: PageServices["files"], actor: Actor, id: string, isDraft: boolean, key: string, request: ContentRequest): Promise<Response> {
   files.checkKey(key);
   // The entry's type, not the answer's: several ranges are answered as multipart/byteranges.
-  const kind = previewKind((files.readFile(actor, id, isDraft, key) as { mimetype?: unknown }).mimetype);
+  const kind = previewKind(((await files.readFile(actor, id, isDraft, key)) as { mimetype?: unknown }).mimetype);
   if (!kind) throw notFound(`The file '${key}' has no preview: download it instead.`);
-  const response = files.content(actor, id, isDraft, key, request, PREVIEWER);
+  const response = await files.content(actor, id, isDraft, key, request, PREVIEWER);
   const headers = new Headers(response.headers);
   headers.set("Content-Disposition", "inline");
   headers.set("Content-Security-Policy", POLICIES[kind]);

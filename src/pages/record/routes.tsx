@@ -55,8 +55,8 @@ export const recordPages = (http: ActorContext, deps: PagesDeps) => {
   const baseUrl = services.deps.links.baseUrl;
   return new Elysia()
     .use(http)
-    .get("/records/:id", ({ actor, request, params, server }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get("/records/:id", async ({ actor, request, params, server }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       const query = new URL(request.url).searchParams;
       return recordPage(ctx, actor, async () => {
         if (query.get("preview") === "1") {
@@ -69,16 +69,16 @@ export const recordPages = (http: ActorContext, deps: PagesDeps) => {
         }
         const view = await loadRecordView(deps, actor, params.id, query.get("style"));
         // A landing page read is a view of the record, as InvenioRDM counts it (robots are left out).
-        services.stats.recordView({ recordId: view.record.id, parentId: view.record.parent.id, actor, visitor: visitorOf(server, request), accept: null });
+        await services.stats.recordView({ recordId: view.record.id, parentId: view.record.parent.id, actor, visitor: visitorOf(server, request), accept: null });
         return htmlResponse(<LandingPage ctx={ctx} view={view} baseUrl={baseUrl} />, 200, view.signposting ? { Link: view.signposting } : {});
       });
     })
-    .get("/records/:id/latest", ({ actor, request, params }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get("/records/:id/latest", async ({ actor, request, params }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       return recordPage(ctx, actor, () => services.records.latestVersion(actor, params.id));
     })
-    .get("/records/:id/preview/*", ({ actor, request, params }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get("/records/:id/preview/*", async ({ actor, request, params }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       const isDraft = new URL(request.url).searchParams.get("preview") === "1";
       return recordPage(ctx, actor, () =>
         previewResponse(services.files, actor, params.id, isDraft, keyOfPath(params["*"]), {
@@ -90,15 +90,15 @@ export const recordPages = (http: ActorContext, deps: PagesDeps) => {
         }),
       );
     })
-    .post("/records/:id/access/request", ({ actor, request, params, body }) => {
-      const ctx = pageContextOf(deps, actor, request);
-      return recordPage(ctx, actor, () => {
+    .post("/records/:id/access/request", async ({ actor, request, params, body }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return recordPage(ctx, actor, async () => {
         const form = formOf(body);
         // Signed in through the session cookie: the form must come from this site.
         if (actor.csrf) checkCsrf(actor, form);
         const action = withToken(`/records/${encodeURIComponent(params.id)}/access/request`, actor.linkToken);
         try {
-          const result = services.accessRequests.requestAccess(actor, params.id, accessRequestBody(form)) as Record<string, unknown>;
+          const result = (await services.accessRequests.requestAccess(actor, params.id, accessRequestBody(form))) as Record<string, unknown>;
           return htmlResponse(<AccessRequestedPage ctx={ctx} recordUrl={withToken(`/records/${encodeURIComponent(params.id)}`, actor.linkToken)} result={result} />);
         } catch (error) {
           if (!(error instanceof HttpError) || error.status !== 400) throw error;

@@ -63,10 +63,10 @@ async function textsOf(deps: PagesDeps, actor: Actor, id: string, isDraft: boole
   return new Map(read.filter((entry) => entry !== null));
 }
 
-function accessFormOf(deps: PagesDeps, actor: Actor, record: Json, rows: FileRow[], token: string | undefined): AccessRequestForm | null {
+async function accessFormOf(deps: PagesDeps, actor: Actor, record: Json, rows: FileRow[], token: string | undefined): Promise<AccessRequestForm | null> {
   const signedIn = actor.kind === "user";
   if (!offersAccessRequest(record, signedIn, rows.length > 0)) return null;
-  const user = actor.kind === "user" ? deps.services.users.findUserById(actor.userId) : null;
+  const user = actor.kind === "user" ? await deps.services.users.findUserById(actor.userId) : null;
   return {
     action: withToken(`/records/${encodeURIComponent(String(record.id))}/access/request`, token),
     csrf: actor.csrf ?? null,
@@ -82,12 +82,15 @@ function accessFormOf(deps: PagesDeps, actor: Actor, record: Json, rows: FileRow
 /** The published record `id` as `actor` may see it (401/403/404, or a redirect from a parent id, thrown as the API would). */
 export async function loadRecordView(deps: PagesDeps, actor: Actor, id: string, styleParam: string | null): Promise<LandingView> {
   const { services } = deps;
-  const record = services.records.readRecord(actor, id) as Json;
+  const record = (await services.records.readRecord(actor, id)) as Json;
   const token = actor.linkToken;
   const rows = fileRows(record);
   const style = chosenStyle(styleParam);
-  const citation = services.exports.chooseFormat("text/x-bibliography", { style })!.render(record);
+  const citation = await services.exports.chooseFormat("text/x-bibliography", { style })!.render(record);
   const [versions, texts] = await Promise.all([versionsOf(deps, actor, record), textsOf(deps, actor, record.id, false, rows)]);
+  const jsonLd = await services.exports.chooseFormat("application/ld+json", {})!.render(record);
+  const signposting = await services.exports.signposting(record);
+  const accessForm = await accessFormOf(deps, actor, record, rows, token);
   return {
     record,
     isDraft: false,
@@ -97,16 +100,16 @@ export async function loadRecordView(deps: PagesDeps, actor: Actor, id: string, 
     texts,
     versions,
     citation: { style, text: stripHtml(citation) },
-    jsonLd: services.exports.chooseFormat("application/ld+json", {})!.render(record),
-    signposting: services.exports.signposting(record),
-    accessForm: accessFormOf(deps, actor, record, rows, token),
+    jsonLd,
+    signposting,
+    accessForm,
     owner: actor.kind === "user" && String(record.parent?.access?.owned_by?.user ?? "") === String(actor.userId),
   };
 }
 
 /** A draft as whoever may preview it sees it (`?preview=1`): metadata and files, nothing for harvesters. */
 export async function loadDraftView(deps: PagesDeps, actor: Actor, id: string): Promise<LandingView> {
-  const record = deps.services.records.readDraft(actor, id) as Json;
+  const record = (await deps.services.records.readDraft(actor, id)) as Json;
   const token = actor.linkToken;
   const rows = fileRows(record);
   return {

@@ -30,16 +30,16 @@ function SearchPage({ ctx, deps, state, outcome }: { ctx: PageContext; deps: Pag
 export const searchPages = (http: ActorContext, deps: PagesDeps) =>
   new Elysia()
     .use(http)
-    .get("/search", ({ actor, request }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get("/search", async ({ actor, request }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       return renderOrError(ctx, async () => {
         const state = searchStateOf(request, "/search", searchLimits(deps).defaultSize);
         const outcome = await runSearch(() => deps.services.records.searchRecords(actor, state.query));
         return htmlResponse(<SearchPage ctx={ctx} deps={deps} state={state} outcome={outcome} />, outcome.status);
       });
     })
-    .get("/search/help", ({ actor, request }) => {
-      const ctx = pageContextOf(deps, actor, request);
+    .get("/search/help", async ({ actor, request }) => {
+      const ctx = await pageContextOf(deps, actor, request);
       return renderOrError(ctx, () => (
         <Layout ctx={ctx} title="Search help">
           <div class="search-page">

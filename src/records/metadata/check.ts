@@ -1,20 +1,19 @@
 // Validation and normalisation of a draft's metadata and custom_fields, run on every save and on publish.
 //
-// Pure: the records service passes a vocabulary lookup and gets back what to store plus two error
+// Pure and synchronous: the records service passes a vocabulary lookup and gets back what to store plus two error
 // lists. `errors` are InvenioRDM's schema errors (drafts save with them, publish refuses them);
 // `unknownIds` are vocabulary ids that do not exist (InvenioRDM's relation check, a 400 even on a
 // draft save). Messages and paths follow InvenioRDM's marshmallow schemas.
 import type { FieldError } from "../../core/errors";
-import type { VocabularyLookup } from "../../vocabularies/model";
 import { checkCustomFields } from "./custom-fields";
-import { type Ctx, MISSING, type Obj, UNKNOWN_FIELD, fail, isObject, minLength, put, readList, readString, readVocabularyRef } from "./fields";
+import { type Ctx, MISSING, type VocabularyLookup, type Obj, UNKNOWN_FIELD, fail, isObject, minLength, put, readList, readString, readVocabularyRef } from "./fields";
 import { readFunding } from "./funding";
 import { readAlternateIdentifiers, readLocations, readReferences, readRelatedIdentifiers } from "./identifier-fields";
 import { readContributors, readCreators } from "./people";
 import { readAdditionalDescriptions, readAdditionalTitles, readDates, readDescription, readEdtf, readLanguages, readRights, readSubjects } from "./vocabulary-fields";
 
-// Callers validate with the vocabularies service's lookup; re-exported for the modules that name it from here.
-export type { VocabularyLookup } from "../../vocabularies/model";
+// The synchronous lookup the check asks (records/document.ts answers it from entries read beforehand); re-exported for the modules that name it from here.
+export type { VocabularyLookup } from "./fields";
 
 export interface MetadataCheck {
   metadata: Record<string, unknown>;

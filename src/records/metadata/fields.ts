@@ -1,10 +1,13 @@
 // Shared readers for metadata checks: error context, typed readers with marshmallow's messages, vocabulary ids, identifiers.
 import type { FieldError } from "../../core/errors";
 import { cleanText } from "../../core/html";
-import type { VocabularyLookup } from "../../vocabularies/model";
+import type { VocabularyEntry } from "../../vocabularies/model";
 import { detectSchemes, isValidIdentifier, normalizeIdentifier } from "./identifiers";
 
 export type Obj = Record<string, unknown>;
+
+/** A vocabulary entry by type and id, answered at once: records/document.ts reads the entries a document names beforehand. */
+export type VocabularyLookup = (type: string, id: string) => VocabularyEntry | null | undefined;
 
 export interface Ctx {
   lookup: VocabularyLookup;

@@ -24,7 +24,10 @@ export interface FacetGroup {
  * from the answer is a bucket the caller must not see (a restricted community), dropped. Built per
  * search by the records service on the main thread (a reader worker returns only counts).
  */
-export type FacetLabels = (kind: string, keys: string[]) => ReadonlyMap<string, string>;
+export type FacetLabels = (kind: string, keys: string[]) => ReadonlyMap<string, string> | Promise<ReadonlyMap<string, string>>;
+
+/** The caller's labels once read (see `callerLabels`): the buckets are built synchronously. */
+type ReadLabels = (kind: string, keys: string[]) => ReadonlyMap<string, string>;
 
 /** A comma-joined index column (languages, file types) as its values. */
 export const splitList = (joined: string): string[] => (joined ? joined.split(",") : []);
@@ -40,7 +43,7 @@ interface Facet {
   /** The same rule over a facet group. */
   passes(g: FacetGroup, values: string[]): boolean;
   /** The buckets, from the grouped counts; `tally` counts groups by the keys a function gives. */
-  buckets(tally: Tally, isSelected: (key: string) => boolean, lookup: VocabularyLookup, labels?: FacetLabels): Bucket[];
+  buckets(tally: Tally, isSelected: (key: string) => boolean, lookup: VocabularyLookup, labels?: ReadLabels): Bucket[];
 }
 
 type Tally = (keyOf: (g: FacetGroup) => (string | null)[]) => [string, number][];
@@ -50,7 +53,7 @@ const titleOf = (lookup: VocabularyLookup, type: string, id: string) => (lookup(
 const ACCESS_LABELS: Record<string, string> = { open: "Open", embargoed: "Embargoed", restricted: "Restricted", "metadata-only": "Metadata-only" };
 
 /** Labels of a list facet's keys: given every counted key, the label of one, or null to drop its bucket. */
-type ListLabels = (keys: string[], lookup: VocabularyLookup, labels: FacetLabels | undefined) => (key: string) => string | null;
+type ListLabels = (keys: string[], lookup: VocabularyLookup, labels: ReadLabels | undefined) => (key: string) => string | null;
 
 /** A facet over a multi-valued keyword field of record_terms (values stored lower-cased); the ten largest shown buckets. */
 function listFacet(param: string, label: string, field: string, valuesOf: (g: FacetGroup) => string[], labelsOf: ListLabels): Facet {
@@ -173,10 +176,10 @@ const UNREADABLE_COMMUNITY = "unreadable";
  * may) replaced by one no record has, so a total tells nothing of what a restricted community
  * holds; `asked` is the selection as given (lower-cased, as ids are), for the links.
  */
-export function withReadableCommunities(query: Record<string, unknown>, readable: (ids: string[]) => ReadonlyMap<string, string>) {
+export async function withReadableCommunities(query: Record<string, unknown>, readable: (ids: string[]) => Promise<ReadonlyMap<string, string>>) {
   const asked = (selectedFacets(query).communities ?? []).map((id) => id.toLowerCase());
   if (asked.length === 0) return { query, asked };
-  const known = readable(asked);
+  const known = await readable(asked);
   return { query: { ...query, communities: asked.map((id) => (known.has(id) ? id : UNREADABLE_COMMUNITY)) }, asked };
 }
 
@@ -197,7 +200,7 @@ export const listingFacets = (own: boolean, only?: string[]): string[] =>
   RECORD_FACETS.filter((f) => (own || !f.ownListingOnly) && (!only || only.includes(f.param))).map((f) => f.param);
 
 /** The aggregations of the `shown` facets: counts over the query without the facet filters (InvenioRDM's post_filter). */
-export function aggregationsOf(groups: FacetGroup[], selected: Record<string, string[]>, lookup: VocabularyLookup, shown: string[], labels?: FacetLabels) {
+export function aggregationsOf(groups: FacetGroup[], selected: Record<string, string[]>, lookup: VocabularyLookup, shown: string[], labels?: ReadLabels) {
   const tally: Tally = (keyOf) => {
     const counts = new Map<string, number>();
     for (const g of groups) for (const k of keyOf(g)) if (k) counts.set(k, (counts.get(k) ?? 0) + g.n);
@@ -224,8 +227,41 @@ export interface FoundRecords {
   shown: string[];
 }
 
+/** A vocabulary entry by type and id as the vocabularies service answers it (it may read the database). */
+export type EntryLookup = (type: string, id: string) => ReturnType<VocabularyLookup> | Promise<ReturnType<VocabularyLookup>>;
+
+/**
+ * The vocabulary entries the aggregations of `found` name (resource types and their subtypes,
+ * languages), read before the buckets are built, as a lookup that answers at once: few keys per
+ * search, and the bucket building stays synchronous.
+ */
+export async function vocabularyLabels(found: FoundRecords, lookup: EntryLookup): Promise<VocabularyLookup> {
+  const wanted = new Map<string, [string, string]>();
+  const want = (type: string, id: string | null) => {
+    if (id) wanted.set(`${type}\u0000${id}`, [type, id]);
+  };
+  const types = found.shown.includes("resource_type");
+  const languages = found.shown.includes("language");
+  for (const g of found.groups) {
+    if (types) {
+      want("resourcetypes", g.parent ?? g.type);
+      want("resourcetypes", g.type);
+    }
+    if (languages) for (const id of g.languages) want("languages", id);
+  }
+  const entries = new Map(await Promise.all([...wanted].map(async ([key, [type, id]]) => [key, await lookup(type, id)] as const)));
+  return (type, id) => entries.get(`${type}\u0000${id}`);
+}
+
+/** The caller's labels of every community `found` counts, read before the buckets are built. */
+async function callerLabels(found: FoundRecords, labels?: FacetLabels): Promise<ReadLabels | undefined> {
+  if (!labels || !found.shown.includes("communities")) return undefined;
+  const titles = await labels("communities", [...new Set(found.groups.flatMap((g) => g.communities))]);
+  return (kind) => (kind === "communities" ? titles : new Map());
+}
+
 /** The search with its aggregations, as the API answers it; `labels` (the caller's) on the main thread, after the search. */
-export const withAggregations = (found: FoundRecords, lookup: VocabularyLookup, labels?: FacetLabels) => {
+export const withAggregations = async (found: FoundRecords, lookup: VocabularyLookup, labels?: FacetLabels) => {
   const { groups, shown, ...rest } = found;
-  return { ...rest, aggregations: aggregationsOf(groups, found.facets, lookup, shown, labels) };
+  return { ...rest, aggregations: aggregationsOf(groups, found.facets, lookup, shown, await callerLabels(found, labels)) };
 };

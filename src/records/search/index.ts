@@ -7,7 +7,7 @@ import type { RecordScope } from "../policy";
 import type { RecordRow } from "../store";
 import type { FacetLabels, withAggregations } from "./facets";
 
-export type { FacetLabels } from "./facets";
+export type { EntryLookup, FacetLabels } from "./facets";
 export { withReadableCommunities } from "./facets";
 
 export interface RecordSearchInput {
@@ -27,7 +27,7 @@ export interface RecordSearchInput {
 }
 
 /** A search's answer as the API gives it: hits, total, the sort used, the selected facets and the aggregations. */
-export type RecordSearchResult = ReturnType<typeof withAggregations>;
+export type RecordSearchResult = Awaited<ReturnType<typeof withAggregations>>;
 
 /** What the index needs of a published record or a draft. */
 export interface IndexedRow {
@@ -98,23 +98,23 @@ export interface IndexCheck {
 }
 
 /**
- * Record search. The index writes (indexRecord, unindexRecord, indexLatestFlags, setPopularity) and
- * indexedAccess run inside the caller's write transaction, which is synchronous today: they stay
- * synchronous until the database port's transactions become async, and then become async with
- * them. So do the harvest queries, rebuild and check, whose callers (OAI-PMH, `cairn reindex`, the
- * server's start) are synchronous services today; search is async already.
+ * Record search. Every call answers a Promise: an engine reaches its database through the database
+ * port, and a server engine's client is asynchronous. The index writes (indexRecord,
+ * unindexRecord, indexLatestFlags, setPopularity) and indexedAccess are made inside the caller's
+ * write transaction (`db.write`), in its asynchronous flow, so they join it: an index row is
+ * written or rolled back with the record row it stands for.
  */
 export interface RecordSearch {
   /** Writes (or rewrites) the index rows of a record or draft. */
-  indexRecord(row: IndexedRow, parent: IndexedParent): void;
+  indexRecord(row: IndexedRow, parent: IndexedParent): Promise<void>;
   /** Removes the index rows of a record (or of its draft). */
-  unindexRecord(recordId: string, isDraft: boolean): void;
+  unindexRecord(recordId: string, isDraft: boolean): Promise<void>;
   /** Mirrors records.is_latest for a parent's published versions. */
-  indexLatestFlags(parentId: string, latestId: string): void;
+  indexLatestFlags(parentId: string, latestId: string): Promise<void>;
   /** A parent's popularity (all versions' unique views/downloads), which the popularity sorts use. */
-  setPopularity(parentId: string, views: number, downloads: number): void;
+  setPopularity(parentId: string, views: number, downloads: number): Promise<void>;
   /** The access the index holds for a published record, before it is re-indexed (OAI-PMH hears of a change). */
-  indexedAccess(id: string): string | null;
+  indexedAccess(id: string): Promise<string | null>;
 
   /**
    * Records as `scope` sees them, with the aggregations. `labels` names the buckets the caller may
@@ -124,23 +124,24 @@ export interface RecordSearch {
 
   // OAI-PMH harvesting: public published records (every version) in (updated, id) order.
   /** The next `limit` public records after `after`. */
-  listHarvestable(filter: HarvestFilter, after: HarvestKey | null, limit: number): HarvestHit[];
-  countHarvestable(filter: HarvestFilter): number;
+  listHarvestable(filter: HarvestFilter, after: HarvestKey | null, limit: number): Promise<HarvestHit[]>;
+  countHarvestable(filter: HarvestFilter): Promise<number>;
   /** Which of `ids` (published, public or not) the query strings select: set membership. */
-  selectedRecordIds(ids: string[], patterns: string[]): Set<string>;
+  selectedRecordIds(ids: string[], patterns: string[]): Promise<Set<string>>;
   /** The oldest datestamp among public records, or null when there is none. */
-  earliestHarvestable(): number | null;
+  earliestHarvestable(): Promise<number | null>;
   /** Public records by id, in the order asked. */
-  findPublicRecords(ids: string[]): RecordRow[];
+  findPublicRecords(ids: string[]): Promise<RecordRow[]>;
 
   /**
    * Rebuilds the whole index from the records without ever showing an empty or partial one;
-   * `since` is when it started (writes made after it by another process are caught up). Returns
-   * how many published records the index holds.
+   * `since` is when it started (writes made after it by another process are caught up);
+   * `fileTypes` gives a record's or draft's file extensions. Returns how many published records
+   * the index holds. Searches and index writes may run between its batches.
    */
-  rebuild(since: number, fileTypes?: (id: string, isDraft: boolean) => string[], hooks?: RebuildHooks): number;
+  rebuild(since: number, fileTypes?: (id: string, isDraft: boolean) => string[] | Promise<string[]>, hooks?: RebuildHooks): Promise<number>;
   /** Counts of records and drafts against the index rows that stand for them. */
-  check(): IndexCheck;
+  check(): Promise<IndexCheck>;
   /** Ends what the engine runs beside the request thread (reader workers, connections). */
   close(): void;
 }

@@ -3,7 +3,7 @@
 // records counts its facets and picks its page without touching a row per match (SQLite needs
 // ~1 µs per matching row; 100,000 matches made every search ~100 ms). The copy is rebuilt from
 // the table when it is stale; until then searches take the SQL path.
-import type { Db } from "../../../db/sqlite/connection";
+import type { SqliteDb } from "../../../db/sqlite/connection";
 import { isPublicRecord } from "../../policy";
 import { splitList, type FacetGroup } from "../facets";
 
@@ -40,7 +40,7 @@ export interface Columns {
 export type CachedMatch = { rows: Int32Array; bytes: number } | { bits: Uint32Array; count: number; bytes: number };
 
 /** Commits by other connections to this database: the changes `PRAGMA data_version` counts. */
-export const dataVersion = (db: Db) => (db.$client.query("PRAGMA data_version").get() as { data_version: number }).data_version;
+export const dataVersion = (db: SqliteDb) => (db.$client.query("PRAGMA data_version").get() as { data_version: number }).data_version;
 
 /** Time between rebuilds: under a stream of writes, searches use SQL rather than rebuild per write. */
 const REBUILD_INTERVAL_MS = 5000;
@@ -150,7 +150,7 @@ function fill(c: Columns, d: Dictionaries, i: number, r: Row) {
   c.downloads[i] = r[14];
 }
 
-function load(db: Db): Columns {
+function load(db: SqliteDb): Columns {
   const rows = db.$client.query(`SELECT ${COLUMNS} FROM record_index`).values() as unknown as Row[];
   const n = rows.length;
   let maxKey = 0;
@@ -167,7 +167,7 @@ function load(db: Db): Columns {
  * touched): rows still there are re-read in place or appended, rows gone are marked deleted, which
  * every search scope leaves out (records/policy.ts). False when the copy should rather be rebuilt.
  */
-function patch(db: Db, c: Columns, keys: Set<number>): boolean {
+function patch(db: SqliteDb, c: Columns, keys: Set<number>): boolean {
   const list = [...keys];
   const found = new Map<number, Row>();
   for (let at = 0; at < list.length; at += 500) {
@@ -197,15 +197,17 @@ function patch(db: Db, c: Columns, keys: Set<number>): boolean {
 }
 
 /**
- * The copy of `db`'s index. `stamp()` names the state of the index the copy must match: the
+ * A copy of an index. `stamp(db)` names the state of the index the copy must match: the
  * search module's count of its own index writes plus `PRAGMA data_version` (commits by other
  * connections), as `<version>:<data_version>`; in a reader worker, the same pair as the server's
  * connection sees it. The search module tells the copy which index rows each of its writes touched
  * (`changed`): when only such writes happened since the copy was made, a search patches those rows
  * in (a few rows, re-read) instead of rebuilding the copy, so a stream of deposits does not push
  * every search onto the SQL path. Commits by other processes (the CLI) still rebuild it.
+ * `current` and `refresh` are handed the connection to read (the engine reaches it once per search
+ * through the database port; a worker has its own), so nothing here awaits.
  */
-export function createColumnCopy(db: Db, stamp: () => string) {
+export function createColumnCopy(stamp: (db: SqliteDb) => string) {
   let columns: Columns | null = null;
   let seen = "";
   let builtAt = -Infinity;
@@ -217,7 +219,7 @@ export function createColumnCopy(db: Db, stamp: () => string) {
   const dataVersionOf = (s: string) => s.slice(s.indexOf(":") + 1);
 
   /** Applies the noted writes up to the present stamp's version; false when the copy must be rebuilt instead. */
-  function catchUp(now: string): boolean {
+  function catchUp(db: SqliteDb, now: string): boolean {
     if (!columns || dataVersionOf(now) !== dataVersionOf(seen)) return false;
     const upTo = versionOf(now);
     const due = pending.filter((p) => p.version <= upTo);
@@ -229,15 +231,15 @@ export function createColumnCopy(db: Db, stamp: () => string) {
 
   return {
     /** The columns when current (patched or rebuilt if allowed now), else null: use SQL. */
-    current(): Columns | null {
-      const now = stamp();
+    current(db: SqliteDb): Columns | null {
+      const now = stamp(db);
       if (columns && now === seen) return columns;
-      if (catchUp(now)) {
+      if (catchUp(db, now)) {
         seen = now;
         return columns;
       }
       if (performance.now() - builtAt < REBUILD_INTERVAL_MS) return null;
-      this.refresh();
+      this.refresh(db);
       return columns;
     },
 
@@ -260,8 +262,8 @@ export function createColumnCopy(db: Db, stamp: () => string) {
     },
 
     /** Rebuilds now (tests, and the rebuild the interval allows). */
-    refresh() {
-      seen = stamp();
+    refresh(db: SqliteDb) {
+      seen = stamp(db);
       columns = load(db);
       builtAt = performance.now();
       // Notes up to the state just read are in it.

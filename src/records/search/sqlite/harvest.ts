@@ -1,6 +1,6 @@
 // Published records for OAI-PMH harvesting: public versions in a stable (updated, id) order, so a
 // harvest paged by keyset returns each exactly once; selected by set query strings.
-import type { Db } from "../../../db/sqlite/connection";
+import type { SqliteDb } from "../../../db/sqlite/connection";
 import { compileQuery } from "../../../search/sqlite/compile";
 import { parseQueryString, type QueryNode } from "../../../search/query-string";
 import { publicScope, scopeSql } from "../../policy";
@@ -12,7 +12,7 @@ import { expandRecordQuery, RECORD_SEARCH_SCHEMA } from "./schema";
 type Sql = { where: string; params: (string | number)[] };
 
 /** One condition for several patterns; an empty pattern selects everything. */
-function patternsSql(db: Db, patterns: string[] | undefined): Sql {
+function patternsSql(db: SqliteDb, patterns: string[] | undefined): Sql {
   if (patterns === undefined) return { where: "1 = 1", params: [] };
   if (patterns.length === 0) return { where: "0 = 1", params: [] };
   const nodes = patterns.map((p) => parseQueryString(p));
@@ -25,7 +25,7 @@ function patternsSql(db: Db, patterns: string[] | undefined): Sql {
 // Harvesters see what an anonymous caller sees.
 const harvestable = scopeSql(publicScope);
 
-function filterSql(db: Db, filter: HarvestFilter): Sql {
+function filterSql(db: SqliteDb, filter: HarvestFilter): Sql {
   const pattern = patternsSql(db, filter.patterns);
   return {
     where: `${harvestable.where} AND r.updated >= ? AND r.updated < ? AND (${pattern.where})`,
@@ -34,7 +34,7 @@ function filterSql(db: Db, filter: HarvestFilter): Sql {
 }
 
 /** The next `limit` public records after `after`, in (updated, id) order. */
-export function listHarvestable(db: Db, filter: HarvestFilter, after: HarvestKey | null, limit: number): HarvestHit[] {
+export function listHarvestable(db: SqliteDb, filter: HarvestFilter, after: HarvestKey | null, limit: number): HarvestHit[] {
   const base = filterSql(db, filter);
   const keyset = after ? " AND (r.updated, r.record_id) > (?, ?)" : "";
   const params = after ? [...base.params, after.updated, after.id] : base.params;
@@ -45,13 +45,13 @@ export function listHarvestable(db: Db, filter: HarvestFilter, after: HarvestKey
     .all(...params, limit);
 }
 
-export function countHarvestable(db: Db, filter: HarvestFilter): number {
+export function countHarvestable(db: SqliteDb, filter: HarvestFilter): number {
   const base = filterSql(db, filter);
   return db.$client.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM record_index r WHERE ${base.where}`).get(...base.params)?.n ?? 0;
 }
 
 /** Which of `ids` (published, public or not) the patterns select: set membership of listed records and tombstones. */
-export function selectedRecordIds(db: Db, ids: string[], patterns: string[]): Set<string> {
+export function selectedRecordIds(db: SqliteDb, ids: string[], patterns: string[]): Set<string> {
   if (ids.length === 0) return new Set();
   const pattern = patternsSql(db, patterns);
   const rows = db.$client
@@ -63,19 +63,19 @@ export function selectedRecordIds(db: Db, ids: string[], patterns: string[]): Se
 }
 
 /** The oldest datestamp among public records, or null when there is none. */
-export function earliestHarvestable(db: Db): number | null {
+export function earliestHarvestable(db: SqliteDb): number | null {
   return (
     db.$client.query<{ t: number | null }, (string | number)[]>(`SELECT min(r.updated) AS t FROM record_index r WHERE ${harvestable.where}`).get(...harvestable.params)?.t ?? null
   );
 }
 
 /** The access (`public`/`restricted`) the index holds for a published record, before it is re-indexed. */
-export function indexedAccess(db: Db, id: string): string | null {
+export function indexedAccess(db: SqliteDb, id: string): string | null {
   return db.$client.query<{ a: string }, [string]>("SELECT access_record AS a FROM record_index WHERE record_id = ? AND is_draft = 0 AND deleted = 0").get(id)?.a ?? null;
 }
 
 /** Public records by id, in one read (a harvest page), in the order asked. */
-export function findPublicRecords(db: Db, ids: string[]): RecordRow[] {
+export function findPublicRecords(db: SqliteDb, ids: string[]): RecordRow[] {
   if (ids.length === 0) return [];
   const rows = db.$client
     .query<Record<string, any>, (string | number)[]>(

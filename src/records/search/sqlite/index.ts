@@ -1,13 +1,15 @@
 // The SQLite/FTS5 engine of record search (the port is ../index.ts): one object per database that
 // owns the column copy and its staleness (every index write made through it moves a version
-// counter the copy checks) and the reader workers.
+// counter the copy checks) and the reader workers. Each port call reaches the connection once,
+// through the database port's gate (onSqlite); the work behind it is synchronous.
 import type { Page } from "../../../core/paging";
-import type { Db } from "../../../db/sqlite/connection";
-import type { VocabularyLookup } from "../../metadata/check";
+import type { Db } from "../../../db/port";
+import { onSqlite, type SqliteDb } from "../../../db/sqlite/connection";
+import { sqliteOf } from "../../../db/sqlite/port";
 import type { RecordScope } from "../../policy";
-import { withAggregations, type FacetLabels } from "../facets";
+import { vocabularyLabels, withAggregations, type EntryLookup, type FacetLabels, type FoundRecords } from "../facets";
 import type { RecordSearch, RecordSearchInput, RecordSearchResult } from "../index";
-import { createColumnCopy, dataVersion, type ColumnCopy } from "./column-copy";
+import { createColumnCopy, dataVersion, type Columns } from "./column-copy";
 import * as harvest from "./harvest";
 import * as indexer from "./indexer";
 import { createSearchReaders, type ReaderOptions } from "./readers";
@@ -21,74 +23,99 @@ export interface RecordSearchOptions {
   readers?: Omit<ReaderOptions, "path">;
 }
 
-/** The SQLite engine with what only it has: its column copy, and a search on this thread by either path. */
+/** The engine with what only it has: its column copy, and a search on this thread by either path. */
 export interface SqliteRecordSearch extends RecordSearch {
-  /** The column copy (tests refresh it by hand). */
-  copy: ColumnCopy;
+  /** The column copy (tests refresh it by hand): its columns when current (patched or rebuilt if allowed now), else null. */
+  copy: { current(): Promise<Columns | null>; refresh(): Promise<void> };
   /**
    * Records as `scope` sees them, on this thread; `memory: false` forces the SQL path (the
    * conformance suite runs both paths); `labels` as for `search`.
    */
-  searchNow(scope: RecordScope, input: RecordSearchInput, page: Page, options?: { memory?: boolean; labels?: FacetLabels }): RecordSearchResult;
+  searchNow(scope: RecordScope, input: RecordSearchInput, page: Page, options?: { memory?: boolean; labels?: FacetLabels }): Promise<RecordSearchResult>;
 }
 
-export function createSqliteRecordSearch(db: Db, lookup: VocabularyLookup, options: RecordSearchOptions = {}): SqliteRecordSearch {
+/** `db` is the database port (SQLite); `lookup` the vocabularies' entries, which label the facet buckets. */
+export function createSqliteRecordSearch(db: Db, lookup: EntryLookup, options: RecordSearchOptions = {}): SqliteRecordSearch {
   let version = 0;
-  /** The state of the index: writes through this module, and commits by other processes. */
-  const stamp = () => `${version}:${dataVersion(db)}`;
-  const copy = createColumnCopy(db, stamp);
-  const readers = options.readers && options.readers.count > 0 ? createSearchReaders({ ...options.readers, path: db.$client.filename }) : null;
-  /**
-   * Runs an index write, telling the copies (this thread's and the workers') which rows it touched
-   * (`keysOf` its result; none known when it throws: the copies rebuild).
-   */
-  const write = <T>(work: () => T, keysOf: (result: T) => number[] | null): T => {
-    const at = ++version;
-    let keys: number[] | null = null;
-    try {
-      const result = work();
-      keys = keysOf(result);
-      return result;
-    } finally {
-      copy.changed(at, keys);
-      readers?.changed(at, keys);
-    }
+  /** The state of the index: writes through this module, and commits by other processes (read on the connection the copy reads). */
+  const stamp = (s: SqliteDb) => `${version}:${dataVersion(s)}`;
+  const copy = createColumnCopy(stamp);
+  const readers = options.readers && options.readers.count > 0 ? createSearchReaders({ ...options.readers, path: sqliteOf(db).filename }) : null;
+  /** Tells the copies (this thread's and the workers') that index write `at` touched the rows of `keys` (null: unknown, they rebuild). */
+  const noteChange = (at: number, keys: number[] | null) => {
+    copy.changed(at, keys);
+    readers?.changed(at, keys);
   };
-  const touched = (keys: number[]) => keys;
-  const all = () => null;
+  /**
+   * Runs an index write on the connection (inside the caller's transaction when there is one),
+   * telling the copies which rows it touched (none known when it throws: the copies rebuild).
+   */
+  const write = (work: (s: SqliteDb) => number[]): Promise<void> =>
+    onSqlite(db, (s) => {
+      const at = ++version;
+      let keys: number[] | null = null;
+      try {
+        keys = work(s);
+      } finally {
+        noteChange(at, keys);
+      }
+    });
+  /** The aggregations, labelled: the vocabulary entries they name are read first, then built synchronously. */
+  const aggregated = async (found: FoundRecords, labels?: FacetLabels) => withAggregations(found, await vocabularyLabels(found, lookup), labels);
 
   return {
-    copy,
+    copy: {
+      current: () => onSqlite(db, (s) => copy.current(s)),
+      refresh: () => onSqlite(db, (s) => copy.refresh(s)),
+    },
 
-    searchNow: (scope, input, page, options = {}) => withAggregations(findRecords(db, scope, input, page, options.memory === false ? undefined : copy), lookup, options.labels),
+    searchNow: async (scope, input, page, options = {}) =>
+      aggregated(await onSqlite(db, (s) => findRecords(s, scope, input, page, options.memory === false ? undefined : copy)), options.labels),
 
     /** On a reader worker, within the time budget, when there are workers. */
     async search(scope, input, page, labels) {
-      const found = readers ? await readers.search(stamp(), scope, input, page) : findRecords(db, scope, input, page, copy);
-      return withAggregations(found, lookup, labels);
+      const found = readers ? await readers.search(await onSqlite(db, stamp), scope, input, page) : await onSqlite(db, (s) => findRecords(s, scope, input, page, copy));
+      return aggregated(found, labels);
     },
 
-    indexRecord: (row, parent) => void write(() => indexer.indexRecord(db, row, parent), touched),
-    unindexRecord: (recordId, isDraft) => void write(() => indexer.unindexRecord(db, recordId, isDraft), touched),
-    indexLatestFlags: (parentId, latestId) => void write(() => indexer.indexLatestFlags(db, parentId, latestId), touched),
-    /** Into shadow tables, swapped in at the end (rebuild.ts). */
-    rebuild: (since, fileTypes, hooks) => write(() => rebuildIndex(db, since, fileTypes, hooks), all),
-    check: () => checkIndex(db),
+    indexRecord: (row, parent) => write((s) => indexer.indexRecord(s, row, parent)),
+    unindexRecord: (recordId, isDraft) => write((s) => indexer.unindexRecord(s, recordId, isDraft)),
+    indexLatestFlags: (parentId, latestId) => write((s) => indexer.indexLatestFlags(s, parentId, latestId)),
+
+    /**
+     * Into shadow tables, swapped in at the end (rebuild.ts). Searches run between its batches: the
+     * copies hear of it inside the swap's transaction, once the live tables are the new ones (or
+     * when it fails, to be safe).
+     */
+    async rebuild(since, fileTypes, hooks) {
+      let noted = false;
+      const swapped = () => {
+        noted = true;
+        noteChange(++version, null);
+      };
+      try {
+        return await rebuildIndex(db, since, fileTypes, hooks, swapped);
+      } finally {
+        if (!noted) noteChange(++version, null);
+      }
+    },
+    check: () => onSqlite(db, checkIndex),
 
     /** On the index rows and in the copies, which stay current (see column-copy.ts). */
-    setPopularity(parentId, views, downloads) {
-      const keys = indexer.setPopularity(db, parentId, views, downloads);
-      for (const key of keys) copy.setPopularity(key, views, downloads);
-      readers?.setPopularity(keys, views, downloads);
-    },
+    setPopularity: (parentId, views, downloads) =>
+      onSqlite(db, (s) => {
+        const keys = indexer.setPopularity(s, parentId, views, downloads);
+        for (const key of keys) copy.setPopularity(key, views, downloads);
+        readers?.setPopularity(keys, views, downloads);
+      }),
 
     close: () => readers?.close(),
 
-    listHarvestable: (filter, after, limit) => harvest.listHarvestable(db, filter, after, limit),
-    countHarvestable: (filter) => harvest.countHarvestable(db, filter),
-    selectedRecordIds: (ids, patterns) => harvest.selectedRecordIds(db, ids, patterns),
-    earliestHarvestable: () => harvest.earliestHarvestable(db),
-    findPublicRecords: (ids) => harvest.findPublicRecords(db, ids),
-    indexedAccess: (id) => harvest.indexedAccess(db, id),
+    listHarvestable: (filter, after, limit) => onSqlite(db, (s) => harvest.listHarvestable(s, filter, after, limit)),
+    countHarvestable: (filter) => onSqlite(db, (s) => harvest.countHarvestable(s, filter)),
+    selectedRecordIds: (ids, patterns) => onSqlite(db, (s) => harvest.selectedRecordIds(s, ids, patterns)),
+    earliestHarvestable: () => onSqlite(db, harvest.earliestHarvestable),
+    findPublicRecords: (ids) => onSqlite(db, (s) => harvest.findPublicRecords(s, ids)),
+    indexedAccess: (id) => onSqlite(db, (s) => harvest.indexedAccess(s, id)),
   };
 }

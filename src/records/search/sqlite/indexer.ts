@@ -3,8 +3,8 @@
 import { stripHtml } from "../../../core/html";
 import { objects, type JsonObject } from "../../../core/json";
 import type { RecordDocument } from "../../../core/record-document";
-import type { Db } from "../../../db/sqlite/connection";
-import { shapeRow } from "../../../db/sqlite/rows";
+import type { SqliteDb } from "../../../db/sqlite/connection";
+import { shapeRow } from "../../../db/rows";
 import { recordsTable } from "../../../db/tables";
 import { accessStatus, type Access } from "../../access";
 import { isDeleted } from "../../policy";
@@ -104,7 +104,7 @@ function terms(row: { id: string; parentId: string }, doc: RecordDocument, paren
   return out;
 }
 
-function removeKey(db: Db, key: number) {
+function removeKey(db: SqliteDb, key: number) {
   db.$client.query("DELETE FROM record_fts WHERE rowid = ?").run(key);
   db.$client.query("DELETE FROM record_terms WHERE key = ?").run(key);
 }
@@ -113,7 +113,7 @@ function removeKey(db: Db, key: number) {
 const listColumn = (values: string[]) => [...new Set(values.map((v) => v.toLowerCase()).filter(Boolean))].sort().join(",");
 
 /** Removes the index rows of a record (or of its draft); the keys removed. */
-export function unindexRecord(db: Db, recordId: string, isDraft: boolean): number[] {
+export function unindexRecord(db: SqliteDb, recordId: string, isDraft: boolean): number[] {
   const existing = db.$client.query<{ key: number }, [string, number]>("SELECT key FROM record_index WHERE record_id = ? AND is_draft = ?").get(recordId, isDraft ? 1 : 0);
   if (!existing) return [];
   removeKey(db, existing.key);
@@ -133,7 +133,7 @@ export const LIVE_TABLES: IndexTables = { index: "record_index", terms: "record_
  * Writes (or rewrites) the index rows of a record or draft. With `fresh` tables (a rebuild's
  * shadow copies) it only inserts: nothing is there to remove, and popularity is put back after.
  */
-export function indexRecord(db: Db, row: IndexedRow, parent: IndexedParent, fresh?: IndexTables): number[] {
+export function indexRecord(db: SqliteDb, row: IndexedRow, parent: IndexedParent, fresh?: IndexTables): number[] {
   const t = fresh ?? LIVE_TABLES;
   const doc = row.document as RecordDocument;
   const access = doc.access as Access;
@@ -194,7 +194,7 @@ export function indexRecord(db: Db, row: IndexedRow, parent: IndexedParent, fres
 }
 
 /** Sets a parent's popularity (all versions' unique views/downloads) on its index rows; returns their keys. */
-export function setPopularity(db: Db, parentId: string, views: number, downloads: number): number[] {
+export function setPopularity(db: SqliteDb, parentId: string, views: number, downloads: number): number[] {
   return db.$client
     .query<{ key: number }, [number, number, string]>("UPDATE record_index SET views = ?, downloads = ? WHERE parent_id = ? RETURNING key")
     .all(views, downloads, parentId)
@@ -202,7 +202,7 @@ export function setPopularity(db: Db, parentId: string, views: number, downloads
 }
 
 /** Mirrors records.is_latest for the parent's published versions; the keys of their rows. */
-export function indexLatestFlags(db: Db, parentId: string, latestId: string): number[] {
+export function indexLatestFlags(db: SqliteDb, parentId: string, latestId: string): number[] {
   return (
     db.$client
       // Only rows whose flag changes: a first version's row is written already right, and an UPDATE

@@ -1,7 +1,7 @@
 // The in-memory search path over the column copy (column-copy.ts): the matching keys come from
 // FTS5 (or the copy's match cache) and everything else (visibility, facets, totals, the page) is
 // counted in memory. Same rules as the SQL path (sql-path.ts): the conformance suite compares them.
-import type { Db } from "../../../db/sqlite/connection";
+import type { SqliteDb } from "../../../db/sqlite/connection";
 import type { Bound } from "../../../search/sqlite/compile";
 import type { CachedMatch, Columns } from "./column-copy";
 import { passes, type FacetGroup } from "../facets";
@@ -75,7 +75,7 @@ function fromCached(m: CachedMatch): Int32Array {
  * Rows matching a full-text condition, from the copy's cache or from FTS5 (then cached): the
  * first search of a word found in most records reads a million rowids; repeats read none.
  */
-function matchingRows(db: Db, c: Columns, match: string): Int32Array {
+function matchingRows(db: SqliteDb, c: Columns, match: string): Int32Array {
   const cached = c.matches.get(match);
   if (cached) {
     c.matches.delete(match);
@@ -98,7 +98,7 @@ function matchingRows(db: Db, c: Columns, match: string): Int32Array {
 export type MatchPlan = { match: string } | { op: "and" | "or"; parts: MatchPlan[] };
 
 /** Rows of a plan, ascending: leaves from the cache or FTS5, combined by marking rows. */
-function planRows(db: Db, c: Columns, plan: MatchPlan): Int32Array {
+function planRows(db: SqliteDb, c: Columns, plan: MatchPlan): Int32Array {
   if ("match" in plan) return matchingRows(db, c, plan.match);
   const sets = plan.parts.map((p) => planRows(db, c, p));
   const marks = new Uint16Array(c.n);
@@ -113,7 +113,7 @@ function planRows(db: Db, c: Columns, plan: MatchPlan): Int32Array {
 }
 
 /** Rows of the records matching a full-text condition: keys read in one string, not a row object each. */
-function readMatchingRows(db: Db, c: Columns, match: string): Int32Array {
+function readMatchingRows(db: SqliteDb, c: Columns, match: string): Int32Array {
   const joined = (db.$client.query("SELECT group_concat(rowid) AS keys FROM record_fts WHERE record_fts MATCH ?").get(match) as { keys: string | null }).keys ?? "";
   const rows = new Int32Array(joined.length ? joined.length / 2 + 1 : 0);
   let n = 0;
@@ -166,7 +166,7 @@ export interface MemorySearch {
   rankInSql: (total: number) => boolean;
 }
 
-export function memorySearch(db: Db, c: Columns, input: MemorySearch): FastResult {
+export function memorySearch(db: SqliteDb, c: Columns, input: MemorySearch): FastResult {
   const rows = input.match !== null ? planRows(db, c, input.match) : null;
   const count = rows ? rows.length : c.n;
   const visible = input.visible;

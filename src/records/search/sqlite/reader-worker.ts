@@ -1,7 +1,6 @@
 // A reader worker: record searches on its own read-only connection and its own column copy, so a
 // costly search never holds up the server's request thread (readers.ts sends the work).
-import type { Db } from "../../../db/sqlite/connection";
-import { openReader } from "../../../db/sqlite/connection";
+import { openReader, syncDb, type SqliteDb } from "../../../db/sqlite/connection";
 import { HttpError } from "../../../core/errors";
 import { createColumnCopy, type ColumnCopy } from "./column-copy";
 import { findRecords } from "./search";
@@ -9,7 +8,7 @@ import type { ReaderMessage } from "./readers";
 
 declare const self: Worker;
 
-let db: Db | null = null;
+let db: SqliteDb | null = null;
 let copy: ColumnCopy | null = null;
 // The index state the server's connection saw when it sent the current search.
 let stamp = "";
@@ -18,8 +17,8 @@ self.onmessage = (event: MessageEvent<ReaderMessage>) => {
   const m = event.data;
   switch (m.op) {
     case "open":
-      db = openReader(m.path);
-      copy = createColumnCopy(db, () => stamp);
+      db = syncDb(openReader(m.path));
+      copy = createColumnCopy(() => stamp);
       return;
     case "search":
       stamp = m.stamp;

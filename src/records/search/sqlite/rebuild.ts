@@ -1,18 +1,20 @@
 // Rebuilding the records index without ever showing an empty or partial one: the new rows go into
 // shadow tables, batch by batch, and one transaction swaps them in. A rebuild killed at any point
 // leaves the live index as it was (the next rebuild drops the leftover shadow tables).
-import { withPageCache, writeTransaction, type Db } from "../../../db/sqlite/connection";
-import { indexedRecord, type IndexedParent, type RebuildHooks } from "../index";
+import type { Db } from "../../../db/port";
+import { onSqlite, withPageCache, type SqliteDb } from "../../../db/sqlite/connection";
+import { indexedRecord, type IndexedParent, type IndexedRow, type RebuildHooks } from "../index";
 import { indexRecord, LIVE_TABLES, rowOf, type IndexTables } from "./indexer";
 
 const SHADOW: IndexTables = { index: "record_index_rebuild", terms: "record_terms_rebuild", fts: "record_fts_rebuild" };
 const BATCH = 2000;
 
-type FileTypes = (id: string, isDraft: boolean) => string[];
+/** A record's or draft's file extensions (the files service's; it reads the database). */
+type FileTypes = (id: string, isDraft: boolean) => string[] | Promise<string[]>;
 type Raw = Record<string, any>;
 
 /** The live tables' and indexes' CREATE statements, as SQLite keeps them (ALTERed columns included). */
-function liveSchema(db: Db) {
+function liveSchema(db: SqliteDb) {
   const tables = Object.values(LIVE_TABLES);
   return db.$client
     .query<{ type: string; name: string; sql: string }, string[]>(
@@ -27,12 +29,12 @@ function shadowSql(sql: string): string {
   return sql.replace(/^(CREATE (?:VIRTUAL )?TABLE )[`"]?(\w+)[`"]?/, (_, head: string, name: string) => head + (pairs.find(([live]) => live === name)?.[1] ?? name));
 }
 
-export function dropShadow(db: Db) {
+export function dropShadow(db: SqliteDb) {
   for (const table of Object.values(SHADOW)) db.$client.exec(`DROP TABLE IF EXISTS ${table}`);
 }
 
 /** Shadow tables like the live ones, without their indexes: a bulk load is faster without, and the swap makes them. */
-function createShadow(db: Db) {
+function createShadow(db: SqliteDb) {
   dropShadow(db);
   for (const object of liveSchema(db)) if (object.type === "table") db.$client.exec(shadowSql(object.sql));
 }
@@ -45,20 +47,23 @@ function parentOf(raw: Raw): IndexedParent {
 /** Columns of the parent `p` (record_parents) a row is indexed with. */
 const PARENT_COLUMNS = "p.pids AS parent_pids, (SELECT group_concat(community_id) FROM record_communities WHERE parent_id = p.id) AS parent_communities";
 
-function indexPublished(db: Db, raw: Raw, fileTypes: FileTypes) {
-  const row = indexedRecord(rowOf(raw));
-  // Metadata-only records have no files to look up.
-  const types = (row.document as { files?: { enabled?: boolean } }).files?.enabled === false ? [] : fileTypes(raw.id, false);
-  indexRecord(db, { ...row, fileTypes: types }, parentOf(raw), SHADOW);
+/** A record or draft to index, read and shaped before its batch's transaction. */
+interface Indexed {
+  row: IndexedRow;
+  parent: IndexedParent;
 }
+
+/** A published record's row as the index takes it. */
+const publishedOf = (raw: Raw): Indexed => ({ row: indexedRecord(rowOf(raw)), parent: parentOf(raw) });
 
 const DRAFTS_SQL = `SELECT d.*, ${PARENT_COLUMNS},
     d.version_index >= (SELECT max(v) FROM (SELECT max(version_index) AS v FROM records WHERE parent_id = d.parent_id UNION ALL SELECT max(version_index) FROM drafts WHERE parent_id = d.parent_id)) AS is_latest
   FROM drafts d LEFT JOIN record_parents p ON p.id = d.parent_id`;
 
-function indexDraft(db: Db, raw: Raw, fileTypes: FileTypes) {
+/** A draft's row as the index takes it. */
+function draftOf(raw: Raw): Indexed {
   const document = JSON.parse(raw.document);
-  const row = {
+  const row: IndexedRow = {
     id: raw.id,
     parentId: raw.parent_id,
     ownerId: raw.owner_id,
@@ -69,13 +74,27 @@ function indexDraft(db: Db, raw: Raw, fileTypes: FileTypes) {
     document,
     created: raw.created,
     updated: raw.updated,
-    fileTypes: fileTypes(raw.id, true),
   };
-  indexRecord(db, row, parentOf(raw), SHADOW);
+  return { row, parent: parentOf(raw) };
 }
 
+/**
+ * The file types of each record or draft (the files service reads them from the database), asked
+ * before the rows are written so that the batch's writes run with no await between them.
+ */
+async function withFileTypes(items: Indexed[], fileTypes: FileTypes): Promise<Indexed[]> {
+  // Metadata-only records have no files to look up.
+  const types = await Promise.all(
+    items.map(async ({ row }) => (!row.isDraft && (row.document as { files?: { enabled?: boolean } }).files?.enabled === false ? [] : fileTypes(row.id, row.isDraft))),
+  );
+  return items.map((item, i) => ({ ...item, row: { ...item.row, fileTypes: types[i]! } }));
+}
+
+/** Writes rows into the shadow tables. */
+const indexShadow = (db: SqliteDb, items: Indexed[]) => items.forEach(({ row, parent }) => indexRecord(db, row, parent, SHADOW));
+
 /** Removes shadow rows of these parents (or, with null, of records and drafts that no longer exist). */
-function removeShadowRows(db: Db, parents: string[] | null) {
+function removeShadowRows(db: SqliteDb, parents: string[] | null) {
   const where = parents
     ? `parent_id IN (${parents.map(() => "?").join(", ")})`
     : "(is_draft = 0 AND record_id NOT IN (SELECT id FROM records)) OR (is_draft = 1 AND record_id NOT IN (SELECT id FROM drafts))";
@@ -88,10 +107,11 @@ function removeShadowRows(db: Db, parents: string[] | null) {
 
 /**
  * Writes made while the rebuild ran (a server beside `cairn reindex`) went to the live index only:
- * the records and drafts of every parent touched since `since` are indexed into the shadow again
- * (a parent included in a community since then too; a removal leaves no row to find).
+ * the records and drafts of every parent touched since `since` are read to be indexed into the
+ * shadow again (a parent included in a community since then too; a removal leaves no row to find).
+ * Their shadow rows are removed here; `indexShadow` writes the new ones.
  */
-function catchUp(db: Db, since: number, fileTypes: FileTypes) {
+function catchUp(db: SqliteDb, since: number): Indexed[] {
   removeShadowRows(db, null);
   const parents = db.$client
     .query<{ p: string }, [number, number, number]>(
@@ -99,6 +119,7 @@ function catchUp(db: Db, since: number, fileTypes: FileTypes) {
     )
     .all(since, since, since)
     .map((r) => r.p);
+  const items: Indexed[] = [];
   for (let i = 0; i < parents.length; i += 500) {
     const some = parents.slice(i, i + 500);
     const marks = some.map(() => "?").join(", ");
@@ -106,53 +127,73 @@ function catchUp(db: Db, since: number, fileTypes: FileTypes) {
     const records = db.$client
       .query<Raw, string[]>(`SELECT r.*, ${PARENT_COLUMNS} FROM records r LEFT JOIN record_parents p ON p.id = r.parent_id WHERE r.parent_id IN (${marks})`)
       .all(...some);
-    for (const raw of records) indexPublished(db, raw, fileTypes);
-    for (const raw of db.$client.query<Raw, string[]>(`SELECT * FROM (${DRAFTS_SQL}) WHERE parent_id IN (${marks})`).all(...some)) indexDraft(db, raw, fileTypes);
+    for (const raw of records) items.push(publishedOf(raw));
+    for (const raw of db.$client.query<Raw, string[]>(`SELECT * FROM (${DRAFTS_SQL}) WHERE parent_id IN (${marks})`).all(...some)) items.push(draftOf(raw));
   }
+  return items;
 }
 
-/** One transaction: popularity carried over, the live tables replaced by the shadow ones, their indexes made. */
-function swap(db: Db, since: number, fileTypes: FileTypes, beforeSwap?: () => void) {
-  writeTransaction(db, () => {
-    catchUp(db, since, fileTypes);
+/** Popularity carried over, the live tables replaced by the shadow ones, their indexes made. */
+function swapTables(db: SqliteDb) {
+  // Views and downloads belong to the parent and are counted by statistics, not by the rebuild.
+  db.$client.exec(
+    `UPDATE ${SHADOW.index} AS s SET views = l.views, downloads = l.downloads FROM (SELECT parent_id, max(views) AS views, max(downloads) AS downloads FROM record_index GROUP BY parent_id) AS l WHERE l.parent_id = s.parent_id`,
+  );
+  const schema = liveSchema(db);
+  for (const live of Object.values(LIVE_TABLES)) db.$client.exec(`DROP TABLE ${live}`);
+  for (const [role, live] of Object.entries(LIVE_TABLES)) db.$client.exec(`ALTER TABLE ${SHADOW[role as keyof IndexTables]} RENAME TO ${live}`);
+  for (const object of schema) if (object.type === "index") db.$client.exec(object.sql);
+}
+
+/** One transaction: the catch-up, then the swap; `swapped` runs in it once the live tables are the new ones. */
+async function swap(db: Db, since: number, fileTypes: FileTypes, beforeSwap: (() => void) | undefined, swapped: () => void) {
+  await db.write(async (tx) => {
+    const items = await onSqlite(tx, (s) => catchUp(s, since));
+    // The file types are database reads: inside the transaction, as before the swap's writes.
+    const typed = await withFileTypes(items, fileTypes);
+    await onSqlite(tx, (s) => indexShadow(s, typed));
     beforeSwap?.();
-    // Views and downloads belong to the parent and are counted by statistics, not by the rebuild.
-    db.$client.exec(
-      `UPDATE ${SHADOW.index} AS s SET views = l.views, downloads = l.downloads FROM (SELECT parent_id, max(views) AS views, max(downloads) AS downloads FROM record_index GROUP BY parent_id) AS l WHERE l.parent_id = s.parent_id`,
-    );
-    const schema = liveSchema(db);
-    for (const live of Object.values(LIVE_TABLES)) db.$client.exec(`DROP TABLE ${live}`);
-    for (const [role, live] of Object.entries(LIVE_TABLES)) db.$client.exec(`ALTER TABLE ${SHADOW[role as keyof IndexTables]} RENAME TO ${live}`);
-    for (const object of schema) if (object.type === "index") db.$client.exec(object.sql);
+    await onSqlite(tx, (s) => {
+      swapTables(s);
+      swapped();
+    });
   });
 }
 
-/** Rebuilds the whole index from the records and drafts; returns how many published records it holds. */
-export function rebuildIndex(db: Db, since: number, fileTypes: FileTypes = () => [], hooks: RebuildHooks = {}): number {
-  const total = db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM records").get()!.n;
+/**
+ * Rebuilds the whole index from the records and drafts; returns how many published records it
+ * holds. `swapped` runs inside the swap's transaction, right after the live tables changed (the
+ * engine tells its column copies there, before any search can read the new tables).
+ */
+export async function rebuildIndex(db: Db, since: number, fileTypes: FileTypes = () => [], hooks: RebuildHooks = {}, swapped: () => void = () => {}): Promise<number> {
+  const total = await onSqlite(db, (s) => s.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM records").get()!.n);
   // A bigger page cache for the bulk load: the index B-trees of a million rows outgrow the default 2 MB.
-  return withPageCache(db, 131_072, () => {
-    writeTransaction(db, () => createShadow(db));
+  return withPageCache(db, 131_072, async () => {
+    await db.write(async (tx) => onSqlite(tx, (s) => createShadow(s)));
     hooks.onShadowReady?.();
     const batch = hooks.batchSize ?? BATCH;
     let done = 0;
     let after = "";
     for (;;) {
       // Keyset paging with each record's parent pids and communities in the same read: no per-record lookups.
-      const rows = db.$client
-        .query<Raw, [string, number]>(`SELECT r.*, ${PARENT_COLUMNS} FROM records r LEFT JOIN record_parents p ON p.id = r.parent_id WHERE r.id > ? ORDER BY r.id LIMIT ?`)
-        .all(after, batch);
+      const rows = await onSqlite(db, (s) =>
+        s.$client
+          .query<Raw, [string, number]>(`SELECT r.*, ${PARENT_COLUMNS} FROM records r LEFT JOIN record_parents p ON p.id = r.parent_id WHERE r.id > ? ORDER BY r.id LIMIT ?`)
+          .all(after, batch),
+      );
       if (rows.length === 0) break;
-      writeTransaction(db, () => rows.forEach((raw) => indexPublished(db, raw, fileTypes)));
+      // Shaped and given their file types first: the batch's transaction only writes.
+      const items = await withFileTypes(rows.map(publishedOf), fileTypes);
+      await db.write(async (tx) => onSqlite(tx, (s) => indexShadow(s, items)));
       done += rows.length;
       after = rows[rows.length - 1]!.id;
       hooks.onProgress?.(done, total);
     }
     // Drafts too: the owners' own listings search them.
-    const drafts = db.$client.query<Raw, []>(DRAFTS_SQL).all();
-    writeTransaction(db, () => drafts.forEach((raw) => indexDraft(db, raw, fileTypes)));
-    swap(db, since, fileTypes, hooks.beforeSwap);
-    return db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM record_index WHERE is_draft = 0").get()!.n;
+    const drafts = await withFileTypes((await onSqlite(db, (s) => s.$client.query<Raw, []>(DRAFTS_SQL).all())).map(draftOf), fileTypes);
+    await db.write(async (tx) => onSqlite(tx, (s) => indexShadow(s, drafts)));
+    await swap(db, since, fileTypes, hooks.beforeSwap, swapped);
+    return onSqlite(db, (s) => s.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM record_index WHERE is_draft = 0").get()!.n);
   });
 }
 
@@ -162,7 +203,7 @@ export function rebuildIndex(db: Db, since: number, fileTypes: FileTypes = () =>
  * fields each record has (`_exists_` on them; every published record's title shows it): a rebuild
  * adds them.
  */
-export function checkIndex(db: Db) {
+export function checkIndex(db: SqliteDb) {
   const count = (sql: string) => db.$client.query<{ n: number }, []>(sql).get()!.n;
   const records = count("SELECT count(*) AS n FROM records");
   const drafts = count("SELECT count(*) AS n FROM drafts");

@@ -1,6 +1,6 @@
 // How record queries map onto the index: full-text fields (record_fts columns), exact keyword
 // fields (record_terms), range columns (record_index), and the short names clients use.
-import type { Db } from "../../../db/sqlite/connection";
+import type { SqliteDb } from "../../../db/sqlite/connection";
 import type { SearchSchema } from "../../../search/sqlite/compile";
 import type { QueryNode } from "../../../search/query-string";
 import { expandWildcards, ftsVocabulary } from "../../../search/sqlite/wildcards";
@@ -89,4 +89,4 @@ export const RECORD_SEARCH_SCHEMA: SearchSchema = {
 };
 
 /** A record query with its full-text wildcards expanded to the index's terms: what search and harvest compile. */
-export const expandRecordQuery = (db: Db, node: QueryNode | null) => expandWildcards(node, RECORD_SEARCH_SCHEMA, ftsVocabulary(db.$client, RECORD_SEARCH_SCHEMA.fts.table));
+export const expandRecordQuery = (db: SqliteDb, node: QueryNode | null) => expandWildcards(node, RECORD_SEARCH_SCHEMA, ftsVocabulary(db.$client, RECORD_SEARCH_SCHEMA.fts.table));

@@ -2,7 +2,7 @@
 // answered by the in-memory path when the query tree allows it and the copy is current, else SQL.
 // Runs on the request thread or in a reader worker (readers.ts): its answer is plain data.
 import type { Page } from "../../../core/paging";
-import type { Db } from "../../../db/sqlite/connection";
+import type { SqliteDb } from "../../../db/sqlite/connection";
 import { compileQuery } from "../../../search/sqlite/compile";
 import { parseQueryString } from "../../../search/query-string";
 import { chooseSort } from "../../../search/sorts";
@@ -32,7 +32,7 @@ function rankable(match: string): boolean {
 }
 
 /** The index keys of the records a scope admits beyond public and own ones (records/policy.ts grantedSql), for the in-memory path. */
-function grantedKeys(db: Db, scope: RecordScope): Set<number> {
+function grantedKeys(db: SqliteDb, scope: RecordScope): Set<number> {
   const keys = new Set<number>();
   for (const part of grantedParts(scope)) {
     // `+r.is_draft`: not an index choice, so SQLite starts from the part's own small side (the grants', the inclusions') instead of every published row.
@@ -43,7 +43,7 @@ function grantedKeys(db: Db, scope: RecordScope): Set<number> {
 }
 
 /** Searches the index as `scope` sees it; `copy` (when given and current) lets the in-memory path answer. */
-export function findRecords(db: Db, scope: RecordScope, input: RecordSearchInput, page: Page, copy?: ColumnCopy): FoundRecords {
+export function findRecords(db: SqliteDb, scope: RecordScope, input: RecordSearchInput, page: Page, copy?: ColumnCopy): FoundRecords {
   const q = input.q?.trim() ?? "";
   const sort = chooseSort({ options: input.sortOptions, requested: input.sort, hasQuery: q !== "", defaultSort: input.defaultSort });
   // Both paths search the expanded query: the same index terms for every wildcard.
@@ -68,7 +68,7 @@ export function findRecords(db: Db, scope: RecordScope, input: RecordSearchInput
 
   const rankInSql = (hits: number) => sort === "bestmatch" && compiled.rankMatch !== null && rankable(compiled.rankMatch) && hits <= RANK_LIMIT;
   // The copy knows no parents or communities: those listings are answered in SQL.
-  const columns = copy && !input.parentId && !input.communityId ? copy.current() : null;
+  const columns = copy && !input.parentId && !input.communityId ? copy.current(db) : null;
   const predicate = columns && scopePredicate(scope, columns, grantedKeys(db, scope));
   const plan = predicate ? memoryPlan(RECORD_SEARCH_SCHEMA, "r.publication_date", node) : null;
   const fast =

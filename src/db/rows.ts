@@ -1,9 +1,9 @@
-// Point reads by primary key through bun:sqlite's statement cache, with rows shaped as drizzle
+// Point reads by primary key through the port's cached statements, with rows shaped as drizzle
 // would shape them. Drizzle's query builder costs ~40 µs a call; these cost ~3 µs, and they
 // sit on every request's path (a record, its parent, a draft).
 import { getTableColumns, getTableName } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Db } from "./connection";
+import type { Db } from "./port";
 
 type Column = { key: string; name: string; kind: string };
 
@@ -35,14 +35,12 @@ type Binding = string | number | null;
  * optional `ORDER BY`/`LIMIT` tail, through the statement cache: for lookups on a request's path
  * that the query builder made cost tens of µs a call. Callers build `where` from fixed fragments
  * only, never from values, so the cache holds one statement per shape. A few rows are better
- * ordered by `sortRows` than by a tail: bun:sqlite spends ~3.5 µs more on every run of a statement
+ * ordered by `sortRows` than by a tail: the SQLite driver spends ~3.5 µs more on every run of a statement
  * with ORDER BY, even one an index serves or one that finds nothing (measured, Bun 1.4.5).
  */
-export function selectRows<T extends SQLiteTable>(db: Db, table: T, where: string, params: Binding[], tail = ""): T["$inferSelect"][] {
-  return db.$client
-    .query<Record<string, unknown>, Binding[]>(`SELECT * FROM "${getTableName(table)}" WHERE ${where} ${tail}`)
-    .all(...params)
-    .map((raw) => shapeRow(table, raw));
+export async function selectRows<T extends SQLiteTable>(db: Db, table: T, where: string, params: Binding[], tail = ""): Promise<T["$inferSelect"][]> {
+  const rows = await db.statements.all<Record<string, unknown>>(`SELECT * FROM "${getTableName(table)}" WHERE ${where} ${tail}`, params);
+  return rows.map((raw) => shapeRow(table, raw));
 }
 
 /** Sorts rows in place by the keys in order (ascending; numbers or strings), for `selectRows` results. */
@@ -58,13 +56,13 @@ export function sortRows<R>(rows: R[], ...keys: (keyof R)[]): R[] {
 }
 
 /** The row whose `column` (SQL name) equals `value`, or null. */
-export function findRow<T extends SQLiteTable>(db: Db, table: T, column: string, value: string | number): T["$inferSelect"] | null {
-  const raw = db.$client.query<Record<string, unknown>, [string | number]>(`SELECT * FROM "${getTableName(table)}" WHERE "${column}" = ?`).get(value);
+export async function findRow<T extends SQLiteTable>(db: Db, table: T, column: string, value: string | number): Promise<T["$inferSelect"] | null> {
+  const raw = await db.statements.get<Record<string, unknown>>(`SELECT * FROM "${getTableName(table)}" WHERE "${column}" = ?`, [value]);
   return raw ? shapeRow(table, raw) : null;
 }
 
 /** Inserts a row given as drizzle would take it (keys left out take their SQL defaults). */
-export function insertRow<T extends SQLiteTable>(db: Db, table: T, row: T["$inferInsert"]): void {
+export async function insertRow<T extends SQLiteTable>(db: Db, table: T, row: T["$inferInsert"]): Promise<void> {
   const names: string[] = [];
   const values: (string | number | null)[] = [];
   const given = row as Record<string, unknown>;
@@ -74,5 +72,5 @@ export function insertRow<T extends SQLiteTable>(db: Db, table: T, row: T["$infe
     names.push(`"${c.name}"`);
     values.push(v === null ? null : c.kind === "json" ? JSON.stringify(v) : c.kind === "boolean" ? (v ? 1 : 0) : (v as string | number));
   }
-  db.$client.query(`INSERT INTO "${getTableName(table)}" (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).run(...values);
+  await db.statements.run(`INSERT INTO "${getTableName(table)}" (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`, values);
 }
