@@ -40,7 +40,9 @@ export type Db = Omit<SqliteRemoteDatabase, "transaction" | "batch" | "all" | "g
    *
    * Inside `work`, `tx` is the transaction; so is every statement on the outer `db` made in the
    * same asynchronous flow (a hook handed the services' `db` joins the transaction rather than
-   * waiting behind it), and a `write` inside it is a nested savepoint.
+   * waiting behind it), and a `write` inside it is a nested savepoint. So never share an in-flight
+   * database Promise between requests (keep settled values instead): a transaction that awaits a
+   * read another request started, still waiting for the connection, waits for itself.
    */
   write<T>(work: (tx: Db) => Promise<T>): Promise<T>;
 };

@@ -64,10 +64,13 @@ export const earliestTombstone = async (db: Db) =>
   )?.t ?? null;
 
 /** The signing keys of resumption tokens, newest first; the first call makes one. */
-export async function tokenKeys(db: Db, newSecret: () => string, now: number): Promise<string[]> {
-  const keys = async () => (await db.select().from(oaiTokenKeysTable).orderBy(desc(oaiTokenKeysTable.id)).all()).map((r) => r.secret);
-  const existing = await keys();
-  if (existing.length) return existing;
-  await db.insert(oaiTokenKeysTable).values({ secret: newSecret(), created: now }).run();
-  return keys();
+export function tokenKeys(db: Db, newSecret: () => string, now: number): Promise<string[]> {
+  // One transaction: two first harvests at once make one key, not two.
+  return db.write(async (tx) => {
+    const keys = async () => (await tx.select().from(oaiTokenKeysTable).orderBy(desc(oaiTokenKeysTable.id)).all()).map((r) => r.secret);
+    const existing = await keys();
+    if (existing.length) return existing;
+    await tx.insert(oaiTokenKeysTable).values({ secret: newSecret(), created: now }).run();
+    return keys();
+  });
 }

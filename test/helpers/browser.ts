@@ -35,7 +35,7 @@ export async function startBrowserApp(overrides: Record<string, unknown> = {}): 
     async stop() {
       await browser.close();
       server.stop(true);
-      ctx.close();
+      await ctx.close();
     },
   };
 }
