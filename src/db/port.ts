@@ -28,8 +28,9 @@ export interface Statements {
 
 /**
  * The database as a store sees it: outside a transaction, or inside one (the `tx` of `write`).
- * The query builder is drizzle's asynchronous one: `await db.select()…` (`.all()`, `.get()`,
- * `.run()` answer Promises).
+ * The query builder is drizzle's asynchronous one, run by awaiting it: `await db.select()…` answers
+ * the rows, `await db.update()…` the write's result (the rows when given `.returning()`), and
+ * `first(…)` the first row.
  */
 export type Db = Omit<SqliteRemoteDatabase, "transaction" | "batch" | "all" | "get" | "run" | "values"> & {
   readonly statements: Statements;
@@ -63,5 +64,10 @@ export type DatabasePort = Db & {
   close(): void;
 };
 
-/** Rows changed by a builder's awaited `.run()` (typed so that an un-awaited one does not compile). */
+/** Rows changed by an awaited write builder without `.returning()` (typed so that an un-awaited one does not compile). */
 export const changesOf = (result: SqliteRemoteResult): number => (result as { changes?: number }).changes ?? 0;
+
+/** The first row of a query, or undefined (drizzle's `get`): a select given with `.limit(1)`, or a write with `.returning()`. */
+export async function first<T>(rows: PromiseLike<T[]>): Promise<T | undefined> {
+  return (await rows)[0];
+}
