@@ -35,6 +35,11 @@ export interface Statements {
 export type Db = Omit<SqliteRemoteDatabase, "transaction" | "batch" | "all" | "get" | "run" | "values"> & {
   readonly statements: Statements;
   /**
+   * The same object for the port and every transaction of it: the key of a per-database cache of
+   * values that never change once written (a transaction's `tx` is a new object each time).
+   */
+  readonly database: object;
+  /**
    * One write transaction: BEGIN IMMEDIATE on SQLite, a transaction on a server engine. `work`
    * awaits nothing but the database (no network, no file I/O: side effects run after `write`
    * resolves), so the transaction stays short. A throw rolls back and reaches the caller.
