@@ -136,7 +136,7 @@ for (const c of values.connections!.split(",").map(Number)) {
   });
 }
 await cairn.stop();
-bare.stop(true);
+await bare.stop(true);
 console.log("In process (µs a read):");
 console.table(phases);
 console.log("SQL statements of records.readRecord:");

@@ -22,7 +22,7 @@ export interface BrowserApp extends TestApp {
 export async function startBrowserApp(overrides: Record<string, unknown> = {}): Promise<BrowserApp> {
   const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
   const port = probe.port;
-  probe.stop(true);
+  await probe.stop(true);
   const base = `http://127.0.0.1:${port}`;
   const ctx = await createTestApp({ BASE_URL: base, ...overrides });
   const server = Bun.serve({ port, hostname: "127.0.0.1", fetch: (request) => ctx.app.handle(request), maxRequestBodySize: 1024 * 1024 * 1024 });
@@ -34,7 +34,7 @@ export async function startBrowserApp(overrides: Record<string, unknown> = {}): 
     newPerson: () => browser.newContext({ baseURL: base }),
     async stop() {
       await browser.close();
-      server.stop(true);
+      await server.stop(true);
       await ctx.close();
     },
   };
