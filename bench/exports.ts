@@ -125,6 +125,6 @@ async function main() {
 try {
   await main();
 } finally {
-  services.close();
+  await services.close();
   rmSync(data, { recursive: true, force: true });
 }

@@ -58,9 +58,9 @@ export async function startServer(data: string, env: Record<string, string> = {}
 }
 
 /** Fills the data directory with `generate`, indexes it and starts a server on it; both durations in seconds. */
-export async function seedAndServe(data: string, generate: () => void) {
+export async function seedAndServe(data: string, generate: () => void | Promise<void>) {
   const started = performance.now();
-  generate();
+  await generate();
   const genSeconds = (performance.now() - started) / 1000;
   const reindexSeconds = reindexData(data);
   return { genSeconds, reindexSeconds, server: await startServer(data) };

@@ -128,7 +128,7 @@ function orcid(n: number) {
   return `${digits.slice(0, 4)}-${digits.slice(4, 8)}-${digits.slice(8, 12)}-${digits.slice(12, 15)}X`;
 }
 
-function generate(path: string) {
+async function generate(path: string) {
   const started = performance.now();
   const chunk: string[] = [];
   const file = Bun.file(path).writer();
@@ -144,12 +144,12 @@ function generate(path: string) {
       }),
     );
     if (chunk.length === 10_000) {
-      file.write(chunk.join("\n") + "\n");
+      await file.write(chunk.join("\n") + "\n");
       chunk.length = 0;
     }
   }
-  file.write(chunk.join("\n") + "\n");
-  file.end();
+  await file.write(chunk.join("\n") + "\n");
+  await file.end();
   return performance.now() - started;
 }
 
@@ -176,7 +176,7 @@ const data = join(dir, "data");
 try {
   const skip = { ms: NaN, peakMb: NaN, out: "skipped (--reuse)" };
   if (!values.reuse) {
-    const genMs = generate(file);
+    const genMs = await generate(file);
     console.log(`generated ${COUNT.toLocaleString()} names (${(Bun.file(file).size / 1024 / 1024).toFixed(0)} MB) in ${(genMs / 1000).toFixed(1)} s`);
   }
   const imported = values.reuse ? skip : await runMeasured([process.execPath, MAIN, "vocabularies", "import", "names", file, "--data", data]);

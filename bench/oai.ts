@@ -70,9 +70,9 @@ function document(i: number) {
   };
 }
 
-function generate() {
+async function generate() {
   const config = loadConfig({ flags: { DATA_DIR: data, HTTP: true }, env: {} });
-  createServices({ config }).close(); // migrate and load fixtures
+  await createServices({ config }).close(); // migrate and load fixtures
   const now = Date.now();
   bulkInsertRecords(data, COUNT, document, (i) => now - (COUNT - i) * 1000);
   // A fifth of the restricted records were public once: OAI reports them deleted.

@@ -80,7 +80,7 @@ if (import.meta.main) {
   const data = join(dir, "data");
   try {
     const config = loadConfig({ flags: { DATA_DIR: data, HTTP: true }, env: {} });
-    createServices({ config }).close();
+    await createServices({ config }).close();
     const records = createRecordsData(7);
     const now = Date.now();
     bulkInsertRecords(data, COUNT, records.document, (i) => now - (COUNT - i) * 1000);

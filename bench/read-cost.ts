@@ -71,7 +71,7 @@ await phase("direct route GET /api/records/{id} (what the server runs)", async (
   const request = Object.assign(new Request(`http://localhost/api/records/${id}`, { headers: { "user-agent": BROWSER } }), { params: { id } });
   return (await directRoutes["/api/records/:id"](request, peer)).text();
 });
-services.close();
+await services.close();
 if (values["in-process"]) {
   console.table(phases);
   console.table(sql);
@@ -136,7 +136,7 @@ for (const c of values.connections!.split(",").map(Number)) {
   });
 }
 await cairn.stop();
-bare.stop(true);
+await bare.stop(true);
 console.log("In process (µs a read):");
 console.table(phases);
 console.log("SQL statements of records.readRecord:");

@@ -24,9 +24,9 @@ const data = join(dir, "data");
 const records = createRecordsData(7);
 
 /** The records, straight into a migrated data directory; their ids in order. */
-function generate() {
+async function generate() {
   const config = loadConfig({ flags: { DATA_DIR: data, HTTP: true }, env: {} });
-  createServices({ config }).close(); // migrate and load fixtures
+  await createServices({ config }).close(); // migrate and load fixtures
   const now = Date.now();
   return bulkInsertRecords(data, COUNT, records.document, (i) => now - (COUNT - i) * 1000);
 }
@@ -65,13 +65,13 @@ async function makeMember(ids: string[]): Promise<string> {
     });
     return (await services.tokens.createToken(systemActor, { userId: user.id, name: "bench" })).secret;
   } finally {
-    services.close();
+    await services.close();
   }
 }
 
 try {
   const started = performance.now();
-  const ids = generate();
+  const ids = await generate();
   const token = await makeMember(ids);
   const genSeconds = (performance.now() - started) / 1000;
   const reindexSeconds = reindexData(data);

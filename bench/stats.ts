@@ -49,9 +49,9 @@ const document = (i: number) => ({
   pids: {},
 });
 
-function prepare(data: string) {
+async function prepare(data: string) {
   const config = loadConfig({ flags: { DATA_DIR: data, HTTP: true }, env: {} });
-  createServices({ config }).close(); // migrate and load fixtures
+  await createServices({ config }).close(); // migrate and load fixtures
   bulkInsertRecords(data, RECORDS, document, () => Date.now());
   reindexData(data);
 }
@@ -86,7 +86,7 @@ async function throughput({ base, pid }: { base: string; pid: number }): Promise
 
 async function benchHttp() {
   const on = join(dir, "on");
-  prepare(on);
+  await prepare(on);
   const off = join(dir, "off");
   cpSync(on, off, { recursive: true });
   const servers = { on: await startServer(on, { CAIRN_STATS_ENABLED: "true" }), off: await startServer(off, { CAIRN_STATS_ENABLED: "false" }) };
@@ -159,7 +159,7 @@ function insertEvents(data: string) {
 async function benchAggregate() {
   const data = join(dir, "agg");
   const config = loadConfig({ flags: { DATA_DIR: data, HTTP: true }, env: {} });
-  createServices({ config }).close();
+  await createServices({ config }).close();
   let t = performance.now();
   insertEvents(data);
   const insertSeconds = (performance.now() - t) / 1000;
@@ -167,7 +167,7 @@ async function benchAggregate() {
   t = performance.now();
   const run = await services.stats.aggregate({ chunk: 200_000 });
   const seconds = (performance.now() - t) / 1000;
-  services.close();
+  await services.close();
   return { events: run.events, seconds: +seconds.toFixed(1), perSecond: Math.round(run.events / seconds), parents: run.parents, insertSeconds: +insertSeconds.toFixed(1) };
 }
 

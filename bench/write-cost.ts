@@ -70,7 +70,7 @@ for (let i = 0; i < COUNT; i++) await deposit(300 + i);
 const total = performance.now() - started;
 statements.on = measuring = false;
 const framesPerRecord = (walFrames() - framesBefore) / COUNT;
-services.close();
+await services.close();
 rmSync(data, { recursive: true, force: true });
 
 const us = (ms: number) => +((ms * 1000) / COUNT).toFixed(1);

@@ -235,8 +235,9 @@ export function createServices(options: AppOptions) {
     jobs,
     worker: createWorker(runner, { concurrency: config.JOBS_CONCURRENCY, pollMs: config.JOBS_POLL_INTERVAL_MS }),
     stats,
-    /** Resolves once buffered writes are done and the database is closed. */
+    /** Resolves once the fixture load and buffered writes are done and the database is closed. */
     close: async () => {
+      await ready.catch(() => undefined); // its failure was logged; a load cut off by close would be lost
       await stats.close(); // buffered view/download events are written first
       records.close(); // the search reader workers
       db.close();

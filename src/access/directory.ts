@@ -27,15 +27,10 @@ export interface AccessDirectory {
 }
 
 export function createAccessDirectory(db: Db, clock: { now(): number }): AccessDirectory {
-  // Read once and kept; a failed read is not kept, so the next use tries again.
-  let key: Promise<string> | undefined;
-  const tokens = createLinkTokens(
-    () =>
-      (key ??= store.signingKey(db, "secret-links", newSecret, clock.now()).catch((err: unknown) => {
-        key = undefined;
-        throw err;
-      })),
-  );
+  // Read once and kept. The value is kept, not the read's Promise: a transaction awaiting another
+  // request's read still waiting for the connection would wait for itself (see db/port.ts).
+  let key: string | undefined;
+  const tokens = createLinkTokens(async () => (key ??= await store.signingKey(db, "secret-links", newSecret, clock.now())));
   return {
     tokens,
     async permissionOf(actor, parentId, now) {

@@ -47,7 +47,7 @@ cairn jobs run NAME
         if (!s.jobs.registry.get(name)) {
           throw new UsageError(
             `no job named '${name}' (known: ${s.jobs.registry
-              .all()
+              .list()
               .map((d) => d.name)
               .join(", ")})`,
           );

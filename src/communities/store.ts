@@ -1,7 +1,7 @@
 // Queries on the communities, community_members and featured_communities tables.
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { matchAllWords, wordPrefixGlob } from "../core/word-match";
-import { changesOf, type Db } from "../db/port";
+import { changesOf, first, type Db } from "../db/port";
 import { communitiesTable, communityMembersTable, featuredCommunitiesTable, groupMembersTable, usersTable } from "../db/tables";
 import type { Role } from "./roles";
 import { actorMembership } from "./policy";
@@ -17,60 +17,63 @@ export const typeColumn = sql`json_extract(${c.metadata}, '$.type.id')`;
 
 /** The community with this id, or else this slug (any case), within `filter`. */
 export const findCommunity = async (db: Db, key: string, filter: SQL) =>
-  await db
-    .select()
-    .from(c)
-    .where(and(filter, sql`(${c.id} = ${key} OR lower(${c.slug}) = lower(${key}))`))
-    // A slug can never equal an id (slugs are not UUIDs), but an id match wins all the same.
-    .orderBy(desc(sql`${c.id} = ${key}`))
-    .get();
+  await first(
+    db
+      .select()
+      .from(c)
+      .where(and(filter, sql`(${c.id} = ${key} OR lower(${c.slug}) = lower(${key}))`))
+      // A slug can never equal an id (slugs are not UUIDs), but an id match wins all the same.
+      .orderBy(desc(sql`${c.id} = ${key}`))
+      .limit(1),
+  );
 
-export const findCommunityById = async (db: Db, id: string) => await db.select().from(c).where(eq(c.id, id)).get();
+export const findCommunityById = async (db: Db, id: string) => await first(db.select().from(c).where(eq(c.id, id)).limit(1));
 
 /** The communities of `ids` within `filter`, in no particular order. */
 export const listCommunitiesIn = async (db: Db, ids: string[], filter: SQL) =>
   await db
     .select()
     .from(c)
-    .where(and(inArray(c.id, ids), filter))
-    .all();
+    .where(and(inArray(c.id, ids), filter));
 
 /** Id, slug and title (whatever the metadata holds) of the communities of `ids` within `filter`. */
 export const listCommunityTitles = async (db: Db, ids: string[], filter: SQL) =>
   await db
     .select({ id: c.id, slug: c.slug, title: sql<unknown>`${title}` })
     .from(c)
-    .where(and(inArray(c.id, ids), filter))
-    .all();
+    .where(and(inArray(c.id, ids), filter));
 
 export const findCommunityBySlug = async (db: Db, slug: string) =>
-  await db
-    .select({ id: c.id })
-    .from(c)
-    .where(sql`lower(${c.slug}) = lower(${slug})`)
-    .get();
+  await first(
+    db
+      .select({ id: c.id })
+      .from(c)
+      .where(sql`lower(${c.slug}) = lower(${slug})`)
+      .limit(1),
+  );
 
-export const insertCommunity = async (db: Db, row: typeof c.$inferInsert) => await db.insert(c).values(row).returning().get();
+export const insertCommunity = async (db: Db, row: typeof c.$inferInsert) => (await first(db.insert(c).values(row).returning()))!;
 
-export const insertMember = async (db: Db, row: typeof communityMembersTable.$inferInsert) => await db.insert(communityMembersTable).values(row).run();
+export const insertMember = async (db: Db, row: typeof communityMembersTable.$inferInsert) => await db.insert(communityMembersTable).values(row);
 
 export const updateCommunity = async (db: Db, id: string, values: Partial<typeof c.$inferInsert>) =>
-  await db
-    .update(c)
-    .set({ ...values, revisionId: sql`${c.revisionId} + 1` })
-    .where(eq(c.id, id))
-    .returning()
-    .get();
+  (await first(
+    db
+      .update(c)
+      .set({ ...values, revisionId: sql`${c.revisionId} + 1` })
+      .where(eq(c.id, id))
+      .returning(),
+  ))!;
 
 /** Deletes the row; its members and featured periods go with it (ON DELETE CASCADE). */
-export const deleteCommunity = async (db: Db, id: string) => changesOf(await db.delete(c).where(eq(c.id, id)).run());
+export const deleteCommunity = async (db: Db, id: string) => changesOf(await db.delete(c).where(eq(c.id, id)));
 
 /** The actor's role rows (direct and through its groups), in `communityIds` when given. */
 export async function listRoleRows(db: Db, actor: Actor, communityIds?: string[]): Promise<{ communityId: string; role: Role }[]> {
   const membership = actorMembership(actor);
   if (!membership || communityIds?.length === 0) return [];
   const where = communityIds ? and(membership, inArray(communityMembersTable.communityId, communityIds)) : membership;
-  return (await db.select({ communityId: communityMembersTable.communityId, role: communityMembersTable.role }).from(communityMembersTable).where(where).all()) as {
+  return (await db.select({ communityId: communityMembersTable.communityId, role: communityMembersTable.role }).from(communityMembersTable).where(where)) as {
     communityId: string;
     role: Role;
   }[];
@@ -90,7 +93,7 @@ export async function listMemberEmails(db: Db, communityId: string, roles: Role[
     .innerJoin(groupMembersTable, eq(groupMembersTable.groupId, m.groupId))
     .innerJoin(usersTable, eq(usersTable.id, groupMembersTable.userId))
     .where(and(eq(m.communityId, communityId), inArray(m.role, roles), eq(usersTable.active, true)));
-  return (await direct.union(viaGroups).all()).map((r) => r.email);
+  return (await direct.union(viaGroups)).map((r) => r.email);
 }
 
 export interface SearchSpec {
@@ -124,11 +127,13 @@ export async function searchCommunities(db: Db, spec: SearchSpec) {
   const where = and(base, ...spec.selected.map((s) => inArray(s.column, s.values)));
   const total =
     (
-      await db
-        .select({ n: sql<number>`count(*)` })
-        .from(c)
-        .where(where)
-        .get()
+      await first(
+        db
+          .select({ n: sql<number>`count(*)` })
+          .from(c)
+          .where(where)
+          .limit(1),
+      )
     )?.n ?? 0;
   const rows = await db
     .select()
@@ -136,8 +141,7 @@ export async function searchCommunities(db: Db, spec: SearchSpec) {
     .where(where)
     .orderBy(...spec.order)
     .limit(spec.limit)
-    .offset(spec.offset)
-    .all();
+    .offset(spec.offset);
   return { rows, total, base };
 }
 
@@ -147,8 +151,7 @@ export const countBy = async (db: Db, column: SQL, where: SQL | undefined) =>
     .select({ key: sql<string | null>`${column}`, n: sql<number>`count(*)` })
     .from(c)
     .where(where)
-    .groupBy(column)
-    .all();
+    .groupBy(column);
 
 export const ORDERS: Record<string, SQL[]> = {
   newest: [desc(c.created), desc(c.id)],
@@ -162,20 +165,23 @@ export const ORDERS: Record<string, SQL[]> = {
 // Featured periods.
 const f = featuredCommunitiesTable;
 
-export const insertFeatured = async (db: Db, row: typeof f.$inferInsert) => await db.insert(f).values(row).returning().get();
+export const insertFeatured = async (db: Db, row: typeof f.$inferInsert) => (await first(db.insert(f).values(row).returning()))!;
 
 export const findFeatured = async (db: Db, communityId: string, id: number) =>
-  await db
-    .select()
-    .from(f)
-    .where(and(eq(f.id, id), eq(f.communityId, communityId)))
-    .get();
+  await first(
+    db
+      .select()
+      .from(f)
+      .where(and(eq(f.id, id), eq(f.communityId, communityId)))
+      .limit(1),
+  );
 
-export const listFeatured = async (db: Db, communityId: string) => await db.select().from(f).where(eq(f.communityId, communityId)).orderBy(desc(f.startDate), desc(f.id)).all();
+export const listFeatured = async (db: Db, communityId: string) => await db.select().from(f).where(eq(f.communityId, communityId)).orderBy(desc(f.startDate), desc(f.id));
 
-export const updateFeatured = async (db: Db, id: number, startDate: number, at: number) => await db.update(f).set({ startDate, updated: at }).where(eq(f.id, id)).returning().get();
+export const updateFeatured = async (db: Db, id: number, startDate: number, at: number) =>
+  (await first(db.update(f).set({ startDate, updated: at }).where(eq(f.id, id)).returning()))!;
 
-export const deleteFeatured = async (db: Db, id: number) => await db.delete(f).where(eq(f.id, id)).run();
+export const deleteFeatured = async (db: Db, id: number) => await db.delete(f).where(eq(f.id, id));
 
 /** Communities under the policy's `where`, by slug (OAI-PMH sets: those an anonymous harvester may see). */
-export const listCommunitiesBySlug = async (db: Db, where: SQL) => await db.select().from(c).where(where).orderBy(asc(c.slug)).all();
+export const listCommunitiesBySlug = async (db: Db, where: SQL) => await db.select().from(c).where(where).orderBy(asc(c.slug));

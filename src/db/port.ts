@@ -28,11 +28,17 @@ export interface Statements {
 
 /**
  * The database as a store sees it: outside a transaction, or inside one (the `tx` of `write`).
- * The query builder is drizzle's asynchronous one: `await db.select()…` (`.all()`, `.get()`,
- * `.run()` answer Promises).
+ * The query builder is drizzle's asynchronous one, run by awaiting it: `await db.select()…` answers
+ * the rows, `await db.update()…` the write's result (the rows when given `.returning()`), and
+ * `first(…)` the first row.
  */
 export type Db = Omit<SqliteRemoteDatabase, "transaction" | "batch" | "all" | "get" | "run" | "values"> & {
   readonly statements: Statements;
+  /**
+   * The same object for the port and every transaction of it: the key of a per-database cache of
+   * values that never change once written (a transaction's `tx` is a new object each time).
+   */
+  readonly database: object;
   /**
    * One write transaction: BEGIN IMMEDIATE on SQLite, a transaction on a server engine. `work`
    * awaits nothing but the database (no network, no file I/O: side effects run after `write`
@@ -40,7 +46,9 @@ export type Db = Omit<SqliteRemoteDatabase, "transaction" | "batch" | "all" | "g
    *
    * Inside `work`, `tx` is the transaction; so is every statement on the outer `db` made in the
    * same asynchronous flow (a hook handed the services' `db` joins the transaction rather than
-   * waiting behind it), and a `write` inside it is a nested savepoint.
+   * waiting behind it), and a `write` inside it is a nested savepoint. So never share an in-flight
+   * database Promise between requests (keep settled values instead): a transaction that awaits a
+   * read another request started, still waiting for the connection, waits for itself.
    */
   write<T>(work: (tx: Db) => Promise<T>): Promise<T>;
 };
@@ -61,5 +69,10 @@ export type DatabasePort = Db & {
   close(): void;
 };
 
-/** Rows changed by a builder's awaited `.run()` (typed so that an un-awaited one does not compile). */
+/** Rows changed by an awaited write builder without `.returning()` (typed so that an un-awaited one does not compile). */
 export const changesOf = (result: SqliteRemoteResult): number => (result as { changes?: number }).changes ?? 0;
+
+/** The first row of a query, or undefined (drizzle's `get`): a select given with `.limit(1)`, or a write with `.returning()`. */
+export async function first<T>(rows: PromiseLike<T[]>): Promise<T | undefined> {
+  return (await rows)[0];
+}

@@ -1,6 +1,6 @@
 // Queries on file_entries, file_objects, file_parts and file_uploads.
 import { and, asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
-import type { Db } from "../db/port";
+import { first, type Db } from "../db/port";
 import { insertRow, shapeRow } from "../db/rows";
 import { fileEntriesTable, fileObjectsTable, filePartsTable, fileUploadsTable } from "../db/tables";
 
@@ -30,35 +30,40 @@ export async function listEntries(db: Db, recordId: string, isDraft: boolean): P
 }
 
 export const findEntry = async (db: Db, recordId: string, isDraft: boolean, key: string): Promise<EntryWithObject | null> =>
-  (await db
-    .select(withObject)
-    .from(fileEntriesTable)
-    .leftJoin(fileObjectsTable, eq(fileObjectsTable.id, fileEntriesTable.objectId))
-    .where(and(side(recordId, isDraft), eq(fileEntriesTable.key, key)))
-    .get()) ?? null;
+  (await first(
+    db
+      .select(withObject)
+      .from(fileEntriesTable)
+      .leftJoin(fileObjectsTable, eq(fileObjectsTable.id, fileEntriesTable.objectId))
+      .where(and(side(recordId, isDraft), eq(fileEntriesTable.key, key)))
+      .limit(1),
+  )) ?? null;
 
 export const findEntryById = async (db: Db, id: number): Promise<EntryWithObject | null> =>
-  (await db.select(withObject).from(fileEntriesTable).leftJoin(fileObjectsTable, eq(fileObjectsTable.id, fileEntriesTable.objectId)).where(eq(fileEntriesTable.id, id)).get()) ??
-  null;
+  (await first(
+    db.select(withObject).from(fileEntriesTable).leftJoin(fileObjectsTable, eq(fileObjectsTable.id, fileEntriesTable.objectId)).where(eq(fileEntriesTable.id, id)).limit(1),
+  )) ?? null;
 
 export const countEntries = async (db: Db, recordId: string, isDraft: boolean) =>
   (
-    await db
-      .select({ n: sql<number>`count(*)` })
-      .from(fileEntriesTable)
-      .where(side(recordId, isDraft))
-      .get()
+    await first(
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(fileEntriesTable)
+        .where(side(recordId, isDraft))
+        .limit(1),
+    )
   )?.n ?? 0;
 
 export const insertEntry = async (db: Db, row: typeof fileEntriesTable.$inferInsert) =>
-  (await db.insert(fileEntriesTable).values(row).returning({ id: fileEntriesTable.id }).get())!.id;
+  (await first(db.insert(fileEntriesTable).values(row).returning({ id: fileEntriesTable.id })))!.id;
 
 export const updateEntry = async (db: Db, id: number, fields: Partial<typeof fileEntriesTable.$inferInsert>) =>
-  db.update(fileEntriesTable).set(fields).where(eq(fileEntriesTable.id, id)).run();
+  await db.update(fileEntriesTable).set(fields).where(eq(fileEntriesTable.id, id));
 
 export const deleteEntries = (db: Db, recordId: string, isDraft: boolean) =>
   db.statements.run("DELETE FROM file_entries WHERE record_id = ? AND is_draft = ?", [recordId, isDraft ? 1 : 0]);
-export const deleteEntry = async (db: Db, id: number) => db.delete(fileEntriesTable).where(eq(fileEntriesTable.id, id)).run();
+export const deleteEntry = async (db: Db, id: number) => await db.delete(fileEntriesTable).where(eq(fileEntriesTable.id, id));
 
 /** Copies every entry of one side to another (same objects: bytes are shared, not duplicated). */
 export async function copyEntries(db: Db, from: { recordId: string; isDraft: boolean }, to: { recordId: string; isDraft: boolean }, now: number, newVersionId: () => string) {
@@ -68,55 +73,53 @@ export async function copyEntries(db: Db, from: { recordId: string; isDraft: boo
   }
 }
 
-export const findObject = async (db: Db, id: string): Promise<ObjectRow | null> => (await db.select().from(fileObjectsTable).where(eq(fileObjectsTable.id, id)).get()) ?? null;
+export const findObject = async (db: Db, id: string): Promise<ObjectRow | null> =>
+  (await first(db.select().from(fileObjectsTable).where(eq(fileObjectsTable.id, id)).limit(1))) ?? null;
 
-export const insertObject = async (db: Db, row: typeof fileObjectsTable.$inferInsert) => db.insert(fileObjectsTable).values(row).run();
+export const insertObject = async (db: Db, row: typeof fileObjectsTable.$inferInsert) => await db.insert(fileObjectsTable).values(row);
 
 /** Of these objects, those no entry points at any more (their rows are deleted here; the caller removes the bytes after commit). */
 export async function deleteUnreferencedObjects(db: Db, ids: (string | null)[]): Promise<string[]> {
   const candidates = [...new Set(ids.filter((id): id is string => id !== null))];
   if (candidates.length === 0) return [];
-  const used = new Set((await db.select({ id: fileEntriesTable.objectId }).from(fileEntriesTable).where(inArray(fileEntriesTable.objectId, candidates)).all()).map((r) => r.id));
+  const used = new Set((await db.select({ id: fileEntriesTable.objectId }).from(fileEntriesTable).where(inArray(fileEntriesTable.objectId, candidates))).map((r) => r.id));
   const orphans = candidates.filter((id) => !used.has(id));
-  if (orphans.length) await db.delete(fileObjectsTable).where(inArray(fileObjectsTable.id, orphans)).run();
+  if (orphans.length) await db.delete(fileObjectsTable).where(inArray(fileObjectsTable.id, orphans));
   return orphans;
 }
 
-export const listParts = async (db: Db, entryId: number) => db.select().from(filePartsTable).where(eq(filePartsTable.entryId, entryId)).orderBy(asc(filePartsTable.part)).all();
+export const listParts = async (db: Db, entryId: number) => await db.select().from(filePartsTable).where(eq(filePartsTable.entryId, entryId)).orderBy(asc(filePartsTable.part));
 export const upsertPart = async (db: Db, row: typeof filePartsTable.$inferInsert) =>
-  db
+  await db
     .insert(filePartsTable)
     .values(row)
-    .onConflictDoUpdate({ target: [filePartsTable.entryId, filePartsTable.part], set: { size: row.size, path: row.path, etag: row.etag ?? null, created: row.created } })
-    .run();
-export const deleteParts = async (db: Db, entryId: number) => db.delete(filePartsTable).where(eq(filePartsTable.entryId, entryId)).run();
+    .onConflictDoUpdate({ target: [filePartsTable.entryId, filePartsTable.part], set: { size: row.size, path: row.path, etag: row.etag ?? null, created: row.created } });
+export const deleteParts = async (db: Db, entryId: number) => await db.delete(filePartsTable).where(eq(filePartsTable.entryId, entryId));
 
-export const findUpload = async (db: Db, entryId: number) => (await db.select().from(fileUploadsTable).where(eq(fileUploadsTable.entryId, entryId)).get()) ?? null;
-export const insertUpload = async (db: Db, row: typeof fileUploadsTable.$inferInsert) => db.insert(fileUploadsTable).values(row).run();
-export const deleteUpload = async (db: Db, entryId: number) => db.delete(fileUploadsTable).where(eq(fileUploadsTable.entryId, entryId)).run();
+export const findUpload = async (db: Db, entryId: number) => (await first(db.select().from(fileUploadsTable).where(eq(fileUploadsTable.entryId, entryId)).limit(1))) ?? null;
+export const insertUpload = async (db: Db, row: typeof fileUploadsTable.$inferInsert) => await db.insert(fileUploadsTable).values(row);
+export const deleteUpload = async (db: Db, entryId: number) => await db.delete(fileUploadsTable).where(eq(fileUploadsTable.entryId, entryId));
 /** Every object-storage upload still referenced, so start-up cleaning keeps them. */
-export const listUploadIds = async (db: Db) => (await db.select({ id: fileUploadsTable.uploadId }).from(fileUploadsTable).all()).map((r) => r.id);
+export const listUploadIds = async (db: Db) => (await db.select({ id: fileUploadsTable.uploadId }).from(fileUploadsTable)).map((r) => r.id);
 
 /** Every part file still referenced, so start-up cleaning keeps them. */
-export const listPartPaths = async (db: Db) => (await db.select({ path: filePartsTable.path }).from(filePartsTable).all()).map((r) => r.path);
+export const listPartPaths = async (db: Db) => (await db.select({ path: filePartsTable.path }).from(filePartsTable)).map((r) => r.path);
 
 /** Objects not checked since `before`, oldest check first (the integrity job's batch). */
 export const listObjectsToVerify = async (db: Db, before: number, limit: number) =>
-  db
+  await db
     .select()
     .from(fileObjectsTable)
     .where(sql`coalesce(${fileObjectsTable.verifiedAt}, 0) < ${before}`)
     .orderBy(sql`coalesce(${fileObjectsTable.verifiedAt}, 0)`)
-    .limit(limit)
-    .all();
+    .limit(limit);
 
 export const markVerified = async (db: Db, id: string, at: number, error: string | null) =>
-  db.update(fileObjectsTable).set({ verifiedAt: at, verifyError: error }).where(eq(fileObjectsTable.id, id)).run();
+  await db.update(fileObjectsTable).set({ verifiedAt: at, verifyError: error }).where(eq(fileObjectsTable.id, id));
 
 /** Which draft and record files use an object (for integrity reports). */
 export const listEntriesOfObject = async (db: Db, objectId: string) =>
-  db
+  await db
     .select({ recordId: fileEntriesTable.recordId, isDraft: fileEntriesTable.isDraft, key: fileEntriesTable.key })
     .from(fileEntriesTable)
-    .where(eq(fileEntriesTable.objectId, objectId))
-    .all();
+    .where(eq(fileEntriesTable.objectId, objectId));

@@ -1,55 +1,60 @@
 // Queries on the groups and group_members tables.
 import { and, asc, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { matchAllWords } from "../core/word-match";
-import { changesOf, type Db } from "../db/port";
+import { changesOf, first, type Db } from "../db/port";
 import { groupMembersTable, groupsTable } from "../db/tables";
 
 export type GroupRow = typeof groupsTable.$inferSelect;
 
-export const insertGroup = async (db: Db, row: typeof groupsTable.$inferInsert) => await db.insert(groupsTable).values(row).returning().get();
+export const insertGroup = async (db: Db, row: typeof groupsTable.$inferInsert) => (await first(db.insert(groupsTable).values(row).returning()))!;
 
 export const findGroupByName = async (db: Db, name: string) =>
-  await db
-    .select()
-    .from(groupsTable)
-    .where(sql`lower(${groupsTable.name}) = lower(${name})`)
-    .get();
+  await first(
+    db
+      .select()
+      .from(groupsTable)
+      .where(sql`lower(${groupsTable.name}) = lower(${name})`)
+      .limit(1),
+  );
 
-export const findGroupById = async (db: Db, id: string) => await db.select().from(groupsTable).where(eq(groupsTable.id, id)).get();
+export const findGroupById = async (db: Db, id: string) => await first(db.select().from(groupsTable).where(eq(groupsTable.id, id)).limit(1));
 
 /** The group with this id, or else this name (InvenioRDM role ids are often names), within `filter`. */
 export const findGroupByIdOrName = async (db: Db, key: string, filter: SQL) =>
-  await db
-    .select()
-    .from(groupsTable)
-    .where(and(filter, or(eq(groupsTable.id, key), sql`lower(${groupsTable.name}) = lower(${key})`)))
-    // A name that happens to equal another group's id loses to the id.
-    .orderBy(desc(sql`${groupsTable.id} = ${key}`))
-    .get();
+  await first(
+    db
+      .select()
+      .from(groupsTable)
+      .where(and(filter, or(eq(groupsTable.id, key), sql`lower(${groupsTable.name}) = lower(${key})`)))
+      // A name that happens to equal another group's id loses to the id.
+      .orderBy(desc(sql`${groupsTable.id} = ${key}`))
+      .limit(1),
+  );
 
-export const listGroups = async (db: Db) => await db.select().from(groupsTable).orderBy(asc(groupsTable.name)).all();
+export const listGroups = async (db: Db) => await db.select().from(groupsTable).orderBy(asc(groupsTable.name));
 
 /** Groups within `filter` whose name or description starts a word with every query word, by name. */
 export async function searchGroups(db: Db, filter: SQL, words: string[], limit: number) {
   const where = and(filter, matchAllWords(words, [sql`${groupsTable.name}`, sql`${groupsTable.description}`]));
   const total =
     (
-      await db
-        .select({ n: sql<number>`count(*)` })
-        .from(groupsTable)
-        .where(where)
-        .get()
+      await first(
+        db
+          .select({ n: sql<number>`count(*)` })
+          .from(groupsTable)
+          .where(where)
+          .limit(1),
+      )
     )?.n ?? 0;
   const rows = await db
     .select()
     .from(groupsTable)
     .where(where)
     .orderBy(sql`lower(${groupsTable.name})`, asc(groupsTable.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
   return { rows, total };
 }
 
 /** Adds a member; returns false when the user already was one. */
 export const insertGroupMember = async (db: Db, groupId: string, userId: number, at: number) =>
-  changesOf(await db.insert(groupMembersTable).values({ groupId, userId, created: at }).onConflictDoNothing().run()) > 0;
+  changesOf(await db.insert(groupMembersTable).values({ groupId, userId, created: at }).onConflictDoNothing()) > 0;

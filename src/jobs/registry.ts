@@ -36,7 +36,7 @@ export function createJobRegistry() {
       definitions.set(definition.name, definition);
     },
     get: (name: string) => definitions.get(name),
-    all: () => [...definitions.values()],
+    list: () => [...definitions.values()],
     scheduled: () => [...definitions.values()].filter((d) => d.schedule),
   };
 }

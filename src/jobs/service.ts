@@ -38,7 +38,7 @@ export function createJobsService(deps: { db: Db; clock: Clock; registry: JobReg
     async listKinds(actor: Actor) {
       requireAdmin(actor);
       const schedules = new Map((await store.listSchedules(db)).map((s) => [s.name, s]));
-      return registry.all().map((def) => ({
+      return registry.list().map((def) => ({
         name: def.name,
         description: def.description,
         schedule: describeSchedule(def.schedule),
@@ -53,7 +53,7 @@ export function createJobsService(deps: { db: Db; clock: Clock; registry: JobReg
       if (!registry.get(name)) {
         throw badRequest(
           `No job named '${name}'. Known: ${registry
-            .all()
+            .list()
             .map((d) => d.name)
             .join(", ")}.`,
         );

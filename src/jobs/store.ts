@@ -1,14 +1,14 @@
 // Queries on the jobs and job_schedules tables. Claims are single UPDATE statements, so two
 // workers (or a worker and the CLI) never take the same job.
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
-import { changesOf, type Db } from "../db/port";
+import { changesOf, first, type Db } from "../db/port";
 import { jobSchedulesTable, jobsTable } from "../db/tables";
 
 export type JobRow = typeof jobsTable.$inferSelect;
 
-export const insertJob = async (db: Db, row: typeof jobsTable.$inferInsert): Promise<JobRow> => db.insert(jobsTable).values(row).returning().get();
+export const insertJob = async (db: Db, row: typeof jobsTable.$inferInsert): Promise<JobRow> => (await first(db.insert(jobsTable).values(row).returning()))!;
 
-export const findJobById = async (db: Db, id: number): Promise<JobRow | undefined> => db.select().from(jobsTable).where(eq(jobsTable.id, id)).get();
+export const findJobById = async (db: Db, id: number): Promise<JobRow | undefined> => first(db.select().from(jobsTable).where(eq(jobsTable.id, id)).limit(1));
 
 /** Takes the next due job (or one whose lease lapsed) and marks it running. */
 export async function claimNextJob(db: Db, now: number, leaseUntil: number): Promise<JobRow | null> {
@@ -24,57 +24,51 @@ export async function claimNextJob(db: Db, now: number, leaseUntil: number): Pro
 }
 
 export const extendLease = async (db: Db, id: number, leaseUntil: number) =>
-  db
+  await db
     .update(jobsTable)
     .set({ leaseUntil })
-    .where(and(eq(jobsTable.id, id), eq(jobsTable.status, "running")))
-    .run();
+    .where(and(eq(jobsTable.id, id), eq(jobsTable.status, "running")));
 
 export const markSucceeded = async (db: Db, id: number, result: unknown, now: number) =>
-  db
+  await db
     .update(jobsTable)
     .set({ status: "succeeded", result: result ?? null, leaseUntil: null, lastError: null, finishedAt: now, updated: now })
-    .where(eq(jobsTable.id, id))
-    .run();
+    .where(eq(jobsTable.id, id));
 
 export const markRetry = async (db: Db, id: number, error: string, runAt: number, now: number) =>
-  db.update(jobsTable).set({ status: "queued", lastError: error, leaseUntil: null, runAt, updated: now }).where(eq(jobsTable.id, id)).run();
+  await db.update(jobsTable).set({ status: "queued", lastError: error, leaseUntil: null, runAt, updated: now }).where(eq(jobsTable.id, id));
 
 export const markFailed = async (db: Db, id: number, error: string, now: number) =>
-  db.update(jobsTable).set({ status: "failed", lastError: error, leaseUntil: null, finishedAt: now, updated: now }).where(eq(jobsTable.id, id)).run();
+  await db.update(jobsTable).set({ status: "failed", lastError: error, leaseUntil: null, finishedAt: now, updated: now }).where(eq(jobsTable.id, id));
 
 /** Puts a job that was stopped by a shutdown back in the queue without counting the attempt. */
 export const releaseJob = async (db: Db, id: number, now: number) =>
-  db
+  await db
     .update(jobsTable)
     .set({ status: "queued", attempts: sql`max(0, ${jobsTable.attempts} - 1)`, leaseUntil: null, runAt: now, updated: now })
-    .where(and(eq(jobsTable.id, id), eq(jobsTable.status, "running")))
-    .run();
+    .where(and(eq(jobsTable.id, id), eq(jobsTable.status, "running")));
 
 /** At server start nothing of ours runs yet: a `running` row was left by a process that died. */
 export const requeueRunningJobs = async (db: Db, now: number) =>
-  changesOf(await db.update(jobsTable).set({ status: "queued", leaseUntil: null, runAt: now, updated: now }).where(eq(jobsTable.status, "running")).run());
+  changesOf(await db.update(jobsTable).set({ status: "queued", leaseUntil: null, runAt: now, updated: now }).where(eq(jobsTable.status, "running")));
 
 export const hasUnfinishedJob = async (db: Db, name: string) =>
-  !!(await db
-    .select({ id: jobsTable.id })
-    .from(jobsTable)
-    .where(and(eq(jobsTable.name, name), inArray(jobsTable.status, ["queued", "running"])))
-    .get());
+  !!(await first(
+    db
+      .select({ id: jobsTable.id })
+      .from(jobsTable)
+      .where(and(eq(jobsTable.name, name), inArray(jobsTable.status, ["queued", "running"])))
+      .limit(1),
+  ));
 
-export const listRecentJobs = async (db: Db, limit: number): Promise<JobRow[]> => db.select().from(jobsTable).orderBy(desc(jobsTable.id)).limit(limit).all();
+export const listRecentJobs = async (db: Db, limit: number): Promise<JobRow[]> => await db.select().from(jobsTable).orderBy(desc(jobsTable.id)).limit(limit);
 
 export const deleteFinishedJobsBefore = async (db: Db, before: number) =>
-  changesOf(
-    await db
-      .delete(jobsTable)
-      .where(and(inArray(jobsTable.status, ["succeeded", "failed"]), lt(jobsTable.finishedAt, before)))
-      .run(),
-  );
+  changesOf(await db.delete(jobsTable).where(and(inArray(jobsTable.status, ["succeeded", "failed"]), lt(jobsTable.finishedAt, before))));
 
-export const listSchedules = async (db: Db) => db.select().from(jobSchedulesTable).all();
+export const listSchedules = async (db: Db) => await db.select().from(jobSchedulesTable);
 
-export const insertScheduleIfMissing = async (db: Db, name: string, nextRunAt: number) => db.insert(jobSchedulesTable).values({ name, nextRunAt }).onConflictDoNothing().run();
+export const insertScheduleIfMissing = async (db: Db, name: string, nextRunAt: number) => await db.insert(jobSchedulesTable).values({ name, nextRunAt }).onConflictDoNothing();
 
 /** Moves a due schedule forward; true when this caller won it (so only one enqueues). */
 export const advanceSchedule = async (db: Db, name: string, now: number, nextRunAt: number) =>
@@ -82,9 +76,8 @@ export const advanceSchedule = async (db: Db, name: string, now: number, nextRun
     await db
       .update(jobSchedulesTable)
       .set({ nextRunAt, lastRunAt: now })
-      .where(and(eq(jobSchedulesTable.name, name), sql`${jobSchedulesTable.nextRunAt} <= ${now}`))
-      .run(),
+      .where(and(eq(jobSchedulesTable.name, name), sql`${jobSchedulesTable.nextRunAt} <= ${now}`)),
   ) > 0;
 
 export const updateScheduleLastRun = async (db: Db, name: string, now: number) =>
-  db.update(jobSchedulesTable).set({ lastRunAt: now }).where(eq(jobSchedulesTable.name, name)).run();
+  await db.update(jobSchedulesTable).set({ lastRunAt: now }).where(eq(jobSchedulesTable.name, name));

@@ -1,18 +1,18 @@
 // Queries on the mail_outbox table.
 import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
-import type { Db } from "../db/port";
+import { first, type Db } from "../db/port";
 import { mailOutboxTable } from "../db/tables";
 
 export type MailRow = typeof mailOutboxTable.$inferSelect;
 
-export const insertMail = (db: Db, row: typeof mailOutboxTable.$inferInsert) => db.insert(mailOutboxTable).values(row).returning().get();
+export const insertMail = async (db: Db, row: typeof mailOutboxTable.$inferInsert) => (await first(db.insert(mailOutboxTable).values(row).returning()))!;
 
 /**
  * Unsent rows that are due, oldest first. A row tried `n` times waits `retryBaseMs * (2^n - 1)`
  * after it was queued, so retries back off without a column of their own.
  */
-export const listDueMail = (db: Db, now: number, maxAttempts: number, retryBaseMs: number, limit: number) =>
-  db
+export const listDueMail = async (db: Db, now: number, maxAttempts: number, retryBaseMs: number, limit: number) =>
+  await db
     .select()
     .from(mailOutboxTable)
     .where(
@@ -23,30 +23,26 @@ export const listDueMail = (db: Db, now: number, maxAttempts: number, retryBaseM
       ),
     )
     .orderBy(asc(mailOutboxTable.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 
-export const markMailSent = (db: Db, id: number, at: number) =>
-  db
+export const markMailSent = async (db: Db, id: number, at: number) =>
+  await db
     .update(mailOutboxTable)
     .set({ sentAt: at, attempts: sql`${mailOutboxTable.attempts} + 1`, lastError: null })
-    .where(eq(mailOutboxTable.id, id))
-    .run();
+    .where(eq(mailOutboxTable.id, id));
 
 /** Counts a failed attempt; `attempts` given: set it (giving up on a permanent refusal). */
-export const markMailFailed = (db: Db, id: number, error: string, attempts?: number) =>
-  db
+export const markMailFailed = async (db: Db, id: number, error: string, attempts?: number) =>
+  await db
     .update(mailOutboxTable)
     .set({ attempts: attempts ?? sql`${mailOutboxTable.attempts} + 1`, lastError: error })
-    .where(eq(mailOutboxTable.id, id))
-    .run();
+    .where(eq(mailOutboxTable.id, id));
 
 /** Newest first; by topic when given (`request:<uuid>`). */
-export const listMail = (db: Db, topic: string | undefined, limit: number) =>
-  db
+export const listMail = async (db: Db, topic: string | undefined, limit: number) =>
+  await db
     .select()
     .from(mailOutboxTable)
     .where(topic === undefined ? undefined : eq(mailOutboxTable.topic, topic))
     .orderBy(sql`${mailOutboxTable.id} DESC`)
-    .limit(limit)
-    .all();
+    .limit(limit);

@@ -1,7 +1,7 @@
 // Queries on the community_members table, joined with the users and groups they name.
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { matchAllWords, wordPrefixGlob } from "../core/word-match";
-import { changesOf, type Db } from "../db/port";
+import { changesOf, first, type Db } from "../db/port";
 import { communityMembersTable, groupsTable, usersTable } from "../db/tables";
 import type { Role } from "../communities/roles";
 
@@ -46,20 +46,21 @@ export async function searchMembers(db: Db, query: MemberQuery) {
   const where = and(base, ...query.selected.map((s) => inArray(s.column, s.values)));
   const total =
     (
-      await db
-        .select({ n: sql<number>`count(*)` })
-        .from(m)
-        .leftJoin(u, eq(u.id, m.userId))
-        .leftJoin(g, eq(g.id, m.groupId))
-        .where(where)
-        .get()
+      await first(
+        db
+          .select({ n: sql<number>`count(*)` })
+          .from(m)
+          .leftJoin(u, eq(u.id, m.userId))
+          .leftJoin(g, eq(g.id, m.groupId))
+          .where(where)
+          .limit(1),
+      )
     )?.n ?? 0;
   const rows = (await joined(db)
     .where(where)
     .orderBy(...query.order)
     .limit(query.limit)
-    .offset(query.offset)
-    .all()) as ListedMember[];
+    .offset(query.offset)) as ListedMember[];
   return { rows, total, base };
 }
 
@@ -71,8 +72,7 @@ export const countBy = async (db: Db, column: SQL, where: SQL | undefined) =>
     .leftJoin(u, eq(u.id, m.userId))
     .leftJoin(g, eq(g.id, m.groupId))
     .where(where)
-    .groupBy(column)
-    .all();
+    .groupBy(column);
 
 /** Sort orders; ties go by id so pages never overlap. */
 export const ORDERS: Record<string, SQL[]> = {
@@ -100,38 +100,39 @@ export async function findMembers(db: Db, communityId: string, userIds: number[]
       )
     : undefined;
   if (!byUser && !byGroup) return [];
-  return (await joined(db)
-    .where(and(eq(m.communityId, communityId), or(byUser, byGroup)))
-    .all()) as ListedMember[];
+  return (await joined(db).where(and(eq(m.communityId, communityId), or(byUser, byGroup)))) as ListedMember[];
 }
 
 export const findUserMembership = async (db: Db, communityId: string, userId: number) =>
-  await db
-    .select()
-    .from(m)
-    .where(and(eq(m.communityId, communityId), eq(m.userId, userId)))
-    .get();
+  await first(
+    db
+      .select()
+      .from(m)
+      .where(and(eq(m.communityId, communityId), eq(m.userId, userId)))
+      .limit(1),
+  );
 
 export const countOwners = async (db: Db, communityId: string) =>
   (
-    await db
-      .select({ n: sql<number>`count(*)` })
-      .from(m)
-      .where(and(eq(m.communityId, communityId), eq(m.role, "owner")))
-      .get()
+    await first(
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(m)
+        .where(and(eq(m.communityId, communityId), eq(m.role, "owner")))
+        .limit(1),
+    )
   )?.n ?? 0;
 
-export const insertMember = async (db: Db, row: NewMemberRow) => await db.insert(m).values(row).returning().get();
+export const insertMember = async (db: Db, row: NewMemberRow) => (await first(db.insert(m).values(row).returning()))!;
 
 /** Writes a new role and/or visibility with the next revision. */
 export const updateMember = async (db: Db, id: string, set: { role?: Role; visible?: boolean }, updated: number) =>
   await db
     .update(m)
     .set({ ...set, updated, revisionId: sql`${m.revisionId} + 1` })
-    .where(eq(m.id, id))
-    .run();
+    .where(eq(m.id, id));
 
-export const deleteMember = async (db: Db, id: string) => changesOf(await db.delete(m).where(eq(m.id, id)).run());
+export const deleteMember = async (db: Db, id: string) => changesOf(await db.delete(m).where(eq(m.id, id)));
 
 /** Active users by id (inactive accounts cannot be invited). */
 export const findActiveUsers = async (db: Db, ids: number[]) =>
@@ -140,7 +141,6 @@ export const findActiveUsers = async (db: Db, ids: number[]) =>
         .select({ id: u.id, name: sql<string>`coalesce(nullif(trim(${u.fullName}), ''), ${u.username}, 'Untitled')`, affiliations: u.affiliations })
         .from(u)
         .where(and(inArray(u.id, ids), eq(u.active, true)))
-        .all()
     : [];
 
 /** Groups by id or name (InvenioRDM role ids are often names). */
@@ -158,7 +158,6 @@ export const findGroups = async (db: Db, keys: string[]) =>
             ),
           ),
         )
-        .all()
     : [];
 
 /**
@@ -183,6 +182,5 @@ export async function findUsersMatching(db: Db, ids: number[], words: string[], 
           weighted.map((w) => w.column),
         ),
       ),
-    )
-    .all();
+    );
 }

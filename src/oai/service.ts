@@ -53,12 +53,9 @@ export function createOaiService(deps: OaiDeps) {
   const formats = metadataFormats({ datacentreSymbol: config.DATACITE_DATACENTER_SYMBOL || config.DATACITE_USERNAME || "CAIRN" });
   // Read (made, the first time) at the first harvest: a factory does not reach the database.
   const startedAt = clock.now();
-  let keys: Promise<string[]> | null = null;
-  const tokenKeys = () =>
-    (keys ??= store.tokenKeys(db, newSecret, startedAt).catch((error: unknown) => {
-      keys = null;
-      throw error;
-    }));
+  // The keys are kept, not the read's Promise (see db/port.ts: no database Promise shared between requests).
+  let keys: string[] | null = null;
+  const tokenKeys = async () => (keys ??= await store.tokenKeys(db, newSecret, startedAt));
   // Default namespace: the host name of BASE_URL (an IPv6 literal without its brackets).
   const idPrefix = config.OAISERVER_ID_PREFIX || new URL(config.BASE_URL).hostname.replace(/^\[|\]$/g, "");
   const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };

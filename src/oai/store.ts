@@ -1,6 +1,6 @@
 // Queries on oai_sets, oai_tombstones and oai_token_keys.
 import { asc, count, desc, eq, sql } from "drizzle-orm";
-import { changesOf, type Db } from "../db/port";
+import { changesOf, first, type Db } from "../db/port";
 import { oaiSetsTable, oaiTombstonesTable, oaiTokenKeysTable } from "../db/tables";
 
 export type SetRow = typeof oaiSetsTable.$inferSelect;
@@ -10,64 +10,70 @@ const SET_SORT_COLUMNS = { name: oaiSetsTable.name, spec: oaiSetsTable.spec, cre
 export type SetSort = keyof typeof SET_SORT_COLUMNS;
 export const SET_SORTS = Object.keys(SET_SORT_COLUMNS) as SetSort[];
 
-export const findSet = async (db: Db, id: number) => (await db.select().from(oaiSetsTable).where(eq(oaiSetsTable.id, id)).get()) ?? null;
-export const findSetBySpec = async (db: Db, spec: string) => (await db.select().from(oaiSetsTable).where(eq(oaiSetsTable.spec, spec)).get()) ?? null;
-export const countSets = async (db: Db) => (await db.select({ n: count() }).from(oaiSetsTable).get())?.n ?? 0;
+export const findSet = async (db: Db, id: number) => (await first(db.select().from(oaiSetsTable).where(eq(oaiSetsTable.id, id)).limit(1))) ?? null;
+export const findSetBySpec = async (db: Db, spec: string) => (await first(db.select().from(oaiSetsTable).where(eq(oaiSetsTable.spec, spec)).limit(1))) ?? null;
+export const countSets = async (db: Db) => (await first(db.select({ n: count() }).from(oaiSetsTable).limit(1)))?.n ?? 0;
 
 /** A page of sets; ties broken by id so pages never overlap. */
 export async function listSets(db: Db, sort: SetSort, direction: "asc" | "desc", offset: number, limit: number): Promise<SetRow[]> {
   const order = direction === "asc" ? asc : desc;
-  return db.select().from(oaiSetsTable).orderBy(order(SET_SORT_COLUMNS[sort]), order(oaiSetsTable.id)).limit(limit).offset(offset).all();
+  return await db.select().from(oaiSetsTable).orderBy(order(SET_SORT_COLUMNS[sort]), order(oaiSetsTable.id)).limit(limit).offset(offset);
 }
 
-export const insertSet = async (db: Db, row: typeof oaiSetsTable.$inferInsert): Promise<SetRow> => db.insert(oaiSetsTable).values(row).returning().get();
+export const insertSet = async (db: Db, row: typeof oaiSetsTable.$inferInsert): Promise<SetRow> => (await first(db.insert(oaiSetsTable).values(row).returning()))!;
 
 export const updateSet = async (db: Db, id: number, fields: { name: string; description: string; searchPattern: string }, now: number) =>
-  (await db
-    .update(oaiSetsTable)
-    .set({ ...fields, updated: now })
-    .where(eq(oaiSetsTable.id, id))
-    .returning()
-    .get()) ?? null;
+  (await first(
+    db
+      .update(oaiSetsTable)
+      .set({ ...fields, updated: now })
+      .where(eq(oaiSetsTable.id, id))
+      .returning(),
+  )) ?? null;
 
-export const deleteSet = async (db: Db, id: number) => changesOf(await db.delete(oaiSetsTable).where(eq(oaiSetsTable.id, id)).run()) === 1;
+export const deleteSet = async (db: Db, id: number) => changesOf(await db.delete(oaiSetsTable).where(eq(oaiSetsTable.id, id))) === 1;
 
-export const findTombstone = async (db: Db, recordId: string) => (await db.select().from(oaiTombstonesTable).where(eq(oaiTombstonesTable.recordId, recordId)).get()) ?? null;
+export const findTombstone = async (db: Db, recordId: string) =>
+  (await first(db.select().from(oaiTombstonesTable).where(eq(oaiTombstonesTable.recordId, recordId)).limit(1))) ?? null;
 
 /** Records the moment a record stopped being public (the latest one wins). */
 export const upsertTombstone = async (db: Db, recordId: string, datestamp: number) => {
-  await db.insert(oaiTombstonesTable).values({ recordId, datestamp }).onConflictDoUpdate({ target: oaiTombstonesTable.recordId, set: { datestamp } }).run();
+  await db.insert(oaiTombstonesTable).values({ recordId, datestamp }).onConflictDoUpdate({ target: oaiTombstonesTable.recordId, set: { datestamp } });
 };
 
 export const deleteTombstone = async (db: Db, recordId: string) => {
-  await db.delete(oaiTombstonesTable).where(eq(oaiTombstonesTable.recordId, recordId)).run();
+  await db.delete(oaiTombstonesTable).where(eq(oaiTombstonesTable.recordId, recordId));
 };
 
 /** Tombstones with from <= datestamp < until after the (datestamp, id) position, in that order. */
 export async function listTombstones(db: Db, range: { from?: number; until?: number }, after: [number, string] | null, limit: number): Promise<TombstoneRow[]> {
   const keyset = after ? sql` AND (${oaiTombstonesTable.datestamp}, ${oaiTombstonesTable.recordId}) > (${after[0]}, ${after[1]})` : sql``;
-  return db
+  return await db
     .select()
     .from(oaiTombstonesTable)
     .where(sql`${oaiTombstonesTable.datestamp} >= ${range.from ?? 0} AND ${oaiTombstonesTable.datestamp} < ${range.until ?? Number.MAX_SAFE_INTEGER}${keyset}`)
     .orderBy(asc(oaiTombstonesTable.datestamp), asc(oaiTombstonesTable.recordId))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
 export const earliestTombstone = async (db: Db) =>
   (
-    await db
-      .select({ t: sql<number | null>`min(${oaiTombstonesTable.datestamp})` })
-      .from(oaiTombstonesTable)
-      .get()
+    await first(
+      db
+        .select({ t: sql<number | null>`min(${oaiTombstonesTable.datestamp})` })
+        .from(oaiTombstonesTable)
+        .limit(1),
+    )
   )?.t ?? null;
 
 /** The signing keys of resumption tokens, newest first; the first call makes one. */
-export async function tokenKeys(db: Db, newSecret: () => string, now: number): Promise<string[]> {
-  const keys = async () => (await db.select().from(oaiTokenKeysTable).orderBy(desc(oaiTokenKeysTable.id)).all()).map((r) => r.secret);
-  const existing = await keys();
-  if (existing.length) return existing;
-  await db.insert(oaiTokenKeysTable).values({ secret: newSecret(), created: now }).run();
-  return keys();
+export function tokenKeys(db: Db, newSecret: () => string, now: number): Promise<string[]> {
+  // One transaction: two first harvests at once make one key, not two.
+  return db.write(async (tx) => {
+    const keys = async () => (await tx.select().from(oaiTokenKeysTable).orderBy(desc(oaiTokenKeysTable.id))).map((r) => r.secret);
+    const existing = await keys();
+    if (existing.length) return existing;
+    await tx.insert(oaiTokenKeysTable).values({ secret: newSecret(), created: now });
+    return keys();
+  });
 }

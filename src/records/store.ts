@@ -1,7 +1,7 @@
 // Queries on records, drafts and record_parents.
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { RecordDocument } from "../core/record-document";
-import { changesOf, type Db } from "../db/port";
+import { changesOf, first, type Db } from "../db/port";
 import { findRow, insertRow, shapeRow } from "../db/rows";
 import { draftsTable, recordParentsTable, recordsTable } from "../db/tables";
 
@@ -23,21 +23,19 @@ export const updateDraftDocument = async (db: Db, id: string, revision: number, 
     await db
       .update(draftsTable)
       .set({ document, updated: now, revisionId: revision + 1 })
-      .where(and(eq(draftsTable.id, id), eq(draftsTable.revisionId, revision)))
-      .run(),
+      .where(and(eq(draftsTable.id, id), eq(draftsTable.revisionId, revision))),
   ) === 1;
 
 export const deleteDraft = (db: Db, id: string) => db.statements.run("DELETE FROM drafts WHERE id = ?", [id]);
-export const deleteParent = (db: Db, id: string) => db.delete(recordParentsTable).where(eq(recordParentsTable.id, id)).run();
+export const deleteParent = async (db: Db, id: string) => await db.delete(recordParentsTable).where(eq(recordParentsTable.id, id));
 
 export const insertRecord = (db: Db, row: typeof recordsTable.$inferInsert) => insertRow(db, recordsTable, row);
 
-export const updateRecord = (db: Db, id: string, fields: Partial<typeof recordsTable.$inferInsert>, now: number) =>
-  db
+export const updateRecord = async (db: Db, id: string, fields: Partial<typeof recordsTable.$inferInsert>, now: number) =>
+  await db
     .update(recordsTable)
     .set({ ...fields, updated: now, revisionId: sql`${recordsTable.revisionId} + 1` })
-    .where(eq(recordsTable.id, id))
-    .run();
+    .where(eq(recordsTable.id, id));
 
 /** Marks `latestId` as the parent's latest version and every other version as not latest. */
 export async function setLatestVersion(db: Db, parentId: string, latestId: string, now: number) {
@@ -53,12 +51,11 @@ export async function updateParentOwner(db: Db, parentId: string, userId: number
   await db.statements.run("UPDATE drafts SET owner_id = ? WHERE parent_id = ?", [userId, parentId]);
 }
 
-export const updateParentPids = (db: Db, id: string, pids: Record<string, unknown>, now: number) =>
-  db
+export const updateParentPids = async (db: Db, id: string, pids: Record<string, unknown>, now: number) =>
+  await db
     .update(recordParentsTable)
     .set({ pids, updated: now, revisionId: sql`${recordParentsTable.revisionId} + 1` })
-    .where(eq(recordParentsTable.id, id))
-    .run();
+    .where(eq(recordParentsTable.id, id));
 
 // The highest version index used by a parent's records and drafts (`p` is the parent row). As
 // correlated subqueries of the parent's row it costs well under a microsecond; the same maxima
@@ -77,23 +74,24 @@ export const maxVersionIndex = async (db: Db, parentId: string) =>
 
 /** A draft of the parent that is not an edit of a published record: an open new version. */
 export const findNewVersionDraft = async (db: Db, parentId: string) =>
-  (await db
-    .select()
-    .from(draftsTable)
-    .where(and(eq(draftsTable.parentId, parentId), sql`NOT EXISTS (SELECT 1 FROM records r WHERE r.id = ${draftsTable.id})`))
-    .get()) ?? null;
+  (await first(
+    db
+      .select()
+      .from(draftsTable)
+      .where(and(eq(draftsTable.parentId, parentId), sql`NOT EXISTS (SELECT 1 FROM records r WHERE r.id = ${draftsTable.id})`))
+      .limit(1),
+  )) ?? null;
 
 /** A parent's published versions, oldest first (the first 10,000). */
-export const listParentVersions = (db: Db, parentId: string) =>
-  db.select().from(recordsTable).where(eq(recordsTable.parentId, parentId)).orderBy(asc(recordsTable.versionIndex)).limit(10_000).all();
+export const listParentVersions = async (db: Db, parentId: string) =>
+  await db.select().from(recordsTable).where(eq(recordsTable.parentId, parentId)).orderBy(asc(recordsTable.versionIndex)).limit(10_000);
 
 /** Published records whose active embargo ends on or before `date` (YYYY-MM-DD). */
-export const listDueEmbargoes = (db: Db, date: string) =>
-  db
+export const listDueEmbargoes = async (db: Db, date: string) =>
+  await db
     .select()
     .from(recordsTable)
-    .where(sql`${recordsTable.embargoUntil} IS NOT NULL AND ${recordsTable.embargoUntil} <= ${date}`)
-    .all();
+    .where(sql`${recordsTable.embargoUntil} IS NOT NULL AND ${recordsTable.embargoUntil} <= ${date}`);
 
 /**
  * The communities a record's parent is included in (`parent.communities`), oldest inclusion first.

@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { matchAllWords, queryWords } from "../core/word-match";
-import type { Db } from "../db/port";
+import { first, type Db } from "../db/port";
 import { selectRows, sortRows } from "../db/rows";
 import { requestEventsTable, requestsTable } from "../db/tables";
 import type { ListFilters } from "./model";
@@ -34,38 +34,43 @@ export function viewOf(row: RequestRow): RequestView {
   };
 }
 
-export const findRequest = (db: Db, id: string): Promise<RequestRow | undefined> => db.select().from(requestsTable).where(eq(requestsTable.id, id)).get();
+export const findRequest = async (db: Db, id: string): Promise<RequestRow | undefined> => first(db.select().from(requestsTable).where(eq(requestsTable.id, id)).limit(1));
 
 /** The next human number; called inside the inserting transaction, so numbers never repeat. */
 export async function nextNumber(db: Db): Promise<number> {
-  const row = await db
-    .select({ n: sql<number>`coalesce(max(${requestsTable.number}), 0)` })
-    .from(requestsTable)
-    .get();
+  const row = await first(
+    db
+      .select({ n: sql<number>`coalesce(max(${requestsTable.number}), 0)` })
+      .from(requestsTable)
+      .limit(1),
+  );
   return (row?.n ?? 0) + 1;
 }
 
-export const insertRequest = (db: Db, row: NewRequestRow): Promise<RequestRow> => db.insert(requestsTable).values(row).returning().get();
+export const insertRequest = async (db: Db, row: NewRequestRow): Promise<RequestRow> => (await first(db.insert(requestsTable).values(row).returning()))!;
 
 /** Writes the changes with the next revision. */
 export const updateRequest = async (db: Db, id: string, set: Partial<NewRequestRow>, updated: number): Promise<RequestRow> =>
-  (await db
-    .update(requestsTable)
-    .set({ ...set, updated, revisionId: sql`${requestsTable.revisionId} + 1` })
-    .where(eq(requestsTable.id, id))
-    .returning()
-    .get())!;
+  (await first(
+    db
+      .update(requestsTable)
+      .set({ ...set, updated, revisionId: sql`${requestsTable.revisionId} + 1` })
+      .where(eq(requestsTable.id, id))
+      .returning(),
+  ))!;
 
 export const deleteRequest = async (db: Db, id: string): Promise<void> => {
-  await db.delete(requestsTable).where(eq(requestsTable.id, id)).run();
+  await db.delete(requestsTable).where(eq(requestsTable.id, id));
 };
 
 export async function searchRequests(db: Db, where: SQL | undefined, orderBy: SQL[], limit: number, offset: number) {
-  const counted = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(requestsTable)
-    .where(where)
-    .get();
+  const counted = await first(
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(requestsTable)
+      .where(where)
+      .limit(1),
+  );
   const total = counted?.n ?? 0;
   const rows =
     total === 0
@@ -76,21 +81,19 @@ export async function searchRequests(db: Db, where: SQL | undefined, orderBy: SQ
           .where(where)
           .orderBy(...orderBy)
           .limit(limit)
-          .offset(offset)
-          .all();
+          .offset(offset);
   return { rows, total };
 }
 
 /** Matching requests counted by the values of one column (a facet), most first. */
-export function countByColumn(db: Db, where: SQL | undefined, name: "type" | "status") {
+export async function countByColumn(db: Db, where: SQL | undefined, name: "type" | "status") {
   const column = requestsTable[name];
-  return db
+  return await db
     .select({ key: sql<string>`${column}`, n: sql<number>`count(*)` })
     .from(requestsTable)
     .where(where)
     .groupBy(column)
-    .orderBy(desc(sql`count(*)`), asc(column))
-    .all();
+    .orderBy(desc(sql`count(*)`), asc(column));
 }
 
 /** Requests this party receives (a community's inbox). */
@@ -173,51 +176,56 @@ export async function findLatestRequest(db: Db, lookup: RequestLookup): Promise<
 }
 
 /** Open requests whose expiry has passed. */
-export const listOverdue = (db: Db, now: number, limit: number) =>
-  db
+export const listOverdue = async (db: Db, now: number, limit: number) =>
+  await db
     .select()
     .from(requestsTable)
     .where(and(eq(requestsTable.status, "submitted"), isNotNull(requestsTable.expiresAt), lte(requestsTable.expiresAt, now)))
     .orderBy(asc(requestsTable.expiresAt))
-    .limit(limit)
-    .all();
+    .limit(limit);
 
 /** Drafts and open requests a community takes part in (as creator, receiver or topic). */
-export function listUnfinishedOfCommunity(db: Db, communityId: string) {
+export async function listUnfinishedOfCommunity(db: Db, communityId: string) {
   const t = requestsTable;
   const c = { kind: "community" as const, id: communityId };
-  return db
+  return await db
     .select()
     .from(t)
-    .where(and(inArray(t.status, ["created", "submitted"]), or(refIs(t.createdByKind, t.createdById, c), refIs(t.receiverKind, t.receiverId, c), refIs(t.topicKind, t.topicId, c))))
-    .all();
+    .where(
+      and(inArray(t.status, ["created", "submitted"]), or(refIs(t.createdByKind, t.createdById, c), refIs(t.receiverKind, t.receiverId, c), refIs(t.topicKind, t.topicId, c))),
+    );
 }
 
-export const insertEvent = (db: Db, row: typeof requestEventsTable.$inferInsert) => db.insert(requestEventsTable).values(row).returning().get();
+export const insertEvent = async (db: Db, row: typeof requestEventsTable.$inferInsert) => (await first(db.insert(requestEventsTable).values(row).returning()))!;
 
-export const findEvent = (db: Db, requestId: string, eventId: string) =>
-  db
-    .select()
-    .from(requestEventsTable)
-    .where(and(eq(requestEventsTable.requestId, requestId), eq(requestEventsTable.id, eventId)))
-    .get();
+export const findEvent = async (db: Db, requestId: string, eventId: string) =>
+  first(
+    db
+      .select()
+      .from(requestEventsTable)
+      .where(and(eq(requestEventsTable.requestId, requestId), eq(requestEventsTable.id, eventId)))
+      .limit(1),
+  );
 
 export const updateEvent = async (db: Db, id: string, set: Partial<typeof requestEventsTable.$inferInsert>, updated: number): Promise<EventRow> =>
-  (await db
-    .update(requestEventsTable)
-    .set({ ...set, updated, revisionId: sql`${requestEventsTable.revisionId} + 1` })
-    .where(eq(requestEventsTable.id, id))
-    .returning()
-    .get())!;
+  (await first(
+    db
+      .update(requestEventsTable)
+      .set({ ...set, updated, revisionId: sql`${requestEventsTable.revisionId} + 1` })
+      .where(eq(requestEventsTable.id, id))
+      .returning(),
+  ))!;
 
 /** A request's events in time order; rowid breaks ties, so events of one instant keep the order they were written in. */
 export async function listEvents(db: Db, requestId: string, newestFirst: boolean, limit: number, offset: number) {
   const where = eq(requestEventsTable.requestId, requestId);
-  const counted = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(requestEventsTable)
-    .where(where)
-    .get();
+  const counted = await first(
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(requestEventsTable)
+      .where(where)
+      .limit(1),
+  );
   const total = counted?.n ?? 0;
   const dir = newestFirst ? desc : asc;
   const rows = await db
@@ -226,7 +234,6 @@ export async function listEvents(db: Db, requestId: string, newestFirst: boolean
     .where(where)
     .orderBy(dir(requestEventsTable.created), dir(sql`rowid`))
     .limit(limit)
-    .offset(offset)
-    .all();
+    .offset(offset);
   return { rows, total };
 }

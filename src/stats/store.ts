@@ -15,13 +15,14 @@ export const hash52 = (value: string) => Number(Bun.hash.wyhash(value) & 0xf_fff
 /** A visitor as a number: what the aggregation's sessions are keyed by. */
 export const visitorKey = hash52;
 
-// Record ids' keys never change once given: each process remembers those it has seen.
-const recordKeys = new WeakMap<Db, Map<string, number>>();
+// Record ids' keys never change once given: each process remembers those it has seen, per database
+// (a transaction's `tx` shares the port's `database`).
+const recordKeys = new WeakMap<object, Map<string, number>>();
 
 /** The record id's key in stats_keys, added when new. */
 export async function recordKeyOf(db: Db, recordId: string): Promise<number> {
-  let known = recordKeys.get(db);
-  if (!known) recordKeys.set(db, (known = new Map()));
+  let known = recordKeys.get(db.database);
+  if (!known) recordKeys.set(db.database, (known = new Map()));
   let key = known.get(recordId);
   if (key === undefined) {
     await db.statements.run("INSERT OR IGNORE INTO stats_keys (value) VALUES (?)", [recordId]);

@@ -1,39 +1,45 @@
 // Queries on the users table.
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { matchAllWords } from "../core/word-match";
-import type { Db } from "../db/port";
+import { first, type Db } from "../db/port";
 import { usersTable } from "../db/tables";
 
 export type UserRow = typeof usersTable.$inferSelect;
 export type NewUserRow = typeof usersTable.$inferInsert;
 
-export const findUserById = (db: Db, id: number) => db.select().from(usersTable).where(eq(usersTable.id, id)).get();
+export const findUserById = async (db: Db, id: number) => first(db.select().from(usersTable).where(eq(usersTable.id, id)).limit(1));
 
 /** The user with this id when `filter` lets the caller see them. */
-export const findVisibleUserById = (db: Db, id: number, filter: SQL) =>
-  db
-    .select()
-    .from(usersTable)
-    .where(and(eq(usersTable.id, id), filter))
-    .get();
+export const findVisibleUserById = async (db: Db, id: number, filter: SQL) =>
+  first(
+    db
+      .select()
+      .from(usersTable)
+      .where(and(eq(usersTable.id, id), filter))
+      .limit(1),
+  );
 
-export const findUserByEmail = (db: Db, email: string) =>
-  db
-    .select()
-    .from(usersTable)
-    .where(sql`lower(${usersTable.email}) = lower(${email})`)
-    .get();
+export const findUserByEmail = async (db: Db, email: string) =>
+  first(
+    db
+      .select()
+      .from(usersTable)
+      .where(sql`lower(${usersTable.email}) = lower(${email})`)
+      .limit(1),
+  );
 
-export const findUserByUsername = (db: Db, username: string) =>
-  db
-    .select()
-    .from(usersTable)
-    .where(sql`lower(${usersTable.username}) = lower(${username})`)
-    .get();
+export const findUserByUsername = async (db: Db, username: string) =>
+  first(
+    db
+      .select()
+      .from(usersTable)
+      .where(sql`lower(${usersTable.username}) = lower(${username})`)
+      .limit(1),
+  );
 
-export const insertUser = (db: Db, row: NewUserRow) => db.insert(usersTable).values(row).returning().get();
+export const insertUser = async (db: Db, row: NewUserRow) => (await first(db.insert(usersTable).values(row).returning()))!;
 
-export const listUsers = (db: Db) => db.select().from(usersTable).orderBy(asc(usersTable.id)).all();
+export const listUsers = async (db: Db) => await db.select().from(usersTable).orderBy(asc(usersTable.id));
 
 /** E-mails of the active administrators, oldest account first (OAI-PMH Identify's adminEmail). */
 export const listAdminEmails = async (db: Db): Promise<string[]> =>
@@ -43,33 +49,35 @@ export const listAdminEmails = async (db: Db): Promise<string[]> =>
       .from(usersTable)
       .where(and(eq(usersTable.isAdmin, true), eq(usersTable.active, true)))
       .orderBy(asc(usersTable.id))
-      .all()
   ).map((u) => u.email);
 
 export const countAdmins = async (db: Db): Promise<number> =>
   (
-    await db
-      .select({ n: sql<number>`count(*)` })
-      .from(usersTable)
-      .where(eq(usersTable.isAdmin, true))
-      .get()
+    await first(
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(usersTable)
+        .where(eq(usersTable.isAdmin, true))
+        .limit(1),
+    )
   )?.n ?? 0;
 
 /** Users within `filter` where every query word starts a word of one of `columns`; by username (those without one last). */
 export async function searchUsers(db: Db, filter: SQL, words: string[], columns: SQL[], limit: number) {
   const where = and(filter, matchAllWords(words, columns));
-  const counted = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(usersTable)
-    .where(where)
-    .get();
+  const counted = await first(
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(usersTable)
+      .where(where)
+      .limit(1),
+  );
   const total = counted?.n ?? 0;
   const rows = await db
     .select()
     .from(usersTable)
     .where(where)
     .orderBy(sql`${usersTable.username} IS NULL`, sql`lower(${usersTable.username})`, asc(usersTable.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
   return { rows, total };
 }

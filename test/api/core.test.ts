@@ -60,7 +60,7 @@ describe("host names", () => {
       const res = await strict.call("GET", "/api/records", { headers: { host: "localhost:5000" } });
       expect(res.json).toEqual({ status: 400, message: "Host 'localhost' is not served here; use 127.0.0.1." });
     } finally {
-      strict.close();
+      await strict.close();
     }
   });
 

@@ -12,9 +12,9 @@ beforeAll(async () => {
   pathOnly = await createTestApp();
   absolute = await createTestApp({ FILES_LINKS_ABSOLUTE: true });
 });
-afterAll(() => {
-  pathOnly.close();
-  absolute.close();
+afterAll(async () => {
+  await pathOnly.close();
+  await absolute.close();
 });
 
 /** Every link of one file entry. */

@@ -33,8 +33,8 @@ beforeAll(async () => {
   t = await createTestApp({ ...s3.settings(PREFIX), RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS: ["127.0.0.1"] });
 });
 afterAll(async () => {
-  t.close();
-  origin.stop(true);
+  await t.close();
+  await origin.stop(true);
   await s3.stop();
 });
 
@@ -276,7 +276,7 @@ describe("a store that does not answer", () => {
       expect([entry.status, entry.file_id]).toEqual(["pending", null]);
       expect(staged(down)).toEqual([]);
     } finally {
-      down.close();
+      await down.close();
     }
   });
 });

@@ -27,9 +27,9 @@ beforeAll(async () => {
   });
   t = await createTestApp({ RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS: ["127.0.0.1"] });
 });
-afterAll(() => {
-  t.close();
-  origin.stop(true);
+afterAll(async () => {
+  await t.close();
+  await origin.stop(true);
 });
 
 describe("multipart transfers", () => {

@@ -198,7 +198,7 @@ describe("CORS", () => {
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get("access-control-allow-methods")).toBeNull();
     } finally {
-      app.close();
+      await app.close();
     }
   });
 
@@ -208,7 +208,7 @@ describe("CORS", () => {
       const res = await app.call("GET", `/api/users/${app.users.alice.user.id}`, { as: "alice" });
       expect(res.headers.get("strict-transport-security")).toBe("max-age=31556926; includeSubDomains");
     } finally {
-      app.close();
+      await app.close();
     }
   });
 });
@@ -297,7 +297,7 @@ describe("rate limits", () => {
       expect(direct.headers.get("x-ratelimit-remaining")).toBe("1");
       expect((await via("203.0.113.50", "192.0.2.9")).headers.get("x-ratelimit-remaining")).toBe("0");
     } finally {
-      p.close();
+      await p.close();
     }
   });
 
@@ -310,7 +310,7 @@ describe("rate limits", () => {
         expect(res.headers.get("x-ratelimit-limit")).toBeNull();
       }
     } finally {
-      off.close();
+      await off.close();
     }
   });
 

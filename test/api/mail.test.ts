@@ -45,8 +45,8 @@ describe("delivery over SMTP", () => {
     smtp = startFakeSmtp({ reject: ["nobody@example.org"], deferred: ["later@example.org"] });
     t = await createRequestsTestApp({ MAIL_SERVER: "127.0.0.1", MAIL_PORT: smtp.port, MAIL_USE_TLS: false, MAIL_DEFAULT_SENDER: "repo@example.org" });
   });
-  afterAll(() => {
-    t.close();
+  afterAll(async () => {
+    await t.close();
     smtp.stop();
   });
   afterEach(() => {

@@ -82,7 +82,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await expectXsdValid("oai-pmh", ...oaiAnswers);
-  ctx.close();
+  await ctx.close();
 });
 
 const names = (body: any) => hitNames(ids)(body).sort();

@@ -14,9 +14,9 @@ beforeAll(async () => {
   off = await createTestApp();
   on = await createTestApp({ DATACITE_PREFIX: PREFIX, DATACITE_TEST_MODE: false });
 });
-afterAll(() => {
-  off.close();
-  on.close();
+afterAll(async () => {
+  await off.close();
+  await on.close();
 });
 
 describe("without a prefix", () => {
@@ -111,8 +111,8 @@ describe("registration with DataCite", () => {
       const doi = `${PREFIX}/${draft.id}`.toLowerCase();
       expect(fake.dois.get(doi)?.state).toBe("findable");
     } finally {
-      app.close();
-      fake.stop();
+      await app.close();
+      await fake.stop();
     }
   });
 
@@ -133,8 +133,8 @@ describe("registration with DataCite", () => {
       await app.services.worker.drain();
       expect(fake.dois.get(doi)?.state).toBe("findable");
     } finally {
-      app.close();
-      fake.stop();
+      await app.close();
+      await fake.stop();
     }
   });
 });

@@ -241,7 +241,7 @@ describe("configured sort options", () => {
       expect((await narrow.call("GET", "/api/records?q=ocean")).json.sortBy).toBe("newest");
       expect((await narrow.call("GET", "/api/records?sort=oldest")).json.sortBy).toBe("oldest");
     } finally {
-      narrow.close();
+      await narrow.close();
     }
   });
 });

@@ -99,7 +99,7 @@ describe("the login form", () => {
       expect(res.status).toBe(303);
       expect(res.cookies.find((c) => c.startsWith("cairn_session="))).toContain("; Secure");
     } finally {
-      https.close();
+      await https.close();
     }
   });
 });

@@ -14,9 +14,9 @@ beforeEach(async () => {
   app = await createTestApp();
   verify = spyOn(Bun.password, "verify");
 });
-afterEach(() => {
+afterEach(async () => {
   verify.mockRestore();
-  app.close();
+  await app.close();
 });
 
 const NAME_WAIT = "Too many failed sign-ins with this e-mail address or username: try again in";

@@ -3,7 +3,7 @@
 // accessibility and its markup.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { htmlErrors, seriousAxeViolations, signIn, startBrowserApp, type BrowserApp } from "../helpers/browser";
+import { htmlErrors, seriousAxeViolations, signIn, startBrowserApp, submitForm, type BrowserApp } from "../helpers/browser";
 import { publishableDraft } from "../helpers/records";
 
 const PATH = "/account/settings/applications";
@@ -48,7 +48,7 @@ describe("applications", () => {
     await page.getByLabel("Name").fill("Laptop sync");
     await page.getByRole("checkbox", { name: /user:email/ }).check();
     await page.getByLabel("Expires").selectOption({ label: "In 30 days" });
-    await page.getByRole("button", { name: "Create token" }).click();
+    await submitForm(page, page.getByRole("button", { name: "Create token" }));
     await expect(page.getByRole("heading", { name: "Token “Laptop sync” created" }).count()).resolves.toBe(1);
     await expect(page.getByText("it is shown only this once").count()).resolves.toBe(1);
     const secret = await page.getByLabel("Your new personal access token").inputValue();
@@ -105,7 +105,7 @@ describe("applications", () => {
     const page = await person.newPage();
     await signIn(page, "bob", "bob-password", PATH);
     await page.getByLabel("Name").fill("CI");
-    await page.getByRole("button", { name: "Create token" }).click();
+    await submitForm(page, page.getByRole("button", { name: "Create token" }));
     const secret = await page.getByLabel("Your new personal access token").inputValue();
     page.once("dialog", (dialog) => dialog.dismiss());
     await page.getByRole("button", { name: "Revoke CI" }).click();
@@ -120,7 +120,8 @@ describe("applications", () => {
     await signIn(page, "alice", "alice-password", PATH);
     await page.getByLabel("Name").fill("   ");
     await page.getByRole("checkbox", { name: /user:email/ }).check();
-    const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`${PATH}/tokens`)), page.getByRole("button", { name: "Create token" }).click()]);
+    const response = await submitForm(page, page.getByRole("button", { name: "Create token" }));
+    expect(response.url()).toBe(`${app.base}${PATH}/tokens`);
     expect(response.status()).toBe(400);
     await expect(page.getByRole("alert").textContent()).resolves.toContain("The token was not created");
     await expect(page.locator("#token-name-error").textContent()).resolves.toBe("A token name has 1 to 100 characters.");
@@ -136,7 +137,7 @@ describe("applications", () => {
     const alicePage = await alice.newPage();
     await signIn(alicePage, "alice", "alice-password", PATH);
     await alicePage.getByLabel("Name").fill("Kept");
-    await alicePage.getByRole("button", { name: "Create token" }).click();
+    await submitForm(alicePage, alicePage.getByRole("button", { name: "Create token" }));
     const secret = await alicePage.getByLabel("Your new personal access token").inputValue();
     const action = await alicePage.getByRole("row", { name: /Kept/ }).locator("form").getAttribute("action");
     expect(action).toMatch(new RegExp(`^${PATH}/tokens/\\d+/revoke$`));

@@ -21,7 +21,7 @@ beforeAll(async () => {
   // to close checkpoints the WAL into cairn.db, which would change it under the test.
   const app = await createTestApp({ SEARCH_READERS: 0 });
   await seedRecords(app, FILES, { bytes: FILE_BYTES, random: true });
-  app.services.close(); // a stopped server: nothing but the backup touches the directory
+  await app.services.close(); // a stopped server: nothing but the backup touches the directory
   data = app.dataDir;
   // Everything in cairn.db itself, so that the comparisons below see the backup's doing only.
   const db = new Database(join(data, "cairn.db"));

@@ -25,8 +25,8 @@ beforeAll(async () => {
   expect(cairn(["backup", dest, "--data", app.dataDir], {}, { clock: app.clock }).code).toBe(0);
   snapshot = join(dest, snapshotsIn(dest)[0]!);
 });
-afterAll(() => {
-  app.close();
+afterAll(async () => {
+  await app.close();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -164,7 +164,7 @@ describe("a backup from an older Cairn", () => {
       expect(await db.statements.get("PRAGMA user_version")).toEqual({ user_version: own.level });
       expect(await db.statements.get("SELECT id FROM schema_migrations ORDER BY id DESC LIMIT 1")).toEqual({ id: own.last });
     } finally {
-      services.close();
+      await services.close();
     }
   });
 });

@@ -55,7 +55,9 @@ beforeAll(async () => {
   const dest = join(root, "backups");
   const backup = startCairn(["backup", dest, "--data", original.dataDir], { clock: original.clock });
   let done = false;
-  backup.result.then(() => (done = true));
+  // Either way the loop ends: a failed backup is reported by the `await backup.result` below.
+  const settled = () => (done = true);
+  backup.result.then(settled, settled);
   while (!done || duringBackup === 0) {
     const body = publishableDraft();
     (body.metadata as Record<string, unknown>).title = `Published during the backup ${duringBackup}`;
@@ -75,9 +77,9 @@ beforeAll(async () => {
   expect(restore.code).toBe(0);
   restored = createApp({ config: loadConfig({ flags: { DATA_DIR: target, HTTP: true, BASE_URL }, env: {} }), clock: new ManualClock(original.clock.now()), log: () => {} });
 });
-afterAll(() => {
-  restored?.services.close();
-  original?.close();
+afterAll(async () => {
+  await restored?.services.close();
+  await original?.close();
   rmSync(root, { recursive: true, force: true });
 });
 

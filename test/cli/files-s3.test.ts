@@ -56,9 +56,9 @@ describe("cairn files migrate --to s3, then cairn files verify", () => {
     expectStatus(await t.call("POST", "/api/communities", { as: "alice", body: COMMUNITY_BODY("migrated") }), 201);
     expectStatus(await t.call("PUT", "/api/communities/migrated/logo", { as: "alice", rawBody: "<svg xmlns='http://www.w3.org/2000/svg'/>", headers: octet }), 200);
   });
-  afterAll(() => {
-    onS3?.services.close();
-    t.close();
+  afterAll(async () => {
+    await onS3?.services.close();
+    await t.close();
   });
 
   test("on a server still on the local disk: every object is copied and checked, the local copies stay", async () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
     await t.services.records.publish(alice, draft.id);
   }
   await t.services.records.createDraft(alice, { files: { enabled: false }, metadata: { ...MINIMAL_METADATA, title: "Basalt draft" } });
-  t.services.close(); // the data directory stays; each case opens it again as a restarted server would
+  await t.services.close(); // the data directory stays; each case opens it again as a restarted server would
 });
 afterAll(() => t.close());
 
@@ -35,7 +35,7 @@ async function afterRestart() {
     const oai = await (await app.handle(new Request("http://127.0.0.1:5000/oai2d?verb=ListIdentifiers&metadataPrefix=oai_dc"))).text();
     return { hits: search.hits.total as number, identifiers: (oai.match(/<identifier>/g) ?? []).length, index: await services.records.checkIndex() };
   } finally {
-    services.close();
+    await services.close();
   }
 }
 
@@ -61,7 +61,7 @@ describe("a killed reindex", () => {
       const tables = await services.deps.db.statements.all<{ name: string }>("SELECT name FROM sqlite_master WHERE name LIKE '%_rebuild%'");
       expect(tables).toEqual([]);
     } finally {
-      services.close();
+      await services.close();
     }
     expect((await afterRestart()).hits).toBe(RECORDS);
   });
@@ -72,7 +72,7 @@ describe("a server that finds its index incomplete", () => {
     const { services } = createApp({ config: t.config, clock: new ManualClock(t.clock.now()) });
     await services.deps.db.statements.run("DELETE FROM record_index WHERE key % 3 = 0");
     expect((await services.records.checkIndex()).complete).toBe(false);
-    services.close();
+    await services.close();
 
     const lines: string[] = [];
     const config = loadConfig({ flags: { DATA_DIR: t.dataDir, HTTP: true, PORT: freePort(), JOBS_POLL_INTERVAL_MS: 50 }, env: {} });

@@ -21,7 +21,7 @@ beforeAll(async () => {
     expect(cairn(["backup", backups, "--data", app.dataDir], {}, { clock: app.clock }).code).toBe(0);
     expect(snapshotsIn(backups)).toHaveLength(1);
   } finally {
-    app.close();
+    await app.close();
   }
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));

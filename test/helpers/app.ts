@@ -67,8 +67,9 @@ export async function createTestApp(overrides: Partial<Record<ConfigKey, unknown
     users,
     dataDir,
     call,
-    close() {
-      services.close();
+    /** Closes the services (buffered statistics written, workers and the database closed), then removes the data. */
+    async close() {
+      await services.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

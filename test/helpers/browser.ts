@@ -2,7 +2,7 @@
 // playwright-core (nothing downloads a browser), axe-core's accessibility check, and the
 // html-validate check of a page's markup.
 import { readFileSync } from "node:fs";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Response } from "playwright-core";
 import { HtmlValidate } from "html-validate";
 import { createTestApp, type TestApp } from "./app";
 
@@ -22,7 +22,7 @@ export interface BrowserApp extends TestApp {
 export async function startBrowserApp(overrides: Record<string, unknown> = {}): Promise<BrowserApp> {
   const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
   const port = probe.port;
-  probe.stop(true);
+  await probe.stop(true);
   const base = `http://127.0.0.1:${port}`;
   const ctx = await createTestApp({ BASE_URL: base, ...overrides });
   const server = Bun.serve({ port, hostname: "127.0.0.1", fetch: (request) => ctx.app.handle(request), maxRequestBodySize: 1024 * 1024 * 1024 });
@@ -34,8 +34,8 @@ export async function startBrowserApp(overrides: Record<string, unknown> = {}): 
     newPerson: () => browser.newContext({ baseURL: base }),
     async stop() {
       await browser.close();
-      server.stop(true);
-      ctx.close();
+      await server.stop(true);
+      await ctx.close();
     },
   };
 }
@@ -47,6 +47,24 @@ export async function signIn(page: Page, login: string, password: string, next =
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+}
+
+/**
+ * Clicks the control that sends a form and waits for the answer's page to load, each wait bounded:
+ * what follows then queries the new document instead of racing its commit, and a form whose answer
+ * never comes fails here saying which step it reached, instead of as the test's timeout (which
+ * ends the browser for the tests after it too).
+ */
+export async function submitForm(page: Page, control: Locator, timeout = 15_000): Promise<Response> {
+  const answered = page.waitForResponse((r) => r.request().method() === "POST" && r.request().resourceType() === "document", { timeout });
+  await control.click({ timeout });
+  const response = await answered.catch((error: Error) => {
+    throw new Error(`the form's answer did not come within ${timeout} ms (${page.url()}): ${error.message}`);
+  });
+  await page.waitForLoadState("load", { timeout }).catch((error: Error) => {
+    throw new Error(`the answer (${response.status()} ${response.url()}) arrived but its page did not load within ${timeout} ms: ${error.message}`);
+  });
+  return response;
 }
 
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");

@@ -143,7 +143,7 @@ export async function startFakeDatacite(options: { username: string; password: s
       failures += n;
     },
     stop() {
-      server.stop(true);
+      return server.stop(true);
     },
   };
 }

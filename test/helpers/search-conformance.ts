@@ -268,7 +268,7 @@ function randomScopes(corpus: SearchCorpus): [string, () => Actor, (() => Roles)
 export interface SearchUnderTest {
   search(scope: RecordScope, input: RecordSearchInput, page: Page, labels: FacetLabels): Promise<RecordSearchResult> | RecordSearchResult;
   check?(): void | Promise<void>;
-  close?(): void;
+  close?(): void | Promise<void>;
 }
 
 type Bucket = { key: string; doc_count: number; inner?: { buckets: Bucket[] } };
@@ -348,9 +348,9 @@ export function runSearchConformance(name: string, makeSearch: (corpus: SearchCo
       impl = await makeSearch(corpus);
       labels = labelsOf(corpus.communities);
     });
-    afterAll(() => {
-      impl?.close?.();
-      corpus?.ctx.close();
+    afterAll(async () => {
+      await impl?.close?.();
+      await corpus?.ctx.close();
     });
 
     const scopeOf = (actor: Actor, roles?: Roles) => recordScope(actor, "published", roles, corpus.ctx.clock.now());

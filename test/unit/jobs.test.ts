@@ -32,7 +32,8 @@ function setup(definitions: JobDefinition[] = [], options = { concurrency: 2, po
   const job = async (id: number) => (await store.findJobById(db, id))!;
   const start = () => {
     started.push(worker);
-    worker.start();
+    // In the background, as a server runs it: the test waits for what it does (waitFor), and afterEach stops it.
+    void worker.start();
   };
   return { clock, db, registry, logs, worker, jobs, job, start };
 }

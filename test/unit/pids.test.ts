@@ -347,7 +347,7 @@ describe("DataCite client against the fake", () => {
       ).status,
     ).toBe(500);
     const gone = await startFakeDatacite({ username: USER, password: PASSWORD });
-    gone.stop();
+    await gone.stop();
     const err = await createDataciteClient({ url: gone.url, username: USER, password: PASSWORD })
       .getDoi("10.1234/x")
       .catch((e) => e);

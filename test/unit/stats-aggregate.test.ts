@@ -41,9 +41,9 @@ beforeAll(async () => {
   whole = await createTestApp();
   halves = await createTestApp();
 });
-afterAll(() => {
-  whole.close();
-  halves.close();
+afterAll(async () => {
+  await whole.close();
+  await halves.close();
 });
 
 test("a run stopped half way and resumed after a restart counts exactly like one run", async () => {

@@ -56,7 +56,7 @@ type Access = <T>(statement: () => T) => T | Promise<T>;
 const SQLITE = Symbol("sqlite connection");
 
 /** Drizzle's asynchronous builder and the cached statements, both reaching SQLite through `access`. */
-function session(sqlite: Database, access: Access, write: Db["write"]): Db {
+function session(sqlite: Database, access: Access, write: Db["write"], database: object): Db {
   // The builder's SQL varies (IN lists, search filters): prepared per call as drizzle's own
   // bun:sqlite driver does, so it never evicts the fixed statements from the statement cache.
   const orm = drizzle(async (sql, params, method) =>
@@ -77,11 +77,12 @@ function session(sqlite: Database, access: Access, write: Db["write"]): Db {
     get: async <R>(sql: string, params: Params = []) => access(() => sqlite.query<R, Binding[]>(sql).get(...(params as Binding[])) ?? null),
     run: async (sql: string, params: Params = []) => access(() => ({ changes: sqlite.query(sql).run(...(params as Binding[])).changes })),
   };
-  return Object.assign(orm, { statements, write, [SQLITE]: { sqlite, access } }) as unknown as Db;
+  return Object.assign(orm, { statements, write, database, [SQLITE]: { sqlite, access } }) as unknown as Db;
 }
 
 export function createSqlitePort(sqlite: Database): DatabasePort {
   const gate = createGate();
+  const database = {};
   const flow = new AsyncLocalStorage<Transaction>();
 
   /** Outside a transaction: at once when nothing is queued, inside the caller's own transaction, else once the queue has drained. */
@@ -105,6 +106,7 @@ export function createSqlitePort(sqlite: Database): DatabasePort {
           return statement();
         },
         write,
+        database,
       );
       // IMMEDIATE takes the write lock up front: a deferred transaction that reads first and writes
       // later fails with SQLITE_BUSY when another connection wrote in between, instead of waiting.
@@ -137,7 +139,7 @@ export function createSqlitePort(sqlite: Database): DatabasePort {
     }
   }
 
-  const db = session(sqlite, outside, write);
+  const db = session(sqlite, outside, write, database);
   return Object.assign(db, {
     engine: "sqlite" as const,
     migrate: (now: number) => gate.exclusive(async () => migrate(sqlite, now)),
