@@ -2,7 +2,6 @@
 // escapes every text and attribute; user HTML goes in only through `dangerouslySetInnerHTML`,
 // after the sanitiser). Loaded with require so TypeScript does not pull Preact's DOM typings
 // into a server project; the element types the pages use are declared here instead.
-/* eslint-disable @typescript-eslint/no-namespace */
 
 /** A rendered element (Preact's VNode, opaque to the pages). */
 export type Node = { readonly __node: true };
