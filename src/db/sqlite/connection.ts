@@ -18,11 +18,13 @@ export function openSqlite(path: string): Database {
   // Created owner-only before SQLite opens it: the -wal and -shm files take the database's mode.
   if (path !== ":memory:" && !existsSync(path)) closeSync(openSync(path, "a", 0o600));
   const sqlite = new Database(path, { create: true, strict: true });
+  // First, so that the pragmas after it wait for a lock another connection holds instead of
+  // failing at once (journal_mode needs one while a closing connection still has the file).
+  sqlite.exec("PRAGMA busy_timeout = 5000");
   // WAL lets readers run beside the writer (and the CLI beside a running server).
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
-  sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA temp_store = MEMORY");
   return sqlite;
 }
