@@ -19,23 +19,19 @@ export const findVisibleUserById = async (db: Db, id: number, filter: SQL) =>
       .limit(1),
   );
 
-export const findUserByEmail = async (db: Db, email: string) =>
+/** The user whose e-mail or username equals `value`, letter case aside. */
+const findUserByName = async (db: Db, column: typeof usersTable.email | typeof usersTable.username, value: string) =>
   first(
     db
       .select()
       .from(usersTable)
-      .where(sql`lower(${usersTable.email}) = lower(${email})`)
+      .where(sql`lower(${column}) = lower(${value})`)
       .limit(1),
   );
 
-export const findUserByUsername = async (db: Db, username: string) =>
-  first(
-    db
-      .select()
-      .from(usersTable)
-      .where(sql`lower(${usersTable.username}) = lower(${username})`)
-      .limit(1),
-  );
+export const findUserByEmail = (db: Db, email: string) => findUserByName(db, usersTable.email, email);
+
+export const findUserByUsername = (db: Db, username: string) => findUserByName(db, usersTable.username, username);
 
 export const insertUser = async (db: Db, row: NewUserRow) => (await first(db.insert(usersTable).values(row).returning()))!;
 
