@@ -111,13 +111,28 @@ function bearerToken(request: Request): string | null {
 /** Actors already resolved: the rate limit reads the token before routing, the route again. */
 const resolvedActors = new WeakMap<Request, Actor>();
 
-/** Resolves the actor of a request; 401 for a token that is sent but not valid. */
-export async function resolveActor(request: Request, authenticate: Authenticator): Promise<Actor> {
+/** True for a request with neither a token nor a session cookie: a guest's, known without the database. */
+const isGuest = (request: Request, authenticate: Authenticator) => bearerToken(request) === null && !(authenticate.session && cookieOf(request, SESSION_COOKIE));
+
+/**
+ * Resolves the actor of a request; 401 for a token that is sent but not valid. A guest's actor is
+ * answered as it is, not as a Promise: most reads are guests', and their way has no wait.
+ */
+export function resolveActor(request: Request, authenticate: Authenticator): Actor | Promise<Actor> {
   const known = resolvedActors.get(request);
   if (known) return known;
+  return isGuest(request, authenticate) ? withLinkToken(request, anonymous) : lookUpActor(request, authenticate);
+}
+
+async function lookUpActor(request: Request, authenticate: Authenticator): Promise<Actor> {
   const secret = bearerToken(request);
   const actor = secret === null ? await sessionActor(request, authenticate) : await authenticate.token(secret);
   if (!actor) throw invalidToken();
+  return withLinkToken(request, actor);
+}
+
+/** The actor with the request's secret link token, kept for the request's later look-ups. */
+function withLinkToken(request: Request, actor: Actor): Actor {
   const linkToken = secretLinkToken(request);
   const resolved = linkToken ? { ...actor, linkToken } : actor;
   resolvedActors.set(request, resolved);
@@ -152,8 +167,8 @@ function secretLinkToken(request: Request): string | null {
  * 401). A request with neither a token nor a session cookie is a guest's, known without the database.
  */
 function userOf(request: Request, authenticate: Authenticator): number | null | Promise<number | null> {
-  if (bearerToken(request) === null && !(authenticate.session && cookieOf(request, SESSION_COOKIE))) return null;
-  return resolveActor(request, authenticate).then(
+  if (isGuest(request, authenticate)) return null;
+  return Promise.resolve(resolveActor(request, authenticate)).then(
     (actor) => (actor.kind === "user" ? actor.userId : null),
     () => null,
   );
@@ -329,7 +344,8 @@ export function createHttp(options: HttpOptions, routes: () => RouteInfo[], hand
     async function answer(request: Request, server: Server<unknown>, params: P, set: RouteContext<P>["set"]): Promise<Response> {
       let response: Response;
       try {
-        const value = await route({ actor: await resolveActor(request, options.authenticate), params, request, server, set });
+        const actor = resolveActor(request, options.authenticate);
+        const value = await route({ actor: actor instanceof Promise ? await actor : actor, params, request, server, set });
         response = respond(value, set, request) ?? withSetHeaders(value as Response, set);
       } catch (error) {
         response = withSetHeaders(fail(error, undefined, request), set);

@@ -56,9 +56,8 @@ export function sortRows<R>(rows: R[], ...keys: (keyof R)[]): R[] {
 }
 
 /** The row whose `column` (SQL name) equals `value`, or null. */
-export async function findRow<T extends SQLiteTable>(db: Db, table: T, column: string, value: string | number): Promise<T["$inferSelect"] | null> {
-  const raw = await db.statements.get<Record<string, unknown>>(`SELECT * FROM "${getTableName(table)}" WHERE "${column}" = ?`, [value]);
-  return raw ? shapeRow(table, raw) : null;
+export function findRow<T extends SQLiteTable>(db: Db, table: T, column: string, value: string | number): Promise<T["$inferSelect"] | null> {
+  return db.statements.get<Record<string, unknown>>(`SELECT * FROM "${getTableName(table)}" WHERE "${column}" = ?`, [value]).then((raw) => (raw ? shapeRow(table, raw) : null));
 }
 
 /** Inserts a row given as drizzle would take it (keys left out take their SQL defaults). */

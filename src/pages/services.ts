@@ -43,7 +43,7 @@ export interface PageServices {
   vocabularies: Operations<VocabulariesService, "search">;
   /** `chooseFormat` only negotiates; the format it chooses renders asynchronously (vocabulary titles). */
   exports: Operations<ExportsService, "signposting"> & Pick<ExportsService, "chooseFormat">;
-  stats: Operations<StatsService, "recordView">;
+  stats: Pick<StatsService, "recordView">;
 }
 
 /**

@@ -53,6 +53,6 @@ export async function readVocabularyEntries(records: readonly RecordDocument[], 
       }
     }
   }
-  const entries = new Map(await Promise.all([...wanted].map(async ([key, [type, id]]) => [key, await lookup(type, id)] as const)));
+  const entries = new Map(await Promise.all([...wanted].map(([key, [type, id]]) => Promise.resolve(lookup(type, id)).then((entry) => [key, entry] as const))));
   return (type, id) => entries.get(keyOf(type, id));
 }

@@ -12,7 +12,7 @@ import type { AccessDirectory } from "../access/directory";
 import type { Role as CommunityRole } from "../communities/roles";
 import { settingsJson } from "../access/settings";
 import type { RequestDirectory } from "../requests/directory";
-import { atLeast, canReadFiles, curates, isPublicRecord, levelOf, recordScope, requireNotDeleted, type Level } from "./policy";
+import { atLeast, canReadFiles, curates, isPublicRecord, levelOf, plainLevelOf, recordScope, requireNotDeleted, type Level } from "./policy";
 import { filesSettings, presentDraft, presentListedRecord, presentRecord, type PresentContext } from "./present";
 import { indexedRecord, type IndexedParent, type RecordSearch } from "./search";
 import { createSqliteRecordSearch } from "./search/sqlite";
@@ -27,8 +27,8 @@ export interface RecordsDeps extends Deps {
   files: RecordFiles;
   /** Told, inside the write's transaction, whenever a published record is re-indexed (OAI-PMH tombstones). */
   onVisibilityChange(change: VisibilityChange): Promise<void>;
-  /** The `stats` of a published record (statistics module): this version and all versions; absent when statistics are off. */
-  recordStats?(recordId: string, parentId: string): Promise<Record<string, unknown>>;
+  /** The `stats` of a published record (statistics module): this version and all versions; absent when statistics are off. At once when kept in memory. */
+  recordStats?(recordId: string, parentId: string): Record<string, unknown> | Promise<Record<string, unknown>>;
   log(message: string): void;
   /**
    * The communities module's JSON of those of `ids` the actor may see (`parent.communities.entries`):
@@ -96,8 +96,11 @@ export function createRecordsContext(deps: RecordsDeps) {
 
   /** The caller's permission level on a record or draft (records/policy.ts levelOf), its facts read only when needed. */
   async function levelFor(actor: Actor, row: { id: string; parentId: string; ownerId: number | null }, isDraft: boolean): Promise<Level> {
-    // Only signed-in users' actors (one per request) are kept: anonymous and system actors are
-    // shared constants and decide without a query.
+    // Decided without a fact for most reads (guests', owners'): no query, no Promise of its own.
+    const plain = plainLevelOf(actor, row.ownerId);
+    if (plain) return plain;
+    // Only signed-in users' actors (one per request) are kept: anonymous actors (with a secret
+    // link) and the system are shared constants.
     if (actor.kind !== "user") return computeLevel(actor, row, isDraft);
     const key = `${row.id}:${isDraft ? "d" : "r"}:${row.ownerId}`;
     const cached = levelCache.get(actor)?.get(key);

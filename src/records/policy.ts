@@ -44,9 +44,19 @@ export interface AccessFacts {
   reviewsInclusion(): Promise<boolean>;
 }
 
+/**
+ * The level that ownership alone decides, or null when it takes the facts: administrators and the
+ * owner manage; a guest without a secret link has no grant, link or role, so only public records.
+ */
+export function plainLevelOf(actor: Actor, ownerId: number | null): Level | null {
+  if (isAdmin(actor) || isOwner(actor, ownerId)) return "manage";
+  return actor.kind === "anonymous" && !actor.linkToken ? "none" : null;
+}
+
 /** The caller's level on a record or draft: the strongest its ownership, community roles, grants and secret link give. */
 export async function levelOf(actor: Actor, facts: AccessFacts): Promise<Level> {
-  if (isAdmin(actor) || isOwner(actor, facts.ownerId)) return "manage";
+  const plain = plainLevelOf(actor, facts.ownerId);
+  if (plain) return plain;
   const shared = SHARED[(await facts.sharedPermission()) ?? ""] ?? "none";
   if (actor.kind !== "user" || shared === "manage") return shared;
   const roles = await facts.memberRoles();

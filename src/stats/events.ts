@@ -56,7 +56,8 @@ export function createRecorder(deps: RecorderDeps) {
     return value;
   }
 
-  async function pseudonymOf(actor: Actor, address: string | null, agent: string, ts: number): Promise<string> {
+  /** The visitor's pseudonym: at once when this day already hashed it (most requests), else once the day's salt is read. */
+  function pseudonymOf(actor: Actor, address: string | null, agent: string, ts: number): string | Promise<string> {
     if (actor.kind === "user") return `u:${actor.userId}`;
     if (actor.kind === "system") return "system";
     // In-process requests (tests, tools) have no address: they share one constant.
@@ -64,13 +65,14 @@ export function createRecorder(deps: RecorderDeps) {
     const day = Math.floor(ts / DAY_MS);
     if (hashed.day !== day || hashed.visitors.size >= VISITOR_CACHE) hashed = { day, visitors: new Map() };
     const key = `${address}\n${agent}`;
-    let visitor = hashed.visitors.get(key);
-    if (visitor === undefined) {
-      const daySalt = await saltOf(day);
-      visitor = createHash("sha256").update(`${daySalt}\n${key}`).digest("base64url").slice(0, 22);
-      // The cache may have moved on to another day while the salt was read.
-      if (hashed.day === day) hashed.visitors.set(key, visitor);
-    }
+    return hashed.visitors.get(key) ?? hashVisitor(day, key);
+  }
+
+  async function hashVisitor(day: number, key: string): Promise<string> {
+    const daySalt = await saltOf(day);
+    const visitor = createHash("sha256").update(`${daySalt}\n${key}`).digest("base64url").slice(0, 22);
+    // The cache may have moved on to another day while the salt was read.
+    if (hashed.day === day) hashed.visitors.set(key, visitor);
     return visitor;
   }
 
@@ -105,6 +107,19 @@ export function createRecorder(deps: RecorderDeps) {
     return batch.length;
   }
 
+  /** Buffers the event unless it is a double click. */
+  function keep(input: RecordInput, isMachine: boolean, ts: number, visitor: string): boolean {
+    if (isDoubleClick(`${input.kind}\u0000${input.recordId}\u0000${input.fileKey ?? ""}\u0000${visitor}`, ts)) return false;
+    buffer.push({ kind: input.kind, ts, recordId: input.recordId, parentId: input.parentId, visitor, fileKey: input.fileKey, bytes: input.bytes, isMachine });
+    if (buffer.length >= BATCH_SIZE) {
+      // Written right after this response, not during it.
+      if (timer) clearTimeout(timer);
+      timer = null;
+      arm(0);
+    } else arm();
+    return true;
+  }
+
   function arm(delay = FLUSH_INTERVAL_MS) {
     if (timer) return;
     timer = setTimeout(() => void flush(), delay);
@@ -112,31 +127,17 @@ export function createRecorder(deps: RecorderDeps) {
   }
 
   return {
-    /** Buffers one event; false when it is not counted (robot, machine view, double click). */
-    async record(input: RecordInput): Promise<boolean> {
+    /**
+     * Buffers one event; false when it is not counted (robot, machine view, double click). Answers
+     * at once for a visitor already seen today: it is on every record read's way.
+     */
+    record(input: RecordInput): boolean | Promise<boolean> {
       const { address, userAgent } = input.visitor;
       const agent = classifyAgent(userAgent);
       if (agent === "robot" || (agent === "machine" && input.kind === VIEW)) return false;
       const ts = clock.now();
-      const visitor = await pseudonymOf(input.actor, address, userAgent, ts);
-      if (isDoubleClick(`${input.kind}\u0000${input.recordId}\u0000${input.fileKey ?? ""}\u0000${visitor}`, ts)) return false;
-      buffer.push({
-        kind: input.kind,
-        ts,
-        recordId: input.recordId,
-        parentId: input.parentId,
-        visitor,
-        fileKey: input.fileKey,
-        bytes: input.bytes,
-        isMachine: agent === "machine",
-      });
-      if (buffer.length >= BATCH_SIZE) {
-        // Written right after this response, not during it.
-        if (timer) clearTimeout(timer);
-        timer = null;
-        arm(0);
-      } else arm();
-      return true;
+      const visitor = pseudonymOf(input.actor, address, userAgent, ts);
+      return typeof visitor === "string" ? keep(input, agent === "machine", ts, visitor) : visitor.then((v) => keep(input, agent === "machine", ts, v));
     },
 
     flush,

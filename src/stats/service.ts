@@ -95,8 +95,8 @@ export function createStatsService(deps: StatsDeps) {
   }
 
   return {
-    /** A published record was served as JSON: count a view unless it came from a robot or a machine. */
-    async recordView(input: RecordViewInput): Promise<boolean> {
+    /** A published record was served as JSON: count a view unless it came from a robot or a machine (at once for a visitor seen today). */
+    recordView(input: RecordViewInput): boolean | Promise<boolean> {
       if (!enabled || !acceptsJson(input.accept)) return false;
       return recorder.record({ kind: VIEW, recordId: input.recordId, parentId: input.parentId, actor: input.actor, visitor: input.visitor, fileKey: null, bytes: 0 });
     },

@@ -17,23 +17,27 @@ export function createStatsTotals(db: Db) {
   const totals = { record: new Map<string, Counts>(), parent: new Map<string, Counts>() };
   // Bumped by clear(): a read that was under way across it may hold counts from before, not kept.
   let generation = 0;
-  const cached = async (scope: "record" | "parent", id: string) => {
-    const known = totals[scope];
-    let found = known.get(id);
-    if (!found) {
-      const before = generation;
-      found = await store.findTotals(db, scope, id);
-      if (before === generation) {
-        if (known.size >= MAX_CACHED) known.clear();
-        known.set(id, found);
-      }
+  /** The counts kept in memory, or a read of them that keeps them. */
+  const cached = (scope: "record" | "parent", id: string): Counts | Promise<Counts> => totals[scope].get(id) ?? read(scope, id);
+  async function read(scope: "record" | "parent", id: string): Promise<Counts> {
+    const before = generation;
+    const found = await store.findTotals(db, scope, id);
+    if (before === generation) {
+      const known = totals[scope];
+      if (known.size >= MAX_CACHED) known.clear();
+      known.set(id, found);
     }
     return found;
-  };
+  }
 
   return {
-    /** `stats` of a published record: this version and all versions, all time. */
-    recordStats: async (recordId: string, parentId: string) => presentRecordStats(await cached("record", recordId), await cached("parent", parentId)),
+    /** `stats` of a published record: this version and all versions, all time; at once when both are in memory (most reads). */
+    recordStats(recordId: string, parentId: string): Record<string, unknown> | Promise<Record<string, unknown>> {
+      const version = cached("record", recordId);
+      const all = cached("parent", parentId);
+      if (version instanceof Promise || all instanceof Promise) return Promise.all([version, all]).then(([v, a]) => presentRecordStats(v, a));
+      return presentRecordStats(version, all);
+    },
 
     /** Forgets what was read: called after every aggregation run. */
     clear() {

@@ -99,10 +99,9 @@ export function createVocabulariesService(deps: Deps) {
     },
 
     /** The stored entry (no timestamps or links) or null: for validating records against vocabularies. */
-    async lookup(type: string, id: string): Promise<VocabularyEntry | null> {
-      if (!isVocabularyType(type)) return null;
-      const row = await store.findEntry(db, type, id);
-      return row ? (JSON.parse(row.data) as VocabularyEntry) : null;
+    lookup(type: string, id: string): Promise<VocabularyEntry | null> {
+      if (!isVocabularyType(type)) return Promise.resolve(null);
+      return store.findEntry(db, type, id).then((row) => (row ? (JSON.parse(row.data) as VocabularyEntry) : null));
     },
 
     async read(_actor: Actor, rawType: string, id: string) {
