@@ -22,7 +22,7 @@ import { createGroupsService } from "./groups/service";
 import { communitiesRoutes, COMMUNITY_CONTENT_ROUTES } from "./communities/routes";
 import { createCommunityDirectory } from "./communities/directory";
 import { createCommunitiesService } from "./communities/service";
-import { defineMailJobs } from "./mail/jobs";
+import { defineMailJobs, MAIL_SEND_JOB } from "./mail/jobs";
 import { createMailService } from "./mail/service";
 import { membersRoutes } from "./members/routes";
 import { createMembersService } from "./members/service";
@@ -69,6 +69,9 @@ import { statsRoutes } from "./stats/routes";
 import { createStatsService } from "./stats/service";
 import { createStatsTotals } from "./stats/totals";
 import { createTokensService } from "./tokens/service";
+import { defineAccountJobs } from "./accounts/jobs";
+import { createAccountsService } from "./accounts/service";
+import { createOidcService } from "./accounts/oidc";
 import { usersRoutes } from "./users/routes";
 import { createUsersService } from "./users/service";
 import { oaiHarvestRoutes, oaiSetsRoutes, OAI_FORM_ROUTES } from "./oai/routes";
@@ -187,6 +190,24 @@ export function createServices(options: AppOptions) {
   const tokens = createTokensService(deps);
   const sessions = createSessionsService({ ...deps, groupIdsOf: tokens.groupIdsOf });
   defineSessionJobs(registry, { sessions });
+  // Account mail (links people wait for) goes out at once, not at the outbox's next minute.
+  const deliverSoon = config.MAIL_SERVER ? () => enqueue(MAIL_SEND_JOB, {}) : async () => undefined;
+  const accounts = createAccountsService({
+    ...deps,
+    users,
+    sessions,
+    queueMail: mail.queueMail,
+    deliverSoon,
+  });
+  const oidc = createOidcService({
+    ...deps,
+    users,
+    sessions,
+    accounts,
+    queueMail: mail.queueMail,
+    deliverSoon,
+  });
+  defineAccountJobs(registry, { accounts, oidc });
   const communities = createCommunitiesService({
     ...deps,
     lookup: vocabularies.lookup,
@@ -216,6 +237,8 @@ export function createServices(options: AppOptions) {
     users,
     tokens,
     sessions,
+    accounts,
+    oidc,
     signInLinks: createSignInLinks({ dataDir: config.DATA_DIR, clock, db, sessions }),
     groups: createGroupsService(deps),
     records,

@@ -6,8 +6,9 @@ import { isAbsolute, join, resolve, win32 } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { checkTrustedProxies } from "./core/client-address";
 import { parseRateLimits } from "./core/rate-limit";
+import { OidcProvidersError, parseOidcProviders, type OidcProviderConfig } from "./core/oidc-providers";
 
-type Kind = "string" | "integer" | "boolean" | "list" | "bytes";
+type Kind = "string" | "integer" | "boolean" | "list" | "bytes" | "oidc-providers";
 
 interface KeySpec {
   kind: Kind;
@@ -173,6 +174,17 @@ export const CONFIG_KEYS = {
     default: "public",
     description: "Profile visibility of new accounts: public (listed in the users directory; e-mail stays hidden) or restricted.",
   },
+  ACCOUNTS_REGISTERABLE: { kind: "boolean", default: false, description: "Anyone may make an account at /signup. Off: accounts are made by administrators only." },
+  ACCOUNTS_REGISTER_ALLOWED_DOMAINS: {
+    kind: "list",
+    default: [],
+    description: "E-mail domains sign-up accepts (uni.example also takes its subdomains, dept.uni.example). Empty: any.",
+  },
+  ACCOUNTS_CONFIRM_EMAIL: {
+    kind: "boolean",
+    default: true,
+    description: "A new account confirms its e-mail address through a one-use link (valid 24 hours) before it may sign in. Accounts administrators make are confirmed.",
+  },
   JOBS_CONCURRENCY: { kind: "integer", default: 2, description: "Background jobs run at once." },
   JOBS_POLL_INTERVAL_MS: { kind: "integer", default: 1000, description: "How often the worker looks for due jobs." },
   JOBS_RETENTION_DAYS: { kind: "integer", default: 14, description: "Finished jobs older than this are pruned." },
@@ -194,12 +206,27 @@ export const CONFIG_KEYS = {
     default: 5000,
     description: "Longest wait before new views and downloads are folded into the totals (they show within this plus a second).",
   },
+  OIDC_PROVIDERS: {
+    kind: "oidc-providers",
+    default: [],
+    secret: true,
+    description:
+      "OpenID Connect sign-in providers (Keycloak, Entra ID, Google, Okta, ORCID): [[OIDC_PROVIDERS]] tables in cairn.toml with name, title, issuer, client_id, client_secret, scopes, claims, trust_email, sync_groups, type (oidc or orcid); CAIRN_OIDC_PROVIDERS takes the same as a JSON array. Each is a button on /login; register {BASE_URL}/oauth/authorized/{name} as its redirect URI.",
+  },
   LOG_REQUESTS: { kind: "boolean", default: false, description: "Log one line per request to stderr." },
 } satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 
-type ValueOf<K extends Kind> = K extends "string" ? string : K extends "integer" | "bytes" ? number : K extends "boolean" ? boolean : string[];
+type ValueOf<K extends Kind> = K extends "string"
+  ? string
+  : K extends "integer" | "bytes"
+    ? number
+    : K extends "boolean"
+      ? boolean
+      : K extends "oidc-providers"
+        ? OidcProviderConfig[]
+        : string[];
 
 export type Config = { -readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_KEYS)[K]["kind"]> } & {
   /** The data directory (flag --data, env CAIRN_DATA, default ./cairn-data). */
@@ -238,6 +265,14 @@ function coerce(key: string, kind: Kind, raw: unknown, source: string): unknown 
       if (typeof raw === "string" && /^(1|true|yes|on)$/i.test(raw.trim())) return true;
       if (typeof raw === "string" && /^(0|false|no|off)$/i.test(raw.trim())) return false;
       return fail("expected true or false");
+    case "oidc-providers":
+      try {
+        return parseOidcProviders(raw);
+      } catch (err) {
+        // Not the value itself: it holds client secrets.
+        if (err instanceof OidcProvidersError) throw new ConfigError(`${key} from ${source}: ${err.message}`);
+        throw err;
+      }
     case "list":
       if (Array.isArray(raw) && raw.every((v) => typeof v === "string")) return raw;
       if (typeof raw === "string")

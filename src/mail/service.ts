@@ -60,6 +60,8 @@ export function createMailService(deps: Deps & { log?(message: string): void }) 
     });
   }
 
+  let delivering: Promise<unknown> = Promise.resolve();
+
   return {
     /** Queues one message; call after the change it reports has committed. A blank address is skipped. */
     async queueMail(mail: OutgoingMail) {
@@ -68,36 +70,15 @@ export function createMailService(deps: Deps & { log?(message: string): void }) 
       return store.insertMail(db, { recipient: to, subject: mail.subject, body: mail.body, topic: mail.topic, created: clock.now() });
     },
 
-    /** Sends the due messages over one connection; a connection failure ends the run, so a dead server is not hammered. */
-    async deliverPending(): Promise<DeliveryReport> {
-      if (!config.MAIL_SERVER) return { sent: 0, failed: 0, disabled: true };
-      const due = await store.listDueMail(db, clock.now(), MAIL_MAX_ATTEMPTS, MAIL_RETRY_BASE_MS, BATCH);
-      if (due.length === 0) return { sent: 0, failed: 0 };
-      const smtp = transport();
-      const report: DeliveryReport = { sent: 0, failed: 0 };
-      try {
-        for (const [i, row] of due.entries()) {
-          try {
-            await smtp.sendMail({ from: config.MAIL_DEFAULT_SENDER, to: row.recipient, subject: row.subject, text: row.body });
-            await store.markMailSent(db, row.id, clock.now());
-            report.sent++;
-          } catch (err) {
-            if (isConnectionError(err)) {
-              // The server, not the message: every due message counts the failed run (and backs off), none is tried again now.
-              for (const rest of due.slice(i)) await store.markMailFailed(db, rest.id, describe(err));
-              report.failed += due.length - i;
-              deps.log?.(`mail: the SMTP server ${config.MAIL_SERVER}:${config.MAIL_PORT} failed: ${describe(err)}`);
-              break;
-            }
-            report.failed++;
-            await store.markMailFailed(db, row.id, describe(err), isPermanent(err) ? MAIL_MAX_ATTEMPTS : undefined);
-            deps.log?.(`mail to ${row.recipient} (#${row.id}) failed: ${describe(err)}`);
-          }
-        }
-      } finally {
-        smtp.close();
-      }
-      return report;
+    /**
+     * Sends the due messages over one connection; a connection failure ends the run, so a dead
+     * server is not hammered. Runs one at a time in this process (a run asked for during another
+     * starts after it), so two runs never send the same message.
+     */
+    deliverPending(): Promise<DeliveryReport> {
+      const run = delivering.then(deliverDue, deliverDue);
+      delivering = run.catch(() => undefined);
+      return run;
     },
 
     /** The outbox, newest first (administrators; tests and the CLI find a notification by topic). */
@@ -106,4 +87,35 @@ export function createMailService(deps: Deps & { log?(message: string): void }) 
       return store.listMail(db, options.topic, options.limit ?? 100);
     },
   };
+
+  async function deliverDue(): Promise<DeliveryReport> {
+    if (!config.MAIL_SERVER) return { sent: 0, failed: 0, disabled: true };
+    const due = await store.listDueMail(db, clock.now(), MAIL_MAX_ATTEMPTS, MAIL_RETRY_BASE_MS, BATCH);
+    if (due.length === 0) return { sent: 0, failed: 0 };
+    const smtp = transport();
+    const report: DeliveryReport = { sent: 0, failed: 0 };
+    try {
+      for (const [i, row] of due.entries()) {
+        try {
+          await smtp.sendMail({ from: config.MAIL_DEFAULT_SENDER, to: row.recipient, subject: row.subject, text: row.body });
+          await store.markMailSent(db, row.id, clock.now());
+          report.sent++;
+        } catch (err) {
+          if (isConnectionError(err)) {
+            // The server, not the message: every due message counts the failed run (and backs off), none is tried again now.
+            for (const rest of due.slice(i)) await store.markMailFailed(db, rest.id, describe(err));
+            report.failed += due.length - i;
+            deps.log?.(`mail: the SMTP server ${config.MAIL_SERVER}:${config.MAIL_PORT} failed: ${describe(err)}`);
+            break;
+          }
+          report.failed++;
+          await store.markMailFailed(db, row.id, describe(err), isPermanent(err) ? MAIL_MAX_ATTEMPTS : undefined);
+          deps.log?.(`mail to ${row.recipient} (#${row.id}) failed: ${describe(err)}`);
+        }
+      }
+    } finally {
+      smtp.close();
+    }
+    return report;
+  }
 }

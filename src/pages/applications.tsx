@@ -9,7 +9,9 @@ import { KNOWN_SCOPES } from "../tokens/service";
 import { registerAsset } from "./assets";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
 import { checkCsrf, formOf, htmlResponse, seeOther } from "./http";
+import { FieldErrors } from "./forms";
 import { Layout, type PageContext } from "./layout";
+import { SettingsNav } from "./settings";
 import applicationsJs from "./static/applications.js" with { type: "text" };
 
 registerAsset("applications.js", applicationsJs);
@@ -52,15 +54,6 @@ function statusOf(token: TokenView, now: number): string {
   if (token.revokedAt !== null) return `Revoked ${when(token.revokedAt)}`;
   if (token.expiresAt !== null && token.expiresAt <= now) return "Expired";
   return "Active";
-}
-
-function FieldErrors({ errors, field, id }: { errors?: FieldError[]; field: string; id: string }) {
-  const messages = errors?.filter((e) => e.field === field).flatMap((e) => e.messages) ?? [];
-  return messages.length ? (
-    <p class="field-error" id={id}>
-      {messages.join(" ")}
-    </p>
-  ) : null;
 }
 
 function NewToken({ name, secret }: { name: string; secret: string }) {
@@ -168,6 +161,7 @@ function ApplicationsPage(props: { ctx: PageContext; tokens: TokenView[]; now: n
   return (
     <Layout ctx={props.ctx} title="Applications" scripts={["applications.js"]}>
       <h1>Applications</h1>
+      <SettingsNav here={PATH} />
       <p>Personal access tokens let scripts and programs use the REST API as you.</p>
       {props.notice ? (
         <p class="notice ok" role="status">

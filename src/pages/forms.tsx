@@ -1,5 +1,16 @@
-// Small form parts every signed-in page uses: the session's CSRF field, and a button that posts.
+// Small form parts the pages share: field errors, the session's CSRF field, and a button that posts.
+import type { FieldError } from "../core/errors";
 import type { PageContext } from "./layout";
+
+/** A field's messages from a service's 400, under the field (its `id` is the field's aria-describedby). */
+export function FieldErrors({ errors, field, id }: { errors?: FieldError[]; field: string; id: string }) {
+  const messages = errors?.filter((e) => e.field === field).flatMap((e) => e.messages) ?? [];
+  return messages.length ? (
+    <p class="field-error" id={id}>
+      {messages.join(" ")}
+    </p>
+  ) : null;
+}
 
 /** The session's CSRF token, which every signed-in form carries (pages/http.ts checkCsrf). */
 export const CsrfField = ({ ctx }: { ctx: PageContext }) => <input type="hidden" name="csrf" value={ctx.actor.csrf ?? ""} />;
@@ -23,3 +34,47 @@ export const EditButtons = ({ ctx, id }: { ctx: PageContext; id: string }) => (
     <PostButton ctx={ctx} action={`/uploads/${id}/new-version`} label="New version" secondary />
   </div>
 );
+
+interface TextFieldProps {
+  /** The service's field name its errors are reported under (and the input's `name` unless `name` is given). */
+  field: string;
+  name?: string;
+  label: string;
+  type?: "text" | "email" | "password";
+  value?: string;
+  errors?: FieldError[];
+  autocomplete?: string;
+  required?: boolean;
+  maxlength?: number;
+  /** A line under the label saying what is expected. */
+  hint?: string;
+}
+
+/** A labelled input with its hint and its messages from the service, tied to it for screen readers. */
+export function TextField({ field, name, label, type = "text", value, errors, autocomplete, required, maxlength, hint }: TextFieldProps) {
+  const id = `field-${field.replace(/[^a-zA-Z0-9_-]/g, "-")}`;
+  const invalid = errors?.some((e) => e.field === field) ?? false;
+  const described = [hint ? `${id}-hint` : "", invalid ? `${id}-error` : ""].filter(Boolean).join(" ");
+  return (
+    <>
+      <label for={id}>{label}</label>
+      {hint ? (
+        <p class="muted hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      <input
+        id={id}
+        name={name ?? field}
+        type={type}
+        value={type === "password" ? undefined : (value ?? "")}
+        autocomplete={autocomplete}
+        required={required}
+        maxlength={maxlength}
+        aria-invalid={invalid ? "true" : undefined}
+        aria-describedby={described || undefined}
+      />
+      <FieldErrors errors={errors} field={field} id={`${id}-error`} />
+    </>
+  );
+}

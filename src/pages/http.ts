@@ -1,7 +1,9 @@
 // What every page route shares: the HTML response with its security headers, redirects, the
 // forms' CSRF check, and turning a service's HttpError into an HTML error page.
 import type { Actor } from "../core/actor";
-import { forbidden, HttpError } from "../core/errors";
+import { cookieOf } from "../core/http";
+import { newSecret } from "../core/ids";
+import { forbidden, HttpError, type FieldError } from "../core/errors";
 import type { Node } from "./jsx-runtime";
 import { renderPage } from "./render";
 
@@ -41,6 +43,32 @@ export function checkCsrf(actor: Actor, form: URLSearchParams): void {
   if (!actor.csrf || form.get("csrf") !== actor.csrf) throw forbidden("The form has expired or did not come from this site: reload the page and try again.");
 }
 
+/** A cookie of the pages: HttpOnly, SameSite=Lax, Secure when the site is reached over HTTPS. */
+export const cookie = (https: boolean, name: string, value: string, maxAgeSeconds: number) =>
+  `${name}=${encodeURIComponent(value)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${https ? "; Secure" : ""}`;
+
+/**
+ * Forms sent before there is a session (sign-in, sign-up, a forgotten password, a mailed link's
+ * button) carry a token that must equal a cookie of their own: another site can make a browser
+ * post, but cannot read or set this site's cookie.
+ */
+const GUEST_CSRF_COOKIE = "cairn_login_csrf";
+
+/** A new guest form token and the cookie that holds it (an hour). */
+export function guestCsrf(https: boolean): { csrf: string; setCookie: string } {
+  const csrf = newSecret();
+  return { csrf, setCookie: cookie(https, GUEST_CSRF_COOKIE, csrf, 3600) };
+}
+
+/** The cookie that ends the guest form token (after the form did its work). */
+export const endGuestCsrf = (https: boolean) => cookie(https, GUEST_CSRF_COOKIE, "", 0);
+
+/** True when the form carries the guest CSRF cookie's token. */
+export function guestCsrfOk(request: Request, form: URLSearchParams): boolean {
+  const expected = cookieOf(request, GUEST_CSRF_COOKIE);
+  return Boolean(expected) && form.get("csrf") === expected;
+}
+
 /** Stands for this site when resolving a path: only the origin's sameness matters. */
 const SELF = "http://cairn.invalid";
 
@@ -62,6 +90,18 @@ export function localPath(next: string | null | undefined, fallback = "/"): stri
   const path = url.pathname + url.search + url.hash;
   // Dot segments can leave a path starting with `//` (`/.//host`), which a browser reads as another host.
   return url.origin === SELF && !path.startsWith("//") ? path : fallback;
+}
+
+/**
+ * A service's refusal of what a form sent (a 400 with field errors, a 429 asking to wait) as the
+ * messages to show with the form again, its status and headers; null for anything else.
+ */
+export function formRefusal(error: unknown): { errors: FieldError[]; status: number; headers: Record<string, string> } | null {
+  if (!(error instanceof HttpError)) return null;
+  if (error.status === 400 && error.errors) return { errors: error.errors, status: 400, headers: {} };
+  // A 429 keeps its Retry-After.
+  if (error.status === 429) return { errors: [{ field: "form", messages: [error.message] }], status: 429, headers: error.headers };
+  return null;
 }
 
 /** A service's refusal as a status and a message for an error page; other errors go on to the app's handler. */

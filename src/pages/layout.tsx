@@ -56,7 +56,7 @@ export function Layout({ ctx, title, head, scripts = [], children }: LayoutProps
               <>
                 <a href="/uploads/new">New upload</a>
                 <a href="/me/uploads">My dashboard</a>
-                <a href="/account/settings/applications">Applications</a>
+                <a href="/account/settings/profile">Settings</a>
                 <form class="inline" method="post" action="/logout">
                   <input type="hidden" name="csrf" value={ctx.actor.csrf ?? ""} />
                   <button class="link" type="submit">

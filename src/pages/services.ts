@@ -13,6 +13,8 @@ import type { SignInLinks } from "../sessions/sign-in-link";
 import type { StatsService } from "../stats/service";
 import type { TokensService } from "../tokens/service";
 import type { UsersService } from "../users/service";
+import type { AccountsService } from "../accounts/service";
+import type { OidcService } from "../accounts/oidc";
 import type { VocabulariesService } from "../vocabularies/service";
 
 /**
@@ -24,10 +26,19 @@ type Operations<S, K extends keyof S> = { [P in K]: S[P] extends (...args: infer
 export interface PageServices {
   /** The clock (dates in forms), the configuration (search limits, DOIs) and the link base; never the database. */
   deps: Pick<Deps, "clock" | "config" | "links">;
-  users: Operations<UsersService, "findUserById" | "readUser" | "searchUsers">;
+  users: Operations<UsersService, "findUserById" | "readUser" | "searchUsers" | "readAccount" | "updateProfile">;
   tokens: Operations<TokensService, "listTokens" | "createToken" | "revokeToken">;
   /** `throttleAddressOf` reads only the request. */
-  sessions: Operations<SessionsService, "signIn" | "signOut"> & Pick<SessionsService, "throttleAddressOf">;
+  sessions: Operations<SessionsService, "signIn" | "signOut" | "changePassword"> & Pick<SessionsService, "throttleAddressOf">;
+  /** `registerable` reads only the configuration. */
+  accounts: Operations<
+    AccountsService,
+    "signUp" | "confirmEmail" | "resendConfirmation" | "requestPasswordReset" | "checkResetLink" | "resetPassword" | "requestEmailChange" | "confirmEmailChange"
+  > &
+    Pick<AccountsService, "registerable">;
+  /** `providers` reads only the configuration. */
+  oidc: Operations<OidcService, "beginSignIn" | "finishSignIn" | "checkEmailStep" | "sendEmailStepLink" | "checkEmailStepLink" | "confirmEmailStep"> &
+    Pick<OidcService, "providers">;
   /** `check` reads only the link's file. */
   signInLinks: Operations<SignInLinks, "use"> & Pick<SignInLinks, "check">;
   records: Operations<RecordsService, "searchRecords" | "readRecord" | "readDraft" | "latestVersion" | "listVersions" | "listUserRecords" | "editRecord" | "newVersion">;
@@ -56,6 +67,8 @@ export const pageServicesOf = (all: PageServices): PageServices => ({
   users: all.users,
   tokens: all.tokens,
   sessions: all.sessions,
+  accounts: all.accounts,
+  oidc: all.oidc,
   signInLinks: all.signInLinks,
   records: all.records,
   files: all.files,

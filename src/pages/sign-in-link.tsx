@@ -4,9 +4,8 @@
 import { Elysia } from "elysia";
 import { isHeadRequest, SESSION_COOKIE, type ActorContext } from "../core/http";
 import { SIGN_IN_LINK_PATH } from "../sessions/sign-in-link";
-import { cookie } from "./account";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
-import { seeOther } from "./http";
+import { cookie, seeOther } from "./http";
 import { Layout } from "./layout";
 
 /** As long as a password sign-in's cookie (the session's own expiry ends it sooner when unused). */
@@ -28,6 +27,6 @@ export const signInLinkPages = (http: ActorContext, deps: PagesDeps) =>
         );
       }
       const session = await deps.services.signInLinks.use(token);
-      return seeOther("/", { "Set-Cookie": cookie(deps, SESSION_COOKIE, session.secret, COOKIE_MAX_AGE_S) });
+      return seeOther("/", { "Set-Cookie": cookie(deps.https, SESSION_COOKIE, session.secret, COOKIE_MAX_AGE_S) });
     });
   });

@@ -4,10 +4,10 @@
 // writes carrying the CSRF token.
 import { requireAdmin, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
-import { badRequest, notFound, validationError } from "../core/errors";
+import { badRequest, HttpError, notFound, validationError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
 import * as store from "./store";
-import { createSignInThrottle, createThrottleAddressOf } from "./throttle";
+import { ACCOUNT_MAIL, createThrottle, createThrottleAddressOf } from "./throttle";
 
 /** Sessions end after a week unused, and a month after sign-in whatever the use. */
 const IDLE_MS = 7 * 86_400_000;
@@ -36,7 +36,8 @@ export interface SessionsDeps extends Deps {
 
 export function createSessionsService(deps: SessionsDeps) {
   const { db, clock } = deps;
-  const throttle = createSignInThrottle(db, clock);
+  const throttle = createThrottle(db, clock);
+  const mailThrottle = createThrottle(db, clock, ACCOUNT_MAIL);
   const refused = () => badRequest("The e-mail address (or username) and password do not match an active account.");
   const openSession = async (userId: number): Promise<{ secret: string; csrf: string; userId: number }> => {
     const now = clock.now();
@@ -45,6 +46,17 @@ export function createSessionsService(deps: SessionsDeps) {
     await store.insertSession(db, { tokenHash: hashSecret(secret), userId, csrfToken: csrf, created: now, lastSeen: now, expiresAt: now + IDLE_MS });
     return { secret, csrf, userId };
   };
+
+  /** Sets the password (at least MIN_PASSWORD_LENGTH characters), ends the sessions but `keep`'s and lifts the name's wait. */
+  async function replacePassword(user: store.UserRow, password: string, keep: string | null) {
+    if (password.length < MIN_PASSWORD_LENGTH) throw validationError([{ field: "password", messages: [`A password has at least ${MIN_PASSWORD_LENGTH} characters.`] }]);
+    const hash = await Bun.password.hash(password, "argon2id");
+    await db.write(async (tx) => {
+      await store.setPasswordHash(tx, user.id, hash, clock.now());
+      await store.deleteUserSessions(tx, user.id, keep === null ? null : hashSecret(keep));
+      await throttle.clearLogins([user.email, ...(user.username ? [user.username] : [])]);
+    });
+  }
 
   return {
     /**
@@ -63,6 +75,11 @@ export function createSessionsService(deps: SessionsDeps) {
         throw refused();
       }
       if (!(await Bun.password.verify(password, user.passwordHash))) throw refused();
+      if (deps.config.ACCOUNTS_CONFIRM_EMAIL && user.confirmedAt === null) {
+        // The password was right: this is no guess, and saying so tells nothing to a stranger.
+        await throttle.succeeded(login, address);
+        throw new HttpError(403, "Confirm your e-mail address first: follow the link in the mail we sent to it, or ask for a new link.", undefined, {}, { code: "unconfirmed" });
+      }
       // The throttle's and the session's writes join this transaction (the same asynchronous flow).
       return db.write(async (tx) => {
         // The password may have been set anew (its sessions ended) or the account closed while it
@@ -73,6 +90,12 @@ export function createSessionsService(deps: SessionsDeps) {
         return openSession(user.id);
       });
     },
+
+    /**
+     * Counts a request that mails `email` (sign-up, password reset, a new link), per address and per
+     * client; a 429 refusal while either must wait, else null.
+     */
+    reserveAccountMail: (email: string, address: string | null) => mailThrottle.reserve(email, address),
 
     /** The address a request's sign-in is counted by (APP_TRUSTED_PROXIES decides who the client is). */
     throttleAddressOf: createThrottleAddressOf(deps.config.APP_TRUSTED_PROXIES),
@@ -109,10 +132,37 @@ export function createSessionsService(deps: SessionsDeps) {
       const hash = await Bun.password.hash(password, "argon2id");
       await db.write(async (tx) => {
         await store.setPasswordHash(tx, user.id, hash, clock.now());
-        await store.deleteUserSessions(tx, user.id);
+        await store.deleteUserSessions(tx, user.id, null);
         await throttle.clearLogins([user.email, ...(user.username ? [user.username] : [])]);
       });
       return { id: user.id, email: user.email };
+    },
+
+    /**
+     * A signed-in person changes their password, proving the current one: every other session of
+     * the account ends (this browser's, `keep`, stays). A wrong current password is a 400 and
+     * counts as a failed sign-in.
+     */
+    async changePassword(actor: Actor, current: string, password: string, keep: string | null): Promise<void> {
+      if (actor.kind !== "user") throw badRequest("Sign in to change your password.");
+      const user = await store.findUser(db, actor.userId);
+      if (!user?.active) throw badRequest("Sign in to change your password.");
+      const refusal = await throttle.reserve(user.email, null);
+      if (refusal) throw refusal;
+      if (!user.passwordHash || !(await Bun.password.verify(current, user.passwordHash))) {
+        throw validationError([{ field: "current_password", messages: ["This is not the account's current password."] }]);
+      }
+      await replacePassword(user, password, keep);
+    },
+
+    /**
+     * A new password for an account whose owner proved their mailbox (a password-reset link): the
+     * wait after failed sign-ins is lifted and every session ends.
+     */
+    async resetPassword(userId: number, password: string): Promise<void> {
+      const user = await store.findUser(db, userId);
+      if (!user?.active) throw badRequest("This account cannot sign in.");
+      await replacePassword(user, password, null);
     },
 
     /** The daily clean-up of ended sessions. */

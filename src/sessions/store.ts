@@ -1,5 +1,5 @@
 // Queries on sessions, on the accounts that sign in, and on the counts that slow password guessing.
-import { and, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lte, ne, or, sql } from "drizzle-orm";
 import { first, type Db } from "../db/port";
 import { sessionsTable, signInThrottlesTable, usersTable } from "../db/tables";
 
@@ -63,5 +63,7 @@ export const touchSession = async (db: Db, tokenHash: string, lastSeen: number, 
   await db.update(sessionsTable).set({ lastSeen, expiresAt }).where(eq(sessionsTable.tokenHash, tokenHash));
 
 export const deleteSession = async (db: Db, tokenHash: string) => await db.delete(sessionsTable).where(eq(sessionsTable.tokenHash, tokenHash));
-export const deleteUserSessions = async (db: Db, userId: number) => await db.delete(sessionsTable).where(eq(sessionsTable.userId, userId));
+/** Ends every session of the user but the one whose hash is `keep`. */
+export const deleteUserSessions = async (db: Db, userId: number, keep: string | null) =>
+  await db.delete(sessionsTable).where(keep === null ? eq(sessionsTable.userId, userId) : and(eq(sessionsTable.userId, userId), ne(sessionsTable.tokenHash, keep)));
 export const deleteExpiredSessions = async (db: Db, now: number): Promise<number> => (await db.delete(sessionsTable).where(lte(sessionsTable.expiresAt, now)).returning()).length;

@@ -1,4 +1,4 @@
-// Slowing password guessing without locking the owner out: every sign-in attempt is counted against
+// Slowing guessing and mail-bombing without locking the owner out: every sign-in attempt (and every request that mails an address) is counted against
 // its login name and its client address before its password is checked, in one transaction, so a
 // burst sent at once meets the same count as attempts sent one by one. Past a free allowance each
 // further attempt must wait, the wait doubling up to a quarter of an hour. Names that match no
@@ -27,12 +27,38 @@ export const ADDRESS_RULE: ThrottleRule = { free: 20, firstWaitMs: 1_000, maxWai
 /** A count nobody added to for an hour starts again (longer than any wait, so nothing forgotten is still waiting). */
 export const FORGET_MS = HOUR_MS;
 
+/** What a throttle counts: attempts per name and per client address, each under its rule, in keys of their own. */
+export interface ThrottleKind {
+  namePrefix: string;
+  addressPrefix: string;
+  name: ThrottleRule;
+  address: ThrottleRule;
+  /** Begins the refusal: "Too many <doing> …". */
+  doing: string;
+}
+
+/** Password sign-ins: only failures stay counted. */
+export const SIGN_IN: ThrottleKind = { namePrefix: "login", addressPrefix: "address", name: LOGIN_RULE, address: ADDRESS_RULE, doing: "failed sign-ins" };
+
+/**
+ * Requests that send mail to an address (sign-up, password reset, a new confirmation link): each
+ * counts. Three per address straight away, then waits from 5 minutes; ten per client address, then
+ * from a minute; waits end within half an hour, so a count is forgotten after an hour.
+ */
+export const ACCOUNT_MAIL: ThrottleKind = {
+  namePrefix: "mail",
+  addressPrefix: "mail-address",
+  name: { free: 3, firstWaitMs: 5 * 60_000, maxWaitMs: 30 * 60_000, what: "for this e-mail address" },
+  address: { free: 10, firstWaitMs: 60_000, maxWaitMs: 30 * 60_000, what: "from this network address" },
+  doing: "requests for account mail",
+};
+
 /** How long the attempt after `failures` counted ones must wait (0: none). */
 export const waitAfter = (rule: ThrottleRule, failures: number) =>
   failures < rule.free ? 0 : Math.min(rule.firstWaitMs * 2 ** Math.min(failures - rule.free, 30), rule.maxWaitMs);
 
-const loginKey = (login: string) => hashSecret(`login:${login.trim().toLowerCase()}`);
-const addressKey = (address: string) => hashSecret(`address:${address}`);
+const nameKey = (prefix: string, name: string) => hashSecret(`${prefix}:${name.trim().toLowerCase()}`);
+const addressKey = (prefix: string, address: string) => hashSecret(`${prefix}:${address}`);
 
 /** "45 seconds", "3 minutes": how long the refusal asks to wait. */
 function span(ms: number): string {
@@ -68,12 +94,14 @@ export function createThrottleAddressOf(trustedProxies: string[]) {
   };
 }
 
-export type SignInThrottle = ReturnType<typeof createSignInThrottle>;
+export type Throttle = ReturnType<typeof createThrottle>;
 
-export function createSignInThrottle(db: Db, clock: Clock) {
+/** Counts of `kind` (SIGN_IN by default) kept in the database, so that every server process counts the same attempts. */
+export function createThrottle(db: Db, clock: Clock, kind: ThrottleKind = SIGN_IN) {
+  const loginKey = (login: string) => nameKey(kind.namePrefix, login);
   const keysOf = (login: string, address: string | null) => [
-    { key: loginKey(login), rule: LOGIN_RULE },
-    ...(address === null ? [] : [{ key: addressKey(address), rule: ADDRESS_RULE }]),
+    { key: loginKey(login), rule: kind.name },
+    ...(address === null ? [] : [{ key: addressKey(kind.addressPrefix, address), rule: kind.address }]),
   ];
 
   return {
@@ -99,7 +127,7 @@ export function createSignInThrottle(db: Db, clock: Clock) {
         }
         if (refusal) {
           const seconds = Math.ceil((refusal.until - now) / 1000);
-          return new HttpError(429, `Too many failed sign-ins ${refusal.rule.what}: try again in ${span(refusal.until - now)}.`, undefined, {
+          return new HttpError(429, `Too many ${kind.doing} ${refusal.rule.what}: try again in ${span(refusal.until - now)}.`, undefined, {
             "Retry-After": String(seconds),
           });
         }
@@ -123,11 +151,11 @@ export function createSignInThrottle(db: Db, clock: Clock) {
     async succeeded(login: string, address: string | null): Promise<void> {
       await store.deleteThrottles(db, [loginKey(login)]);
       if (address === null) return;
-      const key = addressKey(address);
+      const key = addressKey(kind.addressPrefix, address);
       const row = (await store.findThrottles(db, [key]))[0];
       if (!row) return;
       const failures = Math.max(0, row.failures - 1);
-      await store.upsertThrottle(db, { ...row, failures, waitUntil: waitAfter(ADDRESS_RULE, failures) > 0 ? row.waitUntil : null });
+      await store.upsertThrottle(db, { ...row, failures, waitUntil: waitAfter(kind.address, failures) > 0 ? row.waitUntil : null });
     },
 
     /** A new password was set: the counts of the account's names start again (`cairn users set-password` lifts the wait). */

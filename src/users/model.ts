@@ -17,6 +17,15 @@ export interface CreateUserInput {
   emailVisibility?: string;
 }
 
+/** What a profile edit may change; absent fields stay as they are. */
+export interface ProfileChange {
+  fullName?: string;
+  affiliations?: string;
+  /** Bare, hyphenated or as its https://orcid.org/ URL; "" removes it. */
+  orcid?: string;
+  visibility?: string;
+}
+
 /** InvenioRDM's username rule: a letter, then letters, digits, `-` or `_`; 3 to 255 characters. */
 export const USERNAME_PATTERN = /^[a-zA-Z][a-zA-Z0-9_-]{2,254}$/;
 // Deliberately loose (RFC 5322 is not a regex); the point is to catch obvious typos.

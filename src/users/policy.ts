@@ -2,9 +2,16 @@
 // holds rows the caller may not see. Administrators see everyone and everything.
 import { and, eq, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import { isAdmin, requireUser, type Actor } from "../core/actor";
+import { forbidden } from "../core/errors";
 import { usersTable } from "../db/tables";
 
 const isSelf = (actor: Actor, userId: number) => actor.kind === "user" && actor.userId === userId;
+
+/** 401 for anonymous callers, 403 for others but the user themself and administrators. */
+export function requireSelfOrAdmin(actor: Actor, userId: number): void {
+  requireUser(actor);
+  if (!isSelf(actor, userId) && !isAdmin(actor)) throw forbidden();
+}
 
 /** 401 for anonymous callers: the directory is for signed-in people (InvenioRDM: authenticated only). */
 export function checkSearchUsers(actor: Actor): void {

@@ -2,11 +2,12 @@
 import { requireAdmin, type Actor } from "../core/actor";
 import { initialsOf, renderAvatar, type Avatar } from "../core/avatar";
 import type { Deps } from "../core/deps";
-import { forbidden, validationError, type FieldError } from "../core/errors";
+import { forbidden, notFound, validationError, type FieldError } from "../core/errors";
+import { isOrcid } from "../records/metadata/identifiers";
 import type { SearchResult } from "../core/paging";
 import { queryWords } from "../core/word-match";
-import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH, USERNAME_PATTERN, VISIBILITIES, type CreateUserInput, type UserSearchQuery, type Visibility } from "./model";
-import { checkSearchUsers, searchableUserColumns, userViewOf, visibleUsersFilter } from "./policy";
+import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH, USERNAME_PATTERN, VISIBILITIES, type CreateUserInput, type ProfileChange, type UserSearchQuery, type Visibility } from "./model";
+import { checkSearchUsers, requireSelfOrAdmin, searchableUserColumns, userViewOf, visibleUsersFilter } from "./policy";
 import { presentUser, type UserJson } from "./present";
 import * as store from "./store";
 
@@ -14,6 +15,15 @@ import * as store from "./store";
 export const USER_SEARCH_LIMIT = 10;
 
 const isVisibility = (v: string): v is Visibility => (VISIBILITIES as readonly string[]).includes(v);
+
+/** An ORCID iD as 0000-0002-1825-0097 (from its URL or any hyphenation); "" for none; false when it is not one. */
+export function normalOrcid(value: string): string | false {
+  const bare = value.trim().replace(/^https?:\/\/orcid\.org\//i, "");
+  if (!bare) return "";
+  if (!isOrcid(bare)) return false;
+  const digits = bare.replace(/[- ]/g, "").toUpperCase();
+  return digits.match(/.{4}/g)!.join("-");
+}
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
@@ -69,6 +79,69 @@ export function createUsersService(deps: Deps) {
         created: now,
         updated: now,
       });
+    },
+
+    /**
+     * An account a person made for themself (the accounts service decided sign-up is open to
+     * them): unconfirmed unless `confirmed`, with the default visibility. Without a password (an
+     * account made by an external sign-in) it opens only through its provider.
+     */
+    async registerUser(input: { email: string; password?: string; fullName?: string; orcid?: string; confirmed: boolean }) {
+      const errors = await checkNewUser({ email: input.email, password: input.password, fullName: input.fullName });
+      if (errors.length) throw validationError(errors);
+      const now = clock.now();
+      return store.insertUser(db, {
+        email: input.email.trim(),
+        passwordHash: input.password === undefined ? null : await Bun.password.hash(input.password, "argon2id"),
+        fullName: input.fullName?.trim() ?? "",
+        ...(input.orcid && normalOrcid(input.orcid) ? { orcid: normalOrcid(input.orcid) as string } : {}),
+        visibility: config.ACCOUNTS_DEFAULT_USER_VISIBILITY,
+        emailVisibility: "restricted",
+        confirmedAt: input.confirmed ? now : null,
+        created: now,
+        updated: now,
+      });
+    },
+
+    /** The account's e-mail address is proved (a confirmation link, a password reset); a second proof changes nothing. */
+    confirmUser: (id: number) => store.confirmUser(db, id, clock.now()),
+
+    /** A new address, proved from itself: 400 when another account has taken it meanwhile. */
+    async changeEmail(id: number, email: string) {
+      const holder = await store.findUserByEmail(db, email);
+      if (holder && holder.id !== id) throw validationError([{ field: "email", messages: ["This e-mail address is already registered."] }]);
+      await store.updateUser(db, id, { email, confirmedAt: clock.now() }, clock.now());
+    },
+
+    /** The account a person edits (themself, or an administrator any). */
+    async readAccount(actor: Actor, id: number) {
+      requireSelfOrAdmin(actor, id);
+      const row = await store.findUserById(db, id);
+      if (!row) throw notFound("The account does not exist.");
+      return row;
+    },
+
+    /**
+     * The profile: full name, affiliations, ORCID iD (checksum checked, kept as 0000-0000-0000-0000)
+     * and visibility. The e-mail address is not changed here (the accounts service confirms it first).
+     */
+    async updateProfile(actor: Actor, id: number, change: ProfileChange) {
+      requireSelfOrAdmin(actor, id);
+      const errors: FieldError[] = [];
+      const orcid = change.orcid === undefined ? undefined : normalOrcid(change.orcid);
+      if (orcid === false) errors.push({ field: "orcid", messages: ["Not a valid ORCID iD (e.g. 0000-0002-1825-0097): its last character is a checksum."] });
+      if (change.visibility !== undefined && !isVisibility(change.visibility)) errors.push({ field: "visibility", messages: [`Must be one of: ${VISIBILITIES.join(", ")}.`] });
+      if (change.fullName !== undefined && change.fullName.length > 255) errors.push({ field: "full_name", messages: ["At most 255 characters."] });
+      if (change.affiliations !== undefined && change.affiliations.length > 255) errors.push({ field: "affiliations", messages: ["At most 255 characters."] });
+      if (errors.length) throw validationError(errors);
+      const fields = {
+        ...(change.fullName === undefined ? {} : { fullName: change.fullName.trim() }),
+        ...(change.affiliations === undefined ? {} : { affiliations: change.affiliations.trim() }),
+        ...(orcid === undefined ? {} : { orcid: orcid || null }),
+        ...(change.visibility === undefined ? {} : { visibility: change.visibility }),
+      };
+      await store.updateUser(db, id, fields, clock.now());
+      return (await store.findUserById(db, id))!;
     },
 
     async listUsers(actor: Actor) {

@@ -35,6 +35,19 @@ export const findUserByUsername = (db: Db, username: string) => findUserByName(d
 
 export const insertUser = async (db: Db, row: NewUserRow) => (await first(db.insert(usersTable).values(row).returning()))!;
 
+/** Sets the confirmation time unless the account was confirmed already. */
+export const confirmUser = async (db: Db, id: number, now: number) =>
+  await db
+    .update(usersTable)
+    .set({ confirmedAt: now, updated: now })
+    .where(and(eq(usersTable.id, id), sql`${usersTable.confirmedAt} IS NULL`));
+
+export const updateUser = async (db: Db, id: number, fields: Partial<NewUserRow>, now: number) =>
+  await db
+    .update(usersTable)
+    .set({ ...fields, updated: now, revisionId: sql`${usersTable.revisionId} + 1` })
+    .where(eq(usersTable.id, id));
+
 export const listUsers = async (db: Db) => await db.select().from(usersTable).orderBy(asc(usersTable.id));
 
 /** E-mails of the active administrators, oldest account first (OAI-PMH Identify's adminEmail). */

@@ -26,3 +26,4 @@ export * from "./requests";
 export * from "./mail";
 export * from "./access";
 export * from "./sessions";
+export * from "./accounts";

@@ -20,6 +20,8 @@ export const usersTable = sqliteTable(
     passwordHash: text("password_hash"),
     fullName: text("full_name").notNull().default(""),
     affiliations: text("affiliations").notNull().default(""),
+    /** The person's ORCID iD (0000-0002-1825-0097 form, checksum checked), or null. */
+    orcid: text("orcid"),
     isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     confirmedAt: integer("confirmed_at"),

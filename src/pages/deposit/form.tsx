@@ -13,6 +13,8 @@ export interface DepositView {
   doisEnabled: boolean;
   siteName: string;
   today: string;
+  /** The first creator of a new upload: the depositor, from their profile (name, ORCID iD, affiliation). */
+  firstCreator: Json;
 }
 
 /** A field's wrapper: the dotted path the REST API names in `errors`, and where its messages go. */
@@ -201,7 +203,7 @@ function ReviewSection({ view }: { view: DepositView }) {
 export function DepositForm({ view }: { view: DepositView }) {
   const draft = view.draft;
   const doi = draft?.pids?.doi?.identifier;
-  const data = { draft, doisEnabled: view.doisEnabled };
+  const data = { draft, doisEnabled: view.doisEnabled, firstCreator: view.firstCreator };
   return (
     <form id="deposit" class="deposit" novalidate>
       <script type="application/json" id="deposit-data" dangerouslySetInnerHTML={{ __html: jsonData(data) }} />

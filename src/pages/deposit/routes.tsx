@@ -40,6 +40,27 @@ async function viewOf(deps: PagesDeps, actor: Actor, draft: Json | null): Promis
     doisEnabled: Boolean(services.deps.config.DATACITE_PREFIX),
     siteName: deps.siteName,
     today: formatDate(services.deps.clock.now()),
+    firstCreator: actor.kind === "user" ? creatorOf(await services.users.readAccount(actor, actor.userId)) : { person_or_org: { type: "personal" } },
+  };
+}
+
+/**
+ * The depositor as a creator: "Family, Given" or "Given Family" (the last word as the family
+ * name), the ORCID iD as an identifier, the affiliation by name.
+ */
+export function creatorOf(profile: { fullName: string; orcid: string | null; affiliations: string }): Json {
+  const name = profile.fullName.trim();
+  const comma = name.indexOf(",");
+  const space = name.lastIndexOf(" ");
+  const [family, given] = comma > 0 ? [name.slice(0, comma).trim(), name.slice(comma + 1).trim()] : space > 0 ? [name.slice(space + 1), name.slice(0, space)] : [name, ""];
+  return {
+    person_or_org: {
+      type: "personal",
+      ...(family ? { family_name: family } : {}),
+      ...(given ? { given_name: given } : {}),
+      ...(profile.orcid ? { identifiers: [{ scheme: "orcid", identifier: profile.orcid }] } : {}),
+    },
+    ...(profile.affiliations.trim() ? { affiliations: [{ name: profile.affiliations.trim() }] } : {}),
   };
 }
 

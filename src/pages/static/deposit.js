@@ -194,7 +194,8 @@
   );
   const metadata = (state.draft && state.draft.metadata) || {};
   licences.set((metadata.rights || []).map((r) => ({ id: r.id, text: title(r.title) || r.id })));
-  const creators = metadata.creators && metadata.creators.length ? metadata.creators : [{ person_or_org: { type: "personal" } }];
+  // A new upload starts with its depositor as the first creator (their profile's name, ORCID iD and affiliation).
+  const creators = metadata.creators && metadata.creators.length ? metadata.creators : [data.firstCreator || { person_or_org: { type: "personal" } }];
   for (const c of creators) $("creator-list").append(creatorRow(c));
   for (const f of metadata.funding || []) $("funding-list").append(fundingRow(f));
   renumber();

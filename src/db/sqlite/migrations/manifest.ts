@@ -23,6 +23,8 @@ import m19 from "./0019_record_deletion.sql" with { type: "text" };
 import m20 from "./0020_file_uploads.sql" with { type: "text" };
 import m21 from "./0021_community_access.sql" with { type: "text" };
 import m22 from "./0022_sign_in_throttles.sql" with { type: "text" };
+import m23 from "./0023_accounts.sql" with { type: "text" };
+import m24 from "./0024_sign_in_identities.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -48,4 +50,6 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0020_file_uploads", sql: m20 },
   { id: "0021_community_access", sql: m21 },
   { id: "0022_sign_in_throttles", sql: m22 },
+  { id: "0023_accounts", sql: m23 },
+  { id: "0024_sign_in_identities", sql: m24 },
 ];

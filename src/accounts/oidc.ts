@@ -1,0 +1,275 @@
+// Signing in through an OpenID Connect provider (OIDC_PROVIDERS): the authorization code flow with
+// PKCE (S256), state and nonce, the pending sign-in kept server-side and taken once, the ID token
+// checked by openid-client (signature against the issuer's JWKS, iss, aud, exp/iat, nonce), then
+// the provider's subject mapped to an account: known, linked by a trusted e-mail, or new.
+import * as client from "openid-client";
+import { systemActor } from "../core/actor";
+import type { Deps } from "../core/deps";
+import { badRequest, HttpError, notFound } from "../core/errors";
+import { hashSecret, newSecret } from "../core/ids";
+import type { OidcProviderConfig } from "../core/oidc-providers";
+import type { SessionsService } from "../sessions/service";
+import { EMAIL_PATTERN } from "../users/model";
+import type { UsersService } from "../users/service";
+import type { AccountsService } from "./service";
+import { createEmailStep } from "./oidc-email";
+import * as store from "./oidc-store";
+
+/** How long a person has at the provider before the sign-in must start again. */
+export const PENDING_SIGN_IN_MS = 10 * 60_000;
+/** Seconds a provider may take to answer discovery, the token request or userinfo. */
+const PROVIDER_TIMEOUT_S = 10;
+
+export interface OidcDeps extends Deps {
+  users: Pick<UsersService, "registerUser" | "findUserByEmail" | "findUserById">;
+  sessions: Pick<SessionsService, "openSession" | "reserveAccountMail">;
+  accounts: Pick<AccountsService, "resendConfirmation">;
+  /** Queues a message in the outbox. */
+  queueMail(mail: { to: string; subject: string; body: string; topic: string }): Promise<unknown>;
+  /** Asks for the outbox to be delivered now rather than at the next minute. */
+  deliverSoon(): Promise<void>;
+}
+
+/** What coming back from the provider leads to: a session, or (no e-mail from the provider) the e-mail step. */
+export type SignInOutcome = { kind: "session"; secret: string; next: string } | { kind: "ask-email"; ticket: string };
+
+/** The person's name: the configured claim, else given_name and family_name (ORCID's); at most 255 characters. */
+function nameOf(info: Record<string, unknown>, claim: string): string {
+  const named = info[claim];
+  const name = typeof named === "string" ? named : [info.given_name, info.family_name].filter((v) => typeof v === "string" && v).join(" ");
+  return name.trim().slice(0, 255);
+}
+
+const ORCID_ID = /^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/;
+
+export type OidcService = ReturnType<typeof createOidcService>;
+
+/** A refusal that is the provider's (or its answer's) fault, not the person's: a 4xx page all the same, never a 500. */
+const providerRefused = (title: string, why: string) => new HttpError(400, `${title} did not sign you in: ${why}. Start again from the sign-in page.`);
+
+/** True for a provider that cannot be reached (connection refused, timeout), as opposed to one whose answer is wrong. */
+const isUnreachable = (err: unknown) => err instanceof TypeError || (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError"));
+
+export function createOidcService(deps: OidcDeps) {
+  const { db, clock, config } = deps;
+  const providers = new Map(config.OIDC_PROVIDERS.map((p) => [p.name, p]));
+  /** Discovery documents, fetched once per provider (dropped when fetching failed, so a later sign-in tries again). */
+  const discovered = new Map<string, Promise<client.ServerMetadata>>();
+  const jwksCaches = new Map<string, client.ExportedJWKSCache>();
+  const emailStep = createEmailStep(deps);
+
+  const providerOf = (name: string): OidcProviderConfig => {
+    const p = providers.get(name);
+    if (!p) throw notFound(`There is no sign-in provider '${name}'.`);
+    return p;
+  };
+  const redirectUri = (p: OidcProviderConfig) => `${config.BASE_URL}/oauth/authorized/${p.name}`;
+  // parseOidcProviders allows http:// only for a loopback issuer (a provider on this machine).
+  const insecure = (p: OidcProviderConfig) => p.issuer.startsWith("http:");
+
+  async function serverMetadata(p: OidcProviderConfig): Promise<client.ServerMetadata> {
+    let found = discovered.get(p.name);
+    if (!found) {
+      const options: client.DiscoveryRequestOptions = { timeout: PROVIDER_TIMEOUT_S, ...(insecure(p) ? { execute: [client.allowInsecureRequests] } : {}) };
+      found = client.discovery(new URL(p.issuer), p.clientId, undefined, client.None(), options).then((c) => c.serverMetadata());
+      discovered.set(p.name, found);
+      void found.catch(() => discovered.delete(p.name));
+    }
+    try {
+      return await found;
+    } catch {
+      throw new HttpError(
+        502,
+        `${p.title} cannot be reached at the moment (its discovery document at ${p.issuer}/.well-known/openid-configuration did not load): try again later.`,
+      );
+    }
+  }
+
+  /**
+   * The client of one exchange, checking ID token signatures. Its clock is the app's (clockSkew: the app's now less the system's),
+   * so the ID token's exp/iat are judged by the same "now" as everything else.
+   */
+  function configurationOf(p: OidcProviderConfig, server: client.ServerMetadata): client.Configuration {
+    const methods = server.token_endpoint_auth_methods_supported;
+    const auth = !p.clientSecret
+      ? client.None()
+      : methods && !methods.includes("client_secret_basic") && methods.includes("client_secret_post")
+        ? client.ClientSecretPost(p.clientSecret)
+        : client.ClientSecretBasic(p.clientSecret);
+    const metadata: Partial<client.ClientMetadata> = { [client.clockSkew]: Math.round((clock.now() - Date.now()) / 1000) };
+    const c = new client.Configuration(server, p.clientId, metadata, auth);
+    c.timeout = PROVIDER_TIMEOUT_S;
+    if (insecure(p)) client.allowInsecureRequests(c);
+    // openid-client skips the ID token's signature when it comes straight from the token endpoint
+    // over TLS (OIDC Core 3.1.3.7 allows it); Cairn checks it against the issuer's JWKS all the
+    // same: a proxy or a mis-set TLS setup must not be enough to sign anyone in.
+    client.enableNonRepudiationChecks(c);
+    const jwks = jwksCaches.get(p.name);
+    if (jwks) client.setJwksCache(c, jwks);
+    return c;
+  }
+
+  /** The token exchange and the ID token's checks; every failure a 4xx (502 when the provider cannot be reached). */
+  async function exchange(p: OidcProviderConfig, c: client.Configuration, query: URLSearchParams, pending: store.PendingSignInRow, state: string) {
+    const currentUrl = new URL(redirectUri(p));
+    currentUrl.search = query.toString();
+    try {
+      const tokens = await client.authorizationCodeGrant(c, currentUrl, {
+        pkceCodeVerifier: pending.codeVerifier,
+        expectedState: state,
+        expectedNonce: pending.nonce,
+        idTokenExpected: true,
+      });
+      const claims = tokens.claims()!;
+      let info: Record<string, unknown> = { ...claims };
+      if ((info[p.claims.email] === undefined || info[p.claims.name] === undefined) && tokens.access_token && c.serverMetadata().userinfo_endpoint) {
+        // The ID token's (signed) claims win over userinfo's; userinfo must be about the same subject.
+        info = { ...(await client.fetchUserInfo(c, tokens.access_token, claims.sub)), ...claims };
+      }
+      return { subject: claims.sub, info };
+    } catch (err) {
+      if (isUnreachable(err)) throw new HttpError(502, `${p.title} cannot be reached at the moment: try again later.`);
+      if (err instanceof client.AuthorizationResponseError || err instanceof client.ResponseBodyError) throw providerRefused(p.title, `it answered ${err.error}`);
+      // Whatever else the library refused (the ID token's checks, a malformed answer, userinfo
+      // about another subject) came from the provider: a 400 naming the check, never a 500.
+      const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : "";
+      throw providerRefused(p.title, `its answer did not pass the checks: ${err instanceof Error ? err.message : String(err)}${cause}`);
+    } finally {
+      const jwks = client.getJwksCache(c);
+      if (jwks) jwksCaches.set(p.name, jwks);
+    }
+  }
+
+  /**
+   * The account of a provider's subject: its linked one; else the local account with the same
+   * e-mail when the provider is trusted for e-mail and says the address is verified (and that
+   * account's own address is confirmed: an unconfirmed one may be a squatter's, who knows its
+   * password); else a new account. A local account that may not be linked is a 409: the person
+   * signs in with its password first.
+   */
+  async function accountOf(p: OidcProviderConfig, subject: string, info: Record<string, unknown>): Promise<number> {
+    const email = typeof info[p.claims.email] === "string" ? (info[p.claims.email] as string).trim() : null;
+    const identity = await store.findIdentity(db, p.name, subject);
+    const now = clock.now();
+    if (identity) {
+      await store.touchIdentity(db, p.name, subject, email, now);
+      return identity.userId;
+    }
+    if (!email || !EMAIL_PATTERN.test(email)) throw providerRefused(p.title, "it did not give an e-mail address (the account needs one)");
+    const verified = info.email_verified === true || info.email_verified === "true";
+    const trusted = p.trustEmail && verified;
+    const existing = await deps.users.findUserByEmail(systemActor, email);
+    if (existing) {
+      if (!trusted || existing.confirmedAt === null) {
+        throw new HttpError(
+          409,
+          `An account with the e-mail address ${email} exists already. Sign in to it with its password first; you can then link your ${p.title} to it from your account settings.`,
+          undefined,
+          {},
+          { code: "link-first" },
+        );
+      }
+      await store.insertIdentity(db, { provider: p.name, subject, userId: existing.id, email, created: now, lastSignIn: now });
+      return existing.id;
+    }
+    const fullName = nameOf(info, p.claims.name) || undefined;
+    // An address the provider does not vouch for (or one not trusted) is proved like a sign-up's.
+    const confirmed = trusted || !config.ACCOUNTS_CONFIRM_EMAIL;
+    const user = await deps.users.registerUser({ email, fullName, confirmed });
+    await store.insertIdentity(db, { provider: p.name, subject, userId: user.id, email, created: now, lastSignIn: now });
+    if (!confirmed) await deps.accounts.resendConfirmation(email, null);
+    return user.id;
+  }
+
+  /** A new session for the account, unless it is deactivated or (with ACCOUNTS_CONFIRM_EMAIL) its address unproved. */
+  async function sessionFor(userId: number): Promise<{ secret: string }> {
+    const user = await deps.users.findUserById(userId);
+    if (!user?.active) throw new HttpError(403, "This account is deactivated: it cannot sign in.");
+    if (config.ACCOUNTS_CONFIRM_EMAIL && user.confirmedAt === null) {
+      throw new HttpError(403, `Confirm your e-mail address first: follow the link in the mail we sent to ${user.email}, then sign in again.`);
+    }
+    return { secret: (await deps.sessions.openSession(user.id)).secret };
+  }
+
+  return {
+    /** The configured providers, for the buttons on /login. */
+    providers: (): { name: string; title: string }[] => config.OIDC_PROVIDERS.map((p) => ({ name: p.name, title: p.title })),
+
+    /**
+     * Starts a sign-in: the provider's authorization URL, and the secret of the cookie that binds
+     * the sign-in to this browser (so nobody can finish their own sign-in in someone else's browser).
+     */
+    async beginSignIn(name: string, next: string): Promise<{ url: string; browserSecret: string }> {
+      const p = providerOf(name);
+      const c = configurationOf(p, await serverMetadata(p));
+      const state = client.randomState();
+      const nonce = client.randomNonce();
+      const codeVerifier = client.randomPKCECodeVerifier();
+      const browserSecret = newSecret();
+      const now = clock.now();
+      await db.write(async (tx) => {
+        await store.deleteExpiredPendingSignIns(tx, now);
+        await store.insertPendingSignIn(tx, {
+          stateHash: hashSecret(state),
+          provider: p.name,
+          browserHash: hashSecret(browserSecret),
+          nonce,
+          codeVerifier,
+          next,
+          created: now,
+          expiresAt: now + PENDING_SIGN_IN_MS,
+        });
+      });
+      const url = client.buildAuthorizationUrl(c, {
+        redirect_uri: redirectUri(p),
+        scope: p.scopes.join(" "),
+        state,
+        nonce,
+        code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+        code_challenge_method: "S256",
+      });
+      return { url: url.href, browserSecret };
+    },
+
+    /**
+     * The provider sent the person back (`query`: code, state…): the pending sign-in is taken (one
+     * use), the code exchanged and the ID token checked, the account found or made; a new session.
+     */
+    async finishSignIn(name: string, query: URLSearchParams, browserSecret: string | null): Promise<SignInOutcome> {
+      const p = providerOf(name);
+      const state = query.get("state") ?? "";
+      const pending = state ? await store.takePendingSignIn(db, hashSecret(state), p.name, clock.now()) : null;
+      if (!pending) throw badRequest("This sign-in is unknown, was finished already or took too long. Start again from the sign-in page.");
+      if (!browserSecret || hashSecret(browserSecret) !== pending.browserHash) {
+        throw badRequest("This sign-in was started in another browser (or its cookie is gone). Start again from the sign-in page.");
+      }
+      const c = configurationOf(p, await serverMetadata(p));
+      const { subject, info } = await exchange(p, c, query, pending, state);
+      if (p.type === "orcid" && !(await store.findIdentity(db, p.name, subject))) {
+        // ORCID gives no e-mail address: the person gives one and proves it first.
+        const ticket = await emailStep.start(p.name, subject, nameOf(info, p.claims.name), ORCID_ID.test(subject) ? subject : null, pending.next);
+        return { kind: "ask-email", ticket };
+      }
+      const userId = await accountOf(p, subject, info);
+      return { kind: "session", ...(await sessionFor(userId)), next: pending.next };
+    },
+
+    /** The e-mail step's form: 400 unless this browser's ticket is a sign-up waiting for its address. */
+    checkEmailStep: (name: string, ticket: string | null) => emailStep.check(providerOf(name).name, ticket),
+    /** The address given on the e-mail step: a one-use link goes to it. */
+    sendEmailStepLink: (name: string, ticket: string | null, email: string, address: string | null) => emailStep.sendLink(providerOf(name).name, ticket, email, address),
+    /** 410 unless the mailed link still works. */
+    checkEmailStepLink: (token: string) => emailStep.checkLink(token),
+    /** The mailed link used: the account made or linked, and a new session. */
+    async confirmEmailStep(token: string, ticket: string | null): Promise<{ secret: string; next: string }> {
+      const { userId, next } = await emailStep.confirm(token, ticket);
+      return { ...(await sessionFor(userId)), next };
+    },
+
+    /** The daily clean-up of sign-ins nobody came back from, and of e-mail steps nobody finished. */
+    async deleteExpiredPending(): Promise<number> {
+      const now = clock.now();
+      return (await store.deleteExpiredPendingSignIns(db, now)) + (await store.deleteExpiredExternalSignUps(db, now));
+    },
+  };
+}

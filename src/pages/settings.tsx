@@ -1,0 +1,216 @@
+// Account settings of the signed-in person: the profile (name, affiliations, ORCID iD, visibility,
+// a new e-mail address confirmed from itself) and the password; and the page the new address's
+// confirmation link opens.
+import { Elysia } from "elysia";
+import type { Actor } from "../core/actor";
+import { HttpError, unauthorized, type FieldError } from "../core/errors";
+import { cookieOf, SESSION_COOKIE, type ActorContext } from "../core/http";
+import { pageContextOf, renderOrError, type PagesDeps } from "./context";
+import { CsrfField, FieldErrors, TextField } from "./forms";
+import { EXPIRED_FORM, FormAlert, mailedLinkPage } from "./guest-forms";
+import { checkCsrf, endGuestCsrf, formOf, formRefusal, guestCsrfOk, htmlResponse, seeOther } from "./http";
+import type { Child } from "./jsx-runtime";
+import { Layout, type PageContext } from "./layout";
+
+const PROFILE = "/account/settings/profile";
+const PASSWORD = "/account/settings/password";
+
+/** The settings' own navigation, the current page marked. */
+export function SettingsNav({ here }: { here: string }) {
+  const pages: [string, string][] = [
+    [PROFILE, "Profile"],
+    [PASSWORD, "Password"],
+    ["/account/settings/applications", "Applications"],
+  ];
+  return (
+    <nav class="tabs" aria-label="Account settings">
+      {pages.map(([href, label]) => (
+        <a href={href} aria-current={href === here ? "page" : undefined}>
+          {label}
+        </a>
+      ))}
+    </nav>
+  );
+}
+
+/** A settings page: its heading, the settings' navigation, a notice after a change, and the form's general alert. */
+function SettingsPage(props: { ctx: PageContext; title: string; here: string; notice?: string; errors?: FieldError[]; children?: Child }) {
+  return (
+    <Layout ctx={props.ctx} title={props.title}>
+      <h1>{props.title}</h1>
+      <SettingsNav here={props.here} />
+      {props.notice ? (
+        <p class="notice ok" role="status">
+          {props.notice}
+        </p>
+      ) : null}
+      <FormAlert errors={props.errors} />
+      {props.children}
+    </Layout>
+  );
+}
+
+interface ProfileView {
+  email: string;
+  fullName: string;
+  affiliations: string;
+  orcid: string;
+  visibility: string;
+}
+
+function ProfilePage({ ctx, profile, errors, notice }: { ctx: PageContext; profile: ProfileView; errors?: FieldError[]; notice?: string }) {
+  return (
+    <SettingsPage ctx={ctx} title="Profile" here={PROFILE} notice={notice} errors={errors}>
+      <form class="card" method="post" action={PROFILE}>
+        <CsrfField ctx={ctx} />
+        <TextField field="full_name" label="Full name" autocomplete="name" maxlength={255} value={profile.fullName} errors={errors} />
+        <TextField field="affiliations" label="Affiliation" autocomplete="organization" maxlength={255} value={profile.affiliations} errors={errors} />
+        <TextField
+          field="orcid"
+          label="ORCID iD"
+          value={profile.orcid}
+          errors={errors}
+          hint="For example 0000-0002-1825-0097; it fills in the first creator of your new uploads."
+        />
+        <TextField
+          field="email"
+          label="E-mail address"
+          type="email"
+          autocomplete="email"
+          required
+          value={profile.email}
+          errors={errors}
+          hint="A new address takes effect once you open the link we send to it."
+        />
+        <fieldset>
+          <legend>Profile visibility</legend>
+          <label>
+            <input type="radio" name="visibility" value="public" checked={profile.visibility === "public"} /> Public: listed in the users directory (your e-mail stays hidden)
+          </label>
+          <label>
+            <input type="radio" name="visibility" value="restricted" checked={profile.visibility === "restricted"} /> Restricted: only you and the administrators see it
+          </label>
+          <FieldErrors errors={errors} field="visibility" id="visibility-error" />
+        </fieldset>
+        <div class="actions">
+          <button type="submit">Save the profile</button>
+        </div>
+      </form>
+    </SettingsPage>
+  );
+}
+
+function PasswordPage({ ctx, errors, notice }: { ctx: PageContext; errors?: FieldError[]; notice?: string }) {
+  return (
+    <SettingsPage ctx={ctx} title="Password" here={PASSWORD} notice={notice} errors={errors}>
+      <form class="card" method="post" action={PASSWORD}>
+        <CsrfField ctx={ctx} />
+        <TextField field="current_password" label="Current password" type="password" autocomplete="current-password" required errors={errors} />
+        <TextField field="password" label="New password" type="password" autocomplete="new-password" required errors={errors} hint="At least 8 characters." />
+        <div class="actions">
+          <button type="submit">Change the password</button>
+        </div>
+      </form>
+      <p class="muted">Changing it signs out every other browser signed in to your account.</p>
+    </SettingsPage>
+  );
+}
+
+/** The signed-in person's id; a guest gets the 401 page with its sign-in link. */
+function userIdOf(actor: Actor): number {
+  if (actor.kind !== "user") throw unauthorized("Sign in to change your account settings.");
+  return actor.userId;
+}
+
+export const settingsPages = (http: ActorContext, deps: PagesDeps) => {
+  const { users, accounts, sessions } = deps.services;
+  const profileOf = async (actor: Actor): Promise<ProfileView> => {
+    const row = await users.readAccount(actor, userIdOf(actor));
+    return { email: row.email, fullName: row.fullName, affiliations: row.affiliations, orcid: row.orcid ?? "", visibility: row.visibility };
+  };
+  return new Elysia()
+    .use(http)
+    .get("/account/settings", () => seeOther(PROFILE))
+    .get(PROFILE, async ({ actor, request, query }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return renderOrError(ctx, async () => <ProfilePage ctx={ctx} profile={await profileOf(actor)} notice={query.saved === "1" ? "Your profile is saved." : undefined} />);
+    })
+    .post(PROFILE, async ({ actor, request, body, server }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return renderOrError(ctx, async () => {
+        const userId = userIdOf(actor);
+        const form = formOf(body);
+        checkCsrf(actor, form);
+        const sent: ProfileView = {
+          email: form.get("email") ?? "",
+          fullName: form.get("full_name") ?? "",
+          affiliations: form.get("affiliations") ?? "",
+          orcid: form.get("orcid") ?? "",
+          visibility: form.get("visibility") ?? "",
+        };
+        try {
+          const saved = await users.updateProfile(actor, userId, { fullName: sent.fullName, affiliations: sent.affiliations, orcid: sent.orcid, visibility: sent.visibility });
+          if (sent.email.trim().toLowerCase() === saved.email.toLowerCase()) return seeOther(`${PROFILE}?saved=1`);
+          const asked = await accounts.requestEmailChange(actor, sent.email, sessions.throttleAddressOf(request, server));
+          const notice = `Your profile is saved. To change your e-mail address, open the link we sent to ${asked.email}: until then it stays ${saved.email}.`;
+          return <ProfilePage ctx={ctx} profile={{ ...sent, email: saved.email, orcid: saved.orcid ?? "" }} notice={notice} />;
+        } catch (error) {
+          const refusal = formRefusal(error);
+          if (refusal) return htmlResponse(<ProfilePage ctx={ctx} profile={sent} errors={refusal.errors} />, refusal.status, refusal.headers);
+          throw error;
+        }
+      });
+    })
+    .get(PASSWORD, async ({ actor, request, query }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return renderOrError(ctx, () => {
+        userIdOf(actor);
+        return <PasswordPage ctx={ctx} notice={query.changed === "1" ? "Your password is changed; every other browser signed in to your account is signed out." : undefined} />;
+      });
+    })
+    .post(PASSWORD, async ({ actor, request, body }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return renderOrError(ctx, async () => {
+        userIdOf(actor);
+        const form = formOf(body);
+        checkCsrf(actor, form);
+        try {
+          await sessions.changePassword(actor, form.get("current_password") ?? "", form.get("password") ?? "", cookieOf(request, SESSION_COOKIE));
+        } catch (error) {
+          const refusal = formRefusal(error);
+          if (refusal) return htmlResponse(<PasswordPage ctx={ctx} errors={refusal.errors} />, refusal.status, refusal.headers);
+          throw error;
+        }
+        return seeOther(`${PASSWORD}?changed=1`);
+      });
+    })
+    .get("/account/confirm-email-change", ({ actor, request, query }) =>
+      mailedLinkPage(deps, actor, request, query.token, {
+        path: "/account/confirm-email-change",
+        title: "Confirm your new e-mail address",
+        text: "Confirm that this address is yours: your account then uses it to sign in and for mail.",
+        button: "Use this e-mail address",
+      }),
+    )
+    .post("/account/confirm-email-change", async ({ actor, request, body }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return renderOrError(ctx, async () => {
+        const form = formOf(body);
+        if (!guestCsrfOk(request, form)) throw new HttpError(403, EXPIRED_FORM[0]!.messages[0]!);
+        const done = await accounts.confirmEmailChange(form.get("token") ?? "");
+        return htmlResponse(
+          <Layout ctx={ctx} title="E-mail address changed">
+            <h1>E-mail address changed</h1>
+            <p class="notice ok" role="status">
+              Your account's e-mail address is now <strong>{done.email}</strong>.
+            </p>
+          </Layout>,
+          200,
+          { "Set-Cookie": endGuestCsrf(deps.https) },
+        );
+      });
+    });
+};
+
+/** The routes of this file that take forms (the hooks parse their bodies). */
+export const SETTINGS_FORM_ROUTES = [`POST ${PROFILE}`, `POST ${PASSWORD}`, "POST /account/confirm-email-change"];
