@@ -5,7 +5,7 @@
 // the address has an account, so nobody learns who has one.
 import { systemActor, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
-import { HttpError, notFound, validationError, type FieldError } from "../core/errors";
+import { HttpError, notFound, unauthorized, validationError, type FieldError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
 import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from "../users/model";
 import type { UsersService } from "../users/service";
@@ -180,9 +180,8 @@ export function createAccountsService(deps: AccountsDeps) {
      * only when it is opened; the old address is told.
      */
     async requestEmailChange(actor: Actor, email: string, address: string | null): Promise<MailedAnswer> {
-      if (actor.kind !== "user") throw new HttpError(401, "Sign in to change your e-mail address.");
-      const user = await deps.users.findUserById(actor.userId);
-      if (!user) throw new HttpError(401, "Sign in to change your e-mail address.");
+      const user = actor.kind === "user" ? await deps.users.findUserById(actor.userId) : null;
+      if (!user) throw unauthorized("Sign in to change your e-mail address.");
       const trimmed = email.trim();
       if (!EMAIL_PATTERN.test(trimmed)) throw validationError([{ field: "email", messages: ["Not a valid e-mail address."] }]);
       if (trimmed.toLowerCase() === user.email.toLowerCase()) return { email: trimmed };

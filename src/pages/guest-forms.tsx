@@ -2,6 +2,7 @@
 // a fresh guest form token with each page, the form's general alert, and the pages a mailed link
 // leads to.
 import type { FieldError } from "../core/errors";
+import { TextField } from "./forms";
 import { guestCsrf, htmlResponse } from "./http";
 import type { Node } from "./jsx-runtime";
 import { Layout, type PageContext } from "./layout";
@@ -71,4 +72,17 @@ export async function mailedLinkPage(deps: PagesDeps, actor: Actor, request: Req
   const ctx = await pageContextOf(deps, actor, new Request(new URL(link.path, request.url).href));
   const value = typeof token === "string" ? token : "";
   return withGuestForm(deps, (csrf) => <LinkButtonPage ctx={ctx} title={link.title} text={link.text} action={link.path} token={value} csrf={csrf} button={link.button} />);
+}
+
+/** A guest form asking for one e-mail address (a new confirmation link, a forgotten password, an address a provider did not give). */
+export function EmailForm(props: { csrf: string; action: string; label: string; button: string; email?: string; errors?: FieldError[] }) {
+  return (
+    <form class="card" method="post" action={props.action}>
+      <input type="hidden" name="csrf" value={props.csrf} />
+      <TextField field="email" label={props.label} type="email" autocomplete="email" required value={props.email} errors={props.errors} />
+      <div class="actions">
+        <button type="submit">{props.button}</button>
+      </div>
+    </form>
+  );
 }

@@ -6,7 +6,7 @@ import type { FieldError } from "../core/errors";
 import type { ActorContext } from "../core/http";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
 import { TextField } from "./forms";
-import { CheckYourMail, EXPIRED_FORM, FormAlert, withGuestForm } from "./guest-forms";
+import { CheckYourMail, EXPIRED_FORM, FormAlert, withGuestForm, EmailForm } from "./guest-forms";
 import { endGuestCsrf, formOf, formRefusal, guestCsrfOk, seeOther } from "./http";
 import { Layout, type PageContext } from "./layout";
 
@@ -16,13 +16,7 @@ function LostPasswordPage({ ctx, csrf, email, errors }: { ctx: PageContext; csrf
       <h1>Forgot your password?</h1>
       <p>Give the e-mail address of your account: we send it a link to set a new password.</p>
       <FormAlert errors={errors} />
-      <form class="card" method="post" action="/lost-password">
-        <input type="hidden" name="csrf" value={csrf} />
-        <TextField field="email" label="E-mail address" type="email" autocomplete="email" required value={email} errors={errors} />
-        <div class="actions">
-          <button type="submit">Send me a link</button>
-        </div>
-      </form>
+      <EmailForm csrf={csrf} action="/lost-password" label="E-mail address" button="Send me a link" email={email} errors={errors} />
     </Layout>
   );
 }

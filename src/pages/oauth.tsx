@@ -9,8 +9,7 @@ import { PENDING_SIGN_IN_MS } from "../accounts/oidc";
 import type { FieldError } from "../core/errors";
 import { cookieOf, SESSION_COOKIE, type ActorContext } from "../core/http";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
-import { TextField } from "./forms";
-import { CheckYourMail, EXPIRED_FORM, FormAlert, LinkButtonPage, withGuestForm } from "./guest-forms";
+import { CheckYourMail, EXPIRED_FORM, FormAlert, LinkButtonPage, withGuestForm, EmailForm } from "./guest-forms";
 import { cookie, endGuestCsrf, formOf, formRefusal, guestCsrfOk, htmlResponse, localPath } from "./http";
 import { Layout, type PageContext } from "./layout";
 
@@ -37,13 +36,7 @@ function EmailStepPage({ ctx, csrf, name, fullName, email, errors }: { ctx: Page
       <h1>Your e-mail address</h1>
       <p>{fullName ? `Welcome, ${fullName}. ` : ""}Your provider does not tell us your e-mail address: give it here, and open the link we mail to it to finish signing in.</p>
       <FormAlert errors={errors} />
-      <form class="card" method="post" action={`/oauth/signup/${name}`}>
-        <input type="hidden" name="csrf" value={csrf} />
-        <TextField field="email" label="E-mail address" type="email" autocomplete="email" required value={email} errors={errors} />
-        <div class="actions">
-          <button type="submit">Send the link</button>
-        </div>
-      </form>
+      <EmailForm csrf={csrf} action={`/oauth/signup/${name}`} label="E-mail address" button="Send the link" email={email} errors={errors} />
     </Layout>
   );
 }

@@ -8,7 +8,7 @@ import type { ActorContext } from "../core/http";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
 import { TextField } from "./forms";
 import { endGuestCsrf, formOf, formRefusal, guestCsrfOk, htmlResponse, seeOther } from "./http";
-import { CheckYourMail, EXPIRED_FORM, FormAlert, mailedLinkPage, withGuestForm } from "./guest-forms";
+import { CheckYourMail, EXPIRED_FORM, FormAlert, mailedLinkPage, withGuestForm, EmailForm } from "./guest-forms";
 import { Layout, type PageContext } from "./layout";
 
 interface SignUpState {
@@ -52,13 +52,7 @@ function ResendPage({ ctx, csrf, email, errors }: { ctx: PageContext; csrf: stri
     <Layout ctx={ctx} title="A new confirmation link">
       <h1>A new confirmation link</h1>
       <FormAlert errors={errors} />
-      <form class="card" method="post" action="/account/confirm/resend">
-        <input type="hidden" name="csrf" value={csrf} />
-        <TextField field="email" label="E-mail address of your account" type="email" autocomplete="email" required value={email} errors={errors} />
-        <div class="actions">
-          <button type="submit">Send the link</button>
-        </div>
-      </form>
+      <EmailForm csrf={csrf} action="/account/confirm/resend" label="E-mail address of your account" button="Send the link" email={email} errors={errors} />
     </Layout>
   );
 }
