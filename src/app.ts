@@ -199,11 +199,13 @@ export function createServices(options: AppOptions) {
     queueMail: mail.queueMail,
     deliverSoon,
   });
+  const groups = createGroupsService(deps);
   const oidc = createOidcService({
     ...deps,
     users,
     sessions,
     accounts,
+    groups,
     queueMail: mail.queueMail,
     deliverSoon,
   });
@@ -240,7 +242,7 @@ export function createServices(options: AppOptions) {
     accounts,
     oidc,
     signInLinks: createSignInLinks({ dataDir: config.DATA_DIR, clock, db, sessions }),
-    groups: createGroupsService(deps),
+    groups,
     records,
     files,
     communities,

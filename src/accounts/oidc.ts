@@ -3,15 +3,12 @@
 // checked by openid-client (signature against the issuer's JWKS, iss, aud, exp/iat, nonce), then
 // the provider's subject mapped to an account: known, linked by a trusted e-mail, or new.
 import * as client from "openid-client";
-import { systemActor } from "../core/actor";
-import type { Deps } from "../core/deps";
 import { badRequest, HttpError, notFound } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
 import type { OidcProviderConfig } from "../core/oidc-providers";
 import type { SessionsService } from "../sessions/service";
-import { EMAIL_PATTERN } from "../users/model";
 import type { UsersService } from "../users/service";
-import type { AccountsService } from "./service";
+import { createExternalSignIn, sourceRefused, type ExternalDeps, type ExternalPerson, type ExternalSource } from "./external";
 import { createEmailStep } from "./oidc-email";
 import * as store from "./oidc-store";
 
@@ -20,10 +17,9 @@ export const PENDING_SIGN_IN_MS = 10 * 60_000;
 /** Seconds a provider may take to answer discovery, the token request or userinfo. */
 const PROVIDER_TIMEOUT_S = 10;
 
-export interface OidcDeps extends Deps {
+export interface OidcDeps extends ExternalDeps {
   users: Pick<UsersService, "registerUser" | "findUserByEmail" | "findUserById">;
   sessions: Pick<SessionsService, "openSession" | "reserveAccountMail">;
-  accounts: Pick<AccountsService, "resendConfirmation">;
   /** Queues a message in the outbox. */
   queueMail(mail: { to: string; subject: string; body: string; topic: string }): Promise<unknown>;
   /** Asks for the outbox to be delivered now rather than at the next minute. */
@@ -44,8 +40,6 @@ const ORCID_ID = /^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/;
 
 export type OidcService = ReturnType<typeof createOidcService>;
 
-/** A refusal that is the provider's (or its answer's) fault, not the person's: a 4xx page all the same, never a 500. */
-const providerRefused = (title: string, why: string) => new HttpError(400, `${title} did not sign you in: ${why}. Start again from the sign-in page.`);
 
 /** True for a provider that cannot be reached (connection refused, timeout), as opposed to one whose answer is wrong. */
 const isUnreachable = (err: unknown) => err instanceof TypeError || (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError"));
@@ -57,6 +51,7 @@ export function createOidcService(deps: OidcDeps) {
   const discovered = new Map<string, Promise<client.ServerMetadata>>();
   const jwksCaches = new Map<string, client.ExportedJWKSCache>();
   const emailStep = createEmailStep(deps);
+  const external = createExternalSignIn(deps);
 
   const providerOf = (name: string): OidcProviderConfig => {
     const p = providers.get(name);
@@ -129,67 +124,31 @@ export function createOidcService(deps: OidcDeps) {
       return { subject: claims.sub, info };
     } catch (err) {
       if (isUnreachable(err)) throw new HttpError(502, `${p.title} cannot be reached at the moment: try again later.`);
-      if (err instanceof client.AuthorizationResponseError || err instanceof client.ResponseBodyError) throw providerRefused(p.title, `it answered ${err.error}`);
+      if (err instanceof client.AuthorizationResponseError || err instanceof client.ResponseBodyError) throw sourceRefused(p.title, `it answered ${err.error}`);
       // Whatever else the library refused (the ID token's checks, a malformed answer, userinfo
       // about another subject) came from the provider: a 400 naming the check, never a 500.
       const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : "";
-      throw providerRefused(p.title, `its answer did not pass the checks: ${err instanceof Error ? err.message : String(err)}${cause}`);
+      throw sourceRefused(p.title, `its answer did not pass the checks: ${err instanceof Error ? err.message : String(err)}${cause}`);
     } finally {
       const jwks = client.getJwksCache(c);
       if (jwks) jwksCaches.set(p.name, jwks);
     }
   }
 
-  /**
-   * The account of a provider's subject: its linked one; else the local account with the same
-   * e-mail when the provider is trusted for e-mail and says the address is verified (and that
-   * account's own address is confirmed: an unconfirmed one may be a squatter's, who knows its
-   * password); else a new account. A local account that may not be linked is a 409: the person
-   * signs in with its password first.
-   */
-  async function accountOf(p: OidcProviderConfig, subject: string, info: Record<string, unknown>): Promise<number> {
-    const email = typeof info[p.claims.email] === "string" ? (info[p.claims.email] as string).trim() : null;
-    const identity = await store.findIdentity(db, p.name, subject);
-    const now = clock.now();
-    if (identity) {
-      await store.touchIdentity(db, p.name, subject, email, now);
-      return identity.userId;
-    }
-    if (!email || !EMAIL_PATTERN.test(email)) throw providerRefused(p.title, "it did not give an e-mail address (the account needs one)");
-    const verified = info.email_verified === true || info.email_verified === "true";
-    const trusted = p.trustEmail && verified;
-    const existing = await deps.users.findUserByEmail(systemActor, email);
-    if (existing) {
-      if (!trusted || existing.confirmedAt === null) {
-        throw new HttpError(
-          409,
-          `An account with the e-mail address ${email} exists already. Sign in to it with its password first; you can then link your ${p.title} to it from your account settings.`,
-          undefined,
-          {},
-          { code: "link-first" },
-        );
-      }
-      await store.insertIdentity(db, { provider: p.name, subject, userId: existing.id, email, created: now, lastSignIn: now });
-      return existing.id;
-    }
-    const fullName = nameOf(info, p.claims.name) || undefined;
-    // An address the provider does not vouch for (or one not trusted) is proved like a sign-up's.
-    const confirmed = trusted || !config.ACCOUNTS_CONFIRM_EMAIL;
-    const user = await deps.users.registerUser({ email, fullName, confirmed });
-    await store.insertIdentity(db, { provider: p.name, subject, userId: user.id, email, created: now, lastSignIn: now });
-    if (!confirmed) await deps.accounts.resendConfirmation(email, null);
-    return user.id;
+  /** What the provider proved about the person, in the claims the provider's configuration names. */
+  function personOf(p: OidcProviderConfig, subject: string, info: Record<string, unknown>): ExternalPerson {
+    const text = (claim: string) => (typeof info[claim] === "string" ? (info[claim] as string).trim() : "");
+    const groups = info[p.claims.groups];
+    return {
+      subject,
+      email: text(p.claims.email) || null,
+      emailVerified: info.email_verified === true || info.email_verified === "true",
+      fullName: nameOf(info, p.claims.name),
+      affiliation: text(p.claims.affiliation).slice(0, 255),
+      groups: Array.isArray(groups) ? groups.filter((g): g is string => typeof g === "string") : typeof groups === "string" ? [groups] : null,
+    };
   }
-
-  /** A new session for the account, unless it is deactivated or (with ACCOUNTS_CONFIRM_EMAIL) its address unproved. */
-  async function sessionFor(userId: number): Promise<{ secret: string }> {
-    const user = await deps.users.findUserById(userId);
-    if (!user?.active) throw new HttpError(403, "This account is deactivated: it cannot sign in.");
-    if (config.ACCOUNTS_CONFIRM_EMAIL && user.confirmedAt === null) {
-      throw new HttpError(403, `Confirm your e-mail address first: follow the link in the mail we sent to ${user.email}, then sign in again.`);
-    }
-    return { secret: (await deps.sessions.openSession(user.id)).secret };
-  }
+  const sourceOf = (p: OidcProviderConfig): ExternalSource => ({ key: p.name, title: p.title, trustEmail: p.trustEmail, syncGroups: p.syncGroups });
 
   return {
     /** The configured providers, for the buttons on /login. */
@@ -250,8 +209,8 @@ export function createOidcService(deps: OidcDeps) {
         const ticket = await emailStep.start(p.name, subject, nameOf(info, p.claims.name), ORCID_ID.test(subject) ? subject : null, pending.next);
         return { kind: "ask-email", ticket };
       }
-      const userId = await accountOf(p, subject, info);
-      return { kind: "session", ...(await sessionFor(userId)), next: pending.next };
+      const { secret } = await external.signIn(sourceOf(p), personOf(p, subject, info));
+      return { kind: "session", secret, next: pending.next };
     },
 
     /** The e-mail step's form: 400 unless this browser's ticket is a sign-up waiting for its address. */
@@ -263,7 +222,7 @@ export function createOidcService(deps: OidcDeps) {
     /** The mailed link used: the account made or linked, and a new session. */
     async confirmEmailStep(token: string, ticket: string | null): Promise<{ secret: string; next: string }> {
       const { userId, next } = await emailStep.confirm(token, ticket);
-      return { ...(await sessionFor(userId)), next };
+      return { ...(await external.sessionFor(userId)), next };
     },
 
     /** The daily clean-up of sign-ins nobody came back from, and of e-mail steps nobody finished. */

@@ -14,6 +14,8 @@ import * as store from "./store";
 
 /** The spec: "at most 10 results per query; pagination not supported". */
 export const GROUP_SEARCH_LIMIT = 10;
+/** At most this many groups are taken from one sign-in's groups claim (a directory may list hundreds). */
+export const MAX_SYNCED_GROUPS = 200;
 
 export type GroupsService = ReturnType<typeof createGroupsService>;
 
@@ -43,6 +45,29 @@ export function createGroupsService(deps: Deps) {
       const row = (await store.findGroupById(db, group)) ?? (await store.findGroupByName(db, group));
       if (!row) throw notFound(`No group named '${group}'.`);
       return { group: row, added: await store.insertGroupMember(db, row.id, userId, clock.now()) };
+    },
+
+    /**
+     * sync_groups: the groups a sign-in source names for the person become their memberships from
+     * that source (a group seen first is made, kept by Cairn); the source's earlier memberships it
+     * no longer names end. Memberships added by hand are left alone. Names longer than a group's
+     * 80 characters are skipped, and at most MAX_SYNCED_GROUPS are taken.
+     */
+    async syncMemberships(actor: Actor, userId: number, source: string, names: readonly string[]): Promise<string[]> {
+      requireAdmin(actor);
+      const wanted = [...new Map(names.map((n) => n.trim()).filter((n) => n && n.length <= 80).map((n) => [n.toLowerCase(), n])).values()].slice(0, MAX_SYNCED_GROUPS);
+      const now = clock.now();
+      return db.write(async (tx) => {
+        const ids: string[] = [];
+        for (const name of wanted) {
+          const group = (await store.findGroupByName(tx, name)) ?? (await store.insertGroup(tx, { id: newUuid(), name, isManaged: true, created: now, updated: now }));
+          await store.insertSourcedGroupMember(tx, group.id, userId, source, now);
+          ids.push(group.id);
+        }
+        const gone = (await store.listSourcedGroupIds(tx, userId, source)).filter((id) => !ids.includes(id));
+        if (gone.length) await store.deleteSourcedGroupMembers(tx, userId, source, gone);
+        return ids;
+      });
     },
 
     async listGroups(actor: Actor) {

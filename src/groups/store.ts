@@ -1,5 +1,5 @@
 // Queries on the groups and group_members tables.
-import { and, asc, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { matchAllWords } from "../core/word-match";
 import { changesOf, first, type Db } from "../db/port";
 import { groupMembersTable, groupsTable } from "../db/tables";
@@ -58,3 +58,22 @@ export async function searchGroups(db: Db, filter: SQL, words: string[], limit: 
 /** Adds a member; returns false when the user already was one. */
 export const insertGroupMember = async (db: Db, groupId: string, userId: number, at: number) =>
   changesOf(await db.insert(groupMembersTable).values({ groupId, userId, created: at }).onConflictDoNothing()) > 0;
+
+/** The groups a sign-in source's claim made `userId` a member of (sync_groups). */
+export const listSourcedGroupIds = async (db: Db, userId: number, source: string): Promise<string[]> =>
+  (
+    await db
+      .select({ groupId: groupMembersTable.groupId })
+      .from(groupMembersTable)
+      .where(and(eq(groupMembersTable.userId, userId), eq(groupMembersTable.source, source)))
+  ).map((r) => r.groupId);
+
+/** A membership made by a source's claim (a membership added by hand stays as it is). */
+export const insertSourcedGroupMember = async (db: Db, groupId: string, userId: number, source: string, at: number) =>
+  await db.insert(groupMembersTable).values({ groupId, userId, created: at, source }).onConflictDoNothing();
+
+/** Ends the memberships a source's claim made and no longer names. */
+export const deleteSourcedGroupMembers = async (db: Db, userId: number, source: string, groupIds: string[]) =>
+  await db
+    .delete(groupMembersTable)
+    .where(and(eq(groupMembersTable.userId, userId), eq(groupMembersTable.source, source), inArray(groupMembersTable.groupId, groupIds)));

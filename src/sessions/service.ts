@@ -6,6 +6,7 @@ import { requireAdmin, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { badRequest, HttpError, notFound, validationError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
+import { signInRefusal } from "../users/policy";
 import * as store from "./store";
 import { ACCOUNT_MAIL, createThrottle, createThrottleAddressOf } from "./throttle";
 
@@ -69,13 +70,13 @@ export function createSessionsService(deps: SessionsDeps) {
       const refusal = await throttle.reserve(login, address);
       if (refusal) throw refusal;
       const user = login.trim() ? await store.findAccount(db, login.trim()) : null;
-      if (!user || !user.active || !user.passwordHash) {
+      if (!user || signInRefusal(user, false) === "inactive" || !user.passwordHash) {
         // The same work as a real check, so timing does not tell whether the account exists.
         await Bun.password.verify(password, DUMMY_HASH);
         throw refused();
       }
       if (!(await Bun.password.verify(password, user.passwordHash))) throw refused();
-      if (deps.config.ACCOUNTS_CONFIRM_EMAIL && user.confirmedAt === null) {
+      if (signInRefusal(user, deps.config.ACCOUNTS_CONFIRM_EMAIL) === "unconfirmed") {
         // The password was right: this is no guess, and saying so tells nothing to a stranger.
         await throttle.succeeded(login, address);
         throw new HttpError(403, "Confirm your e-mail address first: follow the link in the mail we sent to it, or ask for a new link.", undefined, {}, { code: "unconfirmed" });

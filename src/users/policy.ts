@@ -49,3 +49,12 @@ export function userViewOf(actor: Actor, user: { id: number; emailVisibility: st
   const admin = isAdmin(actor);
   return { isCurrentUser: self, showEmail: self || admin || user.emailVisibility === "public", showAccount: self || admin };
 }
+
+/**
+ * Why an account may not open a session by any way in (password, provider, directory, mailed link),
+ * or null: it is deactivated, or (ACCOUNTS_CONFIRM_EMAIL) its e-mail address is not proved yet.
+ */
+export function signInRefusal(user: { active: boolean; confirmedAt: number | null }, confirmEmail: boolean): "inactive" | "unconfirmed" | null {
+  if (!user.active) return "inactive";
+  return confirmEmail && user.confirmedAt === null ? "unconfirmed" : null;
+}

@@ -86,7 +86,7 @@ export function createUsersService(deps: Deps) {
      * them): unconfirmed unless `confirmed`, with the default visibility. Without a password (an
      * account made by an external sign-in) it opens only through its provider.
      */
-    async registerUser(input: { email: string; password?: string; fullName?: string; orcid?: string; confirmed: boolean }) {
+    async registerUser(input: { email: string; password?: string; fullName?: string; affiliations?: string; orcid?: string; confirmed: boolean }) {
       const errors = await checkNewUser({ email: input.email, password: input.password, fullName: input.fullName });
       if (errors.length) throw validationError(errors);
       const now = clock.now();
@@ -94,6 +94,7 @@ export function createUsersService(deps: Deps) {
         email: input.email.trim(),
         passwordHash: input.password === undefined ? null : await Bun.password.hash(input.password, "argon2id"),
         fullName: input.fullName?.trim() ?? "",
+        affiliations: input.affiliations?.trim().slice(0, 255) ?? "",
         ...(input.orcid && normalOrcid(input.orcid) ? { orcid: normalOrcid(input.orcid) as string } : {}),
         visibility: config.ACCOUNTS_DEFAULT_USER_VISIBILITY,
         emailVisibility: "restricted",

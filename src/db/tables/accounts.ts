@@ -93,3 +93,36 @@ export const externalSignUpsTable = sqliteTable(
   },
   (t) => [index("external_sign_ups_expiry_idx").on(t.expiresAt)],
 );
+
+/**
+ * SAML authentication requests sent to an IdP and not answered yet: a response's InResponseTo must
+ * name one of these, sent to that IdP from the same browser; taken once, ten minutes at most.
+ */
+export const samlRequestsTable = sqliteTable(
+  "saml_requests",
+  {
+    /** The AuthnRequest's ID (random, from Cairn). */
+    requestId: text("request_id").primaryKey(),
+    /** The IdP's name in SAML_IDPS. */
+    idp: text("idp").notNull(),
+    /** sha256 (hex) of the browser-binding cookie's secret. */
+    browserHash: text("browser_hash").notNull(),
+    /** This site's path to land on afterwards. */
+    next: text("next").notNull(),
+    created: integer("created").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("saml_requests_expiry_idx").on(t.expiresAt)],
+);
+
+/** Assertion IDs accepted from each IdP, kept until the assertion expires: a replayed one is refused. */
+export const samlAssertionsSeenTable = sqliteTable(
+  "saml_assertions_seen",
+  {
+    idp: text("idp").notNull(),
+    assertionId: text("assertion_id").notNull(),
+    /** The assertion's NotOnOrAfter (plus the allowed skew): after it the assertion is refused as expired anyway. */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.idp, t.assertionId] }), index("saml_assertions_seen_expiry_idx").on(t.expiresAt)],
+);

@@ -83,6 +83,11 @@ export const groupMembersTable = sqliteTable(
       .notNull()
       .references(() => usersTable.id, { onDelete: "cascade" }),
     created: integer("created").notNull(),
+    /**
+     * The sign-in source whose groups claim made this membership (sync_groups: an OIDC provider's
+     * name, `saml:{name}`, `ldap`), renewed at each sign-in through it; null when added by hand.
+     */
+    source: text("source"),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index("group_members_user_idx").on(t.userId)],
 );

@@ -25,6 +25,7 @@ import m21 from "./0021_community_access.sql" with { type: "text" };
 import m22 from "./0022_sign_in_throttles.sql" with { type: "text" };
 import m23 from "./0023_accounts.sql" with { type: "text" };
 import m24 from "./0024_sign_in_identities.sql" with { type: "text" };
+import m25 from "./0025_saml_and_group_sync.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -52,4 +53,5 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0022_sign_in_throttles", sql: m22 },
   { id: "0023_accounts", sql: m23 },
   { id: "0024_sign_in_identities", sql: m24 },
+  { id: "0025_saml_and_group_sync", sql: m25 },
 ];
