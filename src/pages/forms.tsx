@@ -48,10 +48,12 @@ interface TextFieldProps {
   maxlength?: number;
   /** A line under the label saying what is expected. */
   hint?: string;
+  /** The id of a <datalist> of suggestions. */
+  list?: string;
 }
 
 /** A labelled input with its hint and its messages from the service, tied to it for screen readers. */
-export function TextField({ field, name, label, type = "text", value, errors, autocomplete, required, maxlength, hint }: TextFieldProps) {
+export function TextField({ field, name, label, type = "text", value, errors, autocomplete, required, maxlength, hint, list }: TextFieldProps) {
   const id = `field-${field.replace(/[^a-zA-Z0-9_-]/g, "-")}`;
   const invalid = errors?.some((e) => e.field === field) ?? false;
   const described = [hint ? `${id}-hint` : "", invalid ? `${id}-error` : ""].filter(Boolean).join(" ");
@@ -71,6 +73,7 @@ export function TextField({ field, name, label, type = "text", value, errors, au
         autocomplete={autocomplete}
         required={required}
         maxlength={maxlength}
+        list={list}
         aria-invalid={invalid ? "true" : undefined}
         aria-describedby={described || undefined}
       />

@@ -5,15 +5,20 @@ import { Elysia } from "elysia";
 import type { Actor } from "../core/actor";
 import { HttpError, unauthorized, type FieldError } from "../core/errors";
 import { cookieOf, SESSION_COOKIE, type ActorContext } from "../core/http";
+import { registerAsset } from "./assets";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
 import { CsrfField, FieldErrors, TextField } from "./forms";
 import { EXPIRED_FORM, FormAlert, mailedLinkPage } from "./guest-forms";
 import { checkCsrf, endGuestCsrf, formOf, formRefusal, guestCsrfOk, htmlResponse, seeOther } from "./http";
 import type { Child } from "./jsx-runtime";
 import { Layout, type PageContext } from "./layout";
+import profileJs from "./static/profile.js" with { type: "text" };
 
 const PROFILE = "/account/settings/profile";
 const PASSWORD = "/account/settings/password";
+const AFFILIATION_SUGGESTIONS = "affiliation-suggestions";
+
+registerAsset("profile.js", profileJs);
 
 /** The settings' own navigation, the current page marked. */
 export function SettingsNav({ here }: { here: string }) {
@@ -34,9 +39,9 @@ export function SettingsNav({ here }: { here: string }) {
 }
 
 /** A settings page: its heading, the settings' navigation, a notice after a change, and the form's general alert. */
-function SettingsPage(props: { ctx: PageContext; title: string; here: string; notice?: string; errors?: FieldError[]; children?: Child }) {
+function SettingsPage(props: { ctx: PageContext; title: string; here: string; notice?: string; errors?: FieldError[]; scripts?: string[]; children?: Child }) {
   return (
-    <Layout ctx={props.ctx} title={props.title}>
+    <Layout ctx={props.ctx} title={props.title} scripts={props.scripts}>
       <h1>{props.title}</h1>
       <SettingsNav here={props.here} />
       {props.notice ? (
@@ -58,13 +63,32 @@ interface ProfileView {
   visibility: string;
 }
 
-function ProfilePage({ ctx, profile, errors, notice }: { ctx: PageContext; profile: ProfileView; errors?: FieldError[]; notice?: string }) {
+interface ProfilePageProps {
+  ctx: PageContext;
+  profile: ProfileView;
+  /** The affiliations directory (ROR) has entries: the field suggests them as the person types (profile.js); free text otherwise. */
+  directory: boolean;
+  errors?: FieldError[];
+  notice?: string;
+}
+
+function ProfilePage({ ctx, profile, directory, errors, notice }: ProfilePageProps) {
   return (
-    <SettingsPage ctx={ctx} title="Profile" here={PROFILE} notice={notice} errors={errors}>
+    <SettingsPage ctx={ctx} title="Profile" here={PROFILE} notice={notice} errors={errors} scripts={directory ? ["profile.js"] : undefined}>
       <form class="card" method="post" action={PROFILE}>
         <CsrfField ctx={ctx} />
         <TextField field="full_name" label="Full name" autocomplete="name" maxlength={255} value={profile.fullName} errors={errors} />
-        <TextField field="affiliations" label="Affiliation" autocomplete="organization" maxlength={255} value={profile.affiliations} errors={errors} />
+        <TextField
+          field="affiliations"
+          label="Affiliation"
+          autocomplete="organization"
+          maxlength={255}
+          value={profile.affiliations}
+          errors={errors}
+          list={directory ? AFFILIATION_SUGGESTIONS : undefined}
+          hint={directory ? "Type a few letters to pick your institution from the directory, or write its name." : undefined}
+        />
+        {directory ? <datalist id={AFFILIATION_SUGGESTIONS} data-suggest="/api/affiliations" /> : null}
         <TextField
           field="orcid"
           label="ORCID iD"
@@ -123,7 +147,9 @@ function userIdOf(actor: Actor): number {
 }
 
 export const settingsPages = (http: ActorContext, deps: PagesDeps) => {
-  const { users, accounts, sessions } = deps.services;
+  const { users, accounts, sessions, vocabularies } = deps.services;
+  /** Whether the affiliations directory has entries to suggest (the count is kept, not counted). */
+  const hasDirectory = async (actor: Actor) => (await vocabularies.search(actor, "affiliations", { size: "1" })).hits.total > 0;
   const profileOf = async (actor: Actor): Promise<ProfileView> => {
     const row = await users.readAccount(actor, userIdOf(actor));
     return { email: row.email, fullName: row.fullName, affiliations: row.affiliations, orcid: row.orcid ?? "", visibility: row.visibility };
@@ -133,7 +159,9 @@ export const settingsPages = (http: ActorContext, deps: PagesDeps) => {
     .get("/account/settings", () => seeOther(PROFILE))
     .get(PROFILE, async ({ actor, request, query }) => {
       const ctx = await pageContextOf(deps, actor, request);
-      return renderOrError(ctx, async () => <ProfilePage ctx={ctx} profile={await profileOf(actor)} notice={query.saved === "1" ? "Your profile is saved." : undefined} />);
+      return renderOrError(ctx, async () => (
+        <ProfilePage ctx={ctx} profile={await profileOf(actor)} directory={await hasDirectory(actor)} notice={query.saved === "1" ? "Your profile is saved." : undefined} />
+      ));
     })
     .post(PROFILE, async ({ actor, request, body, server }) => {
       const ctx = await pageContextOf(deps, actor, request);
@@ -148,15 +176,21 @@ export const settingsPages = (http: ActorContext, deps: PagesDeps) => {
           orcid: form.get("orcid") ?? "",
           visibility: form.get("visibility") ?? "",
         };
+        const directory = await hasDirectory(actor);
+        // Set once the other fields are stored: a refused new address must not hide that they were.
+        let saved: Awaited<ReturnType<typeof users.updateProfile>> | null = null;
         try {
-          const saved = await users.updateProfile(actor, userId, { fullName: sent.fullName, affiliations: sent.affiliations, orcid: sent.orcid, visibility: sent.visibility });
+          saved = await users.updateProfile(actor, userId, { fullName: sent.fullName, affiliations: sent.affiliations, orcid: sent.orcid, visibility: sent.visibility });
           if (sent.email.trim().toLowerCase() === saved.email.toLowerCase()) return seeOther(`${PROFILE}?saved=1`);
           const asked = await accounts.requestEmailChange(actor, sent.email, sessions.throttleAddressOf(request, server));
           const notice = `Your profile is saved. To change your e-mail address, open the link we sent to ${asked.email}: until then it stays ${saved.email}.`;
-          return <ProfilePage ctx={ctx} profile={{ ...sent, email: saved.email, orcid: saved.orcid ?? "" }} notice={notice} />;
+          return <ProfilePage ctx={ctx} profile={{ ...sent, email: saved.email, orcid: saved.orcid ?? "" }} directory={directory} notice={notice} />;
         } catch (error) {
           const refusal = formRefusal(error);
-          if (refusal) return htmlResponse(<ProfilePage ctx={ctx} profile={sent} errors={refusal.errors} />, refusal.status, refusal.headers);
+          const notice = saved ? `The rest of your profile is saved; your e-mail address stays ${saved.email}.` : undefined;
+          const profile = saved ? { ...sent, orcid: saved.orcid ?? "" } : sent;
+          if (refusal)
+            return htmlResponse(<ProfilePage ctx={ctx} profile={profile} directory={directory} errors={refusal.errors} notice={notice} />, refusal.status, refusal.headers);
           throw error;
         }
       });

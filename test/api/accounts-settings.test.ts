@@ -276,6 +276,29 @@ describe("the profile", () => {
     expect(await stored()).toMatchObject({ fullName: "Vera Lind", orcid: "0000-0002-1825-0097", visibility: "public" });
   });
 
+  test("the affiliation: free text while the affiliations directory is empty; with entries, a list the page fills from the directory as one types", async () => {
+    const before = await raw(app, "GET", PROFILE, { cookie: vera });
+    expect(before.text).not.toContain("<datalist");
+    expect(before.text).not.toContain("profile.");
+    await app.services.vocabularies.create(systemActor, "affiliations", {
+      id: "01ggx4157",
+      name: "CERN",
+      acronym: "CERN",
+      identifiers: [{ scheme: "ror", identifier: "01ggx4157" }],
+    });
+    const after = await raw(app, "GET", PROFILE, { cookie: vera });
+    const input = /<input[^>]*id="field-affiliations"[^>]*>/.exec(after.text)?.[0] ?? "";
+    expect(input).toContain('list="affiliation-suggestions"');
+    expect(after.text).toContain('<datalist id="affiliation-suggestions" data-suggest="/api/affiliations"></datalist>');
+    expect(after.text).toMatch(/<script src="\/static\/profile\.[0-9a-f]{16}\.js"/);
+    // What the page's script asks for: the directory's suggestions by name.
+    const hits = await raw(app, "GET", "/api/affiliations?suggest=cer&size=8");
+    expect(JSON.parse(hits.text).hits.hits.map((h: { name: string }) => h.name)).toEqual(["CERN"]);
+    // Any text is still taken (the directory suggests, it does not restrict).
+    expect((await save({ affiliations: "Institute Not In The Directory" })).status).toBe(303);
+    expect((await stored()).affiliations).toBe("Institute Not In The Directory");
+  });
+
   test("a visibility that is neither public nor restricted: 400", async () => {
     const res = await save({ visibility: "secret" });
     expect(res.status).toBe(400);
@@ -330,6 +353,8 @@ describe("changing the e-mail address", () => {
       const res = await ask(email);
       expect(res.status).toBe(400);
       expect(fieldError(res.text, "email")).toBe("This e-mail address is already registered.");
+      // The other fields were saved before the address was refused: the page says so.
+      expect(noticeOf(res.text)).toBe("The rest of your profile is saved; your e-mail address stays walt@example.org.");
     }
     expect(await emailNow()).toBe("walt@example.org");
     expect(await mailTo(app, smtp, "walt@example.org")).toEqual([]);

@@ -237,6 +237,39 @@ describe("accounts", () => {
     await person.close();
   }, 60_000);
 
+  test("the profile's affiliation: typing suggests institutions from the affiliations directory, and one picked is saved", async () => {
+    await app.services.vocabularies.create(systemActor, "affiliations", {
+      id: "052gg0110",
+      name: "University of Oxford",
+      identifiers: [{ scheme: "ror", identifier: "052gg0110" }],
+    });
+    await app.services.vocabularies.create(systemActor, "affiliations", {
+      id: "013meh722",
+      name: "University of Cambridge",
+      identifiers: [{ scheme: "ror", identifier: "013meh722" }],
+    });
+    const person = await browserAt(WIDTHS.phone);
+    const page = await person.newPage();
+    await signIn(page, "fay", "fay-password");
+    await page.goto("/account/settings/profile");
+    const affiliation = page.getByLabel("Affiliation");
+    await expect(descriptionOf(page, affiliation)).resolves.toBe("Type a few letters to pick your institution from the directory, or write its name.");
+    await affiliation.pressSequentially("univ");
+    // The browser's suggestion list (the input's datalist) fills from the directory.
+    const suggestions = () => page.locator("#affiliation-suggestions option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    await page.waitForFunction(() => document.querySelectorAll("#affiliation-suggestions option").length === 2);
+    expect((await suggestions()).sort()).toEqual(["University of Cambridge", "University of Oxford"]);
+    await affiliation.fill("");
+    await affiliation.pressSequentially("oxf");
+    await page.waitForFunction(() => document.querySelectorAll("#affiliation-suggestions option").length === 1);
+    expect(await suggestions()).toEqual(["University of Oxford"]);
+    await affiliation.fill("University of Oxford");
+    await submitForm(page, page.getByRole("button", { name: "Save the profile" }));
+    await expect(status(page)).resolves.toBe("Your profile is saved.");
+    await expect(affiliation.inputValue()).resolves.toBe("University of Oxford");
+    await person.close();
+  }, 60_000);
+
   test("a new e-mail address: the profile says where the link went, the address stays until the link's button is pressed, then the new one signs in", async () => {
     const person = await browserAt(WIDTHS.desktop);
     const page = await person.newPage();
