@@ -72,6 +72,9 @@ import { createTokensService } from "./tokens/service";
 import { defineAccountJobs } from "./accounts/jobs";
 import { createAccountsService } from "./accounts/service";
 import { createOidcService } from "./accounts/oidc";
+import { createSamlService } from "./accounts/saml";
+import { createLinkedAccounts } from "./accounts/links";
+import { createLdapService } from "./accounts/ldap";
 import { usersRoutes } from "./users/routes";
 import { createUsersService } from "./users/service";
 import { oaiHarvestRoutes, oaiSetsRoutes, OAI_FORM_ROUTES } from "./oai/routes";
@@ -200,16 +203,21 @@ export function createServices(options: AppOptions) {
     deliverSoon,
   });
   const groups = createGroupsService(deps);
+  const linkedAccounts = createLinkedAccounts({ ...deps, users });
   const oidc = createOidcService({
     ...deps,
     users,
     sessions,
-    accounts,
     groups,
+    linkedAccounts,
     queueMail: mail.queueMail,
     deliverSoon,
   });
-  defineAccountJobs(registry, { accounts, oidc });
+  // The directory is the password form's second chance: sessions calls it (late-bound, as accounts/ depends on sessions/).
+  const ldap = createLdapService({ ...deps, users, sessions, groups, queueMail: mail.queueMail, deliverSoon });
+  if (ldap.enabled) sessions.useDirectory(ldap.signIn);
+  const saml = createSamlService({ ...deps, users, sessions, groups, queueMail: mail.queueMail, deliverSoon, log });
+  defineAccountJobs(registry, { accounts, oidc, saml });
   const communities = createCommunitiesService({
     ...deps,
     lookup: vocabularies.lookup,
@@ -241,6 +249,8 @@ export function createServices(options: AppOptions) {
     sessions,
     accounts,
     oidc,
+    saml,
+    linkedAccounts,
     signInLinks: createSignInLinks({ dataDir: config.DATA_DIR, clock, db, sessions }),
     groups,
     records,

@@ -7,8 +7,10 @@ import { parse as parseToml } from "smol-toml";
 import { checkTrustedProxies } from "./core/client-address";
 import { parseRateLimits } from "./core/rate-limit";
 import { OidcProvidersError, parseOidcProviders, type OidcProviderConfig } from "./core/oidc-providers";
+import { parseSamlIdps, SamlIdpsError, type SamlIdpConfig } from "./core/saml-idps";
+import { DEFAULT_LDAP_ATTRIBUTES, LdapSettingsError, ldapSettingsProblem, parseLdapAttributes, type LdapAttributeNames } from "./core/ldap-settings";
 
-type Kind = "string" | "integer" | "boolean" | "list" | "bytes" | "oidc-providers";
+type Kind = "string" | "integer" | "boolean" | "list" | "bytes" | "oidc-providers" | "saml-idps" | "ldap-attributes";
 
 interface KeySpec {
   kind: Kind;
@@ -178,12 +180,24 @@ export const CONFIG_KEYS = {
   ACCOUNTS_REGISTER_ALLOWED_DOMAINS: {
     kind: "list",
     default: [],
-    description: "E-mail domains sign-up accepts (uni.example also takes its subdomains, dept.uni.example). Empty: any.",
+    description:
+      "E-mail domains a new account may have, by sign-up or a first sign-in through a provider, an IdP or the directory (uni.example also takes its subdomains, dept.uni.example); existing accounts are not affected. Empty: any.",
   },
   ACCOUNTS_CONFIRM_EMAIL: {
     kind: "boolean",
     default: true,
     description: "A new account confirms its e-mail address through a one-use link (valid 24 hours) before it may sign in. Accounts administrators make are confirmed.",
+  },
+  ACCOUNTS_LOCAL_LOGIN_ENABLED: {
+    kind: "boolean",
+    default: true,
+    description:
+      "Password sign-in on /login. Off: /login shows only the sign-in providers' buttons; /login?local=1 still shows the password form, through which only administrators may sign in (to administer the repository while its identity provider is down).",
+  },
+  OAUTHCLIENT_AUTO_REDIRECT_TO_EXTERNAL_LOGIN: {
+    kind: "boolean",
+    default: false,
+    description: "With exactly one sign-in provider and ACCOUNTS_LOCAL_LOGIN_ENABLED off, /login goes straight to that provider (/login?local=1 still shows the password form).",
   },
   JOBS_CONCURRENCY: { kind: "integer", default: 2, description: "Background jobs run at once." },
   JOBS_POLL_INTERVAL_MS: { kind: "integer", default: 1000, description: "How often the worker looks for due jobs." },
@@ -213,6 +227,35 @@ export const CONFIG_KEYS = {
     description:
       "OpenID Connect sign-in providers (Keycloak, Entra ID, Google, Okta, ORCID): [[OIDC_PROVIDERS]] tables in cairn.toml with name, title, issuer, client_id, client_secret, scopes, claims, trust_email, sync_groups, type (oidc or orcid); CAIRN_OIDC_PROVIDERS takes the same as a JSON array. Each is a button on /login; register {BASE_URL}/oauth/authorized/{name} as its redirect URI.",
   },
+  SAML_IDPS: {
+    kind: "saml-idps",
+    default: [],
+    description:
+      "SAML 2.0 identity providers (Shibboleth, ADFS, eduGAIN): [[SAML_IDPS]] tables in cairn.toml with name, title, metadata_file or metadata_url, attributes, trust_email, sync_groups, entity_id; CAIRN_SAML_IDPS takes the same as a JSON array. Each is a button on /login; give the IdP {BASE_URL}/saml/metadata/{name}.",
+  },
+  LDAP_URL: {
+    kind: "string",
+    default: "",
+    description: "LDAP or Active Directory server for password sign-in on /login (ldaps://ldap.example.org, ldap://…:389). Empty: off. Tried after local accounts.",
+  },
+  LDAP_START_TLS: { kind: "boolean", default: false, description: "Upgrade an ldap:// connection with StartTLS before any bind." },
+  LDAP_TLS_CA_FILE: { kind: "string", default: "", description: "PEM file of CA certificates trusted for the directory, besides the system's and Bun's own." },
+  LDAP_BIND_DN: { kind: "string", default: "", description: "DN of the service account that searches for the person's entry. Empty: the search is anonymous." },
+  LDAP_BIND_PASSWORD: { kind: "string", default: "", description: "Password of LDAP_BIND_DN.", secret: true },
+  LDAP_SEARCH_BASE: { kind: "string", default: "", description: "DN people are searched under (the whole subtree), such as ou=people,dc=uni,dc=example." },
+  LDAP_USER_FILTER: {
+    kind: "string",
+    default: "(|(uid={login})(mail={login}))",
+    description: "Filter finding the person's entry; {login} is the typed name, escaped (RFC 4515). Exactly one entry must match.",
+  },
+  LDAP_ATTRIBUTES: {
+    kind: "ldap-attributes",
+    default: DEFAULT_LDAP_ATTRIBUTES,
+    description:
+      "Attributes holding the person's facts: a table with email (mail), name (displayName, else cn), affiliation (none), groups (memberOf: each DN's CN names a group).",
+  },
+  LDAP_SYNC_GROUPS: { kind: "boolean", default: false, description: "The directory's groups become the person's group memberships at each sign-in." },
+  LDAP_TITLE: { kind: "string", default: "Directory account", description: 'The directory\'s name in messages ("Directory account did not sign you in: …").' },
   LOG_REQUESTS: { kind: "boolean", default: false, description: "Log one line per request to stderr." },
 } satisfies Record<string, KeySpec>;
 
@@ -226,7 +269,11 @@ type ValueOf<K extends Kind> = K extends "string"
       ? boolean
       : K extends "oidc-providers"
         ? OidcProviderConfig[]
-        : string[];
+        : K extends "saml-idps"
+          ? SamlIdpConfig[]
+          : K extends "ldap-attributes"
+            ? LdapAttributeNames
+            : string[];
 
 export type Config = { -readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_KEYS)[K]["kind"]> } & {
   /** The data directory (flag --data, env CAIRN_DATA, default ./cairn-data). */
@@ -271,6 +318,20 @@ function coerce(key: string, kind: Kind, raw: unknown, source: string): unknown 
       } catch (err) {
         // Not the value itself: it holds client secrets.
         if (err instanceof OidcProvidersError) throw new ConfigError(`${key} from ${source}: ${err.message}`);
+        throw err;
+      }
+    case "saml-idps":
+      try {
+        return parseSamlIdps(raw);
+      } catch (err) {
+        if (err instanceof SamlIdpsError) throw new ConfigError(`${key} from ${source}: ${err.message}`);
+        throw err;
+      }
+    case "ldap-attributes":
+      try {
+        return parseLdapAttributes(raw);
+      } catch (err) {
+        if (err instanceof LdapSettingsError) throw new ConfigError(`${key} from ${source}: ${err.message}`);
         throw err;
       }
     case "list":
@@ -408,6 +469,17 @@ function finish(config: Config): Config {
   if (config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "public" && config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "restricted") {
     throw new ConfigError(`ACCOUNTS_DEFAULT_USER_VISIBILITY must be public or restricted, got ${JSON.stringify(config.ACCOUNTS_DEFAULT_USER_VISIBILITY)}`);
   }
+  if (config.LDAP_URL) {
+    const problem = ldapSettingsProblem({
+      url: config.LDAP_URL,
+      startTls: config.LDAP_START_TLS,
+      bindDn: config.LDAP_BIND_DN,
+      bindPassword: config.LDAP_BIND_PASSWORD,
+      searchBase: config.LDAP_SEARCH_BASE,
+      userFilter: config.LDAP_USER_FILTER,
+    });
+    if (problem) throw new ConfigError(problem);
+  }
   for (const key of [
     "SEARCH_DEFAULT_PAGE_SIZE",
     "SEARCH_MAX_PAGE_SIZE",
@@ -432,7 +504,14 @@ export function describeConfig(): { key: ConfigKey; kind: Kind; default: string;
   return (Object.entries(CONFIG_KEYS) as [ConfigKey, KeySpec][]).map(([key, spec]) => ({
     key,
     kind: spec.kind,
-    default: Array.isArray(spec.default) ? spec.default.join(",") : String(spec.default),
+    default: Array.isArray(spec.default)
+      ? spec.default.join(",")
+      : typeof spec.default === "object" && spec.default !== null
+        ? Object.entries(spec.default)
+            .filter(([, v]) => v !== "")
+            .map(([k, v]) => `${k}=${String(v)}`)
+            .join(",")
+        : String(spec.default),
     description: spec.description,
   }));
 }

@@ -2,14 +2,15 @@
 // a SAML IdP, the LDAP directory — mapped to a Cairn account and given a session: one rule for
 // every source, so that none links, makes or opens accounts differently.
 import { systemActor } from "../core/actor";
-import type { Deps } from "../core/deps";
 import { HttpError } from "../core/errors";
 import type { GroupsService } from "../groups/service";
 import type { SessionsService } from "../sessions/service";
+import { hashSecret, newSecret } from "../core/ids";
 import { EMAIL_PATTERN } from "../users/model";
 import { signInRefusal } from "../users/policy";
 import type { UsersService } from "../users/service";
-import type { AccountsService } from "./service";
+import { createEmailStep, type EmailStepDeps } from "./oidc-email";
+import { allowedDomainError } from "./policy";
 import * as store from "./oidc-store";
 
 /** A sign-in source, as far as accounts are concerned. */
@@ -26,7 +27,7 @@ export interface ExternalSource {
 
 /** What the source proved about the person. */
 export interface ExternalPerson {
-  /** The source's stable identifier of the person (OIDC `sub`, SAML's eduPersonPrincipalName or NameID, the directory entry's DN). */
+  /** The source's stable identifier of the person (OIDC `sub`, SAML's eduPersonPrincipalName or persistent NameID, the directory entry's entryUUID). */
   subject: string;
   email: string | null;
   /** The source says it checked the address (OIDC `email_verified`; an institution's IdP or directory: its own records). */
@@ -37,58 +38,99 @@ export interface ExternalPerson {
   groups: string[] | null;
 }
 
-export interface ExternalDeps extends Deps {
+export interface ExternalDeps extends EmailStepDeps {
   users: Pick<UsersService, "registerUser" | "findUserByEmail" | "findUserById">;
-  sessions: Pick<SessionsService, "openSession">;
-  accounts: Pick<AccountsService, "resendConfirmation">;
+  sessions: Pick<SessionsService, "openSession" | "reserveAccountMail">;
   groups: Pick<GroupsService, "syncMemberships">;
 }
 
+/** Where the person is and came from: the path to land on afterwards, and the client's address (account mail is counted by it). */
+export interface SignInContext {
+  next: string;
+  address: string | null;
+}
+
+/**
+ * What a source's sign-in leads to: the account (signed in), or nothing yet. `link-first`: an
+ * account has the source's address but may not be linked without its password; `ticket` is the
+ * secret of the cookie that keeps the pending link in this browser until the person signs in to it.
+ * `check-mail`: a new address the source does not vouch for; a one-use link went to it, and
+ * `ticket` binds it to this browser.
+ */
+export type AccountOutcome = { kind: "account"; userId: number } | { kind: "link-first"; ticket: string; email: string } | { kind: "check-mail"; ticket: string; email: string };
+export type ExternalOutcome = { kind: "session"; secret: string; userId: number } | Exclude<AccountOutcome, { kind: "account" }>;
+
 export type ExternalSignIn = ReturnType<typeof createExternalSignIn>;
+
+/** Half an hour to sign in with the password to link a proved identity to the account of its address. */
+export const PENDING_LINK_MS = 30 * 60_000;
 
 /** A refusal that is the source's (or its answer's) fault, not the person's: a 4xx page all the same, never a 500. */
 export const sourceRefused = (title: string, why: string) => new HttpError(400, `${title} did not sign you in: ${why}. Start again from the sign-in page.`);
 
 export function createExternalSignIn(deps: ExternalDeps) {
   const { db, clock, config } = deps;
+  const emailStep = createEmailStep(deps);
+
+  /** Keeps the proved identity as a pending link of this browser (one use, half an hour, its ticket hashed). */
+  async function pendingLink(source: ExternalSource, person: ExternalPerson, email: string, next: string): Promise<string> {
+    const ticket = newSecret();
+    const now = clock.now();
+    await db.write(async (tx) => {
+      await store.deleteExpiredExternalSignUps(tx, now);
+      await store.insertExternalSignUp(tx, {
+        ticketHash: hashSecret(ticket),
+        mailHash: null,
+        provider: source.key,
+        subject: person.subject,
+        fullName: person.fullName,
+        orcid: null,
+        email,
+        next,
+        created: now,
+        expiresAt: now + PENDING_LINK_MS,
+        purpose: "link",
+      });
+    });
+    return ticket;
+  }
 
   /**
    * The account of a source's subject: its linked one; else the local account with the same
    * e-mail when the source is trusted for e-mail and says the address is verified (and that
    * account's own address is confirmed: an unconfirmed one may be a squatter's, who knows its
-   * password); else a new account. A local account that may not be linked is a 409: the person
-   * signs in with its password first.
+   * password); else a new confirmed account when the source vouches for the address. Nothing is
+   * linked or made otherwise: an account of the address is linked once the person signs in to it
+   * with its password in this browser (`link-first`); a new address is proved by a mailed link
+   * first (`check-mail`), so that whoever owns the mailbox never shares an account with a
+   * provider identity it did not link.
    */
-  async function accountOf(source: ExternalSource, person: ExternalPerson): Promise<number> {
+  async function accountOf(source: ExternalSource, person: ExternalPerson, context: SignInContext): Promise<AccountOutcome> {
     const email = person.email?.trim() || null;
     const identity = await store.findIdentity(db, source.key, person.subject);
     const now = clock.now();
     if (identity) {
       await store.touchIdentity(db, source.key, person.subject, email, now);
-      return identity.userId;
+      return { kind: "account", userId: identity.userId };
     }
     if (!email || !EMAIL_PATTERN.test(email)) throw sourceRefused(source.title, "it did not give an e-mail address (the account needs one)");
     const trusted = source.trustEmail && person.emailVerified;
     const existing = await deps.users.findUserByEmail(systemActor, email);
     if (existing) {
-      if (!trusted || existing.confirmedAt === null) {
-        throw new HttpError(
-          409,
-          `An account with the e-mail address ${email} exists already. Sign in to it with its password first; you can then link your ${source.title} to it from your account settings.`,
-          undefined,
-          {},
-          { code: "link-first" },
-        );
-      }
+      if (!trusted || existing.confirmedAt === null) return { kind: "link-first", ticket: await pendingLink(source, person, existing.email, context.next), email: existing.email };
       await store.insertIdentity(db, { provider: source.key, subject: person.subject, userId: existing.id, email, created: now, lastSignIn: now });
-      return existing.id;
+      return { kind: "account", userId: existing.id };
     }
-    // An address the source does not vouch for (or one not trusted) is proved like a sign-up's.
-    const confirmed = trusted || !config.ACCOUNTS_CONFIRM_EMAIL;
-    const user = await deps.users.registerUser({ email, fullName: person.fullName || undefined, affiliations: person.affiliation || undefined, confirmed });
+    // A new account, as by sign-up: only for the institution's addresses when ACCOUNTS_REGISTER_ALLOWED_DOMAINS says so.
+    const outside = allowedDomainError(email, config.ACCOUNTS_REGISTER_ALLOWED_DOMAINS);
+    if (outside) throw new HttpError(403, `${source.title} signed you in as ${email}, but no account can be made for it here: ${outside}`);
+    if (!trusted) {
+      const ticket = await emailStep.mailNow(source.key, person.subject, person.fullName, email, context);
+      return { kind: "check-mail", ticket, email };
+    }
+    const user = await deps.users.registerUser({ email, fullName: person.fullName || undefined, affiliations: person.affiliation || undefined, confirmed: true });
     await store.insertIdentity(db, { provider: source.key, subject: person.subject, userId: user.id, email, created: now, lastSignIn: now });
-    if (!confirmed) await deps.accounts.resendConfirmation(email, null);
-    return user.id;
+    return { kind: "account", userId: user.id };
   }
 
   /** A new session for the account, unless it may not sign in by any way (users/policy.ts signInRefusal). */
@@ -104,12 +146,13 @@ export function createExternalSignIn(deps: ExternalDeps) {
     accountOf,
     sessionFor,
 
-    /** The person's account (found, linked or made), its groups brought in line with the source's, and a new session. */
-    async signIn(source: ExternalSource, person: ExternalPerson): Promise<{ secret: string; userId: number }> {
-      const userId = await accountOf(source, person);
-      const session = await sessionFor(userId);
-      if (source.syncGroups && person.groups !== null) await deps.groups.syncMemberships(systemActor, userId, source.key, person.groups);
-      return { ...session, userId };
+    /** The person's account (found, linked or made), its groups brought in line with the source's, and a new session; or what must happen first. */
+    async signIn(source: ExternalSource, person: ExternalPerson, context: SignInContext): Promise<ExternalOutcome> {
+      const found = await accountOf(source, person, context);
+      if (found.kind !== "account") return found;
+      const session = await sessionFor(found.userId);
+      if (source.syncGroups && person.groups !== null) await deps.groups.syncMemberships(systemActor, found.userId, source.key, person.groups);
+      return { kind: "session", ...session, userId: found.userId };
     },
   };
 }

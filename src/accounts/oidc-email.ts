@@ -1,7 +1,8 @@
-// The e-mail step of a first sign-in through a provider that gives no address (ORCID): the person
-// gives one, a one-use link (a day) is mailed to it, and opening the link makes the account (or
-// links the identity to the account that has the address: the link proved the mailbox) and signs
-// it in. Until then nothing is made: an address nobody proved never reaches an account.
+// The e-mail step of a first sign-in whose address is not believed: a provider that gives none
+// (ORCID; the person gives one) or one not trusted for e-mail (its address is mailed at once). A
+// one-use link (a day) goes to the address, and opening it in the browser that signed in makes the
+// account (or links the identity to the account that has the address: the link proved the mailbox)
+// and signs it in. Until then nothing is made: an address nobody proved never reaches an account.
 import { systemActor } from "../core/actor";
 import { badRequest, HttpError, validationError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
@@ -11,6 +12,8 @@ import type { Deps } from "../core/deps";
 import type { SessionsService } from "../sessions/service";
 import type { UsersService } from "../users/service";
 import * as store from "./oidc-store";
+import { allowedDomainError } from "./policy";
+import { sourceTitle } from "./sources";
 
 /** Half an hour to give an address after coming back from the provider. */
 export const EMAIL_STEP_MS = 30 * 60_000;
@@ -31,7 +34,48 @@ export interface EmailStepDeps extends Deps {
 export function createEmailStep(deps: EmailStepDeps) {
   const { db, clock, config, links } = deps;
 
+  async function mailLink(email: string, token: string, provider: string, subject: string, how: string) {
+    const site = config.THEME_SITENAME;
+    await deps.queueMail({
+      to: email,
+      subject: `${site}: confirm your e-mail address`,
+      body: `Someone (we hope you) signed in to ${site} with ${sourceTitle(config, provider)} ${how}.\n\nTo confirm it and finish signing in, open this link within 24 hours (it works once, in the browser you signed in from):\n${links.html(EMAIL_STEP_PATH, { token })}\n\nIf it was not you, ignore this message: nothing is made without the link.\n`,
+      topic: `external-sign-up:${provider}:${subject}`,
+    });
+    await deps.deliverSoon();
+  }
+
   return {
+    /**
+     * A provider's address it does not vouch for: the link goes to it at once (counted per address
+     * and client like every account mail); answers the secret of the ticket cookie it is bound to.
+     */
+    async mailNow(provider: string, subject: string, fullName: string, email: string, context: { next: string; address: string | null }): Promise<string> {
+      const refusal = await deps.sessions.reserveAccountMail(email, context.address);
+      if (refusal) throw refusal;
+      const ticket = newSecret();
+      const token = newSecret();
+      const now = clock.now();
+      await db.write(async (tx) => {
+        await store.deleteExpiredExternalSignUps(tx, now);
+        await store.insertExternalSignUp(tx, {
+          ticketHash: hashSecret(ticket),
+          mailHash: hashSecret(token),
+          provider,
+          subject,
+          fullName,
+          orcid: null,
+          email,
+          next: context.next,
+          created: now,
+          expiresAt: now + EMAIL_LINK_MS,
+          purpose: "sign-up",
+        });
+      });
+      await mailLink(email, token, provider, subject, "(which gave this e-mail address)");
+      return ticket;
+    },
+
     /** Keeps what the provider proved and answers the secret of the ticket cookie that carries it. */
     async start(provider: string, subject: string, fullName: string, orcid: string | null, next: string): Promise<string> {
       const ticket = newSecret();
@@ -49,6 +93,7 @@ export function createEmailStep(deps: EmailStepDeps) {
           next,
           created: now,
           expiresAt: now + EMAIL_STEP_MS,
+          purpose: "sign-up",
         });
       });
       return ticket;
@@ -72,14 +117,7 @@ export function createEmailStep(deps: EmailStepDeps) {
       const token = newSecret();
       const now = clock.now();
       if (!(await store.setExternalSignUpMail(db, row.ticketHash, trimmed, hashSecret(token), now + EMAIL_LINK_MS, now))) throw noTicket();
-      const site = config.THEME_SITENAME;
-      await deps.queueMail({
-        to: trimmed,
-        subject: `${site}: confirm your e-mail address`,
-        body: `Someone (we hope you) signed in to ${site} with ${config.OIDC_PROVIDERS.find((p) => p.name === provider)?.title ?? provider} and gave this e-mail address.\n\nTo confirm it and finish signing in, open this link within 24 hours (it works once):\n${links.html(EMAIL_STEP_PATH, { token })}\n\nIf it was not you, ignore this message: nothing is made without the link.\n`,
-        topic: `external-sign-up:${provider}:${row.subject}`,
-      });
-      await deps.deliverSoon();
+      await mailLink(trimmed, token, provider, row.subject, "and gave this e-mail address");
       return { email: trimmed };
     },
 
@@ -115,6 +153,10 @@ export function createEmailStep(deps: EmailStepDeps) {
           `The account of ${row.email} was never confirmed. Set its password at /lost-password first (that confirms it), then sign in with your provider again.`,
         );
       }
+      // A new account, as by sign-up: only for the institution's addresses when ACCOUNTS_REGISTER_ALLOWED_DOMAINS says so
+      // (judged once the mailbox is proved, so the form tells nobody which outside addresses have accounts).
+      const outside = existing ? null : allowedDomainError(row.email, config.ACCOUNTS_REGISTER_ALLOWED_DOMAINS);
+      if (outside) throw new HttpError(403, `No account can be made here for ${row.email}: ${outside}`);
       const userId = existing
         ? existing.id
         : (await deps.users.registerUser({ email: row.email, fullName: row.fullName || undefined, orcid: row.orcid ?? undefined, confirmed: true })).id;

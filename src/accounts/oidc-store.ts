@@ -1,6 +1,6 @@
 // Queries on sign_in_identities (a provider's subject -> an account), pending_sign_ins (the state,
 // nonce and PKCE verifier of a sign-in sent to a provider, taken once) and external_sign_ups (a
-// first sign-in waiting for its e-mail address to be proved).
+// first sign-in waiting for its e-mail address to be proved, or for a password sign-in to link it).
 import { and, eq, gt, isNull, lte } from "drizzle-orm";
 import { first, type Db } from "../db/port";
 import { externalSignUpsTable, pendingSignInsTable, signInIdentitiesTable } from "../db/tables";
@@ -43,6 +43,15 @@ export const touchIdentity = async (db: Db, provider: string, subject: string, e
     .set({ lastSignIn: now, email })
     .where(and(eq(signInIdentitiesTable.provider, provider), eq(signInIdentitiesTable.subject, subject)));
 
+/** Unlinks one identity of the account; true when it was there. */
+export const deleteIdentity = async (db: Db, userId: number, provider: string, subject: string): Promise<boolean> =>
+  (
+    await db
+      .delete(signInIdentitiesTable)
+      .where(and(eq(signInIdentitiesTable.userId, userId), eq(signInIdentitiesTable.provider, provider), eq(signInIdentitiesTable.subject, subject)))
+      .returning()
+  ).length === 1;
+
 export const listIdentitiesOf = async (db: Db, userId: number): Promise<SignInIdentityRow[]> =>
   await db.select().from(signInIdentitiesTable).where(eq(signInIdentitiesTable.userId, userId));
 
@@ -60,6 +69,7 @@ export const findExternalSignUp = async (db: Db, ticketHash: string, provider: s
         and(
           eq(externalSignUpsTable.ticketHash, ticketHash),
           eq(externalSignUpsTable.provider, provider),
+          eq(externalSignUpsTable.purpose, "sign-up"),
           isNull(externalSignUpsTable.mailHash),
           gt(externalSignUpsTable.expiresAt, now),
         ),
@@ -73,7 +83,14 @@ export const setExternalSignUpMail = async (db: Db, ticketHash: string, email: s
     await db
       .update(externalSignUpsTable)
       .set({ email, mailHash, expiresAt })
-      .where(and(eq(externalSignUpsTable.ticketHash, ticketHash), isNull(externalSignUpsTable.mailHash), gt(externalSignUpsTable.expiresAt, now)))
+      .where(
+        and(
+          eq(externalSignUpsTable.ticketHash, ticketHash),
+          eq(externalSignUpsTable.purpose, "sign-up"),
+          isNull(externalSignUpsTable.mailHash),
+          gt(externalSignUpsTable.expiresAt, now),
+        ),
+      )
       .returning()
   ).length === 1;
 
@@ -93,6 +110,25 @@ export const takeExternalSignUpByMail = async (db: Db, mailHash: string, now: nu
     db
       .delete(externalSignUpsTable)
       .where(and(eq(externalSignUpsTable.mailHash, mailHash), gt(externalSignUpsTable.expiresAt, now)))
+      .returning(),
+  )) ?? null;
+
+/** The live pending link of this browser's ticket, left as it is (the page with the password form). */
+export const findPendingLink = async (db: Db, ticketHash: string, now: number): Promise<ExternalSignUpRow | null> =>
+  (await first(
+    db
+      .select()
+      .from(externalSignUpsTable)
+      .where(and(eq(externalSignUpsTable.ticketHash, ticketHash), eq(externalSignUpsTable.purpose, "link"), gt(externalSignUpsTable.expiresAt, now)))
+      .limit(1),
+  )) ?? null;
+
+/** Deletes and answers the live pending link of this browser's ticket, in one statement (it works once). */
+export const takePendingLink = async (db: Db, ticketHash: string, now: number): Promise<ExternalSignUpRow | null> =>
+  (await first(
+    db
+      .delete(externalSignUpsTable)
+      .where(and(eq(externalSignUpsTable.ticketHash, ticketHash), eq(externalSignUpsTable.purpose, "link"), gt(externalSignUpsTable.expiresAt, now)))
       .returning(),
   )) ?? null;
 

@@ -3,15 +3,19 @@
 // checked by openid-client (signature against the issuer's JWKS, iss, aud, exp/iat, nonce), then
 // the provider's subject mapped to an account: known, linked by a trusted e-mail, or new.
 import * as client from "openid-client";
-import { badRequest, HttpError, notFound } from "../core/errors";
+import type { Actor } from "../core/actor";
+import { badRequest, forbidden, HttpError, notFound, unauthorized } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
 import type { OidcProviderConfig } from "../core/oidc-providers";
 import type { SessionsService } from "../sessions/service";
 import type { UsersService } from "../users/service";
-import { createExternalSignIn, sourceRefused, type ExternalDeps, type ExternalPerson, type ExternalSource } from "./external";
+import { createExternalSignIn, sourceRefused, type ExternalDeps, type ExternalPerson, type ExternalSource, type SignInContext } from "./external";
+import type { LinkedAccounts } from "./links";
 import { createEmailStep } from "./oidc-email";
 import * as store from "./oidc-store";
 
+/** Where a link started from the settings comes back to. */
+export const LINKED_ACCOUNTS_PATH = "/account/settings/linked-accounts";
 /** How long a person has at the provider before the sign-in must start again. */
 export const PENDING_SIGN_IN_MS = 10 * 60_000;
 /** Seconds a provider may take to answer discovery, the token request or userinfo. */
@@ -24,10 +28,27 @@ export interface OidcDeps extends ExternalDeps {
   queueMail(mail: { to: string; subject: string; body: string; topic: string }): Promise<unknown>;
   /** Asks for the outbox to be delivered now rather than at the next minute. */
   deliverSoon(): Promise<void>;
+  linkedAccounts: Pick<LinkedAccounts, "linkIdentity">;
 }
 
-/** What coming back from the provider leads to: a session, or (no e-mail from the provider) the e-mail step. */
-export type SignInOutcome = { kind: "session"; secret: string; next: string } | { kind: "ask-email"; ticket: string };
+/**
+ * What coming back from the provider leads to: a session; the e-mail step (no e-mail from the
+ * provider); the identity linked to the signed-in person who asked for it; a pending link waiting
+ * for the password of the account that has the provider's address; or a link mailed to a new
+ * address the provider does not vouch for.
+ */
+export type SignInOutcome =
+  | { kind: "session"; secret: string; next: string }
+  | { kind: "ask-email"; ticket: string }
+  | { kind: "linked"; provider: string }
+  | { kind: "link-first"; ticket: string; email: string }
+  | { kind: "check-mail"; ticket: string; email: string };
+
+/** Who is coming back from the provider: the user signed in in this browser now (if any), and the client's address. */
+export interface Returning {
+  userId: number | null;
+  address: string | null;
+}
 
 /** The person's name: the configured claim, else given_name and family_name (ORCID's); at most 255 characters. */
 function nameOf(info: Record<string, unknown>, claim: string): string {
@@ -39,7 +60,6 @@ function nameOf(info: Record<string, unknown>, claim: string): string {
 const ORCID_ID = /^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/;
 
 export type OidcService = ReturnType<typeof createOidcService>;
-
 
 /** True for a provider that cannot be reached (connection refused, timeout), as opposed to one whose answer is wrong. */
 const isUnreachable = (err: unknown) => err instanceof TypeError || (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError"));
@@ -150,51 +170,68 @@ export function createOidcService(deps: OidcDeps) {
   }
   const sourceOf = (p: OidcProviderConfig): ExternalSource => ({ key: p.name, title: p.title, trustEmail: p.trustEmail, syncGroups: p.syncGroups });
 
+  /**
+   * Starts a sign-in: the provider's authorization URL, and the secret of the cookie that binds
+   * the sign-in to this browser (so nobody can finish their own sign-in in someone else's browser);
+   * `linkUserId`: a signed-in person linking the provider to their account.
+   */
+  async function begin(name: string, next: string, linkUserId: number | null): Promise<{ url: string; browserSecret: string }> {
+    const p = providerOf(name);
+    const c = configurationOf(p, await serverMetadata(p));
+    const state = client.randomState();
+    const nonce = client.randomNonce();
+    const codeVerifier = client.randomPKCECodeVerifier();
+    const browserSecret = newSecret();
+    const now = clock.now();
+    await db.write(async (tx) => {
+      await store.deleteExpiredPendingSignIns(tx, now);
+      await store.insertPendingSignIn(tx, {
+        stateHash: hashSecret(state),
+        provider: p.name,
+        browserHash: hashSecret(browserSecret),
+        nonce,
+        codeVerifier,
+        next,
+        created: now,
+        expiresAt: now + PENDING_SIGN_IN_MS,
+        linkUserId,
+      });
+    });
+    const url = client.buildAuthorizationUrl(c, {
+      redirect_uri: redirectUri(p),
+      scope: p.scopes.join(" "),
+      state,
+      nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: "S256",
+    });
+    return { url: url.href, browserSecret };
+  }
+
   return {
     /** The configured providers, for the buttons on /login. */
     providers: (): { name: string; title: string }[] => config.OIDC_PROVIDERS.map((p) => ({ name: p.name, title: p.title })),
 
+    /** Starts a sign-in (see begin). */
+    beginSignIn: (name: string, next: string) => begin(name, next, null),
+
     /**
-     * Starts a sign-in: the provider's authorization URL, and the secret of the cookie that binds
-     * the sign-in to this browser (so nobody can finish their own sign-in in someone else's browser).
+     * Starts a sign-in at the provider to link it to the signed-in person's account (the pages ask
+     * for it by a POST carrying the session's CSRF token): the pending sign-in records the user, and
+     * only that user, still signed in in this browser, gets the identity linked on the way back.
      */
-    async beginSignIn(name: string, next: string): Promise<{ url: string; browserSecret: string }> {
-      const p = providerOf(name);
-      const c = configurationOf(p, await serverMetadata(p));
-      const state = client.randomState();
-      const nonce = client.randomNonce();
-      const codeVerifier = client.randomPKCECodeVerifier();
-      const browserSecret = newSecret();
-      const now = clock.now();
-      await db.write(async (tx) => {
-        await store.deleteExpiredPendingSignIns(tx, now);
-        await store.insertPendingSignIn(tx, {
-          stateHash: hashSecret(state),
-          provider: p.name,
-          browserHash: hashSecret(browserSecret),
-          nonce,
-          codeVerifier,
-          next,
-          created: now,
-          expiresAt: now + PENDING_SIGN_IN_MS,
-        });
-      });
-      const url = client.buildAuthorizationUrl(c, {
-        redirect_uri: redirectUri(p),
-        scope: p.scopes.join(" "),
-        state,
-        nonce,
-        code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
-        code_challenge_method: "S256",
-      });
-      return { url: url.href, browserSecret };
+    beginLink(actor: Actor, name: string): Promise<{ url: string; browserSecret: string }> {
+      if (actor.kind !== "user") throw unauthorized("Sign in to link another account to yours.");
+      return begin(name, LINKED_ACCOUNTS_PATH, actor.userId);
     },
 
     /**
      * The provider sent the person back (`query`: code, state…): the pending sign-in is taken (one
      * use), the code exchanged and the ID token checked, the account found or made; a new session.
+     * A link started by a signed-in person links the identity to them instead, refused unless the
+     * same person is still the one signed in in this browser.
      */
-    async finishSignIn(name: string, query: URLSearchParams, browserSecret: string | null): Promise<SignInOutcome> {
+    async finishSignIn(name: string, query: URLSearchParams, browserSecret: string | null, returning: Returning): Promise<SignInOutcome> {
       const p = providerOf(name);
       const state = query.get("state") ?? "";
       const pending = state ? await store.takePendingSignIn(db, hashSecret(state), p.name, clock.now()) : null;
@@ -202,15 +239,26 @@ export function createOidcService(deps: OidcDeps) {
       if (!browserSecret || hashSecret(browserSecret) !== pending.browserHash) {
         throw badRequest("This sign-in was started in another browser (or its cookie is gone). Start again from the sign-in page.");
       }
+      // Checked before the provider is asked anything: whoever signs in to this browser meanwhile
+      // (or signing out) must not be handed the identity someone else set out to link.
+      if (pending.linkUserId !== null && returning.userId !== pending.linkUserId) {
+        throw forbidden(`You are no longer signed in as the person who started linking ${p.title}: sign in again and link it from your linked accounts.`);
+      }
       const c = configurationOf(p, await serverMetadata(p));
       const { subject, info } = await exchange(p, c, query, pending, state);
+      if (pending.linkUserId !== null) {
+        const person = personOf(p, subject, info);
+        await deps.linkedAccounts.linkIdentity(pending.linkUserId, p.name, subject, person.email);
+        return { kind: "linked", provider: p.name };
+      }
       if (p.type === "orcid" && !(await store.findIdentity(db, p.name, subject))) {
         // ORCID gives no e-mail address: the person gives one and proves it first.
         const ticket = await emailStep.start(p.name, subject, nameOf(info, p.claims.name), ORCID_ID.test(subject) ? subject : null, pending.next);
         return { kind: "ask-email", ticket };
       }
-      const { secret } = await external.signIn(sourceOf(p), personOf(p, subject, info));
-      return { kind: "session", secret, next: pending.next };
+      const context: SignInContext = { next: pending.next, address: returning.address };
+      const done = await external.signIn(sourceOf(p), personOf(p, subject, info), context);
+      return done.kind === "session" ? { kind: "session", secret: done.secret, next: pending.next } : done;
     },
 
     /** The e-mail step's form: 400 unless this browser's ticket is a sign-up waiting for its address. */

@@ -86,9 +86,14 @@ export function createAccountsService(deps: AccountsDeps) {
     return errors;
   }
 
+  /**
+   * Whether /signup is open: ACCOUNTS_REGISTERABLE, and local passwords sign people in (with
+   * ACCOUNTS_LOCAL_LOGIN_ENABLED off a new local account could never sign in).
+   */
+  const registerable = () => config.ACCOUNTS_REGISTERABLE && config.ACCOUNTS_LOCAL_LOGIN_ENABLED;
+
   return {
-    /** Whether /signup is open. */
-    registerable: () => config.ACCOUNTS_REGISTERABLE,
+    registerable,
 
     /**
      * Makes an account (404 while sign-up is closed). With ACCOUNTS_CONFIRM_EMAIL it cannot sign in
@@ -96,7 +101,7 @@ export function createAccountsService(deps: AccountsDeps) {
      * gets a note instead, and the answer is the same, so the form cannot tell who has one.
      */
     async signUp(input: SignUpInput, address: string | null): Promise<MailedAnswer & { confirmed: boolean }> {
-      if (!config.ACCOUNTS_REGISTERABLE) throw notFound("Sign-up is closed: accounts are made by the repository's administrators.");
+      if (!registerable()) throw notFound("Sign-up is closed: accounts are made by the repository's administrators.");
       const errors = signUpErrors(input);
       if (errors.length) throw validationError(errors);
       const email = input.email.trim();

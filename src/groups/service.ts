@@ -55,7 +55,14 @@ export function createGroupsService(deps: Deps) {
      */
     async syncMemberships(actor: Actor, userId: number, source: string, names: readonly string[]): Promise<string[]> {
       requireAdmin(actor);
-      const wanted = [...new Map(names.map((n) => n.trim()).filter((n) => n && n.length <= 80).map((n) => [n.toLowerCase(), n])).values()].slice(0, MAX_SYNCED_GROUPS);
+      const wanted = [
+        ...new Map(
+          names
+            .map((n) => n.trim())
+            .filter((n) => n && n.length <= 80)
+            .map((n) => [n.toLowerCase(), n]),
+        ).values(),
+      ].slice(0, MAX_SYNCED_GROUPS);
       const now = clock.now();
       return db.write(async (tx) => {
         const ids: string[] = [];

@@ -55,9 +55,18 @@ export async function searchGroups(db: Db, filter: SQL, words: string[], limit: 
   return { rows, total };
 }
 
-/** Adds a member; returns false when the user already was one. */
-export const insertGroupMember = async (db: Db, groupId: string, userId: number, at: number) =>
-  changesOf(await db.insert(groupMembersTable).values({ groupId, userId, created: at }).onConflictDoNothing()) > 0;
+/**
+ * Adds a member by hand; returns false when the user already was one. A membership a sign-in
+ * source's claim made becomes a hand-made one: the source's next claim no longer ends it.
+ */
+export async function insertGroupMember(db: Db, groupId: string, userId: number, at: number): Promise<boolean> {
+  if (changesOf(await db.insert(groupMembersTable).values({ groupId, userId, created: at }).onConflictDoNothing()) > 0) return true;
+  await db
+    .update(groupMembersTable)
+    .set({ source: null })
+    .where(and(eq(groupMembersTable.groupId, groupId), eq(groupMembersTable.userId, userId)));
+  return false;
+}
 
 /** The groups a sign-in source's claim made `userId` a member of (sync_groups). */
 export const listSourcedGroupIds = async (db: Db, userId: number, source: string): Promise<string[]> =>
@@ -74,6 +83,4 @@ export const insertSourcedGroupMember = async (db: Db, groupId: string, userId: 
 
 /** Ends the memberships a source's claim made and no longer names. */
 export const deleteSourcedGroupMembers = async (db: Db, userId: number, source: string, groupIds: string[]) =>
-  await db
-    .delete(groupMembersTable)
-    .where(and(eq(groupMembersTable.userId, userId), eq(groupMembersTable.source, source), inArray(groupMembersTable.groupId, groupIds)));
+  await db.delete(groupMembersTable).where(and(eq(groupMembersTable.userId, userId), eq(groupMembersTable.source, source), inArray(groupMembersTable.groupId, groupIds)));

@@ -1,20 +1,22 @@
 // Signing in through an OpenID Connect provider (InvenioRDM's paths): /oauth/login/{name} sends the
 // browser to the provider, /oauth/authorized/{name} is where it comes back; for a provider that
 // gives no e-mail address (ORCID), /oauth/signup/{name} asks for one and /oauth/confirm is the
-// mailed link (a page with a button: mail scanners that fetch links do not use it up). The flow
-// itself is the accounts area's (accounts/oidc.ts). A refusal is an error page with its 4xx status.
+// mailed link (a page with a button: mail scanners that fetch links do not use it up; an untrusted
+// provider's new address gets it at once); an address that is an existing account's goes to
+// /oauth/link (linked-accounts.tsx) to sign in to it. The flow itself is the accounts area's
+// (accounts/oidc.ts). A refusal is an error page with its 4xx status.
 import { Elysia } from "elysia";
 import { EMAIL_LINK_MS, EMAIL_STEP_MS } from "../accounts/oidc-email";
-import { PENDING_SIGN_IN_MS } from "../accounts/oidc";
+import { PENDING_LINK_MS } from "../accounts/external";
+import { LINKED_ACCOUNTS_PATH, PENDING_SIGN_IN_MS } from "../accounts/oidc";
 import type { FieldError } from "../core/errors";
 import { cookieOf, SESSION_COOKIE, type ActorContext } from "../core/http";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
 import { CheckYourMail, EXPIRED_FORM, FormAlert, LinkButtonPage, withGuestForm, EmailForm } from "./guest-forms";
 import { cookie, endGuestCsrf, formOf, formRefusal, guestCsrfOk, htmlResponse, localPath } from "./http";
 import { Layout, type PageContext } from "./layout";
+import { PENDING_LINK_COOKIE, PENDING_LINK_PATH, SIGN_IN_BROWSER_COOKIE } from "./linked-accounts";
 
-/** Binds a sign-in under way to the browser that started it (accounts/oidc.ts keeps its hash). */
-const SIGN_IN_BROWSER_COOKIE = "cairn_oauth";
 /** Carries a first sign-in that waits for its e-mail address (ORCID) in the browser that came back. */
 const EMAIL_STEP_COOKIE = "cairn_oauth_signup";
 /** As long as a password sign-in's cookie (the session's own expiry ends it sooner when unused). */
@@ -53,16 +55,31 @@ export const oauthPages = (http: ActorContext, deps: PagesDeps) =>
         return new Response(null, { status: 302, headers });
       });
     })
-    .get("/oauth/authorized/:name", async ({ actor, request, params }) => {
+    .get("/oauth/authorized/:name", async ({ actor, request, params, server }) => {
       // The page never echoes the code or state (the layout's sign-in link names the current address).
       const ctx = await pageContextOf(deps, actor, new Request(new URL(`/oauth/authorized/${encodeURIComponent(params.name)}`, request.url).href));
       return renderOrError(ctx, async () => {
         const query = new URL(request.url).searchParams;
-        const done = await deps.services.oidc.finishSignIn(params.name, query, cookieOf(request, SIGN_IN_BROWSER_COOKIE) ?? null);
-        if (done.kind === "session") return signedIn(deps, request, done.secret, done.next, cookie(deps.https, SIGN_IN_BROWSER_COOKIE, "", 0));
-        const headers = new Headers({ Location: `/oauth/signup/${params.name}`, "Cache-Control": "no-store" });
-        headers.append("Set-Cookie", cookie(deps.https, EMAIL_STEP_COOKIE, done.ticket, EMAIL_STEP_MS / 1000));
-        headers.append("Set-Cookie", cookie(deps.https, SIGN_IN_BROWSER_COOKIE, "", 0));
+        const returning = { userId: actor.kind === "user" ? actor.userId : null, address: deps.services.sessions.throttleAddressOf(request, server) };
+        const done = await deps.services.oidc.finishSignIn(params.name, query, cookieOf(request, SIGN_IN_BROWSER_COOKIE) ?? null, returning);
+        const endSignIn = cookie(deps.https, SIGN_IN_BROWSER_COOKIE, "", 0);
+        if (done.kind === "session") return signedIn(deps, request, done.secret, done.next, endSignIn);
+        if (done.kind === "check-mail") {
+          const res = htmlResponse(<CheckYourMail ctx={ctx} title="Check your mail" email={done.email} what="To finish signing in, open (in this browser) the link we sent to" />);
+          // The ticket binds the mailed link to this browser: kept as long as the link works.
+          res.headers.append("Set-Cookie", cookie(deps.https, EMAIL_STEP_COOKIE, done.ticket, EMAIL_LINK_MS / 1000));
+          res.headers.append("Set-Cookie", endSignIn);
+          return res;
+        }
+        const [location, set] =
+          done.kind === "linked"
+            ? [`${LINKED_ACCOUNTS_PATH}?linked=${encodeURIComponent(done.provider)}`, null]
+            : done.kind === "link-first"
+              ? [PENDING_LINK_PATH, cookie(deps.https, PENDING_LINK_COOKIE, done.ticket, PENDING_LINK_MS / 1000)]
+              : [`/oauth/signup/${params.name}`, cookie(deps.https, EMAIL_STEP_COOKIE, done.ticket, EMAIL_STEP_MS / 1000)];
+        const headers = new Headers({ Location: location, "Cache-Control": "no-store" });
+        if (set) headers.append("Set-Cookie", set);
+        headers.append("Set-Cookie", endSignIn);
         return new Response(null, { status: 303, headers });
       });
     })

@@ -14,17 +14,21 @@ import { recordPages, RECORD_FORM_ROUTES } from "./record/routes";
 import { searchPages } from "./search/routes";
 import { signInLinkPages } from "./sign-in-link";
 import { oauthPages, OAUTH_FORM_ROUTES } from "./oauth";
+import { samlPages, SAML_FORM_ROUTES } from "./saml";
 import { lostPasswordPages, LOST_PASSWORD_FORM_ROUTES } from "./lost-password";
 import { settingsPages, SETTINGS_FORM_ROUTES } from "./settings";
+import { linkedAccountsPages, LINKED_ACCOUNTS_FORM_ROUTES } from "./linked-accounts";
 import { signUpPages, SIGN_UP_FORM_ROUTES } from "./sign-up";
 
 /** `METHOD /path` of page routes that take HTML forms (parsed by the hooks as form bodies). */
 export const PAGE_FORM_ROUTES = [
   ...ACCOUNT_FORM_ROUTES,
   ...OAUTH_FORM_ROUTES,
+  ...SAML_FORM_ROUTES,
   ...SIGN_UP_FORM_ROUTES,
   ...LOST_PASSWORD_FORM_ROUTES,
   ...SETTINGS_FORM_ROUTES,
+  ...LINKED_ACCOUNTS_FORM_ROUTES,
   ...APPLICATIONS_FORM_ROUTES,
   ...DEPOSIT_FORM_ROUTES,
   ...DASHBOARD_FORM_ROUTES,
@@ -46,9 +50,11 @@ export const pagesRoutes = (http: ActorContext, deps: PagesDeps) =>
     .use(accountPages(http, deps))
     .use(signInLinkPages(http, deps))
     .use(oauthPages(http, deps))
+    .use(samlPages(http, deps))
     .use(signUpPages(http, deps))
     .use(lostPasswordPages(http, deps))
     .use(settingsPages(http, deps))
+    .use(linkedAccountsPages(http, deps))
     .use(applicationsPages(http, deps))
     .use(depositPages(http, deps))
     .use(dashboardPages(http, deps))

@@ -15,6 +15,8 @@ import type { TokensService } from "../tokens/service";
 import type { UsersService } from "../users/service";
 import type { AccountsService } from "../accounts/service";
 import type { OidcService } from "../accounts/oidc";
+import type { SamlService } from "../accounts/saml";
+import type { LinkedAccounts } from "../accounts/links";
 import type { VocabulariesService } from "../vocabularies/service";
 
 /**
@@ -37,8 +39,12 @@ export interface PageServices {
   > &
     Pick<AccountsService, "registerable">;
   /** `providers` reads only the configuration. */
-  oidc: Operations<OidcService, "beginSignIn" | "finishSignIn" | "checkEmailStep" | "sendEmailStepLink" | "checkEmailStepLink" | "confirmEmailStep"> &
+  oidc: Operations<OidcService, "beginSignIn" | "beginLink" | "finishSignIn" | "checkEmailStep" | "sendEmailStepLink" | "checkEmailStepLink" | "confirmEmailStep"> &
     Pick<OidcService, "providers">;
+  /** `providers` reads only the configuration. */
+  saml: Operations<SamlService, "beginSignIn" | "acceptResponse" | "finishSignIn" | "spMetadata"> & Pick<SamlService, "providers">;
+  /** `knownTitle` reads only the configuration. */
+  linkedAccounts: Operations<LinkedAccounts, "listLinkedAccounts" | "unlinkIdentity" | "checkPendingLink" | "completePendingLink"> & Pick<LinkedAccounts, "knownTitle">;
   /** `check` reads only the link's file. */
   signInLinks: Operations<SignInLinks, "use"> & Pick<SignInLinks, "check">;
   records: Operations<RecordsService, "searchRecords" | "readRecord" | "readDraft" | "latestVersion" | "listVersions" | "listUserRecords" | "editRecord" | "newVersion">;
@@ -69,6 +75,8 @@ export const pageServicesOf = (all: PageServices): PageServices => ({
   sessions: all.sessions,
   accounts: all.accounts,
   oidc: all.oidc,
+  saml: all.saml,
+  linkedAccounts: all.linkedAccounts,
   signInLinks: all.signInLinks,
   records: all.records,
   files: all.files,

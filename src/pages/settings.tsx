@@ -25,6 +25,7 @@ export function SettingsNav({ here }: { here: string }) {
   const pages: [string, string][] = [
     [PROFILE, "Profile"],
     [PASSWORD, "Password"],
+    ["/account/settings/linked-accounts", "Linked accounts"],
     ["/account/settings/applications", "Applications"],
   ];
   return (

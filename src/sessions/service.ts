@@ -35,11 +35,26 @@ export interface SessionsDeps extends Deps {
   groupIdsOf(userId: number): Promise<string[]>;
 }
 
+/**
+ * A password directory tried when the login and password open no local account (LDAP): a session
+ * of the account it proves, null when it does not know them. Set after the accounts module is made
+ * (accounts/ depends on sessions/, not the other way).
+ */
+export type PasswordDirectory = (login: string, password: string, address: string | null) => Promise<{ secret: string; userId: number } | null>;
+
 export function createSessionsService(deps: SessionsDeps) {
   const { db, clock } = deps;
   const throttle = createThrottle(db, clock);
   const mailThrottle = createThrottle(db, clock, ACCOUNT_MAIL);
   const refused = () => badRequest("The e-mail address (or username) and password do not match an active account.");
+  let directory: PasswordDirectory | null = null;
+  /** The directory's session for a login no local password opened (counted by the same throttle), else the one refusal. */
+  const viaDirectory = async (login: string, password: string, address: string | null) => {
+    const session = directory ? await directory(login, password, address) : null;
+    if (!session) throw refused();
+    await throttle.succeeded(login, address);
+    return session;
+  };
   const openSession = async (userId: number): Promise<{ secret: string; csrf: string; userId: number }> => {
     const now = clock.now();
     const secret = newSecret();
@@ -64,18 +79,23 @@ export function createSessionsService(deps: SessionsDeps) {
      * Checks the password and opens a session: its cookie secret and CSRF token. A wrong or
      * unknown login is one message for both, and both are slowed alike (no account discovery):
      * while the name or the client `address` (throttleAddressOf; null: not counted by address)
-     * must wait, 429 with Retry-After and no password is checked.
+     * must wait, 429 with Retry-After and no password is checked. A login and password that open
+     * no local account are tried in the directory (useDirectory), under the same count.
      */
-    async signIn(login: string, password: string, address: string | null = null): Promise<{ secret: string; csrf: string; userId: number }> {
+    async signIn(login: string, password: string, address: string | null = null): Promise<{ secret: string; userId: number }> {
       const refusal = await throttle.reserve(login, address);
       if (refusal) throw refusal;
       const user = login.trim() ? await store.findAccount(db, login.trim()) : null;
       if (!user || signInRefusal(user, false) === "inactive" || !user.passwordHash) {
         // The same work as a real check, so timing does not tell whether the account exists.
         await Bun.password.verify(password, DUMMY_HASH);
-        throw refused();
+        return viaDirectory(login, password, address);
       }
-      if (!(await Bun.password.verify(password, user.passwordHash))) throw refused();
+      if (!(await Bun.password.verify(password, user.passwordHash))) return viaDirectory(login, password, address);
+      // ACCOUNTS_LOCAL_LOGIN_ENABLED off: passwords open administrators' sessions only (/login?local=1).
+      // Anyone else's right password is answered as a wrong one, and counted as one: the form must
+      // not tell a guesser which (perhaps reused) password is right when it opens nothing.
+      if (!deps.config.ACCOUNTS_LOCAL_LOGIN_ENABLED && !user.isAdmin) return viaDirectory(login, password, address);
       if (signInRefusal(user, deps.config.ACCOUNTS_CONFIRM_EMAIL) === "unconfirmed") {
         // The password was right: this is no guess, and saying so tells nothing to a stranger.
         await throttle.succeeded(login, address);
@@ -103,6 +123,11 @@ export function createSessionsService(deps: SessionsDeps) {
 
     /** A new session for a user whose identity was proved another way (the one-time sign-in link). */
     openSession,
+
+    /** Sets the directory signIn tries after local passwords (app.ts, once the accounts module is made). */
+    useDirectory(next: PasswordDirectory | null) {
+      directory = next;
+    },
 
     /** Ends the session (signing out); an unknown secret is fine. */
     async signOut(secret: string): Promise<void> {

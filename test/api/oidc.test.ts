@@ -1,9 +1,10 @@
 // Signing in through an OpenID Connect provider (issue 31 item 2), against `oidc-provider` run on
 // 127.0.0.1 by the test: the flow from /oauth/login/{name} through the provider's own login page
-// back to /oauth/authorized/{name}; accounts made, reused and linked (only with trust_email); and
-// every refusal (bad, replayed, expired or foreign state; an ID token for another audience, expired,
-// badly signed or with another nonce; an existing local e-mail; a deactivated account) a 4xx page
-// with no session.
+// back to /oauth/authorized/{name}; accounts made, reused and linked (only with trust_email; an
+// untrusted provider's new address proved by a mailed link first, an existing account's address
+// sent to sign in to it: linked-accounts.test.ts); and every refusal (bad, replayed, expired or
+// foreign state; an ID token for another audience, expired, badly signed or with another nonce; a
+// deactivated account) a 4xx page with no session.
 //
 // Clock: oidc-provider stamps its tokens with the system's time and Cairn judges them by its own
 // clock, so the app's ManualClock is set once to Date.now() at the start; tests then move only the
@@ -21,6 +22,14 @@ let t: TestApp;
 let smtp: TestSmtp;
 const SECRET = "cairn-client-secret";
 
+/** The providers, all played by the one oidc-provider. */
+const providers = () => [
+  { name: "uni", title: "University account", issuer: op.issuer, client_id: "cairn", client_secret: SECRET },
+  { name: "trusted", title: "Trusted campus", issuer: op.issuer, client_id: "cairn", client_secret: SECRET, trust_email: true },
+  // ORCID's part played by the same provider: a subject that is an ORCID iD, a name, no e-mail.
+  { name: "orcid", title: "ORCID", type: "orcid", issuer: op.issuer, client_id: "cairn", client_secret: SECRET, scopes: ["openid", "profile"] },
+];
+
 beforeAll(async () => {
   smtp = await startSmtp();
   op = await startOidcProvider([
@@ -30,15 +39,7 @@ beforeAll(async () => {
       redirect_uris: ["uni", "trusted", "orcid"].map((name) => `${BASE_URL}/oauth/authorized/${name}`),
     },
   ]);
-  t = await createTestApp({
-    ...smtp.config,
-    OIDC_PROVIDERS: [
-      { name: "uni", title: "University account", issuer: op.issuer, client_id: "cairn", client_secret: SECRET },
-      { name: "trusted", title: "Trusted campus", issuer: op.issuer, client_id: "cairn", client_secret: SECRET, trust_email: true },
-      // ORCID's part played by the same provider: a subject that is an ORCID iD, a name, no e-mail.
-      { name: "orcid", title: "ORCID", type: "orcid", issuer: op.issuer, client_id: "cairn", client_secret: SECRET, scopes: ["openid", "profile"] },
-    ],
-  });
+  t = await createTestApp({ ...smtp.config, OIDC_PROVIDERS: providers() });
   t.clock.set(Date.now());
   op.people.set("ada-sub", { email: "ada@uni.example", email_verified: true, name: "Ada Lovelace" });
   op.people.set("bea-sub", { email: "bea@uni.example", email_verified: false, name: "Bea Unverified" });
@@ -82,6 +83,19 @@ async function callback(back: URL, browser: string | null) {
 async function signIn(provider: string, login: string, next?: string) {
   const { back, browser } = await atProvider(provider, login, next);
   return callback(back, browser);
+}
+
+/** Opens the mailed link's page and presses its button, in the browser holding `ticket` (the sign-in's cookie; null: another browser). */
+async function useLink(link: string, ticket: string | null) {
+  const url = new URL(link);
+  const page = await raw(t, "GET", url.pathname + url.search);
+  expect(page.status).toBe(200);
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1]!;
+  const res = await raw(t, "POST", "/oauth/confirm", {
+    cookie: `cairn_login_csrf=${cookieValue(page.cookies, "cairn_login_csrf")}${ticket ? `; cairn_oauth_signup=${ticket}` : ""}`,
+    form: { csrf, token: url.searchParams.get("token")! },
+  });
+  return { ...res, session: cookieValue(res.cookies, "cairn_session") };
 }
 
 const userOfSession = async (secret: string | undefined) => (secret ? ((await t.services.sessions.resolve(secret))?.actor.userId ?? null) : null);
@@ -150,38 +164,55 @@ describe("the sign-in flow", () => {
     }
   });
 
-  test("an untrusted provider's new person gets an unconfirmed account and a confirmation mail, not a session", async () => {
-    const res = await signIn("uni", "carl-sub");
-    expect(res.status).toBe(403);
-    expect(res.text).toContain("Confirm your e-mail address first");
+  test("an untrusted provider's new person: nothing is made; the link mailed at once ('check your mail', no form), opened in this browser, makes the account", async () => {
+    const res = await signIn("uni", "carl-sub", "/me/uploads");
+    expect(res.status).toBe(200);
+    expect(res.text).toContain("<h1>Check your mail</h1>");
+    expect(res.text).toContain("<strong>carl@uni.example</strong>");
+    expect(res.text).not.toContain("<form");
     expect(res.session).toBeUndefined();
-    const carl = (await userByEmail("carl@uni.example"))!;
-    expect(carl).toMatchObject({ fullName: "Carl", confirmedAt: null, passwordHash: null });
+    expect(res.cookies).toContain("cairn_oauth=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0");
+    const ticket = cookieValue(res.cookies, "cairn_oauth_signup")!;
+    expect(ticket).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await userByEmail("carl@uni.example")).toBeNull();
     const mail = await mailTo("carl@uni.example");
     expect(mail.map((m) => m.subject)).toEqual(["Cairn: confirm your e-mail address"]);
-    // Confirmed through its link, the account signs in through the provider.
-    const link = new URL(linkIn(mail[0]!, BASE_URL, "/account/confirm"));
-    await t.services.accounts.confirmEmail(link.searchParams.get("token")!);
+    expect(mail[0]!.text).toContain("signed in to Cairn with University account (which gave this e-mail address)");
+    const link = linkIn(mail[0]!, BASE_URL, "/oauth/confirm");
+    // The mailbox's owner opening it in another browser makes nothing.
+    const elsewhere = await useLink(link, null);
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.session).toBeUndefined();
+    expect(await userByEmail("carl@uni.example")).toBeNull();
+    const done = await useLink(link, ticket);
+    expect(done.status).toBe(303);
+    expect(done.headers.get("location")).toBe("/me/uploads");
+    const carl = (await userByEmail("carl@uni.example"))!;
+    expect(carl).toMatchObject({ fullName: "Carl", passwordHash: null, confirmedAt: t.clock.now() });
+    expect(await userOfSession(done.session)).toBe(carl.id);
     const again = await signIn("uni", "carl-sub");
     expect(again.status).toBe(303);
     expect(await userOfSession(again.session)).toBe(carl.id);
   });
 });
 
+/** The callback sent the browser to sign in to the account of the provider's address: no session, a pending-link cookie. */
+function expectPendingLink(res: Awaited<ReturnType<typeof signIn>>) {
+  expect(res.status).toBe(303);
+  expect(res.headers.get("location")).toBe("/oauth/link");
+  expect(cookieValue(res.cookies, "cairn_oauth_link")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  expect(res.session).toBeUndefined();
+}
+
 describe("an existing local account with the same e-mail", () => {
-  test("is not linked by a provider without trust_email: 409, no identity, no session", async () => {
-    const res = await signIn("uni", "alice-sub");
-    expect(res.status).toBe(409);
-    expect(res.text).toContain("Sign in to it with its password first");
-    expect(res.session).toBeUndefined();
-    // Still not linked: the same person is refused again.
-    expect((await signIn("uni", "alice-sub")).status).toBe(409);
+  test("is not linked by a provider without trust_email: the person is asked to sign in to it with its password (no identity, no session)", async () => {
+    expectPendingLink(await signIn("uni", "alice-sub"));
+    // Still not linked: the same person is asked again.
+    expectPendingLink(await signIn("uni", "alice-sub"));
   });
 
   test("is not linked by a trusted provider that does not say the address is verified", async () => {
-    const res = await signIn("trusted", "alice-unverified-sub");
-    expect(res.status).toBe(409);
-    expect(res.session).toBeUndefined();
+    expectPendingLink(await signIn("trusted", "alice-unverified-sub"));
   });
 
   test("is linked by a trusted provider with a verified address: the person signs in as that account", async () => {
@@ -194,9 +225,7 @@ describe("an existing local account with the same e-mail", () => {
   test("an unconfirmed local account is never linked, even by a trusted provider (it may be a squatter's, who knows its password)", async () => {
     const eve = await t.services.users.registerUser({ email: "eve@uni.example", password: "squatter-password", confirmed: false });
     op.people.set("eve-sub", { email: "eve@uni.example", email_verified: true, name: "Eve" });
-    const res = await signIn("trusted", "eve-sub");
-    expect(res.status).toBe(409);
-    expect(res.session).toBeUndefined();
+    expectPendingLink(await signIn("trusted", "eve-sub"));
     expect((await t.services.users.findUserById(eve.id))!.confirmedAt).toBeNull();
   });
 
@@ -397,19 +426,6 @@ describe("ORCID (type orcid): no e-mail from the provider, so the person gives o
   const postEmail = (cookie: string, form: { csrf: string; csrfCookie: string }, email: string) =>
     raw(t, "POST", "/oauth/signup/orcid", { cookie: `cairn_oauth_signup=${cookie}; cairn_login_csrf=${form.csrfCookie}`, form: { csrf: form.csrf, email } });
 
-  /** Opens the mailed link's page and presses its button, in the browser holding `ticket` (the sign-in's cookie; null: another browser). */
-  async function useLink(link: string, ticket: string | null) {
-    const url = new URL(link);
-    const page = await raw(t, "GET", url.pathname + url.search);
-    expect(page.status).toBe(200);
-    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1]!;
-    const res = await raw(t, "POST", "/oauth/confirm", {
-      cookie: `cairn_login_csrf=${cookieValue(page.cookies, "cairn_login_csrf")}${ticket ? `; cairn_oauth_signup=${ticket}` : ""}`,
-      form: { csrf, token: url.searchParams.get("token")! },
-    });
-    return { ...res, session: cookieValue(res.cookies, "cairn_session") };
-  }
-
   test("the first sign-in asks for an address: no account, no session yet", async () => {
     op.people.set(ORCID, { name: "Josiah Carberry" });
     const res = await signIn("orcid", ORCID, "/me/uploads");
@@ -475,5 +491,57 @@ describe("ORCID (type orcid): no e-mail from the provider, so the person gives o
     expect(done.status).toBe(303);
     expect(await userOfSession(done.session)).toBe(t.users.bob.user.id);
     expect(await userOfSession((await signIn("orcid", orcid)).session)).toBe(t.users.bob.user.id);
+  });
+});
+
+describe("ACCOUNTS_REGISTER_ALLOWED_DOMAINS: a provider's new account, like a sign-up, only for the institution's addresses", () => {
+  let open: TestApp;
+  beforeAll(async () => {
+    open = t;
+    t = await createTestApp({ ...smtp.config, ACCOUNTS_REGISTER_ALLOWED_DOMAINS: ["uni.example"], OIDC_PROVIDERS: providers() });
+    t.clock.set(Date.now());
+    op.people.set("outsider-sub", { email: "outsider@elsewhere.example", email_verified: true, name: "Out Sider" });
+    op.people.set("dora-sub", { email: "dora@dept.uni.example", email_verified: true, name: "Dora" });
+  });
+  afterAll(async () => {
+    await t.close();
+    t = open;
+  });
+
+  test("a trusted provider's address outside the domains: 403 naming them, no account; one at a subdomain: the account", async () => {
+    const refused = await signIn("trusted", "outsider-sub");
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain(
+      "Trusted campus signed you in as outsider@elsewhere.example, but no account can be made for it here: Sign-up is open to addresses at uni.example only.",
+    );
+    expect(refused.session).toBeUndefined();
+    expect(await userByEmail("outsider@elsewhere.example")).toBeNull();
+    const made = await signIn("trusted", "dora-sub");
+    expect(made.status).toBe(303);
+    expect(await userOfSession(made.session)).toBe((await userByEmail("dora@dept.uni.example"))!.id);
+  });
+
+  test("an existing account outside the domains is still linked (nothing new is made)", async () => {
+    expect((await signIn("trusted", "alice-sub")).status).toBe(303);
+    expect(await userOfSession((await signIn("trusted", "alice-sub")).session)).toBe(t.users.alice.user.id);
+  });
+
+  test("ORCID: an address outside the domains is refused once its mailed link is used, and nothing is made", async () => {
+    const orcid = "0000-0003-1419-2405";
+    op.people.set(orcid, { name: "Out at ORCID" });
+    const first = await signIn("orcid", orcid);
+    const ticket = cookieValue(first.cookies, "cairn_oauth_signup")!;
+    const form = await raw(t, "GET", "/oauth/signup/orcid", { cookie: `cairn_oauth_signup=${ticket}` });
+    const csrf = /name="csrf" value="([^"]+)"/.exec(form.text)![1]!;
+    const sent = await raw(t, "POST", "/oauth/signup/orcid", {
+      cookie: `cairn_oauth_signup=${ticket}; cairn_login_csrf=${cookieValue(form.cookies, "cairn_login_csrf")}`,
+      form: { csrf, email: "orcid-person@elsewhere.example" },
+    });
+    expect(sent.status).toBe(200);
+    const done = await useLink(linkIn((await mailTo("orcid-person@elsewhere.example")).at(-1)!, BASE_URL, "/oauth/confirm"), ticket);
+    expect(done.status).toBe(403);
+    expect(done.text).toContain("No account can be made here for orcid-person@elsewhere.example: Sign-up is open to addresses at uni.example only.");
+    expect(done.session).toBeUndefined();
+    expect(await userByEmail("orcid-person@elsewhere.example")).toBeNull();
   });
 });

@@ -256,12 +256,15 @@ describe("accounts", () => {
     await expect(descriptionOf(page, affiliation)).resolves.toBe("Type a few letters to pick your institution from the directory, or write its name.");
     await affiliation.pressSequentially("univ");
     // The browser's suggestion list (the input's datalist) fills from the directory.
-    const suggestions = () => page.locator("#affiliation-suggestions option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
-    await page.waitForFunction(() => document.querySelectorAll("#affiliation-suggestions option").length === 2);
+    const options = page.locator("#affiliation-suggestions option");
+    const suggestions = async () => Promise.all((await options.all()).map((o) => o.getAttribute("value")));
+    const option = (name: string) => page.locator(`#affiliation-suggestions option[value="${name}"]`);
+    await option("University of Cambridge").waitFor({ state: "attached" });
+    await option("University of Oxford").waitFor({ state: "attached" });
     expect((await suggestions()).sort()).toEqual(["University of Cambridge", "University of Oxford"]);
     await affiliation.fill("");
     await affiliation.pressSequentially("oxf");
-    await page.waitForFunction(() => document.querySelectorAll("#affiliation-suggestions option").length === 1);
+    await option("University of Cambridge").waitFor({ state: "detached" });
     expect(await suggestions()).toEqual(["University of Oxford"]);
     await affiliation.fill("University of Oxford");
     await submitForm(page, page.getByRole("button", { name: "Save the profile" }));

@@ -18,13 +18,16 @@ export interface BrowserApp extends TestApp {
   stop(): Promise<void>;
 }
 
-/** Starts the app on a free local port with BASE_URL pointing there, and a headless Chromium. */
-export async function startBrowserApp(overrides: Record<string, unknown> = {}): Promise<BrowserApp> {
+/**
+ * Starts the app on a free local port with BASE_URL pointing there, and a headless Chromium.
+ * `overrides` may be made from the base (a provider started first needs Cairn's redirect URI).
+ */
+export async function startBrowserApp(overrides: Record<string, unknown> | ((base: string) => Promise<Record<string, unknown>>) = {}): Promise<BrowserApp> {
   const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
   const port = probe.port;
   await probe.stop(true);
   const base = `http://127.0.0.1:${port}`;
-  const ctx = await createTestApp({ BASE_URL: base, ...overrides });
+  const ctx = await createTestApp({ BASE_URL: base, ...(typeof overrides === "function" ? await overrides(base) : overrides) });
   const server = Bun.serve({ port, hostname: "127.0.0.1", fetch: (request) => ctx.app.handle(request), maxRequestBodySize: 1024 * 1024 * 1024 });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
   return {

@@ -12,6 +12,8 @@ export interface Person {
   email?: string;
   email_verified?: boolean;
   name?: string;
+  /** The `groups` claim (scope `groups`), as an institution's directory would list the person's groups. */
+  groups?: string[];
 }
 
 export interface ClientSpec {
@@ -52,7 +54,7 @@ export async function startOidcProvider(clients: ClientSpec[]) {
     clients: clients.map((c) => ({ ...c, grant_types: ["authorization_code"], response_types: ["code"] })),
     jwks: { keys: [jwk as any] },
     cookies: { keys: ["oidc-provider-test-cookie-key"] },
-    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"], groups: ["groups"] },
     features: { devInteractions: { enabled: true } },
     ttl: { IdToken: () => state.idTokenTtl, AccessToken: 3600, AuthorizationCode: 600, Interaction: 3600, Session: 3600, Grant: 3600 },
     findAccount: async (_ctx: unknown, sub: string) => {

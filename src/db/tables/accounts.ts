@@ -65,13 +65,21 @@ export const pendingSignInsTable = sqliteTable(
     next: text("next").notNull(),
     created: integer("created").notNull(),
     expiresAt: integer("expires_at").notNull(),
+    /**
+     * Set when a signed-in person started the sign-in to link the provider to their account: the
+     * identity is linked to this user, and only while this user is still the one signed in.
+     */
+    linkUserId: integer("link_user_id").references(() => usersTable.id, { onDelete: "cascade" }),
   },
   (t) => [index("pending_sign_ins_expiry_idx").on(t.expiresAt)],
 );
 
 /**
- * A first sign-in through a provider that gives no e-mail address (ORCID): the person is asked for
- * one, and the account is made (or the identity linked) only when the link mailed to it is opened.
+ * A provider's identity proved but not yet given an account. `sign-up`: a first sign-in whose
+ * address is not believed (ORCID gives none and the person is asked for one; an untrusted provider's
+ * is mailed at once): the account is made (or the identity linked) only when the link mailed to it
+ * is opened in this browser. `link`: the provider's address is an existing account's, which the
+ * person must sign in to with its password, in this browser, for the identity to be linked to it.
  */
 export const externalSignUpsTable = sqliteTable(
   "external_sign_ups",
@@ -88,8 +96,10 @@ export const externalSignUpsTable = sqliteTable(
     email: text("email"),
     next: text("next").notNull(),
     created: integer("created").notNull(),
-    /** Half an hour to give an address; a day to open the mailed link. */
+    /** Half an hour to give an address (or to sign in to link); a day to open the mailed link. */
     expiresAt: integer("expires_at").notNull(),
+    /** `sign-up` or `link` (see above). */
+    purpose: text("purpose").notNull().default("sign-up"),
   },
   (t) => [index("external_sign_ups_expiry_idx").on(t.expiresAt)],
 );

@@ -26,6 +26,7 @@ import m22 from "./0022_sign_in_throttles.sql" with { type: "text" };
 import m23 from "./0023_accounts.sql" with { type: "text" };
 import m24 from "./0024_sign_in_identities.sql" with { type: "text" };
 import m25 from "./0025_saml_and_group_sync.sql" with { type: "text" };
+import m26 from "./0026_account_links.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -54,4 +55,5 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0023_accounts", sql: m23 },
   { id: "0024_sign_in_identities", sql: m24 },
   { id: "0025_saml_and_group_sync", sql: m25 },
+  { id: "0026_account_links", sql: m26 },
 ];

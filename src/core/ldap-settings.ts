@@ -1,0 +1,70 @@
+// The LDAP_* settings: which attributes of a directory entry hold a person's facts
+// (LDAP_ATTRIBUTES, a cairn.toml table or a JSON object), and the checks made at start on the URL
+// and the user filter.
+
+/** Which attribute of the directory entry holds each fact about the person ("" for affiliation: none). */
+export interface LdapAttributeNames {
+  email: string;
+  /** The person's name; an entry without it falls back to `cn`. */
+  name: string;
+  affiliation: string;
+  /** A multi-valued attribute of group DNs (memberOf) or names; each DN's first RDN value (its CN) is the group's name. */
+  groups: string;
+}
+
+export const DEFAULT_LDAP_ATTRIBUTES: LdapAttributeNames = { email: "mail", name: "displayName", affiliation: "", groups: "memberOf" };
+
+/** Thrown with what is wrong (config.ts prefixes the key and source). */
+export class LdapSettingsError extends Error {}
+
+// An attribute description (RFC 4512 2.5): a name or an OID, options aside.
+const ATTRIBUTE = /^([A-Za-z][A-Za-z0-9-]*|\d+(\.\d+)+)$/;
+
+/** LDAP_ATTRIBUTES: a table (TOML) or a JSON object string (the environment); keys not given keep their defaults. */
+export function parseLdapAttributes(raw: unknown): LdapAttributeNames {
+  let value = raw;
+  if (typeof raw === "string") {
+    if (!raw.trim()) return { ...DEFAULT_LDAP_ATTRIBUTES };
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new LdapSettingsError('expected a JSON object such as {"email": "mail", "name": "displayName"}');
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new LdapSettingsError('expected a table such as { email = "mail", name = "displayName" }');
+  const names = { ...DEFAULT_LDAP_ATTRIBUTES };
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (!Object.hasOwn(DEFAULT_LDAP_ATTRIBUTES, k)) throw new LdapSettingsError(`${k} is not one of ${Object.keys(DEFAULT_LDAP_ATTRIBUTES).join(", ")}`);
+    if (typeof v !== "string" || !(ATTRIBUTE.test(v) || (v === "" && (k === "affiliation" || k === "groups")))) {
+      throw new LdapSettingsError(`${k} must be an attribute name such as mail${k === "affiliation" || k === "groups" ? ' (or "" for none)' : ""}, got ${JSON.stringify(v)}`);
+    }
+    names[k as keyof LdapAttributeNames] = v;
+  }
+  return names;
+}
+
+/** What is wrong with the directory settings, or null: checked at start only when LDAP_URL is set. */
+export function ldapSettingsProblem(s: { url: string; startTls: boolean; bindDn: string; bindPassword: string; searchBase: string; userFilter: string }): string | null {
+  let url: URL;
+  try {
+    url = new URL(s.url);
+  } catch {
+    return `LDAP_URL is not a URL such as ldaps://ldap.example.org, got ${JSON.stringify(s.url)}`;
+  }
+  if (url.protocol !== "ldap:" && url.protocol !== "ldaps:") return `LDAP_URL must start with ldap:// or ldaps://, got ${JSON.stringify(s.url)}`;
+  if (!url.hostname) return `LDAP_URL names no host: ${JSON.stringify(s.url)}`;
+  if ((url.pathname && url.pathname !== "/") || url.search)
+    return `LDAP_URL is the server only (scheme, host, port), got ${JSON.stringify(s.url)}; the base goes in LDAP_SEARCH_BASE`;
+  if (s.startTls && url.protocol === "ldaps:") return "LDAP_START_TLS is for ldap:// URLs (ldaps:// is TLS from the start)";
+  if (!s.searchBase.trim()) return "LDAP_SEARCH_BASE is required with LDAP_URL (the DN people are searched under, such as ou=people,dc=uni,dc=example)";
+  if (s.bindDn && !s.bindPassword) return "LDAP_BIND_PASSWORD is required with LDAP_BIND_DN (an empty password would be an unauthenticated bind)";
+  if (!s.userFilter.includes("{login}")) return `LDAP_USER_FILTER must contain {login} (where the typed name goes), got ${JSON.stringify(s.userFilter)}`;
+  if (!/^\(.*\)$/s.test(s.userFilter.trim())) return `LDAP_USER_FILTER must be a filter in parentheses such as (uid={login}), got ${JSON.stringify(s.userFilter)}`;
+  let depth = 0;
+  for (const c of s.userFilter.replaceAll("\\(", "").replaceAll("\\)", "")) {
+    depth += c === "(" ? 1 : c === ")" ? -1 : 0;
+    if (depth < 0) break;
+  }
+  if (depth !== 0) return `LDAP_USER_FILTER has unbalanced parentheses: ${JSON.stringify(s.userFilter)}`;
+  return null;
+}
