@@ -18,6 +18,7 @@ import { iiifRoutes } from "./iiif/routes";
 import { createIiifService } from "./iiif/service";
 import { recordRequestsRoutes } from "./record-requests/routes";
 import { createRecordRequestsService } from "./record-requests/service";
+import { createAuditService } from "./audit/service";
 import { createGroupsService } from "./groups/service";
 import { communitiesRoutes, COMMUNITY_CONTENT_ROUTES } from "./communities/routes";
 import { createCommunityDirectory } from "./communities/directory";
@@ -165,6 +166,7 @@ export function createServices(options: AppOptions) {
     doiUrl: (doi) => doiResolverUrl(doi, config.DATACITE_TEST_MODE),
   });
   const users = createUsersService(deps);
+  const audit = createAuditService({ ...deps, emailOf: async (id) => (await users.findUserById(id))?.email ?? null });
   const adminEmails = () => users.adminEmails(systemActor);
   const mail = createMailService({ ...deps, log });
   defineMailJobs(registry, { mail });
@@ -245,6 +247,7 @@ export function createServices(options: AppOptions) {
     /** Resolves once the shipped vocabularies are loaded (rejects if that failed, which is logged too). */
     ready,
     users,
+    audit,
     tokens,
     sessions,
     accounts,

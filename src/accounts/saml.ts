@@ -201,7 +201,7 @@ export function createSamlService(deps: SamlDeps) {
       const browserSecret = newSecret();
       const now = clock.now();
       await db.write(async (tx) => {
-        await store.insertSamlRequest(tx, { requestId, idp: p.name, browserHash: hashSecret(browserSecret), next, created: now, expiresAt: now + SAML_REQUEST_MS });
+        await store.insertSamlRequest(tx, { requestId, idp: p.name, browserHash: hashSecret(browserSecret), next, linkUserId: null, created: now, expiresAt: now + SAML_REQUEST_MS });
       });
       const url = await samlOf(p, idp, sp, requestId).getAuthorizeUrlAsync("", undefined, {});
       return { url, browserSecret };

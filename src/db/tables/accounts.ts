@@ -119,6 +119,8 @@ export const samlRequestsTable = sqliteTable(
     browserHash: text("browser_hash").notNull(),
     /** This site's path to land on afterwards. */
     next: text("next").notNull(),
+    /** Set when a signed-in person links this IdP to their account (linked accounts): the account the identity goes to. */
+    linkUserId: integer("link_user_id").references(() => usersTable.id, { onDelete: "cascade" }),
     created: integer("created").notNull(),
     expiresAt: integer("expires_at").notNull(),
   },

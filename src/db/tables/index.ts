@@ -27,3 +27,4 @@ export * from "./mail";
 export * from "./access";
 export * from "./sessions";
 export * from "./accounts";
+export * from "./audit";

@@ -25,6 +25,10 @@ export const usersTable = sqliteTable(
     isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     confirmedAt: integer("confirmed_at"),
+    /** When an administrator blocked the account (InvenioRDM's blocked_at): no way in, its tokens refused; null when not blocked. */
+    blockedAt: integer("blocked_at"),
+    /** When an administrator approved the account (InvenioRDM's verified_at): its publications skip moderation. */
+    verifiedAt: integer("verified_at"),
     /** `public` shows the profile in the users directory; `restricted` hides it. */
     visibility: text("visibility").notNull().default("restricted"),
     /** `public` shows the e-mail to others; `restricted` only to the user. */

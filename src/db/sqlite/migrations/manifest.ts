@@ -27,6 +27,7 @@ import m23 from "./0023_accounts.sql" with { type: "text" };
 import m24 from "./0024_sign_in_identities.sql" with { type: "text" };
 import m25 from "./0025_saml_and_group_sync.sql" with { type: "text" };
 import m26 from "./0026_account_links.sql" with { type: "text" };
+import m27 from "./0027_blocking_audit_saml_links.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -56,4 +57,5 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0024_sign_in_identities", sql: m24 },
   { id: "0025_saml_and_group_sync", sql: m25 },
   { id: "0026_account_links", sql: m26 },
+  { id: "0027_blocking_audit_saml_links", sql: m27 },
 ];
