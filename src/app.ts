@@ -6,6 +6,7 @@ import { Elysia } from "elysia";
 import type { Config } from "./config";
 import type { Deps } from "./core/deps";
 import { systemActor } from "./core/actor";
+import { createAddressResolver } from "./core/client-address";
 import { actorContext, createHttp } from "./core/http";
 import { httpPolicy } from "./core/http-policy";
 import { newUuid } from "./core/ids";
@@ -19,6 +20,7 @@ import { createIiifService } from "./iiif/service";
 import { recordRequestsRoutes } from "./record-requests/routes";
 import { createRecordRequestsService } from "./record-requests/service";
 import { createAuditService } from "./audit/service";
+import { createHealthService } from "./admin/health";
 import { createGroupsService } from "./groups/service";
 import { communitiesRoutes, COMMUNITY_CONTENT_ROUTES } from "./communities/routes";
 import { createCommunityDirectory } from "./communities/directory";
@@ -77,6 +79,7 @@ import { createSamlService } from "./accounts/saml";
 import { createLinkedAccounts } from "./accounts/links";
 import { createLdapService } from "./accounts/ldap";
 import { usersRoutes } from "./users/routes";
+import { createUserAdmin } from "./users/admin";
 import { createUsersService } from "./users/service";
 import { oaiHarvestRoutes, oaiSetsRoutes, OAI_FORM_ROUTES } from "./oai/routes";
 import { createOaiService } from "./oai/service";
@@ -99,6 +102,7 @@ export const databasePathOf = (config: Pick<Config, "DATA_DIR">) => join(config.
 
 export function createServices(options: AppOptions) {
   const { config, clock = systemClock, log = (m: string) => console.error(m) } = options;
+  const startedAt = clock.now();
   mkdirSync(config.DATA_DIR, { recursive: true });
   // Migrated as it opens, synchronously: createServices stays synchronous (every test calls it so).
   const db = openDatabase(databasePathOf(config), clock.now());
@@ -195,6 +199,7 @@ export function createServices(options: AppOptions) {
   const tokens = createTokensService(deps);
   const sessions = createSessionsService({ ...deps, groupIdsOf: tokens.groupIdsOf });
   defineSessionJobs(registry, { sessions });
+  const userAdmin = createUserAdmin({ ...deps, audit, endSessions: sessions.endUserSessions, closeRequestsOf: requests.closeUserRequests });
   // Account mail (links people wait for) goes out at once, not at the outbox's next minute.
   const deliverSoon = config.MAIL_SERVER ? () => enqueue(MAIL_SEND_JOB, {}) : async () => undefined;
   const accounts = createAccountsService({
@@ -218,7 +223,7 @@ export function createServices(options: AppOptions) {
   // The directory is the password form's second chance: sessions calls it (late-bound, as accounts/ depends on sessions/).
   const ldap = createLdapService({ ...deps, users, sessions, groups, queueMail: mail.queueMail, deliverSoon });
   if (ldap.enabled) sessions.useDirectory(ldap.signIn);
-  const saml = createSamlService({ ...deps, users, sessions, groups, queueMail: mail.queueMail, deliverSoon, log });
+  const saml = createSamlService({ ...deps, users, sessions, groups, linkedAccounts, queueMail: mail.queueMail, deliverSoon, log });
   defineAccountJobs(registry, { accounts, oidc, saml });
   const communities = createCommunitiesService({
     ...deps,
@@ -247,6 +252,8 @@ export function createServices(options: AppOptions) {
     /** Resolves once the shipped vocabularies are loaded (rejects if that failed, which is logged too). */
     ready,
     users,
+    /** Administrators managing accounts: the list of all, block, restore, approve, (de)activate, promote, demote. */
+    userAdmin,
     audit,
     tokens,
     sessions,
@@ -271,6 +278,7 @@ export function createServices(options: AppOptions) {
     oai,
     vocabularies,
     jobs,
+    health: createHealthService({ config, clock, startedAt, adminEmails }),
     worker: createWorker(runner, { concurrency: config.JOBS_CONCURRENCY, pollMs: config.JOBS_POLL_INTERVAL_MS }),
     stats,
     /** Resolves once the fixture load and buffered writes are done and the database is closed. */
@@ -322,7 +330,7 @@ export function createApp(options: AppOptions) {
     .use(iiifRoutes(http, services.iiif))
     .use(accessRoutes(http, services.access))
     .use(accessRequestsRoutes(http, services.accessRequests))
-    .use(usersRoutes(http, services.users))
+    .use(usersRoutes(http, services.users, services.userAdmin, createAddressResolver(config.APP_TRUSTED_PROXIES)))
     .use(statsRoutes(http, services.stats))
     .use(oaiSetsRoutes(http, services.oai))
     .use(oaiHarvestRoutes(services.oai))

@@ -6,9 +6,13 @@ import { isAbsolute, join, resolve, win32 } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { checkTrustedProxies } from "./core/client-address";
 import { parseRateLimits } from "./core/rate-limit";
-import { OidcProvidersError, parseOidcProviders, type OidcProviderConfig } from "./core/oidc-providers";
-import { parseSamlIdps, SamlIdpsError, type SamlIdpConfig } from "./core/saml-idps";
-import { DEFAULT_LDAP_ATTRIBUTES, LdapSettingsError, ldapSettingsProblem, parseLdapAttributes, type LdapAttributeNames } from "./core/ldap-settings";
+import { ConfigTableError } from "./core/config-tables";
+import { parseOidcProviders, type OidcProviderConfig } from "./core/oidc-providers";
+import { parseSamlIdps, type SamlIdpConfig } from "./core/saml-idps";
+import { DEFAULT_LDAP_ATTRIBUTES, ldapSettingsProblem, parseLdapAttributes, type LdapAttributeNames } from "./core/ldap-settings";
+
+/** The settings that are tables or arrays of tables, by kind (core/config-tables.ts reads them alike). */
+const TABLE_PARSERS = { "oidc-providers": parseOidcProviders, "saml-idps": parseSamlIdps, "ldap-attributes": parseLdapAttributes };
 
 type Kind = "string" | "integer" | "boolean" | "list" | "bytes" | "oidc-providers" | "saml-idps" | "ldap-attributes";
 
@@ -313,25 +317,13 @@ function coerce(key: string, kind: Kind, raw: unknown, source: string): unknown 
       if (typeof raw === "string" && /^(0|false|no|off)$/i.test(raw.trim())) return false;
       return fail("expected true or false");
     case "oidc-providers":
-      try {
-        return parseOidcProviders(raw);
-      } catch (err) {
-        // Not the value itself: it holds client secrets.
-        if (err instanceof OidcProvidersError) throw new ConfigError(`${key} from ${source}: ${err.message}`);
-        throw err;
-      }
     case "saml-idps":
-      try {
-        return parseSamlIdps(raw);
-      } catch (err) {
-        if (err instanceof SamlIdpsError) throw new ConfigError(`${key} from ${source}: ${err.message}`);
-        throw err;
-      }
     case "ldap-attributes":
       try {
-        return parseLdapAttributes(raw);
+        return TABLE_PARSERS[kind](raw);
       } catch (err) {
-        if (err instanceof LdapSettingsError) throw new ConfigError(`${key} from ${source}: ${err.message}`);
+        // Not the value itself: it may hold client secrets.
+        if (err instanceof ConfigTableError) throw new ConfigError(`${key} from ${source}: ${err.message}`);
         throw err;
       }
     case "list":

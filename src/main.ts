@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
-// The `cairn` command: dispatches to serve, users, tokens, groups and jobs.
+// The `cairn` command: dispatches to serve, users, audit, tokens, groups and jobs.
+import { auditCommand } from "./cli/audit";
 import { backupCommand, restoreCommand } from "./cli/backup";
 import { startCommand } from "./cli/desktop";
 import { filesCommand } from "./cli/files";
@@ -21,6 +22,7 @@ const COMMANDS: Command[] = [
   startCommand,
   serveCommand,
   usersCommand,
+  auditCommand,
   tokensCommand,
   groupsCommand,
   jobsCommand,

@@ -5,11 +5,10 @@ import { systemActor } from "../core/actor";
 import { HttpError } from "../core/errors";
 import type { GroupsService } from "../groups/service";
 import type { SessionsService } from "../sessions/service";
-import { hashSecret, newSecret } from "../core/ids";
 import { EMAIL_PATTERN } from "../users/model";
-import { signInRefusal } from "../users/policy";
+import { BLOCKED_MESSAGE, signInRefusal } from "../users/policy";
 import type { UsersService } from "../users/service";
-import { createEmailStep, type EmailStepDeps } from "./oidc-email";
+import { createEmailStep, keepExternalSignUp, type EmailStepDeps } from "./oidc-email";
 import { allowedDomainError } from "./policy";
 import * as store from "./oidc-store";
 
@@ -73,27 +72,12 @@ export function createExternalSignIn(deps: ExternalDeps) {
   const emailStep = createEmailStep(deps);
 
   /** Keeps the proved identity as a pending link of this browser (one use, half an hour, its ticket hashed). */
-  async function pendingLink(source: ExternalSource, person: ExternalPerson, email: string, next: string): Promise<string> {
-    const ticket = newSecret();
-    const now = clock.now();
-    await db.write(async (tx) => {
-      await store.deleteExpiredExternalSignUps(tx, now);
-      await store.insertExternalSignUp(tx, {
-        ticketHash: hashSecret(ticket),
-        mailHash: null,
-        provider: source.key,
-        subject: person.subject,
-        fullName: person.fullName,
-        orcid: null,
-        email,
-        next,
-        created: now,
-        expiresAt: now + PENDING_LINK_MS,
-        purpose: "link",
-      });
-    });
-    return ticket;
-  }
+  const pendingLink = (source: ExternalSource, person: ExternalPerson, email: string, next: string): Promise<string> =>
+    keepExternalSignUp(
+      deps,
+      { mailHash: null, provider: source.key, subject: person.subject, fullName: person.fullName, orcid: null, email, next, purpose: "link" },
+      PENDING_LINK_MS,
+    );
 
   /**
    * The account of a source's subject: its linked one; else the local account with the same
@@ -137,6 +121,7 @@ export function createExternalSignIn(deps: ExternalDeps) {
   async function sessionFor(userId: number): Promise<{ secret: string }> {
     const user = await deps.users.findUserById(userId);
     const refusal = user ? signInRefusal(user, config.ACCOUNTS_CONFIRM_EMAIL) : "inactive";
+    if (refusal === "blocked") throw new HttpError(403, BLOCKED_MESSAGE);
     if (refusal === "inactive") throw new HttpError(403, "This account is deactivated: it cannot sign in.");
     if (refusal === "unconfirmed") throw new HttpError(403, `Confirm your e-mail address first: follow the link in the mail we sent to ${user!.email}, then sign in again.`);
     return { secret: (await deps.sessions.openSession(userId)).secret };

@@ -1,5 +1,6 @@
 // The external identities linked to an account (account settings → linked accounts): listed with
-// their sources' names, linked while signed in, unlinked (never the last way in), and a pending
+// their sources' names, linked while signed in (finishLink: the one ending of every source's link —
+// OIDC and SAML alike — once the identity is proved), unlinked (never the last way in), and a pending
 // link (a provider's address is an existing account's) completed by a password sign-in to that
 // account in the browser that proved the identity.
 import type { Actor } from "../core/actor";
@@ -25,6 +26,31 @@ export interface LinkedIdentity {
   lastSignIn: number;
 }
 
+/** Where a link started from the settings comes back to. */
+export const LINKED_ACCOUNTS_PATH = "/account/settings/linked-accounts";
+
+/** Who is coming back from a source: the user signed in in this browser now (if any), and the client's address. */
+export interface Returning {
+  userId: number | null;
+  address: string | null;
+}
+
+/** A source that can be linked from the settings page: its identities' key (an OIDC provider's name, `saml:{name}` for a SAML IdP) and title. */
+export interface LinkableSource {
+  key: string;
+  title: string;
+}
+
+/**
+ * A link started by a signed-in person, on its way back: refused (403) unless that person is still
+ * the one signed in in this browser, so whoever signs in meanwhile (or signing out) is never handed
+ * the identity someone else set out to link.
+ */
+export function checkSameLinker(linkUserId: number, signedInUserId: number | null, title: string): void {
+  if (signedInUserId !== linkUserId)
+    throw forbidden(`You are no longer signed in as the person who started linking ${title}: sign in again and link it from your linked accounts.`);
+}
+
 /** What a password sign-in did with the browser's pending link: linked, dropped (with why), or nothing was pending any more. */
 export type PendingLinkOutcome = { kind: "linked"; provider: string } | { kind: "dropped"; provider: string; why: "other-address" | "linked-elsewhere" } | { kind: "gone" };
 
@@ -42,9 +68,28 @@ export function createLinkedAccounts(deps: LinksDeps) {
     return user;
   }
 
+  /**
+   * Links an identity the source just proved to the signed-in person who asked for it (finishLink
+   * checked that); 409 when it is another account's. Linked already to this one: nothing to do.
+   */
+  async function linkIdentity(userId: number, provider: string, subject: string, email: string | null): Promise<void> {
+    const now = clock.now();
+    await db.write(async (tx) => {
+      const known = await store.findIdentity(tx, provider, subject);
+      if (known && known.userId !== userId) {
+        throw new HttpError(
+          409,
+          `This ${sourceTitle(config, provider)} identity is linked to another account already. Sign in with it to reach that account, or unlink it there first.`,
+        );
+      }
+      if (known) await store.touchIdentity(tx, provider, subject, email, now);
+      else await store.insertIdentity(tx, { provider, subject, userId, email, created: now, lastSignIn: now });
+    });
+  }
+
   return {
-    /** The account's identities (oldest first), the configured OIDC providers not linked yet, and whether it has a password. */
-    async listLinkedAccounts(actor: Actor, userId: number): Promise<{ identities: LinkedIdentity[]; linkable: { name: string; title: string }[]; hasPassword: boolean }> {
+    /** The account's identities (oldest first), the configured sources (OIDC providers, then SAML IdPs) not linked yet, and whether it has a password. */
+    async listLinkedAccounts(actor: Actor, userId: number): Promise<{ identities: LinkedIdentity[]; linkable: LinkableSource[]; hasPassword: boolean }> {
       const user = await accountFor(actor, userId);
       const rows = (await store.listIdentitiesOf(db, userId)).sort((a, b) => a.created - b.created || a.provider.localeCompare(b.provider));
       const identities = rows.map((r) => ({
@@ -56,7 +101,8 @@ export function createLinkedAccounts(deps: LinksDeps) {
         lastSignIn: r.lastSignIn,
       }));
       const linked = new Set(rows.map((r) => r.provider));
-      const linkable = config.OIDC_PROVIDERS.filter((p) => !linked.has(p.name)).map((p) => ({ name: p.name, title: p.title }));
+      const sources = [...config.OIDC_PROVIDERS.map((p) => ({ key: p.name, title: p.title })), ...config.SAML_IDPS.map((p) => ({ key: `saml:${p.name}`, title: p.title }))];
+      const linkable = sources.filter((s) => !linked.has(s.key));
       return { identities, linkable, hasPassword: user.passwordHash !== null };
     },
 
@@ -82,22 +128,20 @@ export function createLinkedAccounts(deps: LinksDeps) {
     },
 
     /**
-     * Links an identity the source just proved to the signed-in person who asked for it (the OIDC
-     * flow checked both); 409 when it is another account's. Linked already to this one: nothing to do.
+     * The end of every source's link started from the settings (once the source proved the identity
+     * and the request was taken by the browser that started it): the same person still signed in
+     * (else 403, nothing linked), then the identity linked to them (409 when it is another account's).
+     * Nobody is signed in and no session changes.
      */
-    async linkIdentity(userId: number, provider: string, subject: string, email: string | null): Promise<void> {
-      const now = clock.now();
-      await db.write(async (tx) => {
-        const known = await store.findIdentity(tx, provider, subject);
-        if (known && known.userId !== userId) {
-          throw new HttpError(
-            409,
-            `This ${sourceTitle(config, provider)} identity is linked to another account already. Sign in with it to reach that account, or unlink it there first.`,
-          );
-        }
-        if (known) await store.touchIdentity(tx, provider, subject, email, now);
-        else await store.insertIdentity(tx, { provider, subject, userId, email, created: now, lastSignIn: now });
-      });
+    async finishLink(
+      linkUserId: number,
+      signedInUserId: number | null,
+      source: LinkableSource,
+      person: { subject: string; email: string | null },
+    ): Promise<{ kind: "linked"; provider: string }> {
+      checkSameLinker(linkUserId, signedInUserId, source.title);
+      await linkIdentity(linkUserId, source.key, person.subject, person.email);
+      return { kind: "linked", provider: source.key };
     },
 
     /** The browser's pending link, for the page that asks for the password: 400 when it is unknown, used or too old. */

@@ -31,6 +31,24 @@ export interface EmailStepDeps extends Deps {
   deliverSoon(): Promise<void>;
 }
 
+/**
+ * Keeps what a source proved, waiting in this browser for `lifetimeMs` (expired ones cleared first):
+ * answers the secret of the ticket cookie that carries it, stored only as a hash.
+ */
+export async function keepExternalSignUp(
+  deps: Pick<Deps, "db" | "clock">,
+  row: Omit<store.ExternalSignUpRow, "ticketHash" | "created" | "expiresAt">,
+  lifetimeMs: number,
+): Promise<string> {
+  const ticket = newSecret();
+  const now = deps.clock.now();
+  await deps.db.write(async (tx) => {
+    await store.deleteExpiredExternalSignUps(tx, now);
+    await store.insertExternalSignUp(tx, { ...row, ticketHash: hashSecret(ticket), created: now, expiresAt: now + lifetimeMs });
+  });
+  return ticket;
+}
+
 export function createEmailStep(deps: EmailStepDeps) {
   const { db, clock, config, links } = deps;
 
@@ -53,51 +71,19 @@ export function createEmailStep(deps: EmailStepDeps) {
     async mailNow(provider: string, subject: string, fullName: string, email: string, context: { next: string; address: string | null }): Promise<string> {
       const refusal = await deps.sessions.reserveAccountMail(email, context.address);
       if (refusal) throw refusal;
-      const ticket = newSecret();
       const token = newSecret();
-      const now = clock.now();
-      await db.write(async (tx) => {
-        await store.deleteExpiredExternalSignUps(tx, now);
-        await store.insertExternalSignUp(tx, {
-          ticketHash: hashSecret(ticket),
-          mailHash: hashSecret(token),
-          provider,
-          subject,
-          fullName,
-          orcid: null,
-          email,
-          next: context.next,
-          created: now,
-          expiresAt: now + EMAIL_LINK_MS,
-          purpose: "sign-up",
-        });
-      });
+      const ticket = await keepExternalSignUp(
+        deps,
+        { mailHash: hashSecret(token), provider, subject, fullName, orcid: null, email, next: context.next, purpose: "sign-up" },
+        EMAIL_LINK_MS,
+      );
       await mailLink(email, token, provider, subject, "(which gave this e-mail address)");
       return ticket;
     },
 
     /** Keeps what the provider proved and answers the secret of the ticket cookie that carries it. */
-    async start(provider: string, subject: string, fullName: string, orcid: string | null, next: string): Promise<string> {
-      const ticket = newSecret();
-      const now = clock.now();
-      await db.write(async (tx) => {
-        await store.deleteExpiredExternalSignUps(tx, now);
-        await store.insertExternalSignUp(tx, {
-          ticketHash: hashSecret(ticket),
-          mailHash: null,
-          provider,
-          subject,
-          fullName,
-          orcid,
-          email: null,
-          next,
-          created: now,
-          expiresAt: now + EMAIL_STEP_MS,
-          purpose: "sign-up",
-        });
-      });
-      return ticket;
-    },
+    start: (provider: string, subject: string, fullName: string, orcid: string | null, next: string): Promise<string> =>
+      keepExternalSignUp(deps, { mailHash: null, provider, subject, fullName, orcid, email: null, next, purpose: "sign-up" }, EMAIL_STEP_MS),
 
     /** 400 unless the ticket is a live sign-up at `provider` still waiting for its address. */
     async check(provider: string, ticket: string | null): Promise<{ fullName: string }> {

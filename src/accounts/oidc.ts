@@ -4,18 +4,18 @@
 // the provider's subject mapped to an account: known, linked by a trusted e-mail, or new.
 import * as client from "openid-client";
 import type { Actor } from "../core/actor";
-import { badRequest, forbidden, HttpError, notFound, unauthorized } from "../core/errors";
+import { badRequest, HttpError, notFound, unauthorized } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
 import type { OidcProviderConfig } from "../core/oidc-providers";
 import type { SessionsService } from "../sessions/service";
 import type { UsersService } from "../users/service";
 import { createExternalSignIn, sourceRefused, type ExternalDeps, type ExternalPerson, type ExternalSource, type SignInContext } from "./external";
-import type { LinkedAccounts } from "./links";
+import { checkSameLinker, LINKED_ACCOUNTS_PATH, type LinkedAccounts, type Returning } from "./links";
 import { createEmailStep } from "./oidc-email";
 import * as store from "./oidc-store";
 
-/** Where a link started from the settings comes back to. */
-export const LINKED_ACCOUNTS_PATH = "/account/settings/linked-accounts";
+export { LINKED_ACCOUNTS_PATH, type Returning } from "./links";
+
 /** How long a person has at the provider before the sign-in must start again. */
 export const PENDING_SIGN_IN_MS = 10 * 60_000;
 /** Seconds a provider may take to answer discovery, the token request or userinfo. */
@@ -28,7 +28,7 @@ export interface OidcDeps extends ExternalDeps {
   queueMail(mail: { to: string; subject: string; body: string; topic: string }): Promise<unknown>;
   /** Asks for the outbox to be delivered now rather than at the next minute. */
   deliverSoon(): Promise<void>;
-  linkedAccounts: Pick<LinkedAccounts, "linkIdentity">;
+  linkedAccounts: Pick<LinkedAccounts, "finishLink">;
 }
 
 /**
@@ -43,12 +43,6 @@ export type SignInOutcome =
   | { kind: "linked"; provider: string }
   | { kind: "link-first"; ticket: string; email: string }
   | { kind: "check-mail"; ticket: string; email: string };
-
-/** Who is coming back from the provider: the user signed in in this browser now (if any), and the client's address. */
-export interface Returning {
-  userId: number | null;
-  address: string | null;
-}
 
 /** The person's name: the configured claim, else given_name and family_name (ORCID's); at most 255 characters. */
 function nameOf(info: Record<string, unknown>, claim: string): string {
@@ -239,18 +233,11 @@ export function createOidcService(deps: OidcDeps) {
       if (!browserSecret || hashSecret(browserSecret) !== pending.browserHash) {
         throw badRequest("This sign-in was started in another browser (or its cookie is gone). Start again from the sign-in page.");
       }
-      // Checked before the provider is asked anything: whoever signs in to this browser meanwhile
-      // (or signing out) must not be handed the identity someone else set out to link.
-      if (pending.linkUserId !== null && returning.userId !== pending.linkUserId) {
-        throw forbidden(`You are no longer signed in as the person who started linking ${p.title}: sign in again and link it from your linked accounts.`);
-      }
+      // Checked before the provider is asked anything too (finishLink checks it again, as for every source).
+      if (pending.linkUserId !== null) checkSameLinker(pending.linkUserId, returning.userId, p.title);
       const c = configurationOf(p, await serverMetadata(p));
       const { subject, info } = await exchange(p, c, query, pending, state);
-      if (pending.linkUserId !== null) {
-        const person = personOf(p, subject, info);
-        await deps.linkedAccounts.linkIdentity(pending.linkUserId, p.name, subject, person.email);
-        return { kind: "linked", provider: p.name };
-      }
+      if (pending.linkUserId !== null) return await deps.linkedAccounts.finishLink(pending.linkUserId, returning.userId, sourceOf(p), personOf(p, subject, info));
       if (p.type === "orcid" && !(await store.findIdentity(db, p.name, subject))) {
         // ORCID gives no e-mail address: the person gives one and proves it first.
         const ticket = await emailStep.start(p.name, subject, nameOf(info, p.claims.name), ORCID_ID.test(subject) ? subject : null, pending.next);

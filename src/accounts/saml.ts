@@ -9,10 +9,12 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { generateServiceProviderMetadata, SAML, ValidateInResponseTo, type Profile } from "@node-saml/node-saml";
-import { badRequest, HttpError, notFound } from "../core/errors";
+import type { Actor } from "../core/actor";
+import { badRequest, HttpError, notFound, unauthorized } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
 import type { SamlIdpConfig } from "../core/saml-idps";
 import { createExternalSignIn, sourceRefused, type ExternalDeps, type ExternalOutcome, type ExternalPerson, type ExternalSource } from "./external";
+import { LINKED_ACCOUNTS_PATH, type LinkedAccounts, type Returning } from "./links";
 import { checkSamlResponse } from "./saml-checks";
 import { ensureSpKeys, MetadataError, parseIdpMetadata, type IdpMetadata, type SpKeys } from "./saml-metadata";
 import * as store from "./saml-store";
@@ -28,11 +30,15 @@ const MAX_RESPONSE_CHARS = 512 * 1024;
 const TRANSIENT = "urn:oasis:names:tc:SAML:2.0:nameid-format:transient";
 
 export interface SamlDeps extends ExternalDeps {
+  linkedAccounts: Pick<LinkedAccounts, "finishLink">;
   log?: (message: string) => void;
 }
 
-/** What coming back from the IdP leads to: a session, or (external.ts) a pending link or a mailed link first. */
-export type SamlOutcome = { kind: "session"; secret: string; next: string } | Exclude<ExternalOutcome, { kind: "session" }>;
+/**
+ * What coming back from the IdP leads to: a session, or (external.ts) a pending link or a mailed
+ * link first; or, for a link started from the settings, the identity linked to the person who started it.
+ */
+export type SamlOutcome = { kind: "session"; secret: string; next: string } | { kind: "linked"; provider: string } | Exclude<ExternalOutcome, { kind: "session" }>;
 export type SamlService = ReturnType<typeof createSamlService>;
 
 /** The values of an attribute of the (signed) assertion, as strings. */
@@ -167,6 +173,25 @@ export function createSamlService(deps: SamlDeps) {
     }
   }
 
+  /**
+   * Starts a sign-in: the IdP's URL with a signed AuthnRequest, and the secret of the cookie that
+   * binds the sign-in to this browser. The request's ID is kept (ten minutes): a response must name
+   * it. `linkUserId`: a signed-in person linking the IdP to their account.
+   */
+  async function begin(name: string, next: string, linkUserId: number | null): Promise<{ url: string; browserSecret: string }> {
+    const p = idpOf(name);
+    const [idp, sp] = [await metadataOf(p), await keys()];
+    // An xs:ID must not start with a digit.
+    const requestId = `_${randomBytes(20).toString("hex")}`;
+    const browserSecret = newSecret();
+    const now = clock.now();
+    await db.write(async (tx) => {
+      await store.insertSamlRequest(tx, { requestId, idp: p.name, browserHash: hashSecret(browserSecret), next, linkUserId, created: now, expiresAt: now + SAML_REQUEST_MS });
+    });
+    const url = await samlOf(p, idp, sp, requestId).getAuthorizeUrlAsync("", undefined, {});
+    return { url, browserSecret };
+  }
+
   return {
     /** The configured IdPs, for the buttons on /login. */
     providers: (): { name: string; title: string }[] => config.SAML_IDPS.map((p) => ({ name: p.name, title: p.title })),
@@ -189,22 +214,17 @@ export function createSamlService(deps: SamlDeps) {
       });
     },
 
+    /** Starts a sign-in (see begin). */
+    beginSignIn: (name: string, next: string) => begin(name, next, null),
+
     /**
-     * Starts a sign-in: the IdP's URL with a signed AuthnRequest, and the secret of the cookie that
-     * binds the sign-in to this browser. The request's ID is kept (ten minutes): a response must name it.
+     * Starts a sign-in at the IdP to link it to the signed-in person's account (the pages ask for it
+     * with the session's CSRF token): the request records the user, and only that user, still signed
+     * in in the browser that started it, gets the identity linked on the way back.
      */
-    async beginSignIn(name: string, next: string): Promise<{ url: string; browserSecret: string }> {
-      const p = idpOf(name);
-      const [idp, sp] = [await metadataOf(p), await keys()];
-      // An xs:ID must not start with a digit.
-      const requestId = `_${randomBytes(20).toString("hex")}`;
-      const browserSecret = newSecret();
-      const now = clock.now();
-      await db.write(async (tx) => {
-        await store.insertSamlRequest(tx, { requestId, idp: p.name, browserHash: hashSecret(browserSecret), next, linkUserId: null, created: now, expiresAt: now + SAML_REQUEST_MS });
-      });
-      const url = await samlOf(p, idp, sp, requestId).getAuthorizeUrlAsync("", undefined, {});
-      return { url, browserSecret };
+    beginLink(actor: Actor, name: string): Promise<{ url: string; browserSecret: string }> {
+      if (actor.kind !== "user") throw unauthorized("Sign in to link another account to yours.");
+      return begin(name, LINKED_ACCOUNTS_PATH, actor.userId);
     },
 
     /**
@@ -244,16 +264,19 @@ export function createSamlService(deps: SamlDeps) {
     /**
      * The browser back from the ACS with its code: the request is taken (one use) only by the browser
      * that sent it; the person's account found, linked or made, and a new session (or what external.ts
-     * asks for first). `address`: the client's, which account mail is counted by.
+     * asks for first). A link started from the settings links the identity to the person who started
+     * it instead, refused unless they are still the one signed in (`returning.userId`) in this browser.
+     * `returning.address`: the client's, which account mail is counted by.
      */
-    async finishSignIn(name: string, code: string, browserSecret: string | null, address: string | null): Promise<SamlOutcome> {
+    async finishSignIn(name: string, code: string, browserSecret: string | null, returning: Returning): Promise<SamlOutcome> {
       const p = idpOf(name);
       const sealed = code ? unseal(await keys(), code) : null;
       const now = clock.now();
       if (!sealed || sealed.i !== p.name || sealed.e <= now) throw badRequest("This sign-in link is not valid or took too long. Start again from the sign-in page.");
       const request = browserSecret ? await store.takeSamlRequest(db, sealed.r, p.name, hashSecret(browserSecret), now) : null;
       if (!request) throw badRequest("This sign-in was started in another browser, was finished already or took too long. Start again from the sign-in page.");
-      const done = await external.signIn(sourceOf(p), sealed.p, { next: request.next, address });
+      if (request.linkUserId !== null) return await deps.linkedAccounts.finishLink(request.linkUserId, returning.userId, sourceOf(p), sealed.p);
+      const done = await external.signIn(sourceOf(p), sealed.p, { next: request.next, address: returning.address });
       return done.kind === "session" ? { kind: "session", secret: done.secret, next: request.next } : done;
     },
 

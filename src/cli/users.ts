@@ -1,5 +1,6 @@
-// `cairn users create|list|set-password`.
+// `cairn users create|list|set-password` and the administrators' account actions (block, restore, …).
 import { systemActor } from "../core/actor";
+import { USER_ACTIONS, type UserAction } from "../users/admin";
 import { parse, printTable, requireString, UsageError, when, type Command } from "./args";
 import { withServices } from "./services";
 
@@ -9,17 +10,43 @@ async function readLine(): Promise<string> {
   return text.split(/\r?\n/)[0] ?? "";
 }
 
+const SUBCOMMANDS = ["create", "list", "set-password", ...USER_ACTIONS];
+
+/** `cairn users ACTION --login L`: the action as the system, via the CLI; prints the account's state after it. */
+async function runAction(action: UserAction, argv: string[]): Promise<number> {
+  const { values } = parse(argv, { login: { type: "string" } });
+  const login = requireString(values, "login");
+  const user = await withServices(values, async (s) => {
+    const id = await s.userAdmin.userIdOf(systemActor, login);
+    return s.userAdmin[action](systemActor, id, { via: "cli", address: null });
+  });
+  const state = [
+    user.active ? "active" : "inactive",
+    ...(user.blocked_at ? [`blocked ${user.blocked_at}`] : []),
+    ...(user.verified_at ? [`verified ${user.verified_at}`] : []),
+    ...(user.is_admin ? ["administrator"] : []),
+  ];
+  console.log(`${action}: ${user.email} (id ${user.id}): ${state.join(", ")}`);
+  return 0;
+}
+
 export const usersCommand: Command = {
   name: "users",
-  summary: "Create and list user accounts.",
+  summary: "Create, list, block, restore, (de)activate, approve, promote and demote user accounts.",
   usage: `cairn users create --email E [--username U] [--password P] [--name "Full Name"] [--admin] [--visibility public|restricted]
     Prints the new user's id. Without --password the account can only use API tokens.
     --visibility: whether the profile is listed in the users directory (default ACCOUNTS_DEFAULT_USER_VISIBILITY).
 cairn users list
-    Lists every account.
+    Lists every account, with its state (admin, active, blocked, verified).
 cairn users set-password --login EMAIL_OR_USERNAME [--password P]
     Sets the password used to sign in to the web pages (read from standard input without
-    --password), lifts the wait after failed sign-ins, and ends the account's browser sessions.`,
+    --password), lifts the wait after failed sign-ins, and ends the account's browser sessions.
+cairn users block|restore|deactivate|activate|approve|promote|demote --login EMAIL_OR_USERNAME
+    block: no sign-in by any way, sessions ended, tokens refused (403), the requests it opened
+      cancelled. restore: undoes a block or a deactivation. deactivate: no sign-in, sessions ended.
+    activate: undoes a deactivation. approve: marks the account verified. promote / demote: makes
+    it an administrator or not. Each is written to the audit log (cairn audit list) as done by the
+    system, via the CLI; prints the account's new state.`,
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === "create") {
@@ -49,8 +76,17 @@ cairn users set-password --login EMAIL_OR_USERNAME [--password P]
       const { values } = parse(rest, {});
       const users = await withServices(values, (s) => s.users.listUsers(systemActor));
       printTable(
-        users.map((u) => ({ id: u.id, email: u.email, username: u.username, admin: u.isAdmin ? "yes" : "no", active: u.active ? "yes" : "no", created: when(u.created) })),
-        ["id", "email", "username", "admin", "active", "created"],
+        users.map((u) => ({
+          id: u.id,
+          email: u.email,
+          username: u.username,
+          admin: u.isAdmin ? "yes" : "no",
+          active: u.active ? "yes" : "no",
+          blocked: when(u.blockedAt),
+          verified: when(u.verifiedAt),
+          created: when(u.created),
+        })),
+        ["id", "email", "username", "admin", "active", "blocked", "verified", "created"],
       );
       return 0;
     }
@@ -62,6 +98,7 @@ cairn users set-password --login EMAIL_OR_USERNAME [--password P]
       console.log(`password set for ${user.email} (id ${user.id})`);
       return 0;
     }
-    throw new UsageError(sub ? `unknown users command '${sub}' (create, list, set-password)` : "users needs a command: create, list or set-password");
+    if ((USER_ACTIONS as readonly string[]).includes(sub ?? "")) return runAction(sub as UserAction, rest);
+    throw new UsageError(sub ? `unknown users command '${sub}' (${SUBCOMMANDS.join(", ")})` : `users needs a command: ${SUBCOMMANDS.join(", ")}`);
   },
 };

@@ -1,6 +1,7 @@
 // The LDAP_* settings: which attributes of a directory entry hold a person's facts
 // (LDAP_ATTRIBUTES, a cairn.toml table or a JSON object), and the checks made at start on the URL
 // and the user filter.
+import { parseNameTable } from "./config-tables";
 
 /** Which attribute of the directory entry holds each fact about the person ("" for affiliation: none). */
 export interface LdapAttributeNames {
@@ -14,34 +15,20 @@ export interface LdapAttributeNames {
 
 export const DEFAULT_LDAP_ATTRIBUTES: LdapAttributeNames = { email: "mail", name: "displayName", affiliation: "", groups: "memberOf" };
 
-/** Thrown with what is wrong (config.ts prefixes the key and source). */
-export class LdapSettingsError extends Error {}
-
 // An attribute description (RFC 4512 2.5): a name or an OID, options aside.
 const ATTRIBUTE = /^([A-Za-z][A-Za-z0-9-]*|\d+(\.\d+)+)$/;
 
 /** LDAP_ATTRIBUTES: a table (TOML) or a JSON object string (the environment); keys not given keep their defaults. */
-export function parseLdapAttributes(raw: unknown): LdapAttributeNames {
-  let value = raw;
-  if (typeof raw === "string") {
-    if (!raw.trim()) return { ...DEFAULT_LDAP_ATTRIBUTES };
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw new LdapSettingsError('expected a JSON object such as {"email": "mail", "name": "displayName"}');
-    }
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new LdapSettingsError('expected a table such as { email = "mail", name = "displayName" }');
-  const names = { ...DEFAULT_LDAP_ATTRIBUTES };
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (!Object.hasOwn(DEFAULT_LDAP_ATTRIBUTES, k)) throw new LdapSettingsError(`${k} is not one of ${Object.keys(DEFAULT_LDAP_ATTRIBUTES).join(", ")}`);
-    if (typeof v !== "string" || !(ATTRIBUTE.test(v) || (v === "" && (k === "affiliation" || k === "groups")))) {
-      throw new LdapSettingsError(`${k} must be an attribute name such as mail${k === "affiliation" || k === "groups" ? ' (or "" for none)' : ""}, got ${JSON.stringify(v)}`);
-    }
-    names[k as keyof LdapAttributeNames] = v;
-  }
-  return names;
-}
+export const parseLdapAttributes = (raw: unknown): LdapAttributeNames =>
+  parseNameTable(
+    raw,
+    DEFAULT_LDAP_ATTRIBUTES,
+    (k, v) =>
+      typeof v === "string" && (ATTRIBUTE.test(v) || (v === "" && (k === "affiliation" || k === "groups")))
+        ? null
+        : `${k} must be an attribute name such as mail${k === "affiliation" || k === "groups" ? ' (or "" for none)' : ""}, got ${JSON.stringify(v)}`,
+    { toml: '{ email = "mail", name = "displayName" }', json: '{"email": "mail", "name": "displayName"}' },
+  );
 
 /** What is wrong with the directory settings, or null: checked at start only when LDAP_URL is set. */
 export function ldapSettingsProblem(s: { url: string; startTls: boolean; bindDn: string; bindPassword: string; searchBase: string; userFilter: string }): string | null {

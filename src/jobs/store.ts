@@ -1,6 +1,6 @@
 // Queries on the jobs and job_schedules tables. Claims are single UPDATE statements, so two
 // workers (or a worker and the CLI) never take the same job.
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { changesOf, first, type Db } from "../db/port";
 import { jobSchedulesTable, jobsTable } from "../db/tables";
 
@@ -81,3 +81,29 @@ export const advanceSchedule = async (db: Db, name: string, now: number, nextRun
 
 export const updateScheduleLastRun = async (db: Db, name: string, now: number) =>
   await db.update(jobSchedulesTable).set({ lastRunAt: now }).where(eq(jobSchedulesTable.name, name));
+
+/** Newest first, in one state when given; with the total. */
+export async function searchJobs(db: Db, status: JobRow["status"] | undefined, limit: number, offset: number) {
+  const where = status ? eq(jobsTable.status, status) : undefined;
+  const total = (await first(db.select({ n: count() }).from(jobsTable).where(where).limit(1)))?.n ?? 0;
+  const rows: JobRow[] = await db.select().from(jobsTable).where(where).orderBy(desc(jobsTable.id)).limit(limit).offset(offset);
+  return { rows, total };
+}
+
+/** A failed job queued again now with its attempts counted afresh; false unless it was failed. */
+export const requeueFailedJob = async (db: Db, id: number, now: number) =>
+  changesOf(
+    await db
+      .update(jobsTable)
+      .set({ status: "queued", attempts: 0, runAt: now, leaseUntil: null, finishedAt: null, updated: now })
+      .where(and(eq(jobsTable.id, id), eq(jobsTable.status, "failed"))),
+  ) > 0;
+
+/** A queued job given up before it runs (failed, with `reason` as its error); false unless it was queued. */
+export const cancelQueuedJob = async (db: Db, id: number, reason: string, now: number) =>
+  changesOf(
+    await db
+      .update(jobsTable)
+      .set({ status: "failed", lastError: reason, leaseUntil: null, finishedAt: now, updated: now })
+      .where(and(eq(jobsTable.id, id), eq(jobsTable.status, "queued"))),
+  ) > 0;

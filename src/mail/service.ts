@@ -5,6 +5,8 @@ import { requireAdmin, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import * as store from "./store";
 import { lazy } from "../core/lazy";
+import { badRequest, conflict, notFound } from "../core/errors";
+import { parsePage } from "../core/paging";
 
 export interface OutgoingMail {
   to: string;
@@ -20,6 +22,38 @@ export const MAIL_MAX_ATTEMPTS = 12;
 /** A message tried n times waits RETRY_BASE * (2^n - 1) after it was queued. */
 export const MAIL_RETRY_BASE_MS = 60_000;
 const BATCH = 200;
+const OUTBOX_PAGING = { defaultSize: 25, maxSize: 100, maxWindow: 10_000 };
+export const MAIL_STATUSES: store.MailStatus[] = ["pending", "sent", "failed"];
+
+/** The outbox's search: by status, a text in the recipient, subject or topic, paged. */
+export interface OutboxQuery {
+  status?: string;
+  q?: string;
+  page?: unknown;
+  size?: unknown;
+}
+
+/** A message of the outbox as administrators see it. */
+export interface OutboxMessage {
+  id: number;
+  recipient: string;
+  subject: string;
+  body: string;
+  topic: string;
+  created: number;
+  sentAt: number | null;
+  attempts: number;
+  /** The SMTP server's answer to the last attempt, when it failed. */
+  lastError: string | null;
+  status: store.MailStatus;
+  /** Failed so often that it is no longer tried (until resent). */
+  givenUp: boolean;
+}
+
+const statusOf = (row: store.MailRow): store.MailStatus => (row.sentAt !== null ? "sent" : row.lastError !== null ? "failed" : "pending");
+const presentMail = (row: store.MailRow): OutboxMessage => ({ ...row, status: statusOf(row), givenUp: row.sentAt === null && row.attempts >= MAIL_MAX_ATTEMPTS });
+/** An address as a person types it: one @, no spaces or angle brackets (SMTP would refuse the rest anyway). */
+const PLAIN_ADDRESS = /^[^\s@<>,;"]+@[^\s@<>,;"]+$/;
 
 export interface DeliveryReport {
   sent: number;
@@ -62,6 +96,24 @@ export function createMailService(deps: Deps & { log?(message: string): void }) 
 
   let delivering: Promise<unknown> = Promise.resolve();
 
+  /**
+   * Sends the due messages over one connection; a connection failure ends the run, so a dead
+   * server is not hammered. Runs one at a time in this process (a run asked for during another
+   * starts after it), so two runs never send the same message.
+   */
+  function deliverPending(): Promise<DeliveryReport> {
+    const run = delivering.then(deliverDue, deliverDue);
+    delivering = run.catch(() => undefined);
+    return run;
+  }
+
+  async function readMail(actor: Actor, id: number): Promise<OutboxMessage> {
+    requireAdmin(actor);
+    const row = Number.isSafeInteger(id) && id > 0 ? await store.findMailById(db, id) : undefined;
+    if (!row) throw notFound(`No message with id ${id} in the outbox.`);
+    return presentMail(row);
+  }
+
   return {
     /** Queues one message; call after the change it reports has committed. A blank address is skipped. */
     async queueMail(mail: OutgoingMail) {
@@ -70,21 +122,59 @@ export function createMailService(deps: Deps & { log?(message: string): void }) 
       return store.insertMail(db, { recipient: to, subject: mail.subject, body: mail.body, topic: mail.topic, created: clock.now() });
     },
 
-    /**
-     * Sends the due messages over one connection; a connection failure ends the run, so a dead
-     * server is not hammered. Runs one at a time in this process (a run asked for during another
-     * starts after it), so two runs never send the same message.
-     */
-    deliverPending(): Promise<DeliveryReport> {
-      const run = delivering.then(deliverDue, deliverDue);
-      delivering = run.catch(() => undefined);
-      return run;
-    },
+    deliverPending,
 
     /** The outbox, newest first (administrators; tests and the CLI find a notification by topic). */
     async listMail(actor: Actor, options: { topic?: string; limit?: number } = {}) {
       requireAdmin(actor);
       return store.listMail(db, options.topic, options.limit ?? 100);
+    },
+
+    /** The outbox, newest first, filtered by status and text and paged (administrators). */
+    async searchOutbox(actor: Actor, query: OutboxQuery): Promise<{ messages: OutboxMessage[]; total: number; page: number; size: number }> {
+      requireAdmin(actor);
+      const status = query.status || undefined;
+      if (status !== undefined && !MAIL_STATUSES.includes(status as store.MailStatus)) {
+        throw badRequest("Invalid querystring parameters.", [{ field: "status", messages: [`Must be one of: ${MAIL_STATUSES.join(", ")}.`] }]);
+      }
+      const page = parsePage(query, OUTBOX_PAGING);
+      const text = query.q?.trim().slice(0, 200) || undefined;
+      const { rows, total } = await store.searchMail(db, { status: status as store.MailStatus | undefined, text }, page.size, page.offset);
+      return { messages: rows.map(presentMail), total, page: page.page, size: page.size };
+    },
+
+    /** One message of the outbox (administrators); 404 when there is none. */
+    readMail,
+
+    /**
+     * Makes a pending or failed message due again at once (its attempts and error cleared) and
+     * starts a delivery run; 409 for a message already sent. Answers the message as it stands
+     * after the run (still waiting when no SMTP server is set).
+     */
+    async resendMail(actor: Actor, id: number): Promise<OutboxMessage> {
+      // readMail is the administrators-only check, before anything changes.
+      const message = await readMail(actor, id);
+      if (message.status === "sent") throw conflict(`Message ${id} was sent already; it is not sent twice.`);
+      if (!(await store.resetMailForResend(db, id))) throw conflict(`Message ${id} was sent meanwhile; it is not sent twice.`);
+      await deliverPending();
+      return readMail(actor, id);
+    },
+
+    /** Queues a short test message to `to` and starts a delivery run; answers it as it stands after the run. */
+    async sendTestMail(actor: Actor, to: string): Promise<OutboxMessage> {
+      requireAdmin(actor);
+      const address = to.trim();
+      if (!PLAIN_ADDRESS.test(address) || address.length > 254)
+        throw badRequest("The address is not valid.", [{ field: "to", messages: ["Enter one e-mail address, such as you@example.org."] }]);
+      const row = await store.insertMail(db, {
+        recipient: address,
+        subject: "Test message from Cairn",
+        body: `This is a test message, sent from the administration pages at ${new Date(clock.now()).toISOString()}.\n\nIf you can read it, Cairn's mail works.\n`,
+        topic: "mail-test",
+        created: clock.now(),
+      });
+      await deliverPending();
+      return readMail(actor, row.id);
     },
   };
 

@@ -1,5 +1,5 @@
 // Queries on the mail_outbox table.
-import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { first, type Db } from "../db/port";
 import { mailOutboxTable } from "../db/tables";
 
@@ -46,3 +46,51 @@ export const listMail = async (db: Db, topic: string | undefined, limit: number)
     .where(topic === undefined ? undefined : eq(mailOutboxTable.topic, topic))
     .orderBy(sql`${mailOutboxTable.id} DESC`)
     .limit(limit);
+
+export const findMailById = async (db: Db, id: number) => first(db.select().from(mailOutboxTable).where(eq(mailOutboxTable.id, id)).limit(1));
+
+/** Where a message stands: sent, failed (unsent after an SMTP error), pending (unsent, never refused). */
+export type MailStatus = "sent" | "failed" | "pending";
+
+const statusCondition = (status: MailStatus): SQL =>
+  status === "sent"
+    ? isNotNull(mailOutboxTable.sentAt)
+    : status === "failed"
+      ? and(isNull(mailOutboxTable.sentAt), isNotNull(mailOutboxTable.lastError))!
+      : and(isNull(mailOutboxTable.sentAt), isNull(mailOutboxTable.lastError))!;
+
+/** Newest first, by status and a text found in the recipient, subject or topic; with the total. */
+export async function searchMail(db: Db, filters: { status?: MailStatus; text?: string }, limit: number, offset: number) {
+  const conditions: SQL[] = [];
+  if (filters.status) conditions.push(statusCondition(filters.status));
+  if (filters.text) {
+    const pattern = `%${filters.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(
+      or(
+        sql`${mailOutboxTable.recipient} LIKE ${pattern} ESCAPE '\\'`,
+        sql`${mailOutboxTable.subject} LIKE ${pattern} ESCAPE '\\'`,
+        sql`${mailOutboxTable.topic} LIKE ${pattern} ESCAPE '\\'`,
+      )!,
+    );
+  }
+  const where = conditions.length ? and(...conditions) : undefined;
+  const total = (await first(db.select({ n: count() }).from(mailOutboxTable).where(where).limit(1)))?.n ?? 0;
+  const rows = await db
+    .select()
+    .from(mailOutboxTable)
+    .where(where)
+    .orderBy(sql`${mailOutboxTable.id} DESC`)
+    .limit(limit)
+    .offset(offset);
+  return { rows, total };
+}
+
+/** An unsent message made due again at once, its attempts and error cleared; false when it was sent meanwhile. */
+export const resetMailForResend = async (db: Db, id: number) =>
+  (
+    await db
+      .update(mailOutboxTable)
+      .set({ attempts: 0, lastError: null })
+      .where(and(eq(mailOutboxTable.id, id), isNull(mailOutboxTable.sentAt)))
+      .returning({ id: mailOutboxTable.id })
+  ).length > 0;

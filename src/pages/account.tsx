@@ -134,6 +134,29 @@ function LoginPage({ ctx, csrf, next, registerable, buttons, password, directory
   );
 }
 
+/** The login page with a new guest CSRF pair (its cookie set): what differs between showing it and showing it again. */
+function loginResponse(
+  deps: PagesDeps,
+  ctx: PageContext,
+  status: number,
+  props: Pick<LoginProps, "next" | "password" | "notice" | "error" | "unconfirmed" | "login">,
+  headers: Record<string, string> = {},
+): Response {
+  const { csrf, setCookie } = guestCsrf(deps.https);
+  const { config } = deps.services.deps;
+  const page = (
+    <LoginPage
+      ctx={ctx}
+      csrf={csrf}
+      registerable={deps.services.accounts.registerable()}
+      buttons={signInButtons(deps, props.next)}
+      directoryTitle={config.LDAP_TITLE.toLowerCase()}
+      {...props}
+    />
+  );
+  return htmlResponse(page, status, { ...headers, "Set-Cookie": setCookie });
+}
+
 /** What the login page says after a flow that ends there (`?done=`): its known notices only, never text from the URL. */
 const NOTICES: Record<string, string> = {
   confirmed: "Your e-mail address is confirmed: you can sign in now.",
@@ -153,45 +176,16 @@ export const accountPages = (http: ActorContext, deps: PagesDeps) =>
       const password = passwordLoginOf(deps, query.local === "1");
       // One way to sign in, and it is not a password: straight to it.
       if (password === "none" && buttons.length === 1 && config.OAUTHCLIENT_AUTO_REDIRECT_TO_EXTERNAL_LOGIN) return seeOther(buttons[0]!.href, { "Cache-Control": "no-store" });
-      const { csrf, setCookie } = guestCsrf(deps.https);
       const notice = typeof query.done === "string" ? NOTICES[query.done] : undefined;
-      const page = (
-        <LoginPage
-          ctx={ctx}
-          csrf={csrf}
-          next={next}
-          registerable={deps.services.accounts.registerable()}
-          buttons={buttons}
-          password={password}
-          directoryTitle={config.LDAP_TITLE.toLowerCase()}
-          notice={notice}
-        />
-      );
-      return htmlResponse(page, 200, { "Set-Cookie": setCookie });
+      return loginResponse(deps, ctx, 200, { next, password, notice });
     })
     .post("/login", async ({ actor, request, body, server }) => {
       const ctx = await pageContextOf(deps, actor, request);
       const form = formOf(body);
       const next = localPath(form.get("next"));
       const login = form.get("login") ?? "";
-      const again = (status: number, error: string, headers: Record<string, string> = {}, unconfirmed = false) => {
-        const { csrf, setCookie } = guestCsrf(deps.https);
-        const page = (
-          <LoginPage
-            ctx={ctx}
-            csrf={csrf}
-            next={next}
-            registerable={deps.services.accounts.registerable()}
-            buttons={signInButtons(deps, next)}
-            password={passwordLoginOf(deps, true)}
-            directoryTitle={deps.services.deps.config.LDAP_TITLE.toLowerCase()}
-            error={error}
-            unconfirmed={unconfirmed}
-            login={login}
-          />
-        );
-        return htmlResponse(page, status, { ...headers, "Set-Cookie": setCookie });
-      };
+      const again = (status: number, error: string, headers: Record<string, string> = {}, unconfirmed = false) =>
+        loginResponse(deps, ctx, status, { next, password: passwordLoginOf(deps, true), error, unconfirmed, login }, headers);
       if (!guestCsrfOk(request, form)) return again(403, "The form has expired: please sign in again.");
       try {
         const { sessions } = deps.services;

@@ -57,6 +57,7 @@ export function Layout({ ctx, title, head, scripts = [], children }: LayoutProps
                 <a href="/uploads/new">New upload</a>
                 <a href="/me/uploads">My dashboard</a>
                 <a href="/account/settings/profile">Settings</a>
+                {ctx.actor.kind === "user" && ctx.actor.isAdmin ? <a href="/administration">Administration</a> : null}
                 <form class="inline" method="post" action="/logout">
                   <input type="hidden" name="csrf" value={ctx.actor.csrf ?? ""} />
                   <button class="link" type="submit">

@@ -1,10 +1,11 @@
 // Account settings → linked accounts: the external identities that sign the account in (listed,
-// unlinked, one more linked through its provider's sign-in, started by a link carrying the
-// session's CSRF token); and the page that asks for an existing account's password to link a provider
+// unlinked, one more linked through its OIDC provider's or SAML IdP's sign-in, started by a link
+// carrying the session's CSRF token); and the page that asks for an existing account's password to link a provider
 // identity whose address is that account's (the link is completed by POST /login, pendingLinkAfterSignIn).
 import { Elysia } from "elysia";
-import { LINKED_ACCOUNTS_PATH as PATH, PENDING_SIGN_IN_MS } from "../accounts/oidc";
-import type { LinkedIdentity } from "../accounts/links";
+import { LINKED_ACCOUNTS_PATH as PATH, type LinkableSource, type LinkedIdentity } from "../accounts/links";
+import { PENDING_SIGN_IN_MS } from "../accounts/oidc";
+import { SAML_REQUEST_MS } from "../accounts/saml";
 import type { Actor } from "../core/actor";
 import { HttpError } from "../core/errors";
 import { cookieOf, type ActorContext } from "../core/http";
@@ -16,9 +17,14 @@ import { DataTable } from "./table";
 
 /** Binds a sign-in under way to the browser that started it (the same cookie as /oauth/login's). */
 export const SIGN_IN_BROWSER_COOKIE = "cairn_oauth";
+/** Binds a SAML sign-in under way to the browser that started it (the same cookie as /saml/login's; accounts/saml.ts keeps its hash). */
+export const SAML_BROWSER_COOKIE = "cairn_saml";
 /** Carries a provider identity waiting to be linked by a password sign-in in this browser (accounts/links.ts). */
 export const PENDING_LINK_COOKIE = "cairn_oauth_link";
 export const PENDING_LINK_PATH = "/oauth/link";
+
+/** Where a link of any source started from the settings ends: the page, saying it is linked (no session is made or changed). */
+export const linkedLocation = (provider: string) => `${PATH}?linked=${encodeURIComponent(provider)}`;
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
 
@@ -43,7 +49,7 @@ function noticeOf(deps: PagesDeps, query: Record<string, unknown>): Notice | und
 interface PageProps {
   ctx: PageContext;
   identities: LinkedIdentity[];
-  linkable: { name: string; title: string }[];
+  linkable: LinkableSource[];
   hasPassword: boolean;
   notice?: Notice;
 }
@@ -93,7 +99,7 @@ function LinkedAccountsPage({ ctx, identities, linkable, hasPassword, notice }: 
           <p>You sign in with it once at its provider; it is then linked to this account.</p>
           <div class="actions">
             {linkable.map((p) => (
-              <a class="button secondary" href={`${PATH}/link/${encodeURIComponent(p.name)}?csrf=${encodeURIComponent(csrf)}`}>
+              <a class="button secondary" href={`${PATH}/link/${encodeURIComponent(p.key)}?csrf=${encodeURIComponent(csrf)}`}>
                 Link {p.title}
               </a>
             ))}
@@ -146,7 +152,7 @@ export async function pendingLinkAfterSignIn(deps: PagesDeps, request: Request, 
   if (!ticket) return null;
   const clear = cookie(deps.https, PENDING_LINK_COOKIE, "", 0);
   const done = await deps.services.linkedAccounts.completePendingLink(ticket, userId);
-  if (done.kind === "linked") return { location: `${PATH}?linked=${encodeURIComponent(done.provider)}`, clear };
+  if (done.kind === "linked") return { location: linkedLocation(done.provider), clear };
   if (done.kind === "dropped") return { location: `${PATH}?not-linked=${encodeURIComponent(done.provider)}&why=${done.why}`, clear };
   return { location: null, clear };
 }
@@ -179,19 +185,19 @@ export const linkedAccountsPages = (http: ActorContext, deps: PagesDeps) =>
     // A link, not a form: the page's CSP (form-action 'self') stops a form's answer from
     // redirecting to the provider. It carries the session's CSRF token all the same, so another
     // site cannot start linking to the person signed in here (with, say, its own identity signed
-    // in at the provider in this browser).
-    .get(`${PATH}/link/:name`, async ({ actor, request, params, query }) => {
+    // in at the provider in this browser). `:source` is the identities' key: an OIDC provider's
+    // name, or `saml:{name}` for a SAML IdP (bound to the browser by /saml/login's cookie).
+    .get(`${PATH}/link/:source`, async ({ actor, request, params, query }) => {
       if (actor.kind !== "user") return seeOther(`/login?next=${encodeURIComponent(PATH)}`);
       const ctx = await pageContextOf(deps, actor, request);
       return renderOrError(ctx, async () => {
         checkCsrf(actor, new URLSearchParams({ csrf: typeof query.csrf === "string" ? query.csrf : "" }));
-        const { url, browserSecret } = await deps.services.oidc.beginLink(actor, params.name);
-        const headers = {
-          Location: url,
-          "Cache-Control": "no-store",
-          "Referrer-Policy": "no-referrer",
-          "Set-Cookie": cookie(deps.https, SIGN_IN_BROWSER_COOKIE, browserSecret, PENDING_SIGN_IN_MS / 1000),
-        };
+        const saml = params.source.startsWith("saml:");
+        const { url, browserSecret } = saml ? await deps.services.saml.beginLink(actor, params.source.slice(5)) : await deps.services.oidc.beginLink(actor, params.source);
+        const bind = saml
+          ? cookie(deps.https, SAML_BROWSER_COOKIE, browserSecret, SAML_REQUEST_MS / 1000)
+          : cookie(deps.https, SIGN_IN_BROWSER_COOKIE, browserSecret, PENDING_SIGN_IN_MS / 1000);
+        const headers = { Location: url, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "Set-Cookie": bind };
         return new Response(null, { status: 302, headers });
       });
     })

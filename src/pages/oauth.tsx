@@ -8,14 +8,14 @@
 import { Elysia } from "elysia";
 import { EMAIL_LINK_MS, EMAIL_STEP_MS } from "../accounts/oidc-email";
 import { PENDING_LINK_MS } from "../accounts/external";
-import { LINKED_ACCOUNTS_PATH, PENDING_SIGN_IN_MS } from "../accounts/oidc";
+import { PENDING_SIGN_IN_MS } from "../accounts/oidc";
 import type { FieldError } from "../core/errors";
 import { cookieOf, SESSION_COOKIE, type ActorContext } from "../core/http";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
 import { CheckYourMail, EXPIRED_FORM, FormAlert, LinkButtonPage, withGuestForm, EmailForm } from "./guest-forms";
 import { cookie, endGuestCsrf, formOf, formRefusal, guestCsrfOk, htmlResponse, localPath } from "./http";
 import { Layout, type PageContext } from "./layout";
-import { PENDING_LINK_COOKIE, PENDING_LINK_PATH, SIGN_IN_BROWSER_COOKIE } from "./linked-accounts";
+import { linkedLocation, PENDING_LINK_COOKIE, PENDING_LINK_PATH, SIGN_IN_BROWSER_COOKIE } from "./linked-accounts";
 
 /** Carries a first sign-in that waits for its e-mail address (ORCID) in the browser that came back. */
 const EMAIL_STEP_COOKIE = "cairn_oauth_signup";
@@ -73,7 +73,7 @@ export const oauthPages = (http: ActorContext, deps: PagesDeps) =>
         }
         const [location, set] =
           done.kind === "linked"
-            ? [`${LINKED_ACCOUNTS_PATH}?linked=${encodeURIComponent(done.provider)}`, null]
+            ? [linkedLocation(done.provider), null]
             : done.kind === "link-first"
               ? [PENDING_LINK_PATH, cookie(deps.https, PENDING_LINK_COOKIE, done.ticket, PENDING_LINK_MS / 1000)]
               : [`/oauth/signup/${params.name}`, cookie(deps.https, EMAIL_STEP_COOKIE, done.ticket, EMAIL_STEP_MS / 1000)];

@@ -3,6 +3,7 @@
 import { Elysia } from "elysia";
 import type { ActorContext } from "../core/http";
 import { accountPages, ACCOUNT_FORM_ROUTES } from "./account";
+import { adminPages, ADMIN_FORM_ROUTES } from "./admin/routes";
 import { applicationsPages, APPLICATIONS_FORM_ROUTES } from "./applications";
 import { assetAt } from "./assets";
 import { communitiesPages, COMMUNITIES_FORM_ROUTES } from "./communities/routes";
@@ -34,6 +35,7 @@ export const PAGE_FORM_ROUTES = [
   ...DASHBOARD_FORM_ROUTES,
   ...RECORD_FORM_ROUTES,
   ...COMMUNITIES_FORM_ROUTES,
+  ...ADMIN_FORM_ROUTES,
 ];
 
 export const pagesRoutes = (http: ActorContext, deps: PagesDeps) =>
@@ -60,4 +62,5 @@ export const pagesRoutes = (http: ActorContext, deps: PagesDeps) =>
     .use(dashboardPages(http, deps))
     .use(recordPages(http, deps))
     .use(searchPages(http, deps))
-    .use(communitiesPages(http, deps));
+    .use(communitiesPages(http, deps))
+    .use(adminPages(http, deps));

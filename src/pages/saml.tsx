@@ -11,6 +11,8 @@
 // That GET takes the request (one use) only with the cookie /saml/login set in the browser that
 // started it, and only then signs in. The code is sealed by Cairn (the browser can neither read nor
 // change it) and lives two minutes; someone else's code in this browser finds no request of its own.
+// A request started by Link on the linked-accounts page (linked-accounts.tsx) ends there instead:
+// the identity linked to the person who started it, if still the one signed in; no session changes.
 import { Elysia } from "elysia";
 import { SAML_REQUEST_MS } from "../accounts/saml";
 import { EMAIL_LINK_MS } from "../accounts/oidc-email";
@@ -19,10 +21,8 @@ import { cookieOf, SESSION_COOKIE, type ActorContext } from "../core/http";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
 import { CheckYourMail } from "./guest-forms";
 import { cookie, formOf, htmlResponse, localPath } from "./http";
-import { PENDING_LINK_COOKIE, PENDING_LINK_PATH } from "./linked-accounts";
+import { linkedLocation, PENDING_LINK_COOKIE, PENDING_LINK_PATH, SAML_BROWSER_COOKIE } from "./linked-accounts";
 
-/** Binds a SAML sign-in under way to the browser that started it (accounts/saml.ts keeps its hash). */
-const SAML_BROWSER_COOKIE = "cairn_saml";
 /** oauth.tsx's cookie of a mailed sign-up link: /oauth/confirm, which finishes every source's, reads it. */
 const EMAIL_STEP_COOKIE = "cairn_oauth_signup";
 /** As long as a password sign-in's cookie (the session's own expiry ends it sooner when unused). */
@@ -55,8 +55,8 @@ export const samlPages = (http: ActorContext, deps: PagesDeps) =>
       const ctx = await pageContextOf(deps, actor, new Request(new URL(pathOf(params.name), request.url).href));
       return renderOrError(ctx, async () => {
         const code = typeof query.code === "string" ? query.code : "";
-        const address = deps.services.sessions.throttleAddressOf(request, server);
-        const done = await deps.services.saml.finishSignIn(params.name, code, cookieOf(request, SAML_BROWSER_COOKIE) ?? null, address);
+        const returning = { userId: actor.kind === "user" ? actor.userId : null, address: deps.services.sessions.throttleAddressOf(request, server) };
+        const done = await deps.services.saml.finishSignIn(params.name, code, cookieOf(request, SAML_BROWSER_COOKIE) ?? null, returning);
         const endSignIn = cookie(deps.https, SAML_BROWSER_COOKIE, "", 0);
         if (done.kind === "check-mail") {
           const res = htmlResponse(<CheckYourMail ctx={ctx} title="Check your mail" email={done.email} what="To finish signing in, open (in this browser) the link we sent to" />);
@@ -65,7 +65,10 @@ export const samlPages = (http: ActorContext, deps: PagesDeps) =>
           return res;
         }
         const headers = new Headers({ "Cache-Control": "no-store" });
-        if (done.kind === "link-first") {
+        if (done.kind === "linked") {
+          // A link from the settings: back to them; the session stays as it is.
+          headers.set("Location", linkedLocation(done.provider));
+        } else if (done.kind === "link-first") {
           headers.set("Location", PENDING_LINK_PATH);
           headers.append("Set-Cookie", cookie(deps.https, PENDING_LINK_COOKIE, done.ticket, PENDING_LINK_MS / 1000));
         } else {

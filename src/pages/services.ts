@@ -18,6 +18,10 @@ import type { OidcService } from "../accounts/oidc";
 import type { SamlService } from "../accounts/saml";
 import type { LinkedAccounts } from "../accounts/links";
 import type { VocabulariesService } from "../vocabularies/service";
+import type { AuditService } from "../audit/service";
+import type { HealthService } from "../admin/health";
+import type { JobsService } from "../jobs/service";
+import type { MailService } from "../mail/service";
 
 /**
  * A service's operations as the pages call them: each answers a Promise, since each reaches the
@@ -42,7 +46,7 @@ export interface PageServices {
   oidc: Operations<OidcService, "beginSignIn" | "beginLink" | "finishSignIn" | "checkEmailStep" | "sendEmailStepLink" | "checkEmailStepLink" | "confirmEmailStep"> &
     Pick<OidcService, "providers">;
   /** `providers` reads only the configuration. */
-  saml: Operations<SamlService, "beginSignIn" | "acceptResponse" | "finishSignIn" | "spMetadata"> & Pick<SamlService, "providers">;
+  saml: Operations<SamlService, "beginSignIn" | "beginLink" | "acceptResponse" | "finishSignIn" | "spMetadata"> & Pick<SamlService, "providers">;
   /** `knownTitle` reads only the configuration. */
   linkedAccounts: Operations<LinkedAccounts, "listLinkedAccounts" | "unlinkIdentity" | "checkPendingLink" | "completePendingLink"> & Pick<LinkedAccounts, "knownTitle">;
   /** `check` reads only the link's file. */
@@ -61,11 +65,16 @@ export interface PageServices {
   /** `chooseFormat` only negotiates; the format it chooses renders asynchronously (vocabulary titles). */
   exports: Operations<ExportsService, "signposting"> & Pick<ExportsService, "chooseFormat">;
   stats: Pick<StatsService, "recordView">;
+  /** The administration pages' (each operation administrators only). */
+  health: Operations<HealthService, "readHealth">;
+  mail: Operations<MailService, "searchOutbox" | "readMail" | "resendMail" | "sendTestMail">;
+  jobs: Operations<JobsService, "searchJobs" | "readJob" | "retryJob" | "cancelJob" | "listKinds">;
+  audit: Operations<AuditService, "record" | "search">;
 }
 
 /**
- * The services the pages use, out of all of them: a page cannot reach another (the jobs, OAI-PMH,
- * mail...) nor the database, even by a cast. Each service is passed whole; the type above narrows
+ * The services the pages use, out of all of them: a page cannot reach another operation
+ * (enqueueing jobs, OAI-PMH, queueing mail...) nor the database, even by a cast. Each service is passed whole; the type above narrows
  * it to what pages call.
  */
 export const pageServicesOf = (all: PageServices): PageServices => ({
@@ -87,4 +96,8 @@ export const pageServicesOf = (all: PageServices): PageServices => ({
   vocabularies: all.vocabularies,
   exports: all.exports,
   stats: all.stats,
+  health: all.health,
+  mail: all.mail,
+  jobs: all.jobs,
+  audit: all.audit,
 });

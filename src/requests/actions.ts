@@ -220,6 +220,23 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
       return closed;
     },
 
+    /**
+     * Inside the transaction that blocks a user: the requests they opened are cancelled by the
+     * system, their drafts deleted; the number closed. The types' work after commit goes to
+     * `afterCommit` (the caller runs it once its transaction has committed). No mail, as for a
+     * deleted community's requests: the account is being shut.
+     */
+    async closeUserRequests(userId: number, now: number, afterCommit: (work: () => Promise<void>) => void) {
+      let closed = 0;
+      const later: Later = [];
+      for (const row of await store.listUnfinishedOfCreator(db, userId)) {
+        await applyTransition(db, systemActor, ctx.typeOf(row.type), row, row.status === "created" ? "delete" : "cancel", null, now, later);
+        closed++;
+      }
+      afterCommit(() => runLater(later));
+      return closed;
+    },
+
     /** The daily job: expires every open request past its expiry (idempotent: a second run finds none). */
     async expireOverdue() {
       let expired = 0;

@@ -93,6 +93,9 @@ export function createRequestsService(deps: RequestsDeps) {
       await actions.closeCommunityRequests(community.id, at);
     },
 
+    /** For blocking a user (users/admin.ts): their drafts and open requests are closed in the block's transaction; the number closed. */
+    closeUserRequests: (userId: number, at: number, afterCommit: (work: () => Promise<void>) => void): Promise<number> => actions.closeUserRequests(userId, at, afterCommit),
+
     /** The `requests-expire` job. */
     expireOverdue: () => actions.expireOverdue(),
 

@@ -196,6 +196,15 @@ export async function listUnfinishedOfCommunity(db: Db, communityId: string) {
     );
 }
 
+/** Drafts and open requests a user created. */
+export async function listUnfinishedOfCreator(db: Db, userId: number) {
+  const t = requestsTable;
+  return await db
+    .select()
+    .from(t)
+    .where(and(inArray(t.status, ["created", "submitted"]), refIs(t.createdByKind, t.createdById, { kind: "user", id: String(userId) })));
+}
+
 export const insertEvent = async (db: Db, row: typeof requestEventsTable.$inferInsert) => (await first(db.insert(requestEventsTable).values(row).returning()))!;
 
 export const findEvent = async (db: Db, requestId: string, eventId: string) =>

@@ -6,7 +6,8 @@ import { requireAdmin, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { badRequest, HttpError, notFound, validationError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
-import { signInRefusal } from "../users/policy";
+import type { Db } from "../db/port";
+import { BLOCKED_MESSAGE, signInRefusal } from "../users/policy";
 import * as store from "./store";
 import { ACCOUNT_MAIL, createThrottle, createThrottleAddressOf } from "./throttle";
 
@@ -86,7 +87,8 @@ export function createSessionsService(deps: SessionsDeps) {
       const refusal = await throttle.reserve(login, address);
       if (refusal) throw refusal;
       const user = login.trim() ? await store.findAccount(db, login.trim()) : null;
-      if (!user || signInRefusal(user, false) === "inactive" || !user.passwordHash) {
+      const state = user ? signInRefusal(user, deps.config.ACCOUNTS_CONFIRM_EMAIL) : null;
+      if (!user || state === "inactive" || !user.passwordHash) {
         // The same work as a real check, so timing does not tell whether the account exists.
         await Bun.password.verify(password, DUMMY_HASH);
         return viaDirectory(login, password, address);
@@ -96,7 +98,12 @@ export function createSessionsService(deps: SessionsDeps) {
       // Anyone else's right password is answered as a wrong one, and counted as one: the form must
       // not tell a guesser which (perhaps reused) password is right when it opens nothing.
       if (!deps.config.ACCOUNTS_LOCAL_LOGIN_ENABLED && !user.isAdmin) return viaDirectory(login, password, address);
-      if (signInRefusal(user, deps.config.ACCOUNTS_CONFIRM_EMAIL) === "unconfirmed") {
+      if (state === "blocked") {
+        // Only after the right password: a guesser learns nothing of the account's state.
+        await throttle.succeeded(login, address);
+        throw new HttpError(403, BLOCKED_MESSAGE, undefined, {}, { code: "blocked" });
+      }
+      if (state === "unconfirmed") {
         // The password was right: this is no guess, and saying so tells nothing to a stranger.
         await throttle.succeeded(login, address);
         throw new HttpError(403, "Confirm your e-mail address first: follow the link in the mail we sent to it, or ask for a new link.", undefined, {}, { code: "unconfirmed" });
@@ -106,7 +113,7 @@ export function createSessionsService(deps: SessionsDeps) {
         // The password may have been set anew (its sessions ended) or the account closed while it
         // was being checked: the old password opens nothing.
         const current = await store.findUser(tx, user.id);
-        if (!current?.active || current.passwordHash !== user.passwordHash) throw refused();
+        if (!current || signInRefusal(current, false) !== null || current.passwordHash !== user.passwordHash) throw refused();
         await throttle.succeeded(login, address);
         return openSession(user.id);
       });
@@ -129,6 +136,9 @@ export function createSessionsService(deps: SessionsDeps) {
       directory = next;
     },
 
+    /** Ends every session of the user (an administrator blocked or deactivated the account); joins `tx`'s transaction. */
+    endUserSessions: (userId: number, tx: Db = db) => store.deleteUserSessions(tx, userId, null),
+
     /** Ends the session (signing out); an unknown secret is fine. */
     async signOut(secret: string): Promise<void> {
       await store.deleteSession(db, hashSecret(secret));
@@ -141,7 +151,8 @@ export function createSessionsService(deps: SessionsDeps) {
       const session = await store.findLiveSession(db, hash, now);
       if (!session) return null;
       const user = await store.findUser(db, session.userId);
-      if (!user || !user.active) return null;
+      // A blocked or deactivated account's sessions are ended when it happens; this also refuses any left.
+      if (!user || signInRefusal(user, false) !== null) return null;
       if (now - session.lastSeen >= TOUCH_MS) await store.touchSession(db, hash, now, Math.min(now + IDLE_MS, session.created + ABSOLUTE_MS));
       return {
         actor: { kind: "user", userId: user.id, isAdmin: user.isAdmin, groupIds: await deps.groupIdsOf(user.id), scopes: [], tokenId: null },

@@ -3,6 +3,7 @@ import { forbidden, notFound, validationError } from "../core/errors";
 import { isAdmin, requireUser, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { hashSecret, newSecret } from "../core/ids";
+import { BLOCKED_MESSAGE } from "../users/policy";
 import * as store from "./store";
 
 /** Scopes that exist; InvenioRDM ships only `user:email` by default. */
@@ -60,12 +61,17 @@ export function createTokensService(deps: Deps) {
     /** The groups a user belongs to (an actor's `groupIds`, for sessions too). */
     groupIdsOf: (userId: number) => store.listGroupIdsOfUser(db, userId),
 
-    /** The actor a secret stands for, or null when unknown, revoked, expired or its user inactive. */
+    /**
+     * The actor a secret stands for, or null when unknown, revoked, expired or its user inactive;
+     * a blocked user's token is a 403 (it is theirs, and refused): every request that sends it fails.
+     */
     async authenticate(secret: string): Promise<Actor | null> {
       const found = await store.findActiveTokenByHash(db, hashSecret(secret));
       if (!found) return null;
       const now = clock.now();
       const { token, user } = found;
+      if (user.blockedAt !== null) throw forbidden(BLOCKED_MESSAGE);
+      if (!user.active) return null;
       if (token.expiresAt !== null && token.expiresAt <= now) return null;
       if (token.lastUsed === null || now - token.lastUsed >= LAST_USED_RESOLUTION_MS) await store.updateTokenLastUsed(db, token.id, now);
       return {

@@ -12,12 +12,12 @@ export const listTokensOfUser = async (db: Db, userId: number) => await db.selec
 
 export const findTokenById = async (db: Db, id: number) => first(db.select().from(tokensTable).where(eq(tokensTable.id, id)).limit(1));
 
-/** The live token with this hash and its active user (two point reads: this runs on every authenticated request). */
+/** The unrevoked token with this hash and its user, whatever the account's state (two point reads: this runs on every authenticated request). */
 export async function findActiveTokenByHash(db: Db, secretHash: string) {
   const token = await findRow(db, tokensTable, "secret_hash", secretHash);
   if (!token || token.revokedAt !== null) return undefined;
   const user = await findRow(db, usersTable, "id", token.userId);
-  return user?.active ? { token, user } : undefined;
+  return user ? { token, user } : undefined;
 }
 
 export const updateTokenLastUsed = async (db: Db, id: number, at: number) => await db.update(tokensTable).set({ lastUsed: at }).where(eq(tokensTable.id, id));

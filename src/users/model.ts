@@ -36,3 +36,36 @@ export const MIN_PASSWORD_LENGTH = 8;
 export const userSearchQuery = t.Object({ q: t.Optional(t.String()) }, { additionalProperties: true });
 
 export type UserSearchQuery = typeof userSearchQuery.static;
+
+/** `GET /api/users/all` (administrators): `q`, the account-state filters, paging and a sort; values are checked by the service. */
+export const allUsersQuery = t.Object(
+  {
+    q: t.Optional(t.String()),
+    is_active: t.Optional(t.String()),
+    is_blocked: t.Optional(t.String()),
+    is_verified: t.Optional(t.String()),
+    sort: t.Optional(t.String()),
+    page: t.Optional(t.String()),
+    size: t.Optional(t.String()),
+  },
+  { additionalProperties: true },
+);
+
+export type AllUsersQuery = typeof allUsersQuery.static;
+
+/** Orders of the administrators' list; `newest` (accounts made last first) by default. */
+export const ALL_USERS_SORTS = ["newest", "oldest", "username", "email"] as const;
+export type AllUsersSort = (typeof ALL_USERS_SORTS)[number];
+
+/** The account-state filters of the administrators' list (absent: either). */
+export interface AccountFilters {
+  active?: boolean;
+  blocked?: boolean;
+  verified?: boolean;
+}
+
+/** How an administrative action came in, for the audit log: the pages, the REST API or the CLI, and the client's address. */
+export interface ActionContext {
+  via: "web" | "api" | "cli";
+  address?: string | null;
+}

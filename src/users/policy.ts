@@ -5,7 +5,8 @@ import { isAdmin, requireUser, type Actor } from "../core/actor";
 import { forbidden } from "../core/errors";
 import { usersTable } from "../db/tables";
 
-const isSelf = (actor: Actor, userId: number) => actor.kind === "user" && actor.userId === userId;
+/** The actor is this user (signed in as them). */
+export const isSelf = (actor: Actor, userId: number) => actor.kind === "user" && actor.userId === userId;
 
 /** 401 for anonymous callers, 403 for others but the user themself and administrators. */
 export function requireSelfOrAdmin(actor: Actor, userId: number): void {
@@ -52,9 +53,17 @@ export function userViewOf(actor: Actor, user: { id: number; emailVisibility: st
 
 /**
  * Why an account may not open a session by any way in (password, provider, directory, mailed link),
- * or null: it is deactivated, or (ACCOUNTS_CONFIRM_EMAIL) its e-mail address is not proved yet.
+ * or null: an administrator blocked it, it is deactivated, or (ACCOUNTS_CONFIRM_EMAIL) its e-mail
+ * address is not proved yet.
  */
-export function signInRefusal(user: { active: boolean; confirmedAt: number | null }, confirmEmail: boolean): "inactive" | "unconfirmed" | null {
+export function signInRefusal(
+  user: { active: boolean; confirmedAt: number | null; blockedAt: number | null },
+  confirmEmail: boolean,
+): "blocked" | "inactive" | "unconfirmed" | null {
+  if (user.blockedAt !== null) return "blocked";
   if (!user.active) return "inactive";
   return confirmEmail && user.confirmedAt === null ? "unconfirmed" : null;
 }
+
+/** What a blocked account's every way in answers (sign-in forms, external sources, tokens). */
+export const BLOCKED_MESSAGE = "This account is blocked by an administrator: it cannot sign in or use its tokens.";

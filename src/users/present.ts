@@ -27,3 +27,15 @@ export function presentUser(row: UserRow, view: UserView, links: Links) {
 }
 
 export type UserJson = ReturnType<typeof presentUser>;
+
+/** An account as administrators manage it (`/api/users/all`, the moderation actions): every field, the moderation state included. */
+export function presentManagedUser(row: UserRow, isCurrentUser: boolean, links: Links) {
+  return {
+    ...presentUser(row, { isCurrentUser, showEmail: true, showAccount: true }, links),
+    is_admin: row.isAdmin,
+    blocked_at: row.blockedAt === null ? null : formatIsoTime(row.blockedAt),
+    verified_at: row.verifiedAt === null ? null : formatIsoTime(row.verifiedAt),
+  };
+}
+
+export type ManagedUserJson = ReturnType<typeof presentManagedUser>;

@@ -1,8 +1,9 @@
 // Queries on the users table.
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { matchAllWords } from "../core/word-match";
 import { first, type Db } from "../db/port";
 import { usersTable } from "../db/tables";
+import type { AccountFilters, AllUsersSort } from "./model";
 
 export type UserRow = typeof usersTable.$inferSelect;
 export type NewUserRow = typeof usersTable.$inferInsert;
@@ -88,5 +89,32 @@ export async function searchUsers(db: Db, filter: SQL, words: string[], columns:
     .where(where)
     .orderBy(sql`${usersTable.username} IS NULL`, sql`lower(${usersTable.username})`, asc(usersTable.id))
     .limit(limit);
+  return { rows, total };
+}
+
+/** The administrators' list: every account within the state filters whose words match, in `sort`'s order, paged. */
+export async function searchAllUsers(db: Db, where: { filters: AccountFilters; words: string[]; columns: SQL[] }, sort: AllUsersSort, limit: number, offset: number) {
+  const u = usersTable;
+  const { filters } = where;
+  const condition = and(
+    filters.active === undefined ? undefined : eq(u.active, filters.active),
+    filters.blocked === undefined ? undefined : filters.blocked ? isNotNull(u.blockedAt) : isNull(u.blockedAt),
+    filters.verified === undefined ? undefined : filters.verified ? isNotNull(u.verifiedAt) : isNull(u.verifiedAt),
+    matchAllWords(where.words, where.columns),
+  );
+  const total = (await first(db.select({ n: count() }).from(u).where(condition).limit(1)))?.n ?? 0;
+  const order = {
+    newest: [desc(u.created), desc(u.id)],
+    oldest: [asc(u.created), asc(u.id)],
+    username: [sql`${u.username} IS NULL`, sql`lower(${u.username})`, asc(u.id)],
+    email: [sql`lower(${u.email})`, asc(u.id)],
+  }[sort];
+  const rows = await db
+    .select()
+    .from(u)
+    .where(condition)
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset);
   return { rows, total };
 }

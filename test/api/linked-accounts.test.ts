@@ -4,7 +4,9 @@
 // started it; refused for an identity another account has, a callback in another browser, a session
 // changed meanwhile); unlinking (never the last way in, never another account's); and an existing
 // account of the provider's address linked only once the person signs in to it with its password
-// in the same browser.
+// in the same browser. The same for a SAML IdP (samlify on 127.0.0.1, test/helpers/saml-idp.ts):
+// Link → the IdP → the ACS → the one-use code brought back by the browser that started it, linked
+// only to the person still signed in there; unlinked like any identity.
 //
 // Clock: as in oidc.test.ts, the ManualClock is set to Date.now() once (the provider stamps its
 // tokens with the system's time); tests then move only the ManualClock.
@@ -14,6 +16,7 @@ import type { Config } from "../../src/config";
 import { systemActor, type Actor } from "../../src/core/actor";
 import { BASE_URL, createTestApp, type TestApp } from "../helpers/app";
 import { signInAtProvider, startOidcProvider, type TestOidcProvider } from "../helpers/oidc-provider";
+import { startSamlIdp, type TestSamlIdp } from "../helpers/saml-idp";
 import { cookieValue, raw } from "../helpers/sign-in";
 import { startSmtp, type TestSmtp } from "../helpers/smtp";
 
@@ -22,9 +25,12 @@ const SECRET = "cairn-client-secret";
 let op: TestOidcProvider;
 let t: TestApp;
 let smtp: TestSmtp;
+let idp: TestSamlIdp;
 
 beforeAll(async () => {
   smtp = await startSmtp();
+  // The IdP's assertion times follow the app's ManualClock.
+  idp = await startSamlIdp({ now: () => t.clock.now() } as unknown as Parameters<typeof startSamlIdp>[0]);
   op = await startOidcProvider([{ client_id: "cairn", client_secret: SECRET, redirect_uris: ["uni", "trusted"].map((name) => `${BASE_URL}/oauth/authorized/${name}`) }]);
   t = await createTestApp({
     ...smtp.config,
@@ -32,9 +38,11 @@ beforeAll(async () => {
       { name: "uni", title: "University account", issuer: op.issuer, client_id: "cairn", client_secret: SECRET },
       { name: "trusted", title: "Trusted campus", issuer: op.issuer, client_id: "cairn", client_secret: SECRET, trust_email: true },
     ],
+    SAML_IDPS: [{ name: "shib", title: "Campus SSO", metadata_file: idp.metadataFile }],
   });
+  idp.useSpMetadata("shib", (await raw(t, "GET", "/saml/metadata/shib")).text);
   t.clock.set(Date.now());
-  for (const name of ["lena", "mia", "olga", "pia"]) {
+  for (const name of ["lena", "mia", "olga", "pia", "rita", "sam"]) {
     await t.services.users.createUser(systemActor, { email: `${name}@example.org`, username: name, password: `${name}-password` });
   }
   op.people.set("nell-sub", { email: "nell@uni.example", email_verified: true, name: "Nell" });
@@ -48,6 +56,7 @@ afterAll(async () => {
   await t.close();
   await op.close();
   await smtp.stop();
+  await idp.close();
 });
 
 const userByEmail = async (email: string) => (await t.services.users.findUserByEmail(systemActor, email))!;
@@ -144,6 +153,7 @@ describe("the linked-accounts page", () => {
     expect(row).toContain('<input type="hidden" name="provider" value="trusted"/><input type="hidden" name="subject" value="nell-sub"/>');
     expect(row).toContain('aria-label="Unlink Trusted campus"');
     expect(res.text).toMatch(/<a class="button secondary" href="\/account\/settings\/linked-accounts\/link\/uni\?csrf=[A-Za-z0-9_-]{20,}">Link University account<\/a>/);
+    expect(res.text).toMatch(/<a class="button secondary" href="\/account\/settings\/linked-accounts\/link\/saml%3Ashib\?csrf=[A-Za-z0-9_-]{20,}">Link Campus SSO<\/a>/);
     expect(res.text).not.toContain("Link Trusted campus");
     expect(res.text).toContain("Your account has no password");
   });
@@ -153,7 +163,10 @@ describe("the linked-accounts page", () => {
     const bob = t.users.bob.user.id;
     const own = await t.services.linkedAccounts.listLinkedAccounts(actorOf(nell.id), nell.id);
     expect(own.identities.map((i) => [i.provider, i.subject, i.title, i.email])).toEqual([["trusted", "nell-sub", "Trusted campus", "nell@uni.example"]]);
-    expect(own.linkable).toEqual([{ name: "uni", title: "University account" }]);
+    expect(own.linkable).toEqual([
+      { key: "uni", title: "University account" },
+      { key: "saml:shib", title: "Campus SSO" },
+    ]);
     expect(own.hasPassword).toBe(false);
     expect((await t.services.linkedAccounts.listLinkedAccounts(actorOf(t.users.admin.user.id, true), nell.id)).identities).toHaveLength(1);
     await expect(t.services.linkedAccounts.listLinkedAccounts(actorOf(bob), nell.id)).rejects.toMatchObject({ status: 403 });
@@ -379,5 +392,139 @@ describe("an existing account of the provider's address: sign in to it once to l
     expect(page.text).not.toContain("Evil");
     expect(page.text).not.toContain("nope");
     expect(page.text).not.toContain('role="status"');
+  });
+});
+
+describe("a SAML IdP: linking one more while signed in, and unlinking it", () => {
+  const EPPN = "urn:oid:1.3.6.1.4.1.5923.1.1.1.6";
+  const MAIL = "urn:oid:0.9.2342.19200300.100.1.3";
+  /** A person at the IdP: eduPersonPrincipalName `{id}@uni.example` (the subject), mail `{id}.sso@uni.example`. */
+  const samlPerson = (id: string) => ({ nameId: `${id}-persistent-id`, attributes: { [EPPN]: [`${id}@uni.example`], [MAIL]: [`${id}.sso@uni.example`] } });
+
+  /** "Link Campus SSO" pressed on the settings page of `session`: the AuthnRequest samlify read and the browser-binding cookie. */
+  async function startSamlLink(session: string) {
+    const res = await raw(t, "GET", `${PATH}/link/saml%3Ashib?csrf=${encodeURIComponent(await csrfOf(session))}`, { cookie: session });
+    expect(res.status).toBe(302);
+    const url = res.headers.get("location")!;
+    expect(url.startsWith(`${idp.ssoUrl}?SAMLRequest=`)).toBe(true);
+    return { request: await idp.parseRequest(url, "shib"), browser: cookieValue(res.cookies, "cairn_saml")! };
+  }
+
+  /** The IdP's page posts its response to the ACS (cross-site: no cookies): the way back with the one-use code. */
+  async function acs(requestId: string, who: ReturnType<typeof samlPerson>) {
+    const res = await raw(t, "POST", "/saml/authorized/shib", { form: { SAMLResponse: await idp.respond(requestId, who, {}, "shib") } });
+    expect(res.status).toBe(303);
+    return res.headers.get("location")!;
+  }
+
+  /** Link started by `session`, the IdP signing in `who`: the code's URL and the browser cookie. */
+  async function linkAtIdp(session: string, who: ReturnType<typeof samlPerson>) {
+    const { request, browser } = await startSamlLink(session);
+    return { back: await acs(request.id, who), browser };
+  }
+
+  /** A plain SAML sign-in (no session) as `who`: the answer and the session it set. */
+  async function samlSignIn(who: ReturnType<typeof samlPerson>) {
+    const start = await raw(t, "GET", "/saml/login/shib");
+    const { id } = await idp.parseRequest(start.headers.get("location")!, "shib");
+    const res = await raw(t, "GET", await acs(id, who), { cookie: `cairn_saml=${cookieValue(start.cookies, "cairn_saml")}` });
+    return { ...res, session: cookieValue(res.cookies, "cairn_session") };
+  }
+
+  test("the page's Link → the IdP → the ACS → back: linked to the signed-in account, the session unchanged; the identity then signs it in", async () => {
+    const rita = await userByEmail("rita@example.org");
+    const session = await passwordSession("rita", "rita-password");
+    const { back, browser } = await linkAtIdp(session, samlPerson("rita"));
+    expect(back.startsWith("/saml/authorized/shib?code=")).toBe(true);
+    const res = await raw(t, "GET", back, { cookie: `${session}; cairn_saml=${browser}` });
+    expect({ status: res.status, location: res.headers.get("location") }).toEqual({ status: 303, location: `${PATH}?linked=saml%3Ashib` });
+    expect(cookieValue(res.cookies, "cairn_session")).toBeUndefined();
+    expect(res.cookies).toContain("cairn_saml=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0");
+    expect(await userOfSession(session.slice("cairn_session=".length))).toBe(rita.id);
+    expect(await identitiesOf(rita.id)).toEqual(["saml:shib/rita@uni.example"]);
+    const page = await raw(t, "GET", res.headers.get("location")!, { cookie: session });
+    expect(page.text).toContain('<p class="notice ok" role="status">Your Campus SSO is now linked: you can sign in with it.</p>');
+    expect(page.text).toContain('<th scope="row">Campus SSO</th><td>rita.sso@uni.example</td>');
+    expect(page.text).not.toContain("Link Campus SSO");
+    const signedIn = await samlSignIn(samlPerson("rita"));
+    expect(signedIn.status).toBe(303);
+    expect(await userOfSession(signedIn.session)).toBe(rita.id);
+  });
+
+  test("an identity linked to another account already: 409, not moved", async () => {
+    const session = await passwordSession("sam", "sam-password");
+    const { back, browser } = await linkAtIdp(session, samlPerson("rita"));
+    const res = await raw(t, "GET", back, { cookie: `${session}; cairn_saml=${browser}` });
+    expect(res.status).toBe(409);
+    expect(res.text).toContain("This Campus SSO identity is linked to another account already.");
+    expect(await identitiesOf((await userByEmail("sam@example.org")).id)).toEqual([]);
+    expect(await identitiesOf((await userByEmail("rita@example.org")).id)).toEqual(["saml:shib/rita@uni.example"]);
+  });
+
+  test("Link needs the session's CSRF token: no request is made, no cookie set", async () => {
+    const session = await passwordSession("sam", "sam-password");
+    for (const query of ["", "?csrf=", "?csrf=forged-token"]) {
+      const res = await raw(t, "GET", `${PATH}/link/saml%3Ashib${query}`, { cookie: session });
+      expect(res.status).toBe(403);
+      expect(res.headers.get("location")).toBeNull();
+      expect(cookieValue(res.cookies, "cairn_saml")).toBeUndefined();
+    }
+  });
+
+  test("signed out, or someone else signed in, at the return: 403, nothing linked, nobody signed in", async () => {
+    const sam = await userByEmail("sam@example.org");
+    const lena = await userByEmail("lena@example.org");
+    const before = await identitiesOf(lena.id);
+    for (const now of [() => passwordSession("lena", "lena-password"), async () => ""]) {
+      const session = await passwordSession("sam", "sam-password");
+      const { back, browser } = await linkAtIdp(session, samlPerson("sam"));
+      const other = await now();
+      const res = await raw(t, "GET", back, { cookie: `${other ? `${other}; ` : ""}cairn_saml=${browser}` });
+      expect(res.status).toBe(403);
+      expect(res.text).toContain("You are no longer signed in as the person who started linking Campus SSO");
+      expect(cookieValue(res.cookies, "cairn_session")).toBeUndefined();
+      // The request is spent: signing in again as the one who started it does not finish it.
+      expect((await raw(t, "GET", back, { cookie: `${session}; cairn_saml=${browser}` })).status).toBe(400);
+    }
+    expect(await identitiesOf(sam.id)).toEqual([]);
+    expect(await identitiesOf(lena.id)).toEqual(before);
+  });
+
+  test("the code brought back in another browser (signed in as someone else, with or without a SAML cookie of its own): refused, nothing linked", async () => {
+    const sam = await userByEmail("sam@example.org");
+    const lena = await userByEmail("lena@example.org");
+    const before = await identitiesOf(lena.id);
+    const mallory = await passwordSession("sam", "sam-password");
+    const victim = await passwordSession("lena", "lena-password");
+    const { back, browser } = await linkAtIdp(mallory, samlPerson("mallory"));
+    const victimsOwn = (await startSamlLink(victim)).browser;
+    for (const cookie of [victim, `${victim}; cairn_saml=${victimsOwn}`]) {
+      const res = await raw(t, "GET", back, { cookie });
+      expect(res.status).toBe(400);
+      expect(res.text).toContain("This sign-in was started in another browser");
+    }
+    expect(await identitiesOf(lena.id)).toEqual(before);
+    expect(await identitiesOf(sam.id)).toEqual([]);
+    // The browser that started it still can (the other browser could not spend it).
+    expect((await raw(t, "GET", back, { cookie: `${mallory}; cairn_saml=${browser}` })).status).toBe(303);
+    expect(await identitiesOf(sam.id)).toEqual(["saml:shib/mallory@uni.example"]);
+  });
+
+  test("unlinking a SAML identity: done with a password (it no longer signs in there); the last way in is refused", async () => {
+    const rita = await userByEmail("rita@example.org");
+    const session = await passwordSession("rita", "rita-password");
+    const res = await unlink(session, "saml:shib", "rita@uni.example");
+    expect({ status: res.status, location: res.headers.get("location") }).toEqual({ status: 303, location: `${PATH}?unlinked=saml%3Ashib` });
+    expect(await identitiesOf(rita.id)).toEqual([]);
+    expect((await raw(t, "GET", res.headers.get("location")!, { cookie: session })).text).toContain("Campus SSO is unlinked: it no longer signs you in.");
+    expect(await userOfSession((await samlSignIn(samlPerson("rita"))).session)).not.toBe(rita.id);
+    // An account made by a SAML sign-in has no password: its one identity cannot go.
+    const made = await samlSignIn(samlPerson("quinn"));
+    const quinn = await userByEmail("quinn.sso@uni.example");
+    expect(await userOfSession(made.session)).toBe(quinn.id);
+    const refused = await unlink(`cairn_session=${made.session}`, "saml:shib", "quinn@uni.example");
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain("Campus SSO is the only way to sign in to this account (it has no password)");
+    expect(await identitiesOf(quinn.id)).toEqual(["saml:shib/quinn@uni.example"]);
   });
 });

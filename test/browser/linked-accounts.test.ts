@@ -1,23 +1,28 @@
 // Account settings → linked accounts in a real browser, at a desktop's and a phone's width: signed in
 // with a password, "Link" goes through the provider's own login and consent pages (oidc-provider's,
 // on 127.0.0.1) and back to the page with the account listed, then "Unlink" removes it; an account
-// whose only way in is its provider is refused the unlink, saying why. Pages checked with axe and
-// html-validate.
+// whose only way in is its provider is refused the unlink, saying why. A SAML IdP (samlify on
+// `localhost`, another site, posting its response to the ACS cross-site) is linked the same way.
+// Pages checked with axe and html-validate.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { systemActor } from "../../src/core/actor";
 import { htmlErrors, seriousAxeViolations, signIn, startBrowserApp, submitForm, type BrowserApp } from "../helpers/browser";
 import { startOidcProvider, type TestOidcProvider } from "../helpers/oidc-provider";
+import { startSamlIdp, type TestSamlIdp } from "../helpers/saml-idp";
 
 const PATH = "/account/settings/linked-accounts";
 const SECRET = "cairn-client-secret";
 let app: BrowserApp;
 let op: TestOidcProvider;
+let idp: TestSamlIdp;
 
 beforeAll(async () => {
   app = await startBrowserApp(async (base) => {
     op = await startOidcProvider([{ client_id: "cairn", client_secret: SECRET, redirect_uris: ["uni", "lab"].map((name) => `${base}/oauth/authorized/${name}`) }]);
+    idp = await startSamlIdp({ now: () => app.clock.now() } as Parameters<typeof startSamlIdp>[0], "localhost");
     return {
+      SAML_IDPS: [{ name: "shib", title: "Campus SSO", metadata_file: idp.metadataFile }],
       OIDC_PROVIDERS: [
         { name: "uni", title: "University account", issuer: op.issuer, client_id: "cairn", client_secret: SECRET, trust_email: true },
         { name: "lab", title: "Lab directory", issuer: op.issuer, client_id: "cairn", client_secret: SECRET },
@@ -25,7 +30,8 @@ beforeAll(async () => {
     };
   });
   app.clock.set(Date.now());
-  for (const name of ["dora", "erin"]) {
+  idp.useSpMetadata("shib", await (await fetch(`${app.base}/saml/metadata/shib`)).text());
+  for (const name of ["dora", "erin", "hana"]) {
     await app.services.users.createUser(systemActor, { email: `${name}@example.org`, username: name, password: `${name}-password` });
     op.people.set(`${name}-uni-sub`, { email: `${name}.uni@uni.example`, email_verified: true, name: `${name} at the university` });
   }
@@ -36,6 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.stop();
   await op.close();
+  await idp.close();
 });
 
 const WIDTHS = { desktop: 1280, phone: 375 } as const;
@@ -133,6 +140,36 @@ describe("linked accounts", () => {
       await expect(status(page)).resolves.toBe("Your Lab directory is now linked: you can sign in with it.");
       await expect(page.getByRole("table", { name: "Accounts linked to yours" }).getByRole("rowheader").allTextContents()).resolves.toEqual(["Lab directory"]);
       await checkPage(page, WIDTHS.phone);
+    } finally {
+      await person.close();
+    }
+  });
+
+  test("a SAML IdP: Link goes to the IdP, whose page posts to the ACS cross-site, and back to the page with it listed; still signed in as before", async () => {
+    idp.loginAs(
+      { nameId: "hana-persistent", attributes: { "urn:oid:1.3.6.1.4.1.5923.1.1.1.6": ["hana@uni.example"], "urn:oid:0.9.2342.19200300.100.1.3": ["hana.sso@uni.example"] } },
+      "shib",
+    );
+    const person = await app.browser.newContext({ baseURL: app.base, viewport: { width: WIDTHS.desktop, height: 800 } });
+    try {
+      const page = await person.newPage();
+      await signIn(page, "hana", "hana-password", PATH);
+      const before = (await person.cookies()).find((c) => c.name === "cairn_session")!.value;
+      await page.getByRole("link", { name: "Link Campus SSO" }).click();
+      await page.waitForURL((url) => url.pathname === PATH && url.search === "?linked=saml%3Ashib", { timeout: 15_000 });
+      await expect(status(page)).resolves.toBe("Your Campus SSO is now linked: you can sign in with it.");
+      const table = page.getByRole("table", { name: "Accounts linked to yours" });
+      await expect(table.getByRole("rowheader").allTextContents()).resolves.toEqual(["Campus SSO"]);
+      await expect(table.getByRole("cell", { name: "hana.sso@uni.example" }).count()).resolves.toBe(1);
+      await expect(page.getByRole("link", { name: "Link Campus SSO" }).count()).resolves.toBe(0);
+      const cookies = await person.cookies();
+      expect(cookies.find((c) => c.name === "cairn_session")!.value).toBe(before);
+      expect(cookies.find((c) => c.name === "cairn_saml")).toBeUndefined();
+      const hana = (await app.services.users.findUserByEmail(systemActor, "hana@example.org"))!;
+      expect((await app.services.linkedAccounts.listLinkedAccounts(systemActor, hana.id)).identities.map((i) => `${i.provider}/${i.subject}`)).toEqual([
+        "saml:shib/hana@uni.example",
+      ]);
+      await checkPage(page, WIDTHS.desktop);
     } finally {
       await person.close();
     }

@@ -32,9 +32,9 @@ describe("help and version", () => {
   test("--help lists the commands and configuration keys", () => {
     const res = cairn(["--help"]);
     expect(res.code).toBe(0);
-    for (const word of ["serve", "users", "tokens", "groups", "jobs", "MAX_CONTENT_LENGTH", "RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS"]) expect(res.stdout).toContain(word);
+    for (const word of ["serve", "users", "audit", "tokens", "groups", "jobs", "MAX_CONTENT_LENGTH", "RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS"]) expect(res.stdout).toContain(word);
   });
-  test.each(["serve", "users", "tokens", "groups", "jobs"])("%s --help prints its usage", (name) => {
+  test.each(["serve", "users", "audit", "tokens", "groups", "jobs"])("%s --help prints its usage", (name) => {
     const res = cairn([name, "--help"]);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain(`cairn ${name}`);
@@ -77,7 +77,11 @@ describe("users, tokens and groups", () => {
 describe("wrong arguments: one line, exit 2, nothing written", () => {
   const cases: [string, string[], string][] = [
     ["unknown command", ["frobnicate"], "cairn: unknown command 'frobnicate' (try cairn --help)\n"],
-    ["unknown subcommand", ["users", "delete"], "cairn: unknown users command 'delete' (create, list, set-password)\n"],
+    [
+      "unknown subcommand",
+      ["users", "delete"],
+      "cairn: unknown users command 'delete' (create, list, set-password, block, restore, approve, activate, deactivate, promote, demote)\n",
+    ],
     ["missing --email", ["users", "create"], "cairn: --email is required\n"],
     ["unknown flag", ["users", "create", "--email", "x@example.org", "--colour"], "cairn: Unknown option '--colour'\n"],
     ["flag without value", ["users", "create", "--email"], "cairn: Option '--email <value>' argument missing\n"],

@@ -21,6 +21,8 @@ export interface RouteFixture {
   link: string;
   group: string;
   user: string;
+  /** An account of its own for the administrators' actions (block, deactivate…): walking them must not lock alice out. */
+  moderated: string;
   set: string;
 }
 
@@ -55,6 +57,7 @@ export async function createRouteFixture(t: TestApp): Promise<RouteFixture> {
   await t.services.groups.addMember(systemActor, group.id, t.users.alice.user.id);
   const set = await t.call("POST", "/api/oaipmh/sets", { as: "admin", body: { name: "Fixture set", spec: "fixture", search_pattern: "*" } });
   expectStatus(set, 201);
+  const moderated = await t.services.users.createUser(systemActor, { email: "route-fixture-moderated@example.org", username: "moderated" });
   return {
     record,
     draft,
@@ -67,6 +70,7 @@ export async function createRouteFixture(t: TestApp): Promise<RouteFixture> {
     link: String(linked.json.id),
     group: String(group.id),
     user: String(t.users.alice.user.id),
+    moderated: String(moderated.id),
     set: String(set.json.id),
   };
 }
@@ -118,6 +122,7 @@ export function fillPath(path: string, f: RouteFixture): string {
     if (path.startsWith("/api/communities/")) return f.community;
     if (path.startsWith("/api/requests/") || path.startsWith("/me/requests/") || path.startsWith("/requests/")) return f.request;
     if (path.startsWith("/api/groups/")) return f.group;
+    if (/^\/api\/users\/\{id\}\/(block|restore|approve|activate|deactivate)$/.test(path)) return f.moderated;
     if (path.startsWith("/api/users/")) return f.user;
     if (path.startsWith("/api/oaipmh/sets/")) return f.set;
     if (path.startsWith("/api/vocabularies/")) return "eng";

@@ -82,11 +82,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export async function startSamlIdp(clock: ManualClock, host = "127.0.0.1") {
   let metadataStatus = 200;
-  /** Who the IdP's /sso page signs in (a browser test's IdP login, without a form). */
+  /** Who the IdP's /sso page signs in (a browser test's IdP login, without a form), and for which of Cairn's IdP names. */
   let loginAs: { nameId: string; attributes: Attributes } | null = null;
+  let loginSp = "uni";
   const server: Server = createServer((req, res) => {
     if (req.url?.startsWith("/sso?") && loginAs) {
-      void ssoPage(`${base}${req.url}`, loginAs).then(
+      void ssoPage(`${base}${req.url}`, loginAs, loginSp).then(
         (html) => {
           res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
           res.end(html);
@@ -139,8 +140,11 @@ export async function startSamlIdp(clock: ManualClock, host = "127.0.0.1") {
   const sps = new Map<string, any>();
 
   const api = {
-    /** Makes the IdP's /sso page sign in `person` (null: it shows its login page and stays there). */
-    loginAs: (person: { nameId: string; attributes: Attributes } | null) => (loginAs = person),
+    /** Makes the IdP's /sso page sign in `person` (null: it shows its login page and stays there), for Cairn's IdP `spName`. */
+    loginAs: (person: { nameId: string; attributes: Attributes } | null, spName = "uni") => {
+      loginAs = person;
+      loginSp = spName;
+    },
     entityId,
     ssoUrl,
     metadataFile,
@@ -234,9 +238,9 @@ export async function startSamlIdp(clock: ManualClock, host = "127.0.0.1") {
   };
 
   /** The IdP's answer to the browser: the page whose form posts the response to the ACS (HTTP-POST binding), sent at once by its script. */
-  async function ssoPage(url: string, person: { nameId: string; attributes: Attributes }): Promise<string> {
-    const request = await api.parseRequest(url);
-    const response = await api.respond(request.id, person);
+  async function ssoPage(url: string, person: { nameId: string; attributes: Attributes }, spName: string): Promise<string> {
+    const request = await api.parseRequest(url, spName);
+    const response = await api.respond(request.id, person, {}, spName);
     return `<!DOCTYPE html><html lang="en"><head><title>IdP</title></head><body><form method="post" action="${escapeXml(request.acsUrl)}"><input type="hidden" name="SAMLResponse" value="${response}"><button>Continue</button></form><script>document.forms[0].submit()</script></body></html>`;
   }
   return api;

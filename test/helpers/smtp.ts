@@ -15,6 +15,8 @@ export interface ReceivedMessage {
 export interface TestSmtp {
   port: number;
   received: ReceivedMessage[];
+  /** Recipients (lower case) this server refuses with 550, as a mail server refuses an unknown mailbox; add and remove freely. */
+  refusing: Set<string>;
   /** The configuration that points Cairn's mail at this server (no TLS, no login). */
   config: { MAIL_SERVER: string; MAIL_PORT: number; MAIL_USE_TLS: boolean; MAIL_USE_SSL: boolean };
   /** The messages to `to` so far, oldest first. */
@@ -24,10 +26,15 @@ export interface TestSmtp {
 
 export async function startSmtp(): Promise<TestSmtp> {
   const received: ReceivedMessage[] = [];
+  const refusing = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!refusing.has(address.address.toLowerCase())) return callback();
+      callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: mailbox unavailable`), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((mail) => {
@@ -49,6 +56,7 @@ export async function startSmtp(): Promise<TestSmtp> {
   return {
     port,
     received,
+    refusing,
     config: { MAIL_SERVER: "127.0.0.1", MAIL_PORT: port, MAIL_USE_TLS: false, MAIL_USE_SSL: false },
     to: (to) => received.filter((m) => m.to.some((r) => r.toLowerCase() === to.toLowerCase())),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),

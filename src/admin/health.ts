@@ -1,0 +1,130 @@
+// The installation's health for administrators: version, uptime, where the data lives and how much
+// room it takes, the disk's free space, and the configuration choices that need a look.
+import { readdirSync, statfsSync, statSync, type Dirent } from "node:fs";
+import { join } from "node:path";
+import { requireAdmin, type Actor } from "../core/actor";
+import type { Config } from "../config";
+import type { Clock } from "../core/time";
+import { COMMIT, VERSION } from "../version";
+
+/** Below this share of the data directory's disk free, Health warns. */
+export const LOW_DISK_SHARE = 0.1;
+/** The address the first administrator gets when none is given (config.ts ADMIN_EMAIL's default). */
+export const DEFAULT_ADMIN_EMAIL = "admin@localhost";
+
+export interface HealthWarning {
+  /** Stable key (tests, and what the warning is about). */
+  key: "disk-low" | "mail-off" | "dois-off" | "self-signed-certificate" | "default-admin-email" | "registration-open";
+  message: string;
+}
+
+export interface Health {
+  version: string;
+  commit: string;
+  startedAt: number;
+  uptimeMs: number;
+  dataDir: string;
+  /** The database file and its write-ahead log, in bytes. */
+  databaseBytes: number;
+  /** The local file store's bytes; null when files are kept in S3 (not measured here). */
+  fileStoreBytes: number | null;
+  /** The data directory's disk; null where the system cannot tell. */
+  disk: { freeBytes: number; totalBytes: number } | null;
+  warnings: HealthWarning[];
+}
+
+export interface HealthDeps {
+  config: Config;
+  clock: Clock;
+  /** When this process's services were made. */
+  startedAt: number;
+  /** The administrators' addresses (users service). */
+  adminEmails(): Promise<string[]>;
+  /** The disk's free and total bytes (default: the system's statfs; tests give their own). */
+  diskOf?(dir: string): Health["disk"];
+}
+
+export type HealthService = ReturnType<typeof createHealthService>;
+
+const sizeOf = (path: string) => {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+};
+
+/** Bytes of every file under `dir` (0 when it does not exist yet). */
+function treeBytes(dir: string): number {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  let total = 0;
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += treeBytes(path);
+    else if (entry.isFile()) total += sizeOf(path);
+  }
+  return total;
+}
+
+function diskOf(dir: string): Health["disk"] {
+  try {
+    const fs = statfsSync(dir);
+    return { freeBytes: Number(fs.bavail) * Number(fs.bsize), totalBytes: Number(fs.blocks) * Number(fs.bsize) };
+  } catch {
+    return null;
+  }
+}
+
+/** The configuration warnings, one entry each, in the order Health lists them. */
+export function configurationWarnings(config: Config, adminEmails: string[]): HealthWarning[] {
+  const warnings: HealthWarning[] = [];
+  if (!config.MAIL_SERVER) warnings.push({ key: "mail-off", message: "Mail is off (MAIL_SERVER is empty): notifications wait in the outbox and nobody receives them." });
+  if (!config.DATACITE_PREFIX) warnings.push({ key: "dois-off", message: "DOIs are off (DATACITE_PREFIX is empty): published records get no DOI." });
+  if (!config.HTTP && !config.TLS_CERT) {
+    warnings.push({ key: "self-signed-certificate", message: "HTTPS uses the self-signed certificate made on first start: browsers warn visitors. Set TLS_CERT and TLS_KEY." });
+  }
+  if (adminEmails.some((email) => email.toLowerCase() === DEFAULT_ADMIN_EMAIL)) {
+    warnings.push({
+      key: "default-admin-email",
+      message: `An administrator still has the default address ${DEFAULT_ADMIN_EMAIL}: mail to it goes nowhere. Change it in the profile settings.`,
+    });
+  }
+  if (config.ACCOUNTS_REGISTERABLE)
+    warnings.push({ key: "registration-open", message: "Anyone may make an account at /signup (ACCOUNTS_REGISTERABLE is on), and new accounts are not moderated." });
+  return warnings;
+}
+
+export function createHealthService(deps: HealthDeps) {
+  const { config, clock } = deps;
+  return {
+    /** The installation's health (administrators). */
+    async readHealth(actor: Actor): Promise<Health> {
+      requireAdmin(actor);
+      const database = join(config.DATA_DIR, "cairn.db");
+      const disk = (deps.diskOf ?? diskOf)(config.DATA_DIR);
+      const warnings: HealthWarning[] = [];
+      if (disk && disk.totalBytes > 0 && disk.freeBytes / disk.totalBytes < LOW_DISK_SHARE) {
+        const percent = ((disk.freeBytes / disk.totalBytes) * 100).toFixed(1);
+        warnings.push({ key: "disk-low", message: `The data directory's disk is almost full: ${percent}% free.` });
+      }
+      warnings.push(...configurationWarnings(config, await deps.adminEmails()));
+      const now = clock.now();
+      return {
+        version: VERSION,
+        commit: COMMIT,
+        startedAt: deps.startedAt,
+        uptimeMs: Math.max(0, now - deps.startedAt),
+        dataDir: config.DATA_DIR,
+        databaseBytes: sizeOf(database) + sizeOf(`${database}-wal`),
+        fileStoreBytes: config.FILES_STORAGE === "s3" ? null : treeBytes(join(config.DATA_DIR, "files")),
+        disk,
+        warnings,
+      };
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// Administration → Health: version, uptime, where the data lives and its sizes, the disk's free
+// space, and the configuration warnings (the health service gathers them; this page only shows).
+import type { Health } from "../../admin/health";
+import type { PageContext } from "../layout";
+import { AdminPage, bytes, when } from "./frame";
+
+export const HEALTH = "/administration/health";
+
+/** 93784000 -> "1 d 2 h 3 min". */
+export function duration(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  const [d, h, m] = [Math.floor(minutes / 1440), Math.floor((minutes % 1440) / 60), minutes % 60];
+  return [d ? `${d} d` : "", h ? `${h} h` : "", `${m} min`].filter(Boolean).join(" ");
+}
+
+function diskText(disk: Health["disk"]): string {
+  if (!disk) return "Not known on this system";
+  const percent = disk.totalBytes > 0 ? ((disk.freeBytes / disk.totalBytes) * 100).toFixed(1) : "0";
+  return `${bytes(disk.freeBytes)} free of ${bytes(disk.totalBytes)} (${percent}%)`;
+}
+
+export function HealthPage({ ctx, health, mailOff }: { ctx: PageContext; health: Health; mailOff: boolean }) {
+  const facts: [string, string][] = [
+    ["Version", health.version],
+    ["Commit", health.commit],
+    ["Running since", when(health.startedAt)],
+    ["Uptime", duration(health.uptimeMs)],
+    ["Data directory", health.dataDir],
+    ["Database", bytes(health.databaseBytes)],
+    ["File store", health.fileStoreBytes === null ? "In S3 (not measured here)" : bytes(health.fileStoreBytes)],
+    ["Free disk space", diskText(health.disk)],
+  ];
+  return (
+    <AdminPage ctx={ctx} title="Health" screen={HEALTH} mailOff={mailOff}>
+      <section aria-labelledby="installation">
+        <h2 id="installation">Installation</h2>
+        <dl class="facts">
+          {facts.map(([term, value]) => (
+            <>
+              <dt>{term}</dt>
+              <dd class={term === "Data directory" || term === "Commit" ? "mono" : undefined}>{value}</dd>
+            </>
+          ))}
+        </dl>
+      </section>
+      <section aria-labelledby="warnings">
+        <h2 id="warnings">Warnings</h2>
+        {health.warnings.length === 0 ? (
+          <p class="muted">Nothing needs a look.</p>
+        ) : (
+          <ul class="warnings">
+            {health.warnings.map((warning) => (
+              <li data-warning={warning.key}>{warning.message}</li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </AdminPage>
+  );
+}
