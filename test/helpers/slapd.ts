@@ -15,7 +15,12 @@ export const SERVICE_DN = `cn=cairn,ou=services,${SUFFIX}`;
 export const SERVICE_PASSWORD = "service-account-password";
 const ROOT_DN = `cn=admin,${SUFFIX}`;
 const ROOT_PASSWORD = "root-password";
+// By their full paths: /usr/sbin is not on every PATH (a CI runner's, a fresh clone's).
 const SLAPD = "/usr/sbin/slapd";
+const SLAPPASSWD = "/usr/sbin/slappasswd";
+const LDAPADD = "/usr/bin/ldapadd";
+const LDAPMODIFY = "/usr/bin/ldapmodify";
+const OPENSSL = "/usr/bin/openssl";
 
 export interface DirectoryPerson {
   uid: string;
@@ -29,7 +34,7 @@ export interface DirectoryPerson {
 
 /** Why the directory tests cannot run here, or null: slapd and its tools are installed. */
 export function slapdMissing(): string | null {
-  for (const tool of [SLAPD, "/usr/bin/ldapadd", "/usr/sbin/slappasswd", "/usr/bin/openssl"]) {
+  for (const tool of [SLAPD, LDAPADD, LDAPMODIFY, SLAPPASSWD, OPENSSL]) {
     if (!existsSync(tool)) return `${tool} is not installed (Debian: apt-get install slapd ldap-utils openssl): the LDAP sign-in tests are skipped.`;
   }
   return null;
@@ -63,10 +68,10 @@ function makeCertificates(dir: string) {
   const conf = join(dir, "san.cnf");
   writeFileSync(conf, "basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n");
   const f = (name: string) => join(dir, name);
-  run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f("ca.key"), "-out", f("ca.pem"), "-days", "3650", "-subj", "/CN=Test directory CA"]);
-  run(["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", f("server.key"), "-out", f("server.csr"), "-subj", "/CN=127.0.0.1"]);
+  run([OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f("ca.key"), "-out", f("ca.pem"), "-days", "3650", "-subj", "/CN=Test directory CA"]);
+  run([OPENSSL, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", f("server.key"), "-out", f("server.csr"), "-subj", "/CN=127.0.0.1"]);
   run([
-    "openssl",
+    OPENSSL,
     "x509",
     "-req",
     "-in",
@@ -133,9 +138,9 @@ export async function startSlapd() {
     }
     throw new Error("slapd did not start listening within 5 seconds");
   };
-  const ldapadd = (ldif: string) => run(["ldapadd", "-x", "-H", `ldap://127.0.0.1:${port}`, "-D", ROOT_DN, "-w", ROOT_PASSWORD], ldif);
-  const ldapmodify = (ldif: string) => run(["ldapmodify", "-x", "-H", `ldap://127.0.0.1:${port}`, "-D", ROOT_DN, "-w", ROOT_PASSWORD], ldif);
-  const ssha = (password: string) => run(["slappasswd", "-h", "{SSHA}", "-s", password]).trim();
+  const ldapadd = (ldif: string) => run([LDAPADD, "-x", "-H", `ldap://127.0.0.1:${port}`, "-D", ROOT_DN, "-w", ROOT_PASSWORD], ldif);
+  const ldapmodify = (ldif: string) => run([LDAPMODIFY, "-x", "-H", `ldap://127.0.0.1:${port}`, "-D", ROOT_DN, "-w", ROOT_PASSWORD], ldif);
+  const ssha = (password: string) => run([SLAPPASSWD, "-h", "{SSHA}", "-s", password]).trim();
 
   try {
     await waitReady();
