@@ -70,24 +70,7 @@ function makeCertificates(dir: string) {
   const f = (name: string) => join(dir, name);
   run([OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f("ca.key"), "-out", f("ca.pem"), "-days", "3650", "-subj", "/CN=Test directory CA"]);
   run([OPENSSL, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", f("server.key"), "-out", f("server.csr"), "-subj", "/CN=127.0.0.1"]);
-  run([
-    OPENSSL,
-    "x509",
-    "-req",
-    "-in",
-    f("server.csr"),
-    "-CA",
-    f("ca.pem"),
-    "-CAkey",
-    f("ca.key"),
-    "-CAcreateserial",
-    "-out",
-    f("server.pem"),
-    "-days",
-    "3650",
-    "-extfile",
-    conf,
-  ]);
+  run([OPENSSL, "x509", "-req", "-in", f("server.csr"), "-CA", f("ca.pem"), "-CAkey", f("ca.key"), "-CAcreateserial", "-out", f("server.pem"), "-days", "3650", "-extfile", conf]);
   return { ca: f("ca.pem"), cert: f("server.pem"), key: f("server.key") };
 }
 
