@@ -160,7 +160,8 @@ export function createServices(options: AppOptions) {
   });
   defineStatsJobs(registry, stats);
   defineFileJobs(registry, { files, config, log });
-  defineBackupJobs(registry, { backup: createBackupService({ config, clock }), config });
+  const backup = createBackupService({ config, clock, jobs });
+  defineBackupJobs(registry, { backup, config });
   defineRecordJobs(registry, { records, config, lookup: vocabularies.lookup, log });
   const exportsService = createExportsService({
     readRecord: records.readRecord,
@@ -278,6 +279,7 @@ export function createServices(options: AppOptions) {
     oai,
     vocabularies,
     jobs,
+    backup,
     health: createHealthService({ config, clock, startedAt, adminEmails }),
     worker: createWorker(runner, { concurrency: config.JOBS_CONCURRENCY, pollMs: config.JOBS_POLL_INTERVAL_MS }),
     stats,

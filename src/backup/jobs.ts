@@ -1,25 +1,12 @@
 // The scheduled backup: `backup` to BACKUP_DIR on BACKUP_SCHEDULE, keeping the newest BACKUP_KEEP
 // snapshots. Off (run on demand only, where it says what is missing) while BACKUP_DIR is empty.
-import { ConfigError, type Config } from "../config";
+import type { Config } from "../config";
 import { systemActor } from "../core/actor";
-import { DAY_MS, HOUR_MS } from "../core/time";
-import type { JobRegistry, Schedule } from "../jobs/registry";
+import type { JobRegistry } from "../jobs/registry";
+import { BACKUP_JOB, parseBackupSchedule, VERIFY_JOB } from "./schedule";
 import type { BackupService } from "./service";
 
-export const BACKUP_JOB = "backup";
-
-const UNITS: Record<string, number> = { m: 60_000, h: HOUR_MS, d: DAY_MS };
-const NAMED: Record<string, number> = { hourly: HOUR_MS, daily: DAY_MS, weekly: 7 * DAY_MS };
-
-/** BACKUP_SCHEDULE: hourly, daily, weekly, an interval (30m, 6h, 2d; at least 5 minutes) or HH:MM (every day at that UTC time). */
-export function parseBackupSchedule(value: string): Schedule {
-  const text = value.trim().toLowerCase();
-  if (NAMED[text]) return { everyMs: NAMED[text] };
-  const interval = /^(\d+)\s*([mhd])$/.exec(text);
-  if (interval && Number(interval[1]) * UNITS[interval[2]!]! >= 5 * 60_000) return { everyMs: Number(interval[1]) * UNITS[interval[2]!]! };
-  if (/^([01]\d|2[0-3]):[0-5]\d$/.test(text)) return { dailyAt: text };
-  throw new ConfigError(`BACKUP_SCHEDULE: expected hourly, daily, weekly, an interval such as 6h (at least 5m) or a UTC time such as 03:30, got ${JSON.stringify(value)}`);
-}
+export { BACKUP_JOB, parseBackupSchedule, VERIFY_JOB } from "./schedule";
 
 export function defineBackupJobs(registry: JobRegistry, deps: { backup: BackupService; config: Config }) {
   const { config } = deps;
@@ -48,6 +35,18 @@ export function defineBackupJobs(registry: JobRegistry, deps: { backup: BackupSe
         `backup ${summary.snapshot} written to ${summary.path}: ${summary.records} records, ${summary.objects} objects (${summary.copied} new, ${summary.reused} already there) in ${summary.seconds} s${summary.pruned.length ? `; removed ${summary.pruned.join(", ")}` : ""}`,
       );
       return summary;
+    },
+  });
+  registry.define({
+    name: VERIFY_JOB,
+    description: "Verifies one snapshot of BACKUP_DIR (re-hashes its files against its manifest, checks its database); queued from the Backups screen.",
+    maxAttempts: 1,
+    run: async (payload, ctx) => {
+      const snapshot = (payload as { snapshot?: unknown }).snapshot;
+      if (typeof snapshot !== "string") throw new Error("No snapshot named in the job's payload.");
+      const result = await deps.backup.verifySnapshot(systemActor, snapshot);
+      ctx.log(`verified ${snapshot}: ${result.problems.length ? `${result.problems.length} problem(s): ${result.problems.join("; ")}` : "no problems"}`);
+      return result;
     },
   });
 }

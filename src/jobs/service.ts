@@ -51,6 +51,12 @@ export function createJobsService(deps: { db: Db; clock: Clock; registry: JobReg
       return store.listRecentJobs(db, limit);
     },
 
+    /** The newest jobs of one kind, newest first (administrators). */
+    async listJobsNamed(actor: Actor, name: string, limit = 50) {
+      requireAdmin(actor);
+      return store.listJobsNamed(db, name, limit);
+    },
+
     /** The jobs, newest first, in one state when given, paged (administrators). */
     async searchJobs(actor: Actor, query: { status?: string; page?: unknown; size?: unknown }) {
       requireAdmin(actor);

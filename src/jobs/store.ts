@@ -61,6 +61,10 @@ export const hasUnfinishedJob = async (db: Db, name: string) =>
       .limit(1),
   ));
 
+/** The newest jobs of one kind, newest first. */
+export const listJobsNamed = async (db: Db, name: string, limit: number): Promise<JobRow[]> =>
+  await db.select().from(jobsTable).where(eq(jobsTable.name, name)).orderBy(desc(jobsTable.id)).limit(limit);
+
 export const listRecentJobs = async (db: Db, limit: number): Promise<JobRow[]> => await db.select().from(jobsTable).orderBy(desc(jobsTable.id)).limit(limit);
 
 export const deleteFinishedJobsBefore = async (db: Db, before: number) =>

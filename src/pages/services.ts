@@ -13,6 +13,7 @@ import type { SignInLinks } from "../sessions/sign-in-link";
 import type { StatsService } from "../stats/service";
 import type { TokensService } from "../tokens/service";
 import type { UsersService } from "../users/service";
+import type { UserAdminService } from "../users/admin";
 import type { AccountsService } from "../accounts/service";
 import type { OidcService } from "../accounts/oidc";
 import type { SamlService } from "../accounts/saml";
@@ -21,6 +22,7 @@ import type { VocabulariesService } from "../vocabularies/service";
 import type { AuditService } from "../audit/service";
 import type { HealthService } from "../admin/health";
 import type { JobsService } from "../jobs/service";
+import type { BackupService } from "../backup/service";
 import type { MailService } from "../mail/service";
 
 /**
@@ -70,6 +72,8 @@ export interface PageServices {
   mail: Operations<MailService, "searchOutbox" | "readMail" | "resendMail" | "sendTestMail">;
   jobs: Operations<JobsService, "searchJobs" | "readJob" | "retryJob" | "cancelJob" | "listKinds">;
   audit: Operations<AuditService, "record" | "search">;
+  userAdmin: Operations<UserAdminService, "searchAllUsers" | "readManagedUser" | "block" | "restore" | "approve" | "activate" | "deactivate" | "promote" | "demote">;
+  backup: Operations<BackupService, "readBackups" | "queueBackup" | "queueVerify">;
 }
 
 /**
@@ -100,4 +104,6 @@ export const pageServicesOf = (all: PageServices): PageServices => ({
   mail: all.mail,
   jobs: all.jobs,
   audit: all.audit,
+  userAdmin: all.userAdmin,
+  backup: all.backup,
 });

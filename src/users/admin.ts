@@ -50,6 +50,8 @@ function readListQuery(query: AllUsersQuery): { filters: AccountFilters; sort: A
     active: readFlag(query, "is_active", errors),
     blocked: readFlag(query, "is_blocked", errors),
     verified: readFlag(query, "is_verified", errors),
+    confirmed: readFlag(query, "is_confirmed", errors),
+    admin: readFlag(query, "is_admin", errors),
   };
   const sort = (query.sort || "newest") as AllUsersSort;
   if (!ALL_USERS_SORTS.includes(sort)) errors.push({ field: "sort", messages: [`Must be one of: ${ALL_USERS_SORTS.join(", ")}.`] });
@@ -112,6 +114,8 @@ export function createUserAdmin(deps: UserAdminDeps) {
         is_active: filters.active === undefined ? undefined : String(filters.active),
         is_blocked: filters.blocked === undefined ? undefined : String(filters.blocked),
         is_verified: filters.verified === undefined ? undefined : String(filters.verified),
+        is_confirmed: filters.confirmed === undefined ? undefined : String(filters.confirmed),
+        is_admin: filters.admin === undefined ? undefined : String(filters.admin),
       };
       return searchEnvelope({
         items: rows.map((row) => presentManagedUser(row, isSelf(actor, row.id), links)),

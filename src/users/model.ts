@@ -44,6 +44,8 @@ export const allUsersQuery = t.Object(
     is_active: t.Optional(t.String()),
     is_blocked: t.Optional(t.String()),
     is_verified: t.Optional(t.String()),
+    is_confirmed: t.Optional(t.String()),
+    is_admin: t.Optional(t.String()),
     sort: t.Optional(t.String()),
     page: t.Optional(t.String()),
     size: t.Optional(t.String()),
@@ -62,6 +64,10 @@ export interface AccountFilters {
   active?: boolean;
   blocked?: boolean;
   verified?: boolean;
+  /** The e-mail address confirmed (confirmed_at set). */
+  confirmed?: boolean;
+  /** An administrator. */
+  admin?: boolean;
 }
 
 /** How an administrative action came in, for the audit log: the pages, the REST API or the CLI, and the client's address. */

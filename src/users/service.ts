@@ -11,6 +11,9 @@ import { checkSearchUsers, requireSelfOrAdmin, searchableUserColumns, userViewOf
 import { presentUser, type UserJson } from "./present";
 import * as store from "./store";
 
+/** An account as the services answer it (the administration pages show it). */
+export type UserRow = store.UserRow;
+
 /** InvenioRDM's directory: at most 10 results, no paging. */
 export const USER_SEARCH_LIMIT = 10;
 

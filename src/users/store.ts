@@ -100,6 +100,8 @@ export async function searchAllUsers(db: Db, where: { filters: AccountFilters; w
     filters.active === undefined ? undefined : eq(u.active, filters.active),
     filters.blocked === undefined ? undefined : filters.blocked ? isNotNull(u.blockedAt) : isNull(u.blockedAt),
     filters.verified === undefined ? undefined : filters.verified ? isNotNull(u.verifiedAt) : isNull(u.verifiedAt),
+    filters.confirmed === undefined ? undefined : filters.confirmed ? isNotNull(u.confirmedAt) : isNull(u.confirmedAt),
+    filters.admin === undefined ? undefined : eq(u.isAdmin, filters.admin),
     matchAllWords(where.words, where.columns),
   );
   const total = (await first(db.select({ n: count() }).from(u).where(condition).limit(1)))?.n ?? 0;

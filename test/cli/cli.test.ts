@@ -103,7 +103,7 @@ describe("wrong arguments: one line, exit 2, nothing written", () => {
     [
       "unknown job",
       ["jobs", "run", "nope"],
-      "cairn: no job named 'nope' (known: jobs-prune, db-optimize, stats-aggregate, stats-prune-events, files-fetch, files-verify, backup, embargo-lift, records-reindex, mail-send, requests-expire, access-verifications-clean, sessions-clean, account-links-cleanup)\n",
+      "cairn: no job named 'nope' (known: jobs-prune, db-optimize, stats-aggregate, stats-prune-events, files-fetch, files-verify, backup, backup-verify, embargo-lift, records-reindex, mail-send, requests-expire, access-verifications-clean, sessions-clean, account-links-cleanup)\n",
     ],
     ["bad limit", ["jobs", "list", "--limit", "0"], "cairn: --limit must be a whole number of 1 or more\n"],
   ];

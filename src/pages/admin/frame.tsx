@@ -15,9 +15,11 @@ export const ADMIN = "/administration";
  * Communities, Vocabularies…) is one line here and one page group in routes.ts.
  */
 export const ADMIN_SCREENS: { path: string; label: string }[] = [
+  { path: `${ADMIN}/users`, label: "Users" },
   { path: `${ADMIN}/health`, label: "Health" },
   { path: `${ADMIN}/mail`, label: "Mail" },
   { path: `${ADMIN}/jobs`, label: "Jobs" },
+  { path: `${ADMIN}/backups`, label: "Backups" },
   { path: `${ADMIN}/audit`, label: "Audit log" },
 ];
 
