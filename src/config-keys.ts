@@ -91,6 +91,18 @@ export const CONFIG_KEYS = {
   RDM_ALLOW_RESTRICTED_RECORDS: { kind: "boolean", default: true, description: "Allow restricted records." },
   RDM_RECORDS_MAX_FILES_COUNT: { kind: "integer", default: 100, description: "Most files per record." },
   RDM_FILES_DEFAULT_MAX_FILE_SIZE: { kind: "bytes", default: 50 * GiB, description: "Largest file in bytes; beyond it 413." },
+  RDM_FILES_DEFAULT_QUOTA_SIZE: {
+    kind: "bytes",
+    default: 10 * 10 ** 9,
+    description:
+      "Most bytes one draft or record holds, all its files together (InvenioRDM's per-record bucket quota, 10 GB); an administrator sets another for one record (POST /api/records/{id}/quota). An upload beyond it is a 400 naming the quota and the space left.",
+  },
+  RDM_FILES_DEFAULT_USER_QUOTA_SIZE: {
+    kind: "bytes",
+    default: 0,
+    description:
+      "Most bytes one user's files take across all their drafts and records together; 0: no limit. An administrator sets another for one user (POST /api/records/users/{id}/quota). InvenioRDM's setting of this name only sizes a new record's bucket: Cairn's counts the user's total.",
+  },
   FILES_VERIFY_INTERVAL_DAYS: { kind: "integer", default: 14, description: "Each stored file is re-hashed this often (0: every hour) by the integrity job." },
   FILES_STORAGE: {
     kind: "string",
@@ -155,6 +167,11 @@ export const CONFIG_KEYS = {
     default: ["bestmatch", "newest", "oldest", "updated-desc", "updated-asc", "version"],
     description: "Sort options community searches offer (InvenioRDM's COMMUNITIES_SEARCH sort list); others are a 400.",
   },
+  COMMUNITIES_CREATION: {
+    kind: "string",
+    default: "anyone",
+    description: "Who may create communities: anyone (every signed-in user, as InvenioRDM) or administrators.",
+  },
   COMMUNITIES_OAI_SETS_PREFIX: { kind: "string", default: "user-", description: "OAI-PMH set of each public community: this prefix and its slug (Zenodo's user-<slug>)." },
   MAIL_SERVER: { kind: "string", default: "", description: "SMTP host. Empty: mail stays in the outbox table only." },
   MAIL_PORT: { kind: "integer", default: 587, description: "SMTP port." },
@@ -174,6 +191,12 @@ export const CONFIG_KEYS = {
     default: [],
     description:
       "E-mail domains a new account may have, by sign-up or a first sign-in through a provider, an IdP or the directory (uni.example also takes its subdomains, dept.uni.example); existing accounts are not affected. Empty: any.",
+  },
+  ACCOUNTS_MODERATION: {
+    kind: "string",
+    default: "off",
+    description:
+      "off, or first-publish: a new user's first publication waits as a user-moderation request to the administrators; approving it publishes it and verifies the user (their later publications go straight through), blocking the user tombstones what they published.",
   },
   ACCOUNTS_CONFIRM_EMAIL: {
     kind: "boolean",

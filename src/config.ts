@@ -144,6 +144,13 @@ export function loadConfig(options: LoadOptions = {}): Config {
   return finish(config as Config);
 }
 
+/** The string settings that take one of a few words. */
+const CHOICES: [ConfigKey, string[]][] = [
+  ["ACCOUNTS_DEFAULT_USER_VISIBILITY", ["public", "restricted"]],
+  ["ACCOUNTS_MODERATION", ["off", "first-publish"]],
+  ["COMMUNITIES_CREATION", ["anyone", "administrators"]],
+];
+
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1"];
 const COMMUNITY_SORT_NAMES = ["bestmatch", "newest", "oldest", "updated-desc", "updated-asc", "version"];
 const RECORD_SORT_NAMES = ["bestmatch", "newest", "oldest", "updated-desc", "updated-asc", "version", "mostviewed", "mostdownloaded"];
@@ -211,8 +218,8 @@ function finish(config: Config): Config {
   if (config.FILES_STORAGE === "s3" && !config.S3_BUCKET) throw new ConfigError("S3_BUCKET is required when FILES_STORAGE is s3");
   if (config.S3_ENDPOINT && !/^https?:\/\/[^/]+\/?$/.test(config.S3_ENDPOINT))
     throw new ConfigError(`S3_ENDPOINT must be a URL such as https://s3.example.org:9000, got ${config.S3_ENDPOINT}`);
-  if (config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "public" && config.ACCOUNTS_DEFAULT_USER_VISIBILITY !== "restricted") {
-    throw new ConfigError(`ACCOUNTS_DEFAULT_USER_VISIBILITY must be public or restricted, got ${JSON.stringify(config.ACCOUNTS_DEFAULT_USER_VISIBILITY)}`);
+  for (const [key, choices] of CHOICES) {
+    if (!choices.includes(config[key] as string)) throw new ConfigError(`${key} must be ${choices.join(" or ")}, got ${JSON.stringify(config[key])}`);
   }
   if (config.LDAP_URL) {
     const problem = ldapSettingsProblem({

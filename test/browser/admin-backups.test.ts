@@ -5,14 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { systemActor } from "../../src/core/actor";
-import { htmlErrors, seriousAxeViolations, signIn, startBrowserApp, submitForm, type BrowserApp } from "../helpers/browser";
-
-const SIZES = [
-  { width: 1280, height: 900 },
-  { width: 375, height: 800 },
-];
+import { adminNav, checkScreen, heading } from "../helpers/admin-pages";
+import { signIn, startBrowserApp, submitForm, type BrowserApp } from "../helpers/browser";
 
 let root = "";
 let app: BrowserApp;
@@ -24,21 +19,6 @@ afterAll(async () => {
   await app.stop();
   rmSync(root, { recursive: true, force: true });
 });
-
-const heading = (page: Page) => page.getByRole("heading", { level: 1 }).textContent();
-const adminNav = (page: Page) => page.getByRole("navigation", { name: "Administration" });
-
-/** No serious axe violations, valid markup, and nothing wider than the screen, at each size. */
-async function checkScreen(page: Page) {
-  const html = await (await page.request.get(page.url())).text();
-  expect(await htmlErrors(html)).toEqual([]);
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    expect(await seriousAxeViolations(page)).toEqual([]);
-    expect((await page.evaluate("document.documentElement.scrollWidth")) as number).toBeLessThanOrEqual(size.width);
-  }
-  await page.setViewportSize(SIZES[0]!);
-}
 
 describe("administration: backups", () => {
   test("run a backup from the page, see it listed, verify it", async () => {

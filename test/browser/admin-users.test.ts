@@ -3,14 +3,9 @@
 // confirmation step, sees the block in the audit log, then restores them; axe, markup and width at
 // desktop and phone size on each screen. A person who is not an administrator gets the 404 page.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Page } from "playwright-core";
 import { systemActor } from "../../src/core/actor";
-import { htmlErrors, seriousAxeViolations, signIn, startBrowserApp, submitForm, type BrowserApp } from "../helpers/browser";
-
-const SIZES = [
-  { width: 1280, height: 900 },
-  { width: 375, height: 800 },
-];
+import { adminNav, checkScreen, heading } from "../helpers/admin-pages";
+import { signIn, startBrowserApp, submitForm, type BrowserApp } from "../helpers/browser";
 
 let app: BrowserApp;
 beforeAll(async () => {
@@ -19,21 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.stop();
 });
-
-const heading = (page: Page) => page.getByRole("heading", { level: 1 }).textContent();
-const adminNav = (page: Page) => page.getByRole("navigation", { name: "Administration" });
-
-/** No serious axe violations, valid markup, and nothing wider than the screen, at each size. */
-async function checkScreen(page: Page) {
-  const html = await (await page.request.get(page.url())).text();
-  expect(await htmlErrors(html)).toEqual([]);
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    expect(await seriousAxeViolations(page)).toEqual([]);
-    expect((await page.evaluate("document.documentElement.scrollWidth")) as number).toBeLessThanOrEqual(size.width);
-  }
-  await page.setViewportSize(SIZES[0]!);
-}
 
 describe("administration: users", () => {
   test("a person who is not an administrator gets the 404 page", async () => {

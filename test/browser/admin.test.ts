@@ -3,16 +3,11 @@
 // width at desktop and phone size); reads a failed mail in the outbox (refused by a real SMTP
 // server on 127.0.0.1), resends it, cancels a queued job, and finds both in the audit log.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Page } from "playwright-core";
-import { htmlErrors, seriousAxeViolations, signIn, startBrowserApp, submitForm, type BrowserApp } from "../helpers/browser";
+import { adminNav, checkScreen, heading } from "../helpers/admin-pages";
+import { signIn, startBrowserApp, submitForm, type BrowserApp } from "../helpers/browser";
 import { startSmtp, type TestSmtp } from "../helpers/smtp";
 
 const REFUSED = "gone@example.org";
-const SIZES = [
-  { width: 1280, height: 900 },
-  { width: 375, height: 800 },
-];
-
 let smtp: TestSmtp;
 let app: BrowserApp;
 beforeAll(async () => {
@@ -23,21 +18,6 @@ afterAll(async () => {
   await app.stop();
   await smtp.stop();
 });
-
-const heading = (page: Page) => page.getByRole("heading", { level: 1 }).textContent();
-const adminNav = (page: Page) => page.getByRole("navigation", { name: "Administration" });
-
-/** No serious axe violations, valid markup, and nothing wider than the screen, at each size. */
-async function checkScreen(page: Page) {
-  const html = await (await page.request.get(page.url())).text();
-  expect(await htmlErrors(html)).toEqual([]);
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    expect(await seriousAxeViolations(page)).toEqual([]);
-    expect((await page.evaluate("document.documentElement.scrollWidth")) as number).toBeLessThanOrEqual(size.width);
-  }
-  await page.setViewportSize(SIZES[0]!);
-}
 
 describe("administration", () => {
   test("a person who is not an administrator gets the 404 page and no link to it", async () => {

@@ -85,6 +85,8 @@ export const featuredCommunitiesTable = sqliteTable(
       .references(() => communitiesTable.id, { onDelete: "cascade" }),
     /** When it starts being featured (ms). */
     startDate: integer("start_date").notNull(),
+    /** When it stops being featured (ms); null: until another period replaces it. */
+    endDate: integer("end_date"),
     created: integer("created").notNull(),
     updated: integer("updated").notNull(),
   },

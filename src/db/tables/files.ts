@@ -87,3 +87,22 @@ export const fileUploadsTable = sqliteTable("file_uploads", {
   uploadId: text("upload_id").notNull(),
   created: integer("created").notNull(),
 });
+
+/**
+ * An administrator's quota for one draft or record (`kind` record, its id) or for one user's
+ * files in total (`kind` user, the user id); without a row the configured defaults apply.
+ */
+export const storageQuotasTable = sqliteTable(
+  "storage_quotas",
+  {
+    kind: text("kind").$type<"record" | "user">().notNull(),
+    targetId: text("target_id").notNull(),
+    quotaSize: integer("quota_size").notNull(),
+    /** Largest single file; null: RDM_FILES_DEFAULT_MAX_FILE_SIZE. */
+    maxFileSize: integer("max_file_size"),
+    notes: text("notes").notNull().default(""),
+    updated: integer("updated").notNull(),
+    updatedBy: integer("updated_by"),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.targetId] })],
+);

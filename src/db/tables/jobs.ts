@@ -24,6 +24,8 @@ export const jobsTable = sqliteTable(
     leaseUntil: integer("lease_until"),
     lastError: text("last_error"),
     result: text("result", { mode: "json" }).$type<unknown>(),
+    /** How far a long job is, as it reports it (an import's entries, a backup's bytes): `{done, total?, message?}`. */
+    progress: text("progress", { mode: "json" }).$type<{ done: number; total?: number | null; message?: string } | null>(),
     created: integer("created").notNull(),
     updated: integer("updated").notNull(),
     finishedAt: integer("finished_at"),

@@ -40,3 +40,21 @@ export const signInThrottlesTable = sqliteTable(
   },
   (t) => [index("sign_in_throttles_last_attempt_idx").on(t.lastAttempt)],
 );
+
+/** Each successful sign-in (the user's sign-in history on the administration's user page). */
+export const signInsTable = sqliteTable(
+  "sign_ins",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => usersTable.id, { onDelete: "cascade" }),
+    at: integer("at").notNull(),
+    /** How: `password`, `ldap`, an OpenID Connect provider's name, `saml:{name}`. */
+    method: text("method").notNull(),
+    /** The client's address (APP_TRUSTED_PROXIES applied) and browser, when known. */
+    address: text("address"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("sign_ins_user_idx").on(t.userId, t.at)],
+);

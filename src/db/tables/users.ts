@@ -29,6 +29,8 @@ export const usersTable = sqliteTable(
     blockedAt: integer("blocked_at"),
     /** When an administrator approved the account (InvenioRDM's verified_at): its publications skip moderation. */
     verifiedAt: integer("verified_at"),
+    /** The account that keeps a deleted user's published records when they are kept: never signs in, not listed as a person. */
+    isPlaceholder: integer("is_placeholder", { mode: "boolean" }).notNull().default(false),
     /** `public` shows the profile in the users directory; `restricted` hides it. */
     visibility: text("visibility").notNull().default("restricted"),
     /** `public` shows the e-mail to others; `restricted` only to the user. */

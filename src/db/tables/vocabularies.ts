@@ -25,6 +25,8 @@ export const vocabularyEntriesTable = sqliteTable(
     created: integer("created").notNull(),
     updated: integer("updated").notNull(),
     revisionId: integer("revision_id").notNull().default(1),
+    /** When an administrator retired the entry: records that name it keep it, new choices no longer offer it. */
+    retiredAt: integer("retired_at"),
   },
   (t) => [
     uniqueIndex("vocabulary_entries_type_id").on(t.type, t.id),

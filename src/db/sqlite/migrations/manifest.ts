@@ -28,6 +28,7 @@ import m24 from "./0024_sign_in_identities.sql" with { type: "text" };
 import m25 from "./0025_saml_and_group_sync.sql" with { type: "text" };
 import m26 from "./0026_account_links.sql" with { type: "text" };
 import m27 from "./0027_blocking_audit_saml_links.sql" with { type: "text" };
+import m28 from "./0028_administration.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -58,4 +59,5 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0025_saml_and_group_sync", sql: m25 },
   { id: "0026_account_links", sql: m26 },
   { id: "0027_blocking_audit_saml_links", sql: m27 },
+  { id: "0028_administration", sql: m28 },
 ];
