@@ -7,6 +7,19 @@ export interface JobContext {
   /** Aborted when the server shuts down and the job should stop where it can resume. */
   signal: AbortSignal;
   log(message: string): void;
+  /**
+   * Reports how far the job is (shown on the Jobs screen and the screens that started it); kept
+   * in the job's row, so a job resumed after a restart starts from its last report. Written when
+   * the whole percent or the message changes, so a per-item call costs nothing most of the time.
+   */
+  progress(progress: JobProgress): Promise<void>;
+}
+
+export interface JobProgress {
+  done: number;
+  /** Null or missing when the end is not known (a download without a length). */
+  total?: number | null;
+  message?: string;
 }
 
 export type Schedule = { everyMs: number } | { dailyAt: string };

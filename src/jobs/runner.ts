@@ -1,7 +1,7 @@
 // Runs one claimed job to its next state: succeeded, queued for a retry, or failed.
 import type { Db } from "../db/port";
 import type { Clock } from "../core/time";
-import { backoffDelay, type JobRegistry } from "./registry";
+import { backoffDelay, type JobContext, type JobProgress, type JobRegistry } from "./registry";
 import * as store from "./store";
 
 export const LEASE_MS = 60_000;
@@ -34,6 +34,7 @@ export async function runClaimedJob(deps: RunnerDeps, job: store.JobRow, signal:
       attempt: job.attempts,
       signal,
       log: (m) => log(`[job ${job.name}#${job.id}] ${m}`),
+      progress: progressReporter(db, job),
     });
     if (signal.aborted) {
       await store.releaseJob(db, job.id, clock.now());
@@ -56,4 +57,23 @@ export async function runClaimedJob(deps: RunnerDeps, job: store.JobRow, signal:
     clearInterval(heartbeat);
   }
   return (await store.findJobById(db, job.id))!;
+}
+
+/** The `progress` of a job's context: a write only when the shown value would change. */
+function progressReporter(db: RunnerDeps["db"], job: store.JobRow): JobContext["progress"] {
+  let last = shownAs(job.progress ?? null);
+  return async (progress) => {
+    const shown = shownAs(progress);
+    if (shown === last) return;
+    last = shown;
+    await store.saveProgress(db, job.id, { done: progress.done, total: progress.total ?? null, ...(progress.message ? { message: progress.message } : {}) });
+  };
+}
+
+/** What a progress report shows: the whole percent when the total is known, else the count's order of magnitude in steps of 1,000. */
+function shownAs(progress: JobProgress | null): string {
+  if (!progress) return "";
+  const { done, total, message = "" } = progress;
+  const amount = total ? Math.floor((100 * Math.min(done, total)) / total) : Math.floor(done / 1000);
+  return `${amount}|${total ?? ""}|${message}`;
 }

@@ -29,6 +29,8 @@ export const extendLease = async (db: Db, id: number, leaseUntil: number) =>
     .set({ leaseUntil })
     .where(and(eq(jobsTable.id, id), eq(jobsTable.status, "running")));
 
+export const saveProgress = async (db: Db, id: number, progress: NonNullable<JobRow["progress"]>) => await db.update(jobsTable).set({ progress }).where(eq(jobsTable.id, id));
+
 export const markSucceeded = async (db: Db, id: number, result: unknown, now: number) =>
   await db
     .update(jobsTable)
