@@ -52,6 +52,8 @@ import { createCurationService } from "./curation/service";
 import { createRequestsService } from "./requests/service";
 import { defineMaintenanceJobs } from "./jobs/maintenance";
 import { createJobRegistry } from "./jobs/registry";
+import { defineVocabularyJobs } from "./vocabularies/import-job";
+import { createVocabularyImports } from "./vocabularies/imports";
 import { createJobsService } from "./jobs/service";
 import { createWorker } from "./jobs/worker";
 import { filesRoutes, FILE_CONTENT_ROUTES } from "./files/routes";
@@ -60,6 +62,9 @@ import { defineBackupJobs } from "./backup/jobs";
 import { createBackupService } from "./backup/service";
 import { createLifecycleHooks } from "./files/lifecycle";
 import { createFilesService } from "./files/service";
+import { createQuotaLimits } from "./quotas/limits";
+import { quotasRoutes } from "./quotas/routes";
+import { createQuotasService } from "./quotas/service";
 import { openFileStore } from "./storage/file-store";
 import { exportsRoutes } from "./exports/routes";
 import { createExportsService } from "./exports/service";
@@ -80,12 +85,17 @@ import { createLinkedAccounts } from "./accounts/links";
 import { createLdapService } from "./accounts/ldap";
 import { usersRoutes } from "./users/routes";
 import { createUserAdmin } from "./users/admin";
+import { createModerationDirectory } from "./moderation/directory";
+import { moderatorEmails, requestOrigin } from "./moderation/model";
+import { createUserModerationType } from "./moderation/request-types";
+import { createModerationService } from "./moderation/service";
 import { createUsersService } from "./users/service";
 import { oaiHarvestRoutes, oaiSetsRoutes, OAI_FORM_ROUTES } from "./oai/routes";
 import { createOaiService } from "./oai/service";
 import { createTombstoneWriter } from "./oai/writer";
 import { VERSION } from "./version";
 import { pagesRoutes, PAGE_FORM_ROUTES } from "./pages/routes";
+import { ADMIN_UPLOAD_ROUTES } from "./pages/admin/routes";
 import { pageServicesOf } from "./pages/services";
 import { fixturesVersion, shippedVocabularies } from "./vocabularies/fixtures";
 import { vocabulariesRoutes } from "./vocabularies/routes";
@@ -116,6 +126,8 @@ export function createServices(options: AppOptions) {
   const ready: Promise<void> = vocabularies.loadFixtures(shippedVocabularies, fixturesVersion()).then(() => undefined);
   ready.catch((error: unknown) => log(`[cairn] loading the shipped vocabularies failed: ${error instanceof Error ? error.message : String(error)}`));
   const jobs = createJobsService(runner);
+  defineVocabularyJobs(registry, { vocabularies, config });
+  const vocabularyImports = createVocabularyImports({ config, jobs });
   const enqueue = async (name: string, payload: unknown) => {
     if (registry.get(name)) await jobs.enqueue(name, payload);
   };
@@ -130,6 +142,7 @@ export function createServices(options: AppOptions) {
   // what each needs of another is built from that module's store first.
   const communityDirectory = createCommunityDirectory(db, deps.links);
   const requestDirectory = createRequestDirectory(db);
+  const moderationDirectory = createModerationDirectory(requestDirectory);
   const accessDirectory = createAccessDirectory(db, clock);
   const records = createRecordsService({
     ...deps,
@@ -145,11 +158,15 @@ export function createServices(options: AppOptions) {
     communityRoles: communityDirectory.rolesOf,
     requests: requestDirectory,
     access: accessDirectory,
+    // Built below (it makes requests): asked only when a draft is published.
+    moderation: { hold: (actor, draft) => moderation.hold(actor, draft), isHeld: moderationDirectory.isHeld },
     log,
   });
   const stats = createStatsService({ ...deps, records, totals: statsTotals, onPopularity: records.updatePopularity, log });
+  const quotaLimits = createQuotaLimits(deps);
   const files = createFilesService({
     ...deps,
+    quotas: quotaLimits,
     files: fileStore,
     hooks: fileHooks,
     owners: records.fileOwners,
@@ -186,11 +203,18 @@ export function createServices(options: AppOptions) {
     createInclusionType({ records: records.curation.forRequests }),
     createUserAccessRequestType({ access: accessWriter }),
     createGuestAccessRequestType({ access: accessWriter }),
+    // Accepting and declining approve and block the account through userAdmin (built below), audited there.
+    createUserModerationType({
+      findUser: users.findUserById,
+      approve: (actor, id) => userAdmin.approve(actor, id, requestOrigin(actor)),
+      block: (actor, id) => userAdmin.block(actor, id, requestOrigin(actor)),
+      publishHeld: records.curation.forRequests.publishHeld,
+    }),
   ];
   const requests = createRequestsService({
     ...deps,
     communities: communityDirectory,
-    users: userDirectoryOf(users.findUserById),
+    users: { ...userDirectoryOf(users.findUserById), groupEmails: moderatorEmails(adminEmails) },
     queueMail: mail.queueMail,
     types: requestTypes,
     log,
@@ -200,7 +224,32 @@ export function createServices(options: AppOptions) {
   const tokens = createTokensService(deps);
   const sessions = createSessionsService({ ...deps, groupIdsOf: tokens.groupIdsOf });
   defineSessionJobs(registry, { sessions });
-  const userAdmin = createUserAdmin({ ...deps, audit, endSessions: sessions.endUserSessions, closeRequestsOf: requests.closeUserRequests });
+  const quotas = createQuotasService({
+    ...deps,
+    audit,
+    limits: quotaLimits,
+    userExists: async (id) => (await users.findUserById(id)) !== null,
+    managesDraft: (actor, id) =>
+      records.fileOwners.draftTarget(actor, id).then(
+        () => true,
+        () => false,
+      ),
+  });
+  const moderation = createModerationService({ ...deps, requests, findUser: users.findUserById, deleteOwnedRecords: records.deleteOwnedRecords });
+  const userAdmin = createUserAdmin({
+    ...deps,
+    audit,
+    endSessions: sessions.endUserSessions,
+    closeRequestsOf: requests.closeUserRequests,
+    moderation: { approved: moderation.approved, blocked: moderation.blocked },
+    // Bound late: accounts and members are built below (they are only called once a request comes).
+    owned: {
+      countOwned: records.ownerRemoval.countOwned,
+      handOver: records.ownerRemoval.handOver,
+      communitiesOf: (actor, userId, limit) => members.listUserCommunities(actor, userId, limit),
+    },
+    issuePasswordReset: (tx, user, afterCommit) => accounts.issuePasswordReset(tx, user, afterCommit),
+  });
   // Account mail (links people wait for) goes out at once, not at the outbox's next minute.
   const deliverSoon = config.MAIL_SERVER ? () => enqueue(MAIL_SEND_JOB, {}) : async () => undefined;
   const accounts = createAccountsService({
@@ -255,6 +304,10 @@ export function createServices(options: AppOptions) {
     users,
     /** Administrators managing accounts: the list of all, block, restore, approve, (de)activate, promote, demote. */
     userAdmin,
+    /** Storage quotas: set by administrators, read with their usage by owners. */
+    quotas,
+    /** Moderation of new accounts: the open user-moderation request of an account. */
+    moderation,
     audit,
     tokens,
     sessions,
@@ -278,9 +331,11 @@ export function createServices(options: AppOptions) {
     exports: exportsService,
     oai,
     vocabularies,
+    /** Vocabulary imports as jobs: an uploaded dump, or the publisher's newest release. */
+    vocabularyImports,
     jobs,
     backup,
-    health: createHealthService({ config, clock, startedAt, adminEmails }),
+    health: createHealthService({ config, clock, startedAt, adminEmails, checkIndex: records.checkIndex }),
     worker: createWorker(runner, { concurrency: config.JOBS_CONCURRENCY, pollMs: config.JOBS_POLL_INTERVAL_MS }),
     stats,
     /** Resolves once the fixture load and buffered writes are done and the database is closed. */
@@ -307,7 +362,7 @@ export function createApp(options: AppOptions) {
       logRequests: config.LOG_REQUESTS,
       log: services.log,
       authenticate,
-      streamedBodyRoutes: new Set<string>([...FILE_CONTENT_ROUTES, ...COMMUNITY_CONTENT_ROUTES]),
+      streamedBodyRoutes: new Set<string>([...FILE_CONTENT_ROUTES, ...COMMUNITY_CONTENT_ROUTES, ...ADMIN_UPLOAD_ROUTES]),
       formBodyRoutes: new Set<string>([...OAI_FORM_ROUTES, ...PAGE_FORM_ROUTES]),
       policy: httpPolicy(config, services.deps.clock),
     },
@@ -333,6 +388,7 @@ export function createApp(options: AppOptions) {
     .use(accessRoutes(http, services.access))
     .use(accessRequestsRoutes(http, services.accessRequests))
     .use(usersRoutes(http, services.users, services.userAdmin, createAddressResolver(config.APP_TRUSTED_PROXIES)))
+    .use(quotasRoutes(http, services.quotas, createAddressResolver(config.APP_TRUSTED_PROXIES)))
     .use(statsRoutes(http, services.stats))
     .use(oaiSetsRoutes(http, services.oai))
     .use(oaiHarvestRoutes(services.oai))

@@ -173,6 +173,12 @@ export const CONFIG_KEYS = {
     description: "Who may create communities: anyone (every signed-in user, as InvenioRDM) or administrators.",
   },
   COMMUNITIES_OAI_SETS_PREFIX: { kind: "string", default: "user-", description: "OAI-PMH set of each public community: this prefix and its slug (Zenodo's user-<slug>)." },
+  VOCABULARIES_ROR_DUMP_URL: {
+    kind: "string",
+    default: "https://zenodo.org/api/records/6347574",
+    description:
+      "Where the newest ROR data dump is found (the Vocabularies screen's download, as InvenioRDM's ror-http origin): a record answering a signposting linkset with one application/zip item (InvenioRDM's concept record of the ROR dump), or a records search whose first hit has a .zip file.",
+  },
   MAIL_SERVER: { kind: "string", default: "", description: "SMTP host. Empty: mail stays in the outbox table only." },
   MAIL_PORT: { kind: "integer", default: 587, description: "SMTP port." },
   MAIL_USERNAME: { kind: "string", default: "", description: "SMTP user." },

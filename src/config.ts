@@ -45,6 +45,13 @@ const SIZE_UNITS = new Map<string, number>(
   Object.entries({ "": 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: MiB, mb: MiB, mib: MiB, g: GiB, gb: GiB, gib: GiB, t: 1024 * GiB, tb: 1024 * GiB, tib: 1024 * GiB }),
 );
 
+/** A size as settings take it (`10485760`, `10MiB`, `50GB`; units of 1024) in bytes, or null when it is not one (the CLI's sizes too). */
+export function parseSize(raw: string): number | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(raw);
+  const unit = m ? SIZE_UNITS.get(m[2]!.toLowerCase()) : undefined;
+  return m && unit ? Math.floor(Number(m[1]) * unit) : null;
+}
+
 function coerce(key: string, kind: Kind, raw: unknown, source: string): unknown {
   const fail = (what: string): never => {
     throw new ConfigError(`${key} from ${source}: ${what}, got ${JSON.stringify(raw)}`);
@@ -60,9 +67,7 @@ function coerce(key: string, kind: Kind, raw: unknown, source: string): unknown 
     }
     case "bytes": {
       if (typeof raw === "number" && Number.isSafeInteger(raw) && raw >= 0) return raw;
-      const m = typeof raw === "string" ? /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(raw) : null;
-      const unit = m ? SIZE_UNITS.get(m[2]!.toLowerCase()) : undefined;
-      return m && unit ? Math.floor(Number(m[1]) * unit) : fail("expected a size such as 10485760, 10MiB or 50GB");
+      return (typeof raw === "string" ? parseSize(raw) : null) ?? fail("expected a size such as 10485760, 10MiB or 50GB");
     }
     case "boolean":
       if (typeof raw === "boolean") return raw;
@@ -216,6 +221,8 @@ function finish(config: Config): Config {
   }
   if (config.FILES_STORAGE !== "local" && config.FILES_STORAGE !== "s3") throw new ConfigError(`FILES_STORAGE must be local or s3, got ${JSON.stringify(config.FILES_STORAGE)}`);
   if (config.FILES_STORAGE === "s3" && !config.S3_BUCKET) throw new ConfigError("S3_BUCKET is required when FILES_STORAGE is s3");
+  if (!/^https?:\/\/[^/\s]+/.test(config.VOCABULARIES_ROR_DUMP_URL))
+    throw new ConfigError(`VOCABULARIES_ROR_DUMP_URL must be an http:// or https:// URL, got ${config.VOCABULARIES_ROR_DUMP_URL}`);
   if (config.S3_ENDPOINT && !/^https?:\/\/[^/]+\/?$/.test(config.S3_ENDPOINT))
     throw new ConfigError(`S3_ENDPOINT must be a URL such as https://s3.example.org:9000, got ${config.S3_ENDPOINT}`);
   for (const [key, choices] of CHOICES) {

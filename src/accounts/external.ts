@@ -4,7 +4,7 @@
 import { systemActor } from "../core/actor";
 import { HttpError } from "../core/errors";
 import type { GroupsService } from "../groups/service";
-import type { SessionsService } from "../sessions/service";
+import type { SessionsService, SignInClient } from "../sessions/service";
 import { EMAIL_PATTERN } from "../users/model";
 import { BLOCKED_MESSAGE, signInRefusal } from "../users/policy";
 import type { UsersService } from "../users/service";
@@ -47,6 +47,8 @@ export interface ExternalDeps extends EmailStepDeps {
 export interface SignInContext {
   next: string;
   address: string | null;
+  /** The client as the sign-in history keeps it (sessions.clientOf); without it, `address` alone. */
+  client?: SignInClient;
 }
 
 /**
@@ -117,14 +119,15 @@ export function createExternalSignIn(deps: ExternalDeps) {
     return { kind: "account", userId: user.id };
   }
 
-  /** A new session for the account, unless it may not sign in by any way (users/policy.ts signInRefusal). */
-  async function sessionFor(userId: number): Promise<{ secret: string }> {
+  /** A new session for the account (its sign-in recorded as the source's), unless it may not sign in by any way (users/policy.ts signInRefusal). */
+  async function sessionFor(userId: number, source: Pick<ExternalSource, "key">, context: Pick<SignInContext, "address" | "client">): Promise<{ secret: string }> {
     const user = await deps.users.findUserById(userId);
     const refusal = user ? signInRefusal(user, config.ACCOUNTS_CONFIRM_EMAIL) : "inactive";
     if (refusal === "blocked") throw new HttpError(403, BLOCKED_MESSAGE);
     if (refusal === "inactive") throw new HttpError(403, "This account is deactivated: it cannot sign in.");
     if (refusal === "unconfirmed") throw new HttpError(403, `Confirm your e-mail address first: follow the link in the mail we sent to ${user!.email}, then sign in again.`);
-    return { secret: (await deps.sessions.openSession(userId)).secret };
+    const client = context.client ?? { address: context.address, userAgent: null };
+    return { secret: (await deps.sessions.openSession(userId, { method: source.key, client })).secret };
   }
 
   return {
@@ -135,7 +138,7 @@ export function createExternalSignIn(deps: ExternalDeps) {
     async signIn(source: ExternalSource, person: ExternalPerson, context: SignInContext): Promise<ExternalOutcome> {
       const found = await accountOf(source, person, context);
       if (found.kind !== "account") return found;
-      const session = await sessionFor(found.userId);
+      const session = await sessionFor(found.userId, source, context);
       if (source.syncGroups && person.groups !== null) await deps.groups.syncMemberships(systemActor, found.userId, source.key, person.groups);
       return { kind: "session", ...session, userId: found.userId };
     },

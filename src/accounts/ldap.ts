@@ -2,6 +2,7 @@
 // by a search (as the service account, or anonymously), the password proved by binding as that
 // entry, then the entry mapped to an account by the one rule of external.ts. The password is only
 // ever sent to the directory: nothing of it is stored.
+import type { SignInClient } from "../sessions/service";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import tls from "node:tls";
@@ -169,12 +170,12 @@ export function createLdapService(deps: ExternalDeps) {
      * (no entry, wrong password). An empty password is refused before any bind: LDAP takes a bind
      * with a DN and no password as an anonymous one, which "succeeds" (RFC 4513 5.1.2).
      */
-    async signIn(login: string, password: string, address: string | null): Promise<{ secret: string; userId: number } | null> {
+    async signIn(login: string, password: string, address: string | null, client?: SignInClient): Promise<{ secret: string; userId: number } | null> {
       const name = login.trim();
       if (!url || !name || name.length > MAX_LOGIN_LENGTH || !password) return null;
       const entry = await check(name, password);
       if (!entry) return null;
-      const outcome = await external.signIn(source, personOf(entry), { next: "/", address });
+      const outcome = await external.signIn(source, personOf(entry), { next: "/", address, client });
       if (outcome.kind === "session") return { secret: outcome.secret, userId: outcome.userId };
       // The directory vouches for its addresses, so only `link-first` can come back: a local account
       // of the entry's address whose owner never confirmed it (external.ts links only confirmed ones).

@@ -3,6 +3,7 @@
 // OIDC and SAML alike — once the identity is proved), unlinked (never the last way in), and a pending
 // link (a provider's address is an existing account's) completed by a password sign-in to that
 // account in the browser that proved the identity.
+import type { SignInClient } from "../sessions/service";
 import type { Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { forbidden, HttpError, notFound, unauthorized } from "../core/errors";
@@ -33,6 +34,8 @@ export const LINKED_ACCOUNTS_PATH = "/account/settings/linked-accounts";
 export interface Returning {
   userId: number | null;
   address: string | null;
+  /** The client as the sign-in history keeps it (sessions.clientOf). */
+  client?: SignInClient;
 }
 
 /** A source that can be linked from the settings page: its identities' key (an OIDC provider's name, `saml:{name}` for a SAML IdP) and title. */

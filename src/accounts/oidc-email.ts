@@ -118,7 +118,7 @@ export function createEmailStep(deps: EmailStepDeps) {
      * Uses the mailed link: the account of the address (linked: the link proved its mailbox) or a
      * new confirmed one, the identity recorded; answers the user to sign in and where to land.
      */
-    async confirm(token: string, ticket: string | null): Promise<{ userId: number; next: string }> {
+    async confirm(token: string, ticket: string | null): Promise<{ userId: number; next: string; provider: string }> {
       // The link must be opened where the provider sign-in happened: whoever received the mail
       // (the address's owner) cannot link someone else's provider identity to their account by
       // opening it, and whoever signed in cannot without the mail.
@@ -130,7 +130,7 @@ export function createEmailStep(deps: EmailStepDeps) {
       if (!row?.email) throw goneLink();
       const now = clock.now();
       const known = await store.findIdentity(db, row.provider, row.subject);
-      if (known) return { userId: known.userId, next: row.next };
+      if (known) return { userId: known.userId, next: row.next, provider: row.provider };
       const existing = await deps.users.findUserByEmail(systemActor, row.email);
       // An unconfirmed account of the address may be a squatter's who knows its password: not linked.
       if (existing && existing.confirmedAt === null) {
@@ -147,7 +147,7 @@ export function createEmailStep(deps: EmailStepDeps) {
         ? existing.id
         : (await deps.users.registerUser({ email: row.email, fullName: row.fullName || undefined, orcid: row.orcid ?? undefined, confirmed: true })).id;
       await store.insertIdentity(db, { provider: row.provider, subject: row.subject, userId, email: row.email, created: now, lastSignIn: now });
-      return { userId, next: row.next };
+      return { userId, next: row.next, provider: row.provider };
     },
   };
 }

@@ -7,7 +7,7 @@ import type { Actor } from "../core/actor";
 import { badRequest, HttpError, notFound, unauthorized } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
 import type { OidcProviderConfig } from "../core/oidc-providers";
-import type { SessionsService } from "../sessions/service";
+import type { SessionsService, SignInClient } from "../sessions/service";
 import type { UsersService } from "../users/service";
 import { createExternalSignIn, sourceRefused, type ExternalDeps, type ExternalPerson, type ExternalSource, type SignInContext } from "./external";
 import { checkSameLinker, LINKED_ACCOUNTS_PATH, type LinkedAccounts, type Returning } from "./links";
@@ -243,7 +243,7 @@ export function createOidcService(deps: OidcDeps) {
         const ticket = await emailStep.start(p.name, subject, nameOf(info, p.claims.name), ORCID_ID.test(subject) ? subject : null, pending.next);
         return { kind: "ask-email", ticket };
       }
-      const context: SignInContext = { next: pending.next, address: returning.address };
+      const context: SignInContext = { next: pending.next, address: returning.address, client: returning.client };
       const done = await external.signIn(sourceOf(p), personOf(p, subject, info), context);
       return done.kind === "session" ? { kind: "session", secret: done.secret, next: pending.next } : done;
     },
@@ -255,9 +255,9 @@ export function createOidcService(deps: OidcDeps) {
     /** 410 unless the mailed link still works. */
     checkEmailStepLink: (token: string) => emailStep.checkLink(token),
     /** The mailed link used: the account made or linked, and a new session. */
-    async confirmEmailStep(token: string, ticket: string | null): Promise<{ secret: string; next: string }> {
-      const { userId, next } = await emailStep.confirm(token, ticket);
-      return { ...(await external.sessionFor(userId)), next };
+    async confirmEmailStep(token: string, ticket: string | null, client?: SignInClient): Promise<{ secret: string; next: string }> {
+      const { userId, next, provider } = await emailStep.confirm(token, ticket);
+      return { ...(await external.sessionFor(userId, { key: provider }, { address: client?.address ?? null, client })), next };
     },
 
     /** The daily clean-up of sign-ins nobody came back from, and of e-mail steps nobody finished. */

@@ -276,7 +276,7 @@ export function createSamlService(deps: SamlDeps) {
       const request = browserSecret ? await store.takeSamlRequest(db, sealed.r, p.name, hashSecret(browserSecret), now) : null;
       if (!request) throw badRequest("This sign-in was started in another browser, was finished already or took too long. Start again from the sign-in page.");
       if (request.linkUserId !== null) return await deps.linkedAccounts.finishLink(request.linkUserId, returning.userId, sourceOf(p), sealed.p);
-      const done = await external.signIn(sourceOf(p), sealed.p, { next: request.next, address: returning.address });
+      const done = await external.signIn(sourceOf(p), sealed.p, { next: request.next, address: returning.address, client: returning.client });
       return done.kind === "session" ? { kind: "session", secret: done.secret, next: request.next } : done;
     },
 

@@ -7,6 +7,7 @@ import { systemActor, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { HttpError, notFound, unauthorized, validationError, type FieldError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
+import type { Db } from "../db/port";
 import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from "../users/model";
 import type { UsersService } from "../users/service";
 import type { SessionsService } from "../sessions/service";
@@ -39,14 +40,21 @@ export function createAccountsService(deps: AccountsDeps) {
 
   /** A new link of `purpose` to `email` (older unused ones of the user end), then its mail. */
   async function mailLink(userId: number, purpose: TokenPurpose, email: string, subject: string, body: (link: string) => string) {
+    const send = await db.write((tx) => issueLink(tx, userId, purpose, email, subject, body));
+    await send();
+  }
+
+  /** Inside `tx`: a new link of `purpose` (older unused ones end); answers the sending of its mail, for after the commit. */
+  async function issueLink(tx: Db, userId: number, purpose: TokenPurpose, email: string, subject: string, body: (link: string) => string) {
     const token = newSecret();
     const now = clock.now();
-    await db.write(async (tx) => {
-      await store.deleteUnusedTokens(tx, userId, purpose);
-      await store.insertToken(tx, { tokenHash: hashSecret(token), userId, purpose, email, created: now, expiresAt: now + TOKEN_LIFETIME_MS[purpose], usedAt: null });
-    });
-    await mail(email, subject, body(links.html(TOKEN_PATHS[purpose], { token })), `account:${userId}:${purpose}`);
+    await store.deleteUnusedTokens(tx, userId, purpose);
+    await store.insertToken(tx, { tokenHash: hashSecret(token), userId, purpose, email, created: now, expiresAt: now + TOKEN_LIFETIME_MS[purpose], usedAt: null });
+    return () => mail(email, subject, body(links.html(TOKEN_PATHS[purpose], { token })), `account:${userId}:${purpose}`);
   }
+
+  const resetMailBody = (link: string) =>
+    `Someone (we hope you) asked to set a new password for your account at ${site}.\n\nTo choose one, open this link within an hour (it works once):\n${link}\n\nIf it was not you, ignore this message: your password stays as it is.\n`;
 
   async function mail(to: string, subject: string, body: string, topic: string) {
     await deps.queueMail({ to, subject: `${site}: ${subject}`, body, topic });
@@ -149,16 +157,18 @@ export function createAccountsService(deps: AccountsDeps) {
       await reserveMail(trimmed, address);
       const user = await deps.users.findUserByEmail(systemActor, trimmed);
       if (user?.active) {
-        await mailLink(
-          user.id,
-          "reset-password",
-          user.email,
-          "set a new password",
-          (link) =>
-            `Someone (we hope you) asked to set a new password for your account at ${site}.\n\nTo choose one, open this link within an hour (it works once):\n${link}\n\nIf it was not you, ignore this message: your password stays as it is.\n`,
-        );
+        await mailLink(user.id, "reset-password", user.email, "set a new password", resetMailBody);
       }
       return { email: trimmed };
+    },
+
+    /**
+     * An administrator's "send a password-reset link" (users/admin.ts, which checks the role and the
+     * account): the same link and mail as /lost-password's, the link written in the caller's
+     * transaction (`tx`) and the mail handed to `afterCommit`. No throttle: administrators are trusted.
+     */
+    async issuePasswordReset(tx: Db, user: { id: number; email: string }, afterCommit: (work: () => Promise<void>) => void): Promise<void> {
+      afterCommit(await issueLink(tx, user.id, "reset-password", user.email, "set a new password", resetMailBody));
     },
 
     /** 410 unless `token` is a password-reset link that still works (the form is shown only then). */

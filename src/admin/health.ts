@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { requireAdmin, type Actor } from "../core/actor";
 import type { Config } from "../config";
 import type { Clock } from "../core/time";
+import type { IndexCheck } from "../records/search";
 import { COMMIT, VERSION } from "../version";
 
 /** Below this share of the data directory's disk free, Health warns. */
@@ -14,7 +15,7 @@ export const DEFAULT_ADMIN_EMAIL = "admin@localhost";
 
 export interface HealthWarning {
   /** Stable key (tests, and what the warning is about). */
-  key: "disk-low" | "mail-off" | "dois-off" | "self-signed-certificate" | "default-admin-email" | "registration-open";
+  key: "disk-low" | "search-index-incomplete" | "mail-off" | "dois-off" | "self-signed-certificate" | "default-admin-email" | "registration-open";
   message: string;
 }
 
@@ -30,6 +31,8 @@ export interface Health {
   fileStoreBytes: number | null;
   /** The data directory's disk; null where the system cannot tell. */
   disk: { freeBytes: number; totalBytes: number } | null;
+  /** Records and drafts in the database against those the search index holds. */
+  searchIndex: IndexCheck;
   warnings: HealthWarning[];
 }
 
@@ -40,6 +43,8 @@ export interface HealthDeps {
   startedAt: number;
   /** The administrators' addresses (users service). */
   adminEmails(): Promise<string[]>;
+  /** The search port's comparison of the index with the records and drafts (records service). */
+  checkIndex(): Promise<IndexCheck>;
   /** The disk's free and total bytes (default: the system's statfs; tests give their own). */
   diskOf?(dir: string): Health["disk"];
 }
@@ -80,6 +85,18 @@ function diskOf(dir: string): Health["disk"] {
   }
 }
 
+/** The warning of an index that misses records or drafts (searches and OAI-PMH answer short), or null. */
+export function searchIndexWarning(index: IndexCheck): HealthWarning | null {
+  if (index.complete) return null;
+  if (index.outdated && index.records === index.indexedRecords && index.drafts === index.indexedDrafts) {
+    return { key: "search-index-incomplete", message: "The search index was built by an older Cairn: run `cairn reindex` (or restart, which rebuilds it in the background)." };
+  }
+  return {
+    key: "search-index-incomplete",
+    message: `The search index holds ${index.indexedRecords} of ${index.records} records and ${index.indexedDrafts} of ${index.drafts} drafts: searches and OAI-PMH miss the rest until \`cairn reindex\` (or a restart) rebuilds it.`,
+  };
+}
+
 /** The configuration warnings, one entry each, in the order Health lists them. */
 export function configurationWarnings(config: Config, adminEmails: string[]): HealthWarning[] {
   const warnings: HealthWarning[] = [];
@@ -94,8 +111,11 @@ export function configurationWarnings(config: Config, adminEmails: string[]): He
       message: `An administrator still has the default address ${DEFAULT_ADMIN_EMAIL}: mail to it goes nowhere. Change it in the profile settings.`,
     });
   }
-  if (config.ACCOUNTS_REGISTERABLE)
-    warnings.push({ key: "registration-open", message: "Anyone may make an account at /signup (ACCOUNTS_REGISTERABLE is on), and new accounts are not moderated." });
+  if (config.ACCOUNTS_REGISTERABLE && config.ACCOUNTS_MODERATION === "off")
+    warnings.push({
+      key: "registration-open",
+      message: "Anyone may make an account at /signup (ACCOUNTS_REGISTERABLE is on), and new accounts are not moderated (ACCOUNTS_MODERATION is off).",
+    });
   return warnings;
 }
 
@@ -112,6 +132,9 @@ export function createHealthService(deps: HealthDeps) {
         const percent = ((disk.freeBytes / disk.totalBytes) * 100).toFixed(1);
         warnings.push({ key: "disk-low", message: `The data directory's disk is almost full: ${percent}% free.` });
       }
+      const searchIndex = await deps.checkIndex();
+      const indexWarning = searchIndexWarning(searchIndex);
+      if (indexWarning) warnings.push(indexWarning);
       warnings.push(...configurationWarnings(config, await deps.adminEmails()));
       const now = clock.now();
       return {
@@ -123,6 +146,7 @@ export function createHealthService(deps: HealthDeps) {
         databaseBytes: sizeOf(database) + sizeOf(`${database}-wal`),
         fileStoreBytes: config.FILES_STORAGE === "s3" ? null : treeBytes(join(config.DATA_DIR, "files")),
         disk,
+        searchIndex,
         warnings,
       };
     },

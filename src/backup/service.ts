@@ -137,11 +137,11 @@ export function createBackupService(deps: { config: Config; clock: Clock; jobs?:
     },
 
     /** Verifies one snapshot of BACKUP_DIR by name (the verify job). */
-    async verifySnapshot(actor: Actor, snapshot: string): Promise<VerifyResult> {
+    async verifySnapshot(actor: Actor, snapshot: string, onProgress?: VerifyProgress): Promise<VerifyResult> {
       requireAdmin(actor);
       const dir = requireDir();
       if (!listSnapshots(dir).some((s) => s.name === snapshot)) throw notFound(`No snapshot named ${snapshot} in BACKUP_DIR.`);
-      const report = await verifyBackup(join(dir, snapshot));
+      const report = await verifyBackup(join(dir, snapshot), onProgress);
       const problems = report.snapshots.flatMap((s) => s.problems);
       return { snapshot, problems, objectsChecked: report.objectsChecked, bytesChecked: report.bytesChecked };
     },

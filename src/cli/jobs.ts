@@ -1,5 +1,6 @@
 // `cairn jobs list|run`.
 import { systemActor } from "../core/actor";
+import { progressText } from "../jobs/progress";
 import { parse, printTable, UsageError, when, type Command } from "./args";
 import { withServices } from "./services";
 
@@ -32,9 +33,10 @@ cairn jobs run NAME
             attempts: `${j.attempts}/${j.maxAttempts}`,
             run_at: when(j.runAt),
             finished: when(j.finishedAt),
+            progress: j.progress ? progressText(j.progress) : undefined,
             error: j.lastError?.slice(0, 80),
           })),
-          ["id", "name", "status", "attempts", "run_at", "finished", "error"],
+          ["id", "name", "status", "attempts", "run_at", "finished", "progress", "error"],
         );
       });
       return 0;
@@ -58,7 +60,7 @@ cairn jobs run NAME
         console.error(`cairn: job ${name} failed: ${job.lastError}`);
         return 1;
       }
-      console.log(JSON.stringify({ job: job.id, name, status: job.status, result: job.result }));
+      console.log(JSON.stringify({ job: job.id, name, status: job.status, result: job.result, ...(job.progress ? { progress: job.progress } : {}) }));
       return 0;
     }
     throw new UsageError(sub ? `unknown jobs command '${sub}' (list, run)` : "jobs needs a command: list or run");

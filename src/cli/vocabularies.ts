@@ -4,37 +4,11 @@ import { systemActor } from "../core/actor";
 import { HttpError } from "../core/errors";
 import type { ImportItem, SpecificType } from "../vocabularies/model";
 import { SPECIFIC_TYPES } from "../vocabularies/model";
-import { readOpenaireProjects } from "../vocabularies/importers/openaire";
-import { readOrcid } from "../vocabularies/importers/orcid";
-import { readRor } from "../vocabularies/importers/ror";
-import { readTabular } from "../vocabularies/importers/tabular";
+import { readerFor } from "../vocabularies/importers/readers";
 import type { ImportSummary } from "../vocabularies/service";
 import { parse, UsageError, type Command } from "./args";
 import { progressBar } from "./progress";
 import { withServices } from "./services";
-
-type Progress = (bytesRead: number, totalBytes: number) => void;
-
-const TABULAR = /\.(csv|jsonl|ndjson|ya?ml)(\.gz)?$/i;
-
-/** The reader for a type and a file: the format follows the type, then the file's name. */
-function readerFor(type: SpecificType, path: string, onProgress: Progress): AsyncIterable<ImportItem<object>> {
-  const isDirectory = statSync(path).isDirectory();
-  switch (type) {
-    case "funders":
-    case "affiliations":
-      return readRor(path, type, onProgress);
-    case "names":
-      if (!isDirectory && TABULAR.test(path)) return readTabular(path, "names", onProgress);
-      if (isDirectory || /\.(xml|tar\.gz|tgz)$/i.test(path)) return readOrcid(path, onProgress);
-      throw new UsageError(`names are read from ORCID summaries (.xml, a folder of them, .tar.gz) or .csv/.jsonl/.yaml, not ${path}`);
-    case "subjects":
-      if (!TABULAR.test(path)) throw new UsageError(`subjects are read from .csv, .jsonl or .yaml files, not ${path}`);
-      return readTabular(path, "subjects", onProgress);
-    case "awards":
-      return readOpenaireProjects(path, onProgress);
-  }
-}
 
 export function describeSummary(type: string, s: ImportSummary): string {
   const skipped = Object.values(s.skipped).reduce((a, b) => a + b, 0);
@@ -49,6 +23,7 @@ export const vocabulariesCommand: Command = {
   name: "vocabularies",
   summary: "Import vocabularies (funders, affiliations, names, subjects, awards) from public dumps.",
   usage: `cairn vocabularies import TYPE FILE
+cairn vocabularies update affiliations|funders
     funders, affiliations  the ROR data dump, schema v2 (.json or .json.gz)
     names                  ORCID public data summaries (.xml, a folder of them, or the .tar.gz),
                            or .csv/.jsonl/.yaml rows of {given_name, family_name, identifiers, affiliations}
@@ -56,10 +31,13 @@ export const vocabulariesCommand: Command = {
     awards                 the OpenAIRE Graph projects dump (JSON lines, .gz or plain)
   Streams the file, writes in batched transactions, and is idempotent: importing again updates
   changed entries and never duplicates. Ends with a summary: created, updated, unchanged, skipped
-  with reasons. Safe beside a running server.`,
+  with reasons. Safe beside a running server.
+  update downloads ROR's newest data dump from VOCABULARIES_ROR_DUMP_URL (as InvenioRDM's
+  \`vocabularies update --origin ror-http\`) and imports it, as the Vocabularies screen's job does.`,
   async run(argv) {
     const [sub, ...rest] = argv;
-    if (sub !== "import") throw new UsageError(sub ? `unknown vocabularies command '${sub}' (import)` : "vocabularies needs a command: import");
+    if (sub === "update") return updateFromRelease(rest);
+    if (sub !== "import") throw new UsageError(sub ? `unknown vocabularies command '${sub}' (import, update)` : "vocabularies needs a command: import or update");
     const { values, positionals } = parse(rest, {}, 2);
     const [type, file] = positionals;
     if (!type || !(SPECIFIC_TYPES as readonly string[]).includes(type)) throw new UsageError(`vocabularies import needs a TYPE: ${SPECIFIC_TYPES.join(", ")}`);
@@ -71,7 +49,12 @@ export const vocabulariesCommand: Command = {
     }
     const bar = progressBar(`importing ${type}`);
     let bytes = [0, 0] as [number, number];
-    const items = readerFor(type as SpecificType, file, (read, total) => (bytes = [read, total]));
+    let items: AsyncIterable<ImportItem<object>>;
+    try {
+      items = readerFor(type as SpecificType, file, (read, total) => (bytes = [read, total]));
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
     const summary = await withServices(values, (s) =>
       s.vocabularies.importEntries(systemActor, type as SpecificType, items, (sum) => bar.update(bytes[0], bytes[1], `${sum.created + sum.updated + sum.unchanged} entries`)),
     ).catch((err: unknown) => {
@@ -86,3 +69,20 @@ export const vocabulariesCommand: Command = {
     return 0;
   },
 };
+
+/** `vocabularies update TYPE`: the import job's download of ROR's newest release, run now; audited via cli. */
+async function updateFromRelease(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, {}, 1);
+  const [type] = positionals;
+  if (type !== "affiliations" && type !== "funders") throw new UsageError("vocabularies update needs a TYPE: affiliations or funders (from ROR's newest release)");
+  const job = await withServices(values, async (s) => {
+    await s.audit.record(systemActor, { action: "vocabulary.import", targetType: "vocabulary", targetId: type, details: { source: "release" }, via: "cli", address: null });
+    return s.vocabularyImports.runRelease(systemActor, type);
+  });
+  if (job.status !== "succeeded") {
+    console.error(`cairn: the import of ROR's newest release failed: ${job.lastError ?? "no reason given"}`);
+    return 1;
+  }
+  console.log(describeSummary(type, job.result as ImportSummary));
+  return 0;
+}

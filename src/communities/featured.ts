@@ -1,7 +1,8 @@
 // Featured periods of communities: administrators (system_process) set when a public community
-// starts being featured; the featured search (search.ts) shows those whose period has begun.
+// starts being featured and, optionally, when it stops; the featured search (search.ts) shows
+// those whose period has begun and not ended.
 import type { Actor } from "../core/actor";
-import { notFound, validationError } from "../core/errors";
+import { notFound, validationError, type FieldError } from "../core/errors";
 import type { Db } from "../db/port";
 import type { Clock } from "../core/time";
 import { MISSING } from "../records/metadata/fields";
@@ -31,12 +32,28 @@ export function parseStartDate(value: string): number | null {
   return local - (sign === "-" ? -1 : 1) * (Number(hh) * 60 + Number(mm)) * 60_000;
 }
 
-function readStartDate(body: unknown): number {
-  const value = typeof body === "object" && body !== null ? (body as Record<string, unknown>).start_date : undefined;
-  if (value === undefined || value === null) throw validationError([{ field: "start_date", messages: [MISSING] }]);
-  const ms = typeof value === "string" ? parseStartDate(value) : null;
-  if (ms === null) throw validationError([{ field: "start_date", messages: ["Not a valid datetime: send YYYY-MM-DDTHH:MM:SS.ffffffZ (UTC)."] }]);
-  return ms;
+const NOT_A_DATE = "Not a valid datetime: send YYYY-MM-DDTHH:MM:SS.ffffffZ (UTC).";
+
+/**
+ * The period of a POST or PUT body: `start_date` (required, as the spec) and Cairn's optional
+ * `end_date` (absent or null: featured until another period replaces it), after the start.
+ */
+function readPeriod(body: unknown): { startDate: number; endDate: number | null } {
+  const input = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  const errors: FieldError[] = [];
+  const date = (field: "start_date" | "end_date") => {
+    const value = input[field];
+    if (value === undefined || value === null || value === "") return null;
+    const ms = typeof value === "string" ? parseStartDate(value) : null;
+    if (ms === null) errors.push({ field, messages: [NOT_A_DATE] });
+    return ms;
+  };
+  const startDate = date("start_date");
+  const endDate = date("end_date");
+  if (startDate === null && !errors.some((e) => e.field === "start_date")) errors.push({ field: "start_date", messages: [MISSING] });
+  if (startDate !== null && endDate !== null && endDate <= startDate) errors.push({ field: "end_date", messages: ["Must be after the start date."] });
+  if (errors.length) throw validationError(errors);
+  return { startDate: startDate!, endDate };
 }
 
 export interface FeaturedContext {
@@ -66,17 +83,17 @@ export function createFeaturedOperations(ctx: FeaturedContext) {
     async createFeatured(actor: Actor, key: string, body: unknown) {
       checkManageFeatured(actor);
       const community = await ctx.loadReadable(actor, key);
-      const startDate = readStartDate(body);
+      const period = readPeriod(body);
       if (!canBeFeatured(community)) throw validationError([{ field: "community_id", messages: ["The community is not public."] }]);
       const now = clock.now();
-      return presentFeatured(await db.write(async (tx) => await store.insertFeatured(tx, { communityId: community.id, startDate, created: now, updated: now })));
+      return presentFeatured(await db.write(async (tx) => await store.insertFeatured(tx, { communityId: community.id, ...period, created: now, updated: now })));
     },
 
     async updateFeatured(actor: Actor, key: string, featuredId: string, body: unknown) {
       checkManageFeatured(actor);
       const entry = await loadEntry(await ctx.loadReadable(actor, key), featuredId);
-      const startDate = readStartDate(body);
-      return presentFeatured((await db.write(async (tx) => await store.updateFeatured(tx, entry.id, startDate, clock.now())))!);
+      const period = readPeriod(body);
+      return presentFeatured((await db.write(async (tx) => await store.updateFeatured(tx, entry.id, period, clock.now())))!);
     },
 
     async deleteFeatured(actor: Actor, key: string, featuredId: string) {

@@ -51,9 +51,19 @@ export const featuredCommunitiesFilter = (): SQL => sql`${communitiesTable.visib
 /** InvenioRDM's FeaturedCommunityComponent: only public communities are featured (the featured filter's predicate). */
 export const canBeFeatured = (community: { visibility: string }): boolean => community.visibility === "public";
 
-/** Creating: any signed-in user (401 otherwise). */
-export function checkCreate(actor: Actor): void {
+/** COMMUNITIES_CREATION: who may create communities. */
+export type CommunityCreation = "anyone" | "administrators";
+
+/**
+ * Whether the caller's role lets it create communities, signing in aside (checkCreate asks that
+ * first): anyone, or with COMMUNITIES_CREATION `administrators` administrators only (and the system).
+ */
+export const mayCreate = (actor: Actor, creation: CommunityCreation): boolean => creation === "anyone" || isAdmin(actor);
+
+/** `mayCreate` as a check: 401 anonymous, 403 (saying why) for others when only administrators create communities. */
+export function checkCreate(actor: Actor, creation: CommunityCreation): void {
   requireUser(actor);
+  if (!mayCreate(actor, creation)) throw forbidden("Only administrators may create communities in this repository.");
 }
 
 /** The user communities listing: signed-in callers. */

@@ -46,7 +46,12 @@ export function presentCommunity(row: CommunityRow, links: Links, options: Prese
 
 export type CommunityJson = ReturnType<typeof presentCommunity>;
 
-export const presentFeatured = (row: FeaturedRow) => ({ id: row.id, start_date: formatIsoTime(row.startDate) });
+/** `{id, start_date}` as the spec, and `end_date` when the period has one (Cairn's extension). */
+export const presentFeatured = (row: FeaturedRow) => ({
+  id: row.id,
+  start_date: formatIsoTime(row.startDate),
+  ...(row.endDate === null ? {} : { end_date: formatIsoTime(row.endDate) }),
+});
 
 /** The logo as a file entry (invenio-records-resources' file result); its links are path-only, as file links are. */
 export function presentLogo(row: CommunityRow, md5: string) {

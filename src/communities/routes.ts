@@ -92,10 +92,10 @@ export const communitiesRoutes = (http: ActorContext, communities: CommunitiesSe
         set.status = 201;
         return await communities.createFeatured(actor, params.id, body);
       },
-      { detail: { summary: "Feature a public community from start_date (administrators)", tags } },
+      { detail: { summary: "Feature a public community from start_date, until end_date if given (administrators)", tags } },
     )
     .put("/api/communities/:id/featured/:featuredId", async ({ actor, params, body }) => await communities.updateFeatured(actor, params.id, params.featuredId, body), {
-      detail: { summary: "Change a featured period's start (administrators)", tags },
+      detail: { summary: "Change a featured period's start and end (administrators)", tags },
     })
     .delete("/api/communities/:id/featured/:featuredId", ({ actor, params, set }) => noContent(set, communities.deleteFeatured(actor, params.id, params.featuredId)), {
       detail: { summary: "Remove a featured period (administrators)", tags },

@@ -100,8 +100,8 @@ export async function searchListing<T>(ctx: SearchContext, listing: Listing, que
   });
 }
 
-/** The featured order: the start of the latest period that has begun, newest first. */
+/** The featured order: the start of the latest period that has begun (and not ended), newest first. */
 export const featuredOrder = (now: number): SQL[] => [desc(latestFeaturedStart(now)), desc(communitiesTable.created), desc(communitiesTable.id)];
 
-/** Only communities with a featured period that has begun by `now`. */
+/** Only communities with a featured period that has begun by `now` and not ended. */
 export const hasStartedFeature = (now: number): SQL => sql`${latestFeaturedStart(now)} IS NOT NULL`;

@@ -17,7 +17,17 @@ import type { VocabularyLookup } from "../vocabularies/model";
 import { createFeaturedOperations } from "./featured";
 import { createLogoOperations } from "./logo";
 import type { CommunityBody, CommunityInput, CommunitySearchQuery, CommunitySummary } from "./model";
-import { checkCreate, checkOwner, checkSearchOwn, featuredCommunitiesFilter, mayOwn, memberCommunitiesFilter, readableCommunitiesFilter } from "./policy";
+import {
+  checkCreate,
+  checkOwner,
+  checkSearchOwn,
+  featuredCommunitiesFilter,
+  mayCreate,
+  mayOwn,
+  memberCommunitiesFilter,
+  readableCommunitiesFilter,
+  type CommunityCreation,
+} from "./policy";
 import { strongerRole, type Role } from "./roles";
 import { presentCommunity, type CommunityJson } from "./present";
 import { featuredOrder, hasStartedFeature, searchListing, single, TYPE_FACET, VISIBILITY_FACET } from "./search";
@@ -96,8 +106,13 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
     ...createLogoOperations({ deps, loadOwned, loadReadable }),
     ...createFeaturedOperations({ db, clock, loadReadable }),
 
+    /** Whether the caller's role lets it create a community (COMMUNITIES_CREATION), signing in aside: the pages show or refuse "New community" by it. */
+    async mayCreate(actor: Actor): Promise<boolean> {
+      return mayCreate(actor, config.COMMUNITIES_CREATION as CommunityCreation);
+    },
+
     async createCommunity(actor: Actor, body: CommunityBody): Promise<CommunityJson> {
-      checkCreate(actor);
+      checkCreate(actor, config.COMMUNITIES_CREATION as CommunityCreation);
       const input = await withEntries(lookup, (known) => checkCommunityBody(body, known));
       const now = clock.now();
       const row = await db.write(async (tx) => {
@@ -203,7 +218,7 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
       return await searchListing(searchContext, listing, query, present);
     },
 
-    /** Public communities whose latest featured period has begun, that period's start newest first. */
+    /** Public communities with a featured period that has begun and not ended, the latest such start newest first. */
     async searchFeatured(_actor: Actor, query: CommunitySearchQuery) {
       const now = clock.now();
       const listing = {

@@ -118,8 +118,9 @@ export function relevance(words: string[]): SQL {
   return parts.length ? sql.join(parts, sql` + `) : sql`abs(0)`;
 }
 
-/** The latest featured period that has started by `now` (null: none). */
-export const latestFeaturedStart = (now: number) => sql`(SELECT max(f.start_date) FROM ${featuredCommunitiesTable} f WHERE f.community_id = ${c.id} AND f.start_date <= ${now})`;
+/** The latest featured period that has started by `now` and not ended (null: none). */
+export const latestFeaturedStart = (now: number) =>
+  sql`(SELECT max(f.start_date) FROM ${featuredCommunitiesTable} f WHERE f.community_id = ${c.id} AND f.start_date <= ${now} AND (f.end_date IS NULL OR f.end_date > ${now}))`;
 
 /** A page of matching communities and the total; facet filters apply to both. */
 export async function searchCommunities(db: Db, spec: SearchSpec) {
@@ -178,8 +179,14 @@ export const findFeatured = async (db: Db, communityId: string, id: number) =>
 
 export const listFeatured = async (db: Db, communityId: string) => await db.select().from(f).where(eq(f.communityId, communityId)).orderBy(desc(f.startDate), desc(f.id));
 
-export const updateFeatured = async (db: Db, id: number, startDate: number, at: number) =>
-  (await first(db.update(f).set({ startDate, updated: at }).where(eq(f.id, id)).returning()))!;
+export const updateFeatured = async (db: Db, id: number, period: { startDate: number; endDate: number | null }, at: number) =>
+  (await first(
+    db
+      .update(f)
+      .set({ ...period, updated: at })
+      .where(eq(f.id, id))
+      .returning(),
+  ))!;
 
 export const deleteFeatured = async (db: Db, id: number) => await db.delete(f).where(eq(f.id, id));
 

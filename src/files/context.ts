@@ -4,6 +4,7 @@ import type { Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { notFound } from "../core/errors";
 import type { Visitor } from "../core/visitor";
+import type { QuotaLimits } from "../quotas/limits";
 import type { FileStore } from "../storage/file-store";
 import type { FileHooks } from "./lifecycle";
 import type { FileTarget } from "./policy";
@@ -34,6 +35,8 @@ export interface FilesDeps extends Deps {
   /** The hooks the records module was built with, on the same store (their removal of bytes is shared). */
   hooks: FileHooks;
   owners: FileOwners;
+  /** The record and user quotas every way of storing bytes checks before and while it stores them. */
+  quotas: QuotaLimits;
   enqueue(name: string, payload: unknown): Promise<unknown>;
   /** Told of every content response that sends bytes of a published record (statistics count downloads). */
   onDownload(event: DownloadEvent): unknown;

@@ -3,6 +3,7 @@
 import { HttpError } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { ContentLengthMismatchError, ContentTooLargeError } from "../storage/file-store";
+import type { Room } from "../quotas/limits";
 import type { FilesContext } from "./context";
 import { detectMimetype } from "./mimetype";
 import { fetchRefusal } from "./policy";
@@ -13,8 +14,11 @@ const MAX_REDIRECTS = 5;
 /** Tries of one fetch (the job's maxAttempts): after the last, the entry is marked failed. */
 export const FETCH_MAX_ATTEMPTS = 5;
 
-/** A failure that retrying cannot fix (refused host, 4xx, too large): recorded, not retried. */
+/** A failure that retrying cannot fix (refused host, 4xx, too large, over a quota): recorded, not retried. */
 export class PermanentFetchError extends Error {}
+
+/** A refusal as the failed entry shows it (an upload's 413 names the limit the same way). */
+const refusalText = (error: HttpError, room: Room) => (error.status === 413 ? `The file is larger than the ${room.maxFileSize} bytes allowed.` : error.message);
 
 /** Opens the URI, following redirects by hand so that each hop is checked against the allow-list. */
 async function open(url: string, allowed: string[], signal: AbortSignal): Promise<Response> {
@@ -36,7 +40,7 @@ async function open(url: string, allowed: string[], signal: AbortSignal): Promis
 }
 
 export function createFetchTransfer(ctx: FilesContext) {
-  const { db, clock, config, files } = ctx.deps;
+  const { db, clock, config, files, quotas } = ctx.deps;
 
   /**
    * Shows the failure on the entry. A final one marks the transfer failed: the entry stays, so its
@@ -57,10 +61,15 @@ export function createFetchTransfer(ctx: FilesContext) {
       const response = await open(entry.uri, config.RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS, signal);
       const announced = response.headers.get("content-length");
       const expected = entry.declaredSize ?? (announced && /^\d+$/.test(announced) ? Number(announced) : null);
-      if (expected !== null && expected > config.RDM_FILES_DEFAULT_MAX_FILE_SIZE)
-        throw new PermanentFetchError(`The file is larger than the ${config.RDM_FILES_DEFAULT_MAX_FILE_SIZE} bytes allowed.`);
-      const received = await files.receive(response.body!, { maxBytes: config.RDM_FILES_DEFAULT_MAX_FILE_SIZE, expectedBytes: expected }).catch((error) => {
-        if (error instanceof ContentTooLargeError) throw new PermanentFetchError(`The file is larger than the ${config.RDM_FILES_DEFAULT_MAX_FILE_SIZE} bytes allowed.`);
+      // The quotas and the largest file allowed, before any byte is fetched and again as they arrive.
+      const room = await quotas.room(db, entry.recordId, entryId);
+      const refusal = expected === null ? null : quotas.refusal(room, expected);
+      if (refusal) {
+        await response.body?.cancel();
+        throw new PermanentFetchError(refusalText(refusal, room));
+      }
+      const received = await files.receive(response.body!, { maxBytes: quotas.maxBytes(room), expectedBytes: expected }).catch((error) => {
+        if (error instanceof ContentTooLargeError) throw new PermanentFetchError(refusalText(quotas.overflow(room), room));
         if (error instanceof ContentLengthMismatchError) throw new Error(`The transfer ended after ${error.received} of ${error.expected} bytes.`);
         throw error;
       });
@@ -73,13 +82,21 @@ export function createFetchTransfer(ctx: FilesContext) {
       const mimetype = await detectMimetype(entry.key, async (bytes) => new Uint8Array(await Bun.file(received.path).slice(0, bytes).arrayBuffer()));
       await files.adopt(received, objectId);
       const now = clock.now();
+      let late: HttpError | null = null;
       const orphans = await db.write(async (tx) => {
+        // Checked again where writes are serialised: uploads side by side cannot both take the last free bytes.
+        late = quotas.refusal(await quotas.room(tx, entry.recordId, entryId), received.size);
+        if (late) return [];
         await store.insertObject(tx, { id: objectId, size: received.size, checksum: `md5:${received.md5}`, created: now, verifiedAt: now });
         // The draft may have dropped the file while it was being fetched.
         if (!(await store.findEntryById(tx, entryId))) return [objectId];
         await store.updateEntry(tx, entryId, { objectId, status: "completed", storageClass: "L", mimetype, transfer: { type: "L" }, updated: now });
         return [];
       });
+      if (late) {
+        ctx.removeObjects([objectId]);
+        throw new PermanentFetchError(refusalText(late, room));
+      }
       if (orphans.length) await db.write((tx) => store.deleteUnreferencedObjects(tx, orphans));
       ctx.removeObjects(orphans);
       return { entryId, size: received.size };

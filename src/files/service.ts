@@ -30,11 +30,20 @@ export function createFilesService(deps: FilesDeps) {
 
   const target = (actor: Actor, id: string, isDraft: boolean): Promise<FileTarget> => (isDraft ? owners.draftTarget(actor, id) : owners.recordTarget(actor, id));
 
-  /** Refuses the whole request before anything is written: count, sizes, duplicate keys, untrusted hosts. */
+  /** Refuses the whole request before anything is written: count, sizes and quotas, duplicate keys, untrusted hosts. */
   async function checkInits(tx: Db, id: string, inits: ReturnType<typeof parseFileInits>) {
     const max = config.RDM_RECORDS_MAX_FILES_COUNT;
     if ((await store.countEntries(tx, id, true)) + inits.length > max) throw badRequest(`A record can have at most ${max} files.`);
-    for (const f of inits) if (f.size !== null && f.size > config.RDM_FILES_DEFAULT_MAX_FILE_SIZE) throw payloadTooLarge(config.RDM_FILES_DEFAULT_MAX_FILE_SIZE);
+    // Announced sizes are refused here, before any byte (the record's and its owner's quotas; each file's largest size).
+    const room = await deps.quotas.room(tx, id, null);
+    for (const f of inits) if (f.size !== null && f.size > room.maxFileSize) throw payloadTooLarge(room.maxFileSize);
+    const announced = inits.filter((f) => f.size !== null);
+    const refusal = deps.quotas.refusal(
+      room,
+      announced.reduce((sum, f) => sum + f.size!, 0),
+      announced.length,
+    );
+    if (announced.length && refusal) throw refusal;
     const errors: FieldError[] = [];
     for (const [i, f] of inits.entries()) {
       if (await store.findEntry(tx, id, true, f.key)) {

@@ -1,7 +1,7 @@
 // Putting bytes into draft files: a whole upload (`PUT .../content`), the parts of a multipart
 // transfer (`PUT .../content/{part}`), and commit, which makes the entry `completed`.
 import type { Actor } from "../core/actor";
-import { badRequest, payloadTooLarge } from "../core/errors";
+import { badRequest, HttpError, payloadTooLarge } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { ContentLengthMismatchError, ContentTooLargeError, type ByteSource, type Received } from "../storage/file-store";
 import type { FilesContext } from "./context";
@@ -19,7 +19,7 @@ export function parseContentLength(value: string | null): number | null {
 }
 
 export function createUploadOperations(ctx: FilesContext) {
-  const { db, clock, config, files, owners } = ctx.deps;
+  const { db, clock, config, files, owners, quotas } = ctx.deps;
   const maxSize = config.RDM_FILES_DEFAULT_MAX_FILE_SIZE;
   const storeParts = createStoreParts(ctx);
 
@@ -34,12 +34,12 @@ export function createUploadOperations(ctx: FilesContext) {
     return entry;
   }
 
-  /** Streams to disk, turning the store's size errors into the API's 413 and 400. */
-  async function receive(write: () => Promise<Received>, announced: number | null): Promise<Received> {
+  /** Streams to disk, turning the store's size errors into the API's 413 and 400 (`overflow`: why a stream was stopped at its limit). */
+  async function receive(write: () => Promise<Received>, announced: number | null, overflow = (): HttpError => payloadTooLarge(maxSize)): Promise<Received> {
     try {
       return await write();
     } catch (error) {
-      if (error instanceof ContentTooLargeError) throw payloadTooLarge(maxSize);
+      if (error instanceof ContentTooLargeError) throw overflow();
       if (error instanceof ContentLengthMismatchError) {
         throw badRequest(`The upload ended after ${error.received} of ${announced ?? error.expected} bytes; nothing was stored. Send the content again.`);
       }
@@ -47,8 +47,8 @@ export function createUploadOperations(ctx: FilesContext) {
     }
   }
 
-  function checkAnnounced(contentLength: number | null, expected: number | null) {
-    if (contentLength !== null && contentLength > maxSize) throw payloadTooLarge(maxSize);
+  function checkAnnounced(contentLength: number | null, expected: number | null, limit = maxSize) {
+    if (contentLength !== null && contentLength > limit) throw payloadTooLarge(limit);
     if (contentLength !== null && expected !== null && contentLength !== expected) {
       throw badRequest(`Content-Length ${contentLength} does not match the ${expected} bytes announced for this file.`);
     }
@@ -64,26 +64,39 @@ export function createUploadOperations(ctx: FilesContext) {
     return recordObject(entryId, objectId, received);
   }
 
-  /** Makes object `objectId`, durable in the store, the entry's content. */
+  /** Makes object `objectId`, durable in the store, the entry's content; refused (and the bytes removed) when over a quota. */
   async function recordObject(entryId: number, objectId: string, received: Pick<Received, "size" | "md5">) {
     const now = clock.now();
+    let refusal: HttpError | null = null;
     const orphans = await db.write(async (tx) => {
       const current = await store.findEntryById(tx, entryId);
+      // Checked again where writes are serialised: two uploads side by side cannot both take the last free bytes.
+      refusal = current ? quotas.refusal(await quotas.room(tx, current.recordId, entryId), received.size) : null;
+      if (refusal) return [];
       await store.insertObject(tx, { id: objectId, size: received.size, checksum: `md5:${received.md5}`, created: now, verifiedAt: now });
       if (!current) return store.deleteUnreferencedObjects(tx, [objectId]);
       await store.updateEntry(tx, entryId, { objectId, updated: now });
       return store.deleteUnreferencedObjects(tx, [current.objectId]);
     });
-    ctx.removeObjects(orphans);
+    ctx.removeObjects(refusal ? [objectId] : orphans);
+    if (refusal) throw refusal;
     return objectId;
   }
 
   return {
     async uploadContent(actor: Actor, id: string, key: string, body: ByteSource, contentLength: number | null) {
       const entry = await writableEntry(actor, id, key, "content");
-      checkAnnounced(contentLength, entry.declaredSize);
+      // Known sizes are refused before any byte; a stream of unknown length is stopped where the room ends.
+      const room = await quotas.room(db, id, entry.id);
+      const refusal = [contentLength, entry.declaredSize].map((size) => (size === null ? null : quotas.refusal(room, size))).find(Boolean);
+      if (refusal) throw refusal;
+      checkAnnounced(contentLength, entry.declaredSize, room.maxFileSize);
       const expected = contentLength ?? entry.declaredSize;
-      const received = await receive(() => files.receive(body, { maxBytes: maxSize, expectedBytes: expected }), expected);
+      const received = await receive(
+        () => files.receive(body, { maxBytes: quotas.maxBytes(room), expectedBytes: expected }),
+        expected,
+        () => quotas.overflow(room),
+      );
       await storeObject(entry.id, received);
       return presentEntry(ctx.linkBase, await ctx.loadEntry(id, true, key));
     },
@@ -94,6 +107,12 @@ export function createUploadOperations(ctx: FilesContext) {
       const part = /^\d+$/.test(partText) ? Number(partText) : NaN;
       if (!(part >= 1 && part <= parts)) throw badRequest(`Part must be a number from 1 to ${parts}.`);
       const expected = part < parts ? partSize : (entry.declaredSize ?? 0) - (parts - 1) * partSize;
+      // The whole announced size must still fit (a quota may have been lowered, or other files added, since the start).
+      const refusal = quotas.refusal(await quotas.room(db, id, entry.id), entry.declaredSize ?? 0);
+      if (refusal) {
+        await dropParts(entry);
+        throw refusal;
+      }
       checkAnnounced(contentLength, expected);
       const path = files.partsPath(entry.versionId);
       const position = (part - 1) * partSize;
@@ -128,6 +147,17 @@ export function createUploadOperations(ctx: FilesContext) {
     },
   };
 
+  /** Forgets a multipart upload's parts and removes their bytes (the entry stays, pending and empty). */
+  async function dropParts(entry: store.EntryRow) {
+    const upload = await store.findUpload(db, entry.id);
+    await db.write(async (tx) => {
+      await store.deleteParts(tx, entry.id);
+      await store.deleteUpload(tx, entry.id);
+    });
+    await files.removeFile(files.partsPath(entry.versionId));
+    if (upload) await storeParts.abandon(upload);
+  }
+
   /**
    * Every part is in place in the upload's file: hash it as a whole and make it the entry's object
    * (the S3 upload its parts went to, completed; or the file itself, adopted by the store).
@@ -147,12 +177,24 @@ export function createUploadOperations(ctx: FilesContext) {
       await forget();
       return ctx.loadEntry(entry.recordId, true, entry.key);
     }
+    const size = parts.reduce((sum, p) => sum + p.size, 0);
+    const refusal = quotas.refusal(await quotas.room(db, entry.recordId, entry.id), size);
+    if (refusal) {
+      await dropParts(entry);
+      throw refusal;
+    }
     const received = await files.hashFile(path);
-    const completed = await storeParts.complete(entry, parts, received.size);
-    if (completed) {
-      await recordObject(entry.id, completed, received);
-      await files.removeFile(path);
-    } else await storeObject(entry.id, received);
+    try {
+      const completed = await storeParts.complete(entry, parts, received.size);
+      if (completed) {
+        await recordObject(entry.id, completed, received);
+        await files.removeFile(path);
+      } else await storeObject(entry.id, received);
+    } catch (error) {
+      // Refused by a quota at the last moment: nothing of the upload is kept.
+      if (error instanceof HttpError && (error.status === 400 || error.status === 413)) await dropParts(entry);
+      throw error;
+    }
     await forget();
     return ctx.loadEntry(entry.recordId, true, entry.key);
   }

@@ -1,7 +1,7 @@
 // Community members: the listings, adding groups, changing roles and visibility, removing and
 // leaving, with every rule of the spec's list; invitations and membership requests (their own
 // files).
-import { requireUser, type Actor } from "../core/actor";
+import { requireAdmin, requireUser, type Actor } from "../core/actor";
 import { notFound, validationError, type FieldError } from "../core/errors";
 import type { Role } from "../communities/roles";
 import type { MembersDeps } from "./context";
@@ -77,6 +77,23 @@ export function createMembersService(deps: MembersDeps) {
   return {
     ...createInvitationOperations(operations),
     ...createMembershipRequestOperations(operations),
+
+    /**
+     * A user's communities with their role (administrators; the administration's user page), at
+     * most `limit` of them by slug, and whether the user is each one's only owner.
+     */
+    async listUserCommunities(actor: Actor, userId: number, limit = 50) {
+      requireAdmin(actor);
+      const { rows, total } = await store.listUserMemberships(db, userId, limit);
+      const communities = rows.map((r) => ({
+        id: r.id,
+        slug: r.slug,
+        title: typeof r.metadata.title === "string" && r.metadata.title ? r.metadata.title : r.slug,
+        role: r.role as Role,
+        onlyOwner: r.role === "owner" && Number(r.owners) === 1,
+      }));
+      return { communities, total };
+    },
 
     /** Members of any role (directly or through a group) and administrators. */
     async searchMembers(actor: Actor, key: string, query: Record<string, unknown>) {

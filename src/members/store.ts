@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { matchAllWords, wordPrefixGlob } from "../core/word-match";
 import { changesOf, first, type Db } from "../db/port";
-import { communityMembersTable, groupsTable, usersTable } from "../db/tables";
+import { communitiesTable, communityMembersTable, groupsTable, usersTable } from "../db/tables";
 import type { Role } from "../communities/roles";
 
 const m = communityMembersTable;
@@ -183,4 +183,29 @@ export async function findUsersMatching(db: Db, ids: number[], words: string[], 
         ),
       ),
     );
+}
+
+/** A user's own memberships (not through groups) with each community's slug, metadata and number of owners; by slug. */
+export async function listUserMemberships(db: Db, userId: number, limit: number) {
+  const c = communitiesTable;
+  const owners = sql<number>`(SELECT count(*) FROM ${m} o WHERE o.community_id = ${c.id} AND o.role = 'owner')`;
+  const where = eq(m.userId, userId);
+  const total =
+    (
+      await first(
+        db
+          .select({ n: sql<number>`count(*)` })
+          .from(m)
+          .where(where)
+          .limit(1),
+      )
+    )?.n ?? 0;
+  const rows = await db
+    .select({ id: c.id, slug: c.slug, metadata: c.metadata, role: m.role, owners })
+    .from(m)
+    .innerJoin(c, eq(c.id, m.communityId))
+    .where(where)
+    .orderBy(sql`lower(${c.slug})`)
+    .limit(limit);
+  return { rows, total };
 }

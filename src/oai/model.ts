@@ -10,7 +10,7 @@ export const setCreateBody = t.Object({ name: text, spec: text, search_pattern: 
 export const setUpdateBody = setCreateBody;
 
 export const setListQuery = t.Object(
-  { sort: t.Optional(t.String()), sort_direction: t.Optional(t.String()), size: t.Optional(t.String()), page: t.Optional(t.String()) },
+  { q: t.Optional(t.String()), sort: t.Optional(t.String()), sort_direction: t.Optional(t.String()), size: t.Optional(t.String()), page: t.Optional(t.String()) },
   { additionalProperties: true },
 );
 

@@ -131,13 +131,15 @@ export function createOaiService(deps: OaiDeps) {
       if (!(store.SET_SORTS as string[]).includes(sort)) errors.push({ field: "sort", messages: [`Must be one of: ${store.SET_SORTS.join(", ")}.`] });
       if (direction !== "asc" && direction !== "desc") errors.push({ field: "sort_direction", messages: ["Must be one of: asc, desc."] });
       if (errors.length) throw validationError(errors, "Invalid querystring parameters.");
-      const rows = await store.listSets(db, sort as store.SetSort, direction as "asc" | "desc", page.offset, page.size);
+      // `q` (InvenioRDM's set search): words starting a word of the name, spec or description.
+      const q = typeof query.q === "string" && query.q.trim() ? query.q.trim() : undefined;
+      const rows = await store.listSets(db, sort as store.SetSort, direction as "asc" | "desc", page.offset, page.size, q);
       const envelope = searchEnvelope<SetJson>({
         items: rows.map((row) => presentSet(row, links)),
-        total: await store.countSets(db),
+        total: await store.countSets(db, q),
         page,
         url: (q) => links.api("/oaipmh/sets", q),
-        params: { sort_direction: direction },
+        params: { q, sort_direction: direction },
         sortBy: sort,
       });
       return { hits: envelope.hits, sortBy: envelope.sortBy, links: { ...envelope.links, ...harvestLinks(links) } };

@@ -1,5 +1,6 @@
 // Queries on oai_sets, oai_tombstones and oai_token_keys.
 import { asc, count, desc, eq, sql } from "drizzle-orm";
+import { matchAllWords, queryWords } from "../core/word-match";
 import { changesOf, first, type Db } from "../db/port";
 import { oaiSetsTable, oaiTombstonesTable, oaiTokenKeysTable } from "../db/tables";
 
@@ -12,12 +13,15 @@ export const SET_SORTS = Object.keys(SET_SORT_COLUMNS) as SetSort[];
 
 export const findSet = async (db: Db, id: number) => (await first(db.select().from(oaiSetsTable).where(eq(oaiSetsTable.id, id)).limit(1))) ?? null;
 export const findSetBySpec = async (db: Db, spec: string) => (await first(db.select().from(oaiSetsTable).where(eq(oaiSetsTable.spec, spec)).limit(1))) ?? null;
-export const countSets = async (db: Db) => (await first(db.select({ n: count() }).from(oaiSetsTable).limit(1)))?.n ?? 0;
+/** Sets where every word of `q` starts a word of the name, spec or description; every set without words. */
+const matching = (q: string | undefined) => matchAllWords(queryWords(q), [sql`${oaiSetsTable.name}`, sql`${oaiSetsTable.spec}`, sql`${oaiSetsTable.description}`]);
 
-/** A page of sets; ties broken by id so pages never overlap. */
-export async function listSets(db: Db, sort: SetSort, direction: "asc" | "desc", offset: number, limit: number): Promise<SetRow[]> {
+export const countSets = async (db: Db, q?: string) => (await first(db.select({ n: count() }).from(oaiSetsTable).where(matching(q)).limit(1)))?.n ?? 0;
+
+/** A page of sets (those `q` matches); ties broken by id so pages never overlap. */
+export async function listSets(db: Db, sort: SetSort, direction: "asc" | "desc", offset: number, limit: number, q?: string): Promise<SetRow[]> {
   const order = direction === "asc" ? asc : desc;
-  return await db.select().from(oaiSetsTable).orderBy(order(SET_SORT_COLUMNS[sort]), order(oaiSetsTable.id)).limit(limit).offset(offset);
+  return await db.select().from(oaiSetsTable).where(matching(q)).orderBy(order(SET_SORT_COLUMNS[sort]), order(oaiSetsTable.id)).limit(limit).offset(offset);
 }
 
 export const insertSet = async (db: Db, row: typeof oaiSetsTable.$inferInsert): Promise<SetRow> => (await first(db.insert(oaiSetsTable).values(row).returning()))!;

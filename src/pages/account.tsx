@@ -189,7 +189,7 @@ export const accountPages = (http: ActorContext, deps: PagesDeps) =>
       if (!guestCsrfOk(request, form)) return again(403, "The form has expired: please sign in again.");
       try {
         const { sessions } = deps.services;
-        const session = await sessions.signIn(login, form.get("password") ?? "", sessions.throttleAddressOf(request, server));
+        const session = await sessions.signIn(login, form.get("password") ?? "", sessions.throttleAddressOf(request, server), sessions.clientOf(request, server));
         // A provider identity waiting in this browser for this account's password: linked now (or dropped).
         const link = await pendingLinkAfterSignIn(deps, request, session.userId);
         const headers = new Headers({ Location: link?.location ?? next });

@@ -22,6 +22,7 @@ export const homePages = (http: ActorContext, deps: PagesDeps) =>
       const shown = featured.hits.total > 0 ? featured : ((await services.communities.searchCommunities(actor, { sort: "newest", size: String(FEATURED) })) as Json);
       const communities = shown.hits.hits as Json[];
       const logos = await Promise.all(communities.map((c) => hasLogo(deps, actor, String(c.id))));
+      const canCreate = await services.communities.mayCreate(actor);
       const total = Number(recent.hits.total) || 0;
       return (
         <Layout ctx={ctx} title="Home">
@@ -59,8 +60,12 @@ export const homePages = (http: ActorContext, deps: PagesDeps) =>
                 ))}
                 <p>
                   <a href="/communities">All communities</a>
-                  {" · "}
-                  <a href="/communities/new">New community</a>
+                  {canCreate ? (
+                    <>
+                      {" · "}
+                      <a href="/communities/new">New community</a>
+                    </>
+                  ) : null}
                 </p>
               </section>
             </div>

@@ -60,7 +60,11 @@ export const oauthPages = (http: ActorContext, deps: PagesDeps) =>
       const ctx = await pageContextOf(deps, actor, new Request(new URL(`/oauth/authorized/${encodeURIComponent(params.name)}`, request.url).href));
       return renderOrError(ctx, async () => {
         const query = new URL(request.url).searchParams;
-        const returning = { userId: actor.kind === "user" ? actor.userId : null, address: deps.services.sessions.throttleAddressOf(request, server) };
+        const returning = {
+          userId: actor.kind === "user" ? actor.userId : null,
+          address: deps.services.sessions.throttleAddressOf(request, server),
+          client: deps.services.sessions.clientOf(request, server),
+        };
         const done = await deps.services.oidc.finishSignIn(params.name, query, cookieOf(request, SIGN_IN_BROWSER_COOKIE) ?? null, returning);
         const endSignIn = cookie(deps.https, SIGN_IN_BROWSER_COOKIE, "", 0);
         if (done.kind === "session") return signedIn(deps, request, done.secret, done.next, endSignIn);
@@ -133,7 +137,7 @@ export const oauthPages = (http: ActorContext, deps: PagesDeps) =>
         ));
       });
     })
-    .post("/oauth/confirm", async ({ actor, request, body }) => {
+    .post("/oauth/confirm", async ({ actor, request, body, server }) => {
       const ctx = await pageContextOf(deps, actor, new Request(new URL("/oauth/confirm", request.url).href));
       return renderOrError(ctx, async () => {
         const form = formOf(body);
@@ -155,7 +159,7 @@ export const oauthPages = (http: ActorContext, deps: PagesDeps) =>
             403,
           );
         }
-        const done = await deps.services.oidc.confirmEmailStep(token, cookieOf(request, EMAIL_STEP_COOKIE));
+        const done = await deps.services.oidc.confirmEmailStep(token, cookieOf(request, EMAIL_STEP_COOKIE), deps.services.sessions.clientOf(request, server));
         const res = await signedIn(deps, request, done.secret, done.next, endGuestCsrf(deps.https));
         res.headers.append("Set-Cookie", cookie(deps.https, EMAIL_STEP_COOKIE, "", 0));
         return res;

@@ -55,7 +55,11 @@ export const samlPages = (http: ActorContext, deps: PagesDeps) =>
       const ctx = await pageContextOf(deps, actor, new Request(new URL(pathOf(params.name), request.url).href));
       return renderOrError(ctx, async () => {
         const code = typeof query.code === "string" ? query.code : "";
-        const returning = { userId: actor.kind === "user" ? actor.userId : null, address: deps.services.sessions.throttleAddressOf(request, server) };
+        const returning = {
+          userId: actor.kind === "user" ? actor.userId : null,
+          address: deps.services.sessions.throttleAddressOf(request, server),
+          client: deps.services.sessions.clientOf(request, server),
+        };
         const done = await deps.services.saml.finishSignIn(params.name, code, cookieOf(request, SAML_BROWSER_COOKIE) ?? null, returning);
         const endSignIn = cookie(deps.https, SAML_BROWSER_COOKIE, "", 0);
         if (done.kind === "check-mail") {

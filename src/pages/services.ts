@@ -7,7 +7,10 @@ import type { ExportsService } from "../exports/service";
 import type { FilesService } from "../files/service";
 import type { MembersService } from "../members/service";
 import type { RecordsService } from "../records/service";
+import type { AccessService } from "../access/service";
+import type { OaiService } from "../oai/service";
 import type { RequestsService } from "../requests/service";
+import type { ModerationService } from "../moderation/service";
 import type { SessionsService } from "../sessions/service";
 import type { SignInLinks } from "../sessions/sign-in-link";
 import type { StatsService } from "../stats/service";
@@ -19,11 +22,13 @@ import type { OidcService } from "../accounts/oidc";
 import type { SamlService } from "../accounts/saml";
 import type { LinkedAccounts } from "../accounts/links";
 import type { VocabulariesService } from "../vocabularies/service";
+import type { VocabularyImports } from "../vocabularies/imports";
 import type { AuditService } from "../audit/service";
 import type { HealthService } from "../admin/health";
 import type { JobsService } from "../jobs/service";
 import type { BackupService } from "../backup/service";
 import type { MailService } from "../mail/service";
+import type { QuotasService } from "../quotas/service";
 
 /**
  * A service's operations as the pages call them: each answers a Promise, since each reaches the
@@ -34,10 +39,10 @@ type Operations<S, K extends keyof S> = { [P in K]: S[P] extends (...args: infer
 export interface PageServices {
   /** The clock (dates in forms), the configuration (search limits, DOIs) and the link base; never the database. */
   deps: Pick<Deps, "clock" | "config" | "links">;
-  users: Operations<UsersService, "findUserById" | "readUser" | "searchUsers" | "readAccount" | "updateProfile">;
+  users: Operations<UsersService, "findUserById" | "findUserByEmail" | "readUser" | "searchUsers" | "readAccount" | "updateProfile">;
   tokens: Operations<TokensService, "listTokens" | "createToken" | "revokeToken">;
   /** `throttleAddressOf` reads only the request. */
-  sessions: Operations<SessionsService, "signIn" | "signOut" | "changePassword"> & Pick<SessionsService, "throttleAddressOf">;
+  sessions: Operations<SessionsService, "signIn" | "signOut" | "changePassword" | "listSignIns"> & Pick<SessionsService, "throttleAddressOf" | "clientOf">;
   /** `registerable` reads only the configuration. */
   accounts: Operations<
     AccountsService,
@@ -53,27 +58,71 @@ export interface PageServices {
   linkedAccounts: Operations<LinkedAccounts, "listLinkedAccounts" | "unlinkIdentity" | "checkPendingLink" | "completePendingLink"> & Pick<LinkedAccounts, "knownTitle">;
   /** `check` reads only the link's file. */
   signInLinks: Operations<SignInLinks, "use"> & Pick<SignInLinks, "check">;
-  records: Operations<RecordsService, "searchRecords" | "readRecord" | "readDraft" | "latestVersion" | "listVersions" | "listUserRecords" | "editRecord" | "newVersion">;
+  records: Operations<
+    RecordsService,
+    | "searchRecords"
+    | "readRecord"
+    | "readDraft"
+    | "latestVersion"
+    | "listVersions"
+    | "listUserRecords"
+    | "editRecord"
+    | "newVersion"
+    | "searchEverything"
+    | "deleteRecord"
+    | "restoreRecord"
+    | "listOwnedRecords"
+  >;
+  /** The administration's new owner of a record. */
+  access: Operations<AccessService, "updateSettings">;
   /** `checkKey` only validates the key. */
   files: Operations<FilesService, "readFile" | "content"> & Pick<FilesService, "checkKey">;
   communities: Operations<
     CommunitiesService,
-    "searchCommunities" | "searchFeatured" | "searchUserCommunities" | "searchRecords" | "readCommunity" | "permissionsOf" | "readLogo" | "createCommunity" | "updateCommunity"
+    | "searchCommunities"
+    | "searchFeatured"
+    | "searchUserCommunities"
+    | "searchRecords"
+    | "readCommunity"
+    | "permissionsOf"
+    | "readLogo"
+    | "createCommunity"
+    | "updateCommunity"
+    | "deleteCommunity"
+    | "listFeatured"
+    | "createFeatured"
+    | "updateFeatured"
+    | "deleteFeatured"
+    | "mayCreate"
   >;
-  members: Operations<MembersService, "searchMembers" | "searchPublicMembers" | "searchInvitations" | "inviteMembers" | "updateMembers" | "removeMembers">;
-  requests: Operations<RequestsService, "searchUserRequests" | "readRequest" | "readTimeline" | "createComment" | "runAction">;
+  /** The administration's OAI-PMH sets. */
+  oai: Operations<OaiService, "listSets" | "readSet" | "createSet" | "updateSet" | "deleteSet">;
+  members: Operations<MembersService, "searchMembers" | "searchPublicMembers" | "searchInvitations" | "inviteMembers" | "updateMembers" | "removeMembers" | "listUserCommunities">;
+  /** `searchRequests`: the administration's accounts awaiting moderation. */
+  requests: Operations<RequestsService, "searchUserRequests" | "searchRequests" | "readRequest" | "readTimeline" | "createComment" | "runAction">;
+  /** The administration's user page: the account's open moderation request (administrators only). */
+  moderation: Operations<ModerationService, "pendingOf">;
   accessRequests: Operations<AccessRequestsService, "requestAccess">;
-  vocabularies: Operations<VocabulariesService, "search">;
+  /** The rest are the administration's Vocabularies screen's (administrators only). */
+  vocabularies: Operations<VocabulariesService, "search" | "read" | "listTypes" | "editableType" | "listRetired" | "addEntry" | "editEntry" | "setRetired">;
+  /** The Vocabularies screen's imports (administrators only). */
+  vocabularyImports: Operations<VocabularyImports, "queueUpload" | "queueRelease" | "listImports">;
   /** `chooseFormat` only negotiates; the format it chooses renders asynchronously (vocabulary titles). */
   exports: Operations<ExportsService, "signposting"> & Pick<ExportsService, "chooseFormat">;
-  stats: Pick<StatsService, "recordView">;
+  /** `recordView` counts (buffered); the rest are the Statistics screen's (administrators only). */
+  stats: Pick<StatsService, "recordView"> & Operations<StatsService, "readOverview" | "exportPeriodReport">;
   /** The administration pages' (each operation administrators only). */
   health: Operations<HealthService, "readHealth">;
   mail: Operations<MailService, "searchOutbox" | "readMail" | "resendMail" | "sendTestMail">;
   jobs: Operations<JobsService, "searchJobs" | "readJob" | "retryJob" | "cancelJob" | "listKinds">;
   audit: Operations<AuditService, "record" | "search">;
-  userAdmin: Operations<UserAdminService, "searchAllUsers" | "readManagedUser" | "block" | "restore" | "approve" | "activate" | "deactivate" | "promote" | "demote">;
+  userAdmin: Operations<
+    UserAdminService,
+    "searchAllUsers" | "readManagedUser" | "block" | "restore" | "approve" | "activate" | "deactivate" | "promote" | "demote" | "sendPasswordReset" | "deletePreview" | "delete"
+  >;
   backup: Operations<BackupService, "readBackups" | "queueBackup" | "queueVerify">;
+  /** Usage beside the quota on the deposit and settings pages; the administration's "Set quota". */
+  quotas: Operations<QuotasService, "readRecordUsage" | "readUserUsage" | "setUserQuota">;
 }
 
 /**
@@ -92,12 +141,16 @@ export const pageServicesOf = (all: PageServices): PageServices => ({
   linkedAccounts: all.linkedAccounts,
   signInLinks: all.signInLinks,
   records: all.records,
+  access: all.access,
   files: all.files,
   communities: all.communities,
+  oai: all.oai,
   members: all.members,
   requests: all.requests,
+  moderation: all.moderation,
   accessRequests: all.accessRequests,
   vocabularies: all.vocabularies,
+  vocabularyImports: all.vocabularyImports,
   exports: all.exports,
   stats: all.stats,
   health: all.health,
@@ -106,4 +159,5 @@ export const pageServicesOf = (all: PageServices): PageServices => ({
   audit: all.audit,
   userAdmin: all.userAdmin,
   backup: all.backup,
+  quotas: all.quotas,
 });

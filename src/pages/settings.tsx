@@ -12,6 +12,8 @@ import { EXPIRED_FORM, FormAlert, mailedLinkPage } from "./guest-forms";
 import { checkCsrf, endGuestCsrf, formOf, formRefusal, guestCsrfOk, htmlResponse, seeOther } from "./http";
 import type { Child } from "./jsx-runtime";
 import { Layout, type PageContext } from "./layout";
+import type { QuotaUsage } from "../quotas/model";
+import { StorageUsage } from "./storage";
 import profileJs from "./static/profile.js" with { type: "text" };
 
 const PROFILE = "/account/settings/profile";
@@ -71,9 +73,11 @@ interface ProfilePageProps {
   directory: boolean;
   errors?: FieldError[];
   notice?: string;
+  /** The person's quota and what their files take across all their drafts and records. */
+  storage: QuotaUsage;
 }
 
-function ProfilePage({ ctx, profile, directory, errors, notice }: ProfilePageProps) {
+function ProfilePage({ ctx, profile, directory, errors, notice, storage }: ProfilePageProps) {
   return (
     <SettingsPage ctx={ctx} title="Profile" here={PROFILE} notice={notice} errors={errors} scripts={directory ? ["profile.js"] : undefined}>
       <form class="card" method="post" action={PROFILE}>
@@ -121,6 +125,10 @@ function ProfilePage({ ctx, profile, directory, errors, notice }: ProfilePagePro
           <button type="submit">Save the profile</button>
         </div>
       </form>
+      <section class="card" aria-labelledby="storage-heading">
+        <h2 id="storage-heading">Storage</h2>
+        <StorageUsage label="All your uploads" usage={storage} />
+      </section>
     </SettingsPage>
   );
 }
@@ -148,7 +156,7 @@ function userIdOf(actor: Actor): number {
 }
 
 export const settingsPages = (http: ActorContext, deps: PagesDeps) => {
-  const { users, accounts, sessions, vocabularies } = deps.services;
+  const { users, accounts, sessions, vocabularies, quotas } = deps.services;
   /** Whether the affiliations directory has entries to suggest (the count is kept, not counted). */
   const hasDirectory = async (actor: Actor) => (await vocabularies.search(actor, "affiliations", { size: "1" })).hits.total > 0;
   const profileOf = async (actor: Actor): Promise<ProfileView> => {
@@ -161,7 +169,13 @@ export const settingsPages = (http: ActorContext, deps: PagesDeps) => {
     .get(PROFILE, async ({ actor, request, query }) => {
       const ctx = await pageContextOf(deps, actor, request);
       return renderOrError(ctx, async () => (
-        <ProfilePage ctx={ctx} profile={await profileOf(actor)} directory={await hasDirectory(actor)} notice={query.saved === "1" ? "Your profile is saved." : undefined} />
+        <ProfilePage
+          ctx={ctx}
+          profile={await profileOf(actor)}
+          directory={await hasDirectory(actor)}
+          storage={await quotas.readUserUsage(actor, userIdOf(actor))}
+          notice={query.saved === "1" ? "Your profile is saved." : undefined}
+        />
       ));
     })
     .post(PROFILE, async ({ actor, request, body, server }) => {
@@ -178,6 +192,7 @@ export const settingsPages = (http: ActorContext, deps: PagesDeps) => {
           visibility: form.get("visibility") ?? "",
         };
         const directory = await hasDirectory(actor);
+        const storage = await quotas.readUserUsage(actor, userId);
         // Set once the other fields are stored: a refused new address must not hide that they were.
         let saved: Awaited<ReturnType<typeof users.updateProfile>> | null = null;
         try {
@@ -185,13 +200,17 @@ export const settingsPages = (http: ActorContext, deps: PagesDeps) => {
           if (sent.email.trim().toLowerCase() === saved.email.toLowerCase()) return seeOther(`${PROFILE}?saved=1`);
           const asked = await accounts.requestEmailChange(actor, sent.email, sessions.throttleAddressOf(request, server));
           const notice = `Your profile is saved. To change your e-mail address, open the link we sent to ${asked.email}: until then it stays ${saved.email}.`;
-          return <ProfilePage ctx={ctx} profile={{ ...sent, email: saved.email, orcid: saved.orcid ?? "" }} directory={directory} notice={notice} />;
+          return <ProfilePage ctx={ctx} profile={{ ...sent, email: saved.email, orcid: saved.orcid ?? "" }} directory={directory} storage={storage} notice={notice} />;
         } catch (error) {
           const refusal = formRefusal(error);
           const notice = saved ? `The rest of your profile is saved; your e-mail address stays ${saved.email}.` : undefined;
           const profile = saved ? { ...sent, orcid: saved.orcid ?? "" } : sent;
           if (refusal)
-            return htmlResponse(<ProfilePage ctx={ctx} profile={profile} directory={directory} errors={refusal.errors} notice={notice} />, refusal.status, refusal.headers);
+            return htmlResponse(
+              <ProfilePage ctx={ctx} profile={profile} directory={directory} storage={storage} errors={refusal.errors} notice={notice} />,
+              refusal.status,
+              refusal.headers,
+            );
           throw error;
         }
       });

@@ -48,6 +48,14 @@ export interface RecordsDeps extends Deps {
   citationText?(record: Record<string, unknown>): Promise<string>;
   /** What grants and secret links give a caller on a record (the access directory). */
   access?: Pick<AccessDirectory, "permissionOf"> & Partial<Pick<AccessDirectory, "sharesOf">>;
+  /**
+   * Moderation of new accounts (moderation/): `hold` (publishing's last check) answers true after
+   * holding the draft for an administrator instead of publishing it; `isHeld` whether it waits.
+   */
+  moderation?: {
+    hold(actor: Actor, draft: { id: string; ownerId: number | null }): Promise<boolean>;
+    isHeld(draft: { id: string; ownerId: number | null }): Promise<boolean>;
+  };
 }
 
 /** A published record's visibility before and after a write; `at` is the record's new `updated`. */
@@ -303,8 +311,12 @@ export function createRecordsContext(deps: RecordsDeps) {
      */
     async draftJson(row: store.DraftRow, errors: FieldError[] = [], actor?: Actor) {
       const manages = actor !== undefined && atLeast(await levelFor(actor, row, true), "manage");
-      const [context, published] = await Promise.all([presentContext(row, true, true, manages, actor ?? anonymous), store.findRecord(db, row.id)]);
-      return presentDraft(row, context, published !== null, errors);
+      const [context, published, held] = await Promise.all([
+        presentContext(row, true, true, manages, actor ?? anonymous),
+        store.findRecord(db, row.id),
+        deps.moderation ? deps.moderation.isHeld(row) : false,
+      ]);
+      return presentDraft(row, { ...context, held }, published !== null, errors);
     },
     /** A record's JSON; its file entries only for callers who may read the files, its grants and links for those who manage it (the system may). */
     async recordJson(row: store.RecordRow, actor: Actor = systemActor) {

@@ -2,9 +2,9 @@
 // including a published record (its parent, so every version) in communities, removing it, and
 // the checks the review and inclusion services make on a record before they create requests.
 import type { Actor } from "../core/actor";
-import { badRequest } from "../core/errors";
+import { badRequest, HttpError } from "../core/errors";
 import type { RecordsContext } from "./context";
-import { requireLevel, requireRead, type Level } from "./policy";
+import { isDeleted, requireLevel, requireRead, type Level } from "./policy";
 import type { createPublishOperations } from "./publish";
 import * as store from "./store";
 
@@ -14,6 +14,12 @@ export interface RecordCuration {
   checkReviewable(draftId: string): Promise<void>;
   /** Publishes the draft into the community; returns the work to do after commit. */
   publishInto(draftId: string, communityId: string, now: number): Promise<() => void>;
+  /**
+   * Publishes a draft held for moderation (the user-moderation request's accept); returns the work
+   * after commit, or null when the draft is gone, no longer publishable, or its record was deleted
+   * meanwhile: it stays a draft its owner publishes (or fixes) once the account is approved.
+   */
+  publishHeld(draftId: string, now: number): Promise<(() => void) | null>;
   /** Includes the published record (its parent: every version) in the community; 400 when it is already. */
   include(recordId: string, communityId: string, now: number): Promise<void>;
 }
@@ -58,6 +64,18 @@ export function createCuration(ctx: RecordsContext, publishing: Pick<ReturnType<
     async publishInto(draftId, communityId, now) {
       const draft = await ctx.loadDraft(draftId);
       return publishing.writePublication(draft, await publishing.validateForPublish(draft), now, communityId);
+    },
+    async publishHeld(draftId, now) {
+      const draft = await store.findDraft(db, draftId);
+      if (!draft) return null;
+      const record = await store.findRecord(db, draftId);
+      if (record && isDeleted(record)) return null;
+      try {
+        return await publishing.writePublication(draft, await publishing.validateForPublish(draft), now);
+      } catch (error) {
+        if (error instanceof HttpError && error.status < 500) return null;
+        throw error;
+      }
     },
     async include(recordId, communityId, now) {
       const record = await ctx.loadRecord(recordId);

@@ -89,6 +89,20 @@ export function createDeletion(ctx: RecordsContext) {
       await write(record, { deletionStatus: "D", tombstone: await tombstoneOf(actor, body, record) });
     },
 
+    /**
+     * Tombstones every published record the user owns that is not deleted yet (a blocked account's,
+     * under moderation), each as `deleteRecord` does; joins the caller's transaction. How many.
+     */
+    async deleteOwnedRecords(actor: Actor, userId: number, tombstone: Record<string, unknown>): Promise<number> {
+      requireAdmin(actor);
+      const ids = await store.listOwnedRecordIds(db, userId);
+      for (const id of ids) {
+        const record = await findAny(id);
+        await write(record, { deletionStatus: "D", tombstone: await tombstoneOf(actor, tombstone, record) });
+      }
+      return ids.length;
+    },
+
     /** `POST /api/records/{id}/restore` (administrators): the record as it was, public again if it was; 409 when it is not deleted. */
     async restoreRecord(actor: Actor, id: string) {
       requireAdmin(actor);

@@ -3,11 +3,28 @@ import { requireUser, type Actor } from "../core/actor";
 import { checkRevision } from "../core/etag";
 import { preconditionFailed, validationError } from "../core/errors";
 import type { RecordDocument } from "../core/record-document";
+import type { Db } from "../db/port";
 import { newRecordId } from "./ids";
 import { buildDocument } from "./document";
 import { requireLevel } from "./policy";
 import type { RecordsContext } from "./context";
 import * as store from "./store";
+
+/**
+ * Inside the caller's transaction: the draft, its files' entries, its unsubmitted review and, for a
+ * record never published, its parent go; answers the objects no longer referenced, whose bytes the
+ * caller removes once the transaction has committed (files.removeObjects).
+ */
+export async function discardDraft(ctx: RecordsContext, tx: Db, draft: store.DraftRow): Promise<string[]> {
+  // A review never submitted goes with its draft.
+  await ctx.deps.requests?.discardUnsubmitted({ kind: "record", id: draft.id });
+  const dropped = await ctx.deps.files.discardDraft(draft.id);
+  await store.deleteDraft(tx, draft.id);
+  await ctx.reindexDraft(draft.id);
+  const parent = await store.findParent(tx, draft.parentId);
+  if (parent && !parent.latestId && !(await store.findNewVersionDraft(tx, draft.parentId))) await store.deleteParent(tx, draft.parentId);
+  return dropped;
+}
 
 export function createDraftOperations(ctx: RecordsContext) {
   const { db, clock, config, lookup } = ctx.deps;
@@ -60,16 +77,7 @@ export function createDraftOperations(ctx: RecordsContext) {
       requireLevel(actor, await ctx.levelFor(actor, draft, true), "curate");
       checkRevision(ifMatch, draft.revisionId);
       await ctx.checkNotInReview(id, "deleted");
-      const orphans = await db.write(async (tx) => {
-        // A review never submitted goes with its draft.
-        await ctx.deps.requests?.discardUnsubmitted({ kind: "record", id });
-        const dropped = await ctx.deps.files.discardDraft(id);
-        await store.deleteDraft(tx, id);
-        await ctx.reindexDraft(id);
-        const parent = await store.findParent(tx, draft.parentId);
-        if (parent && !parent.latestId && !(await store.findNewVersionDraft(tx, draft.parentId))) await store.deleteParent(tx, draft.parentId);
-        return dropped;
-      });
+      const orphans = await db.write((tx) => discardDraft(ctx, tx, draft));
       ctx.deps.files.removeObjects(orphans);
     },
 

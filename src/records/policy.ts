@@ -76,7 +76,8 @@ export function requireLevel(actor: Actor, level: Level, wanted: Level) {
 /**
  * What a caller may see of the records index.
  * - `all`: every published record (administrators and the system).
- * No scope lists a deleted record: its index row stays only so OAI-PMH sets select its deleted header.
+ * No scope but the administrators' `everything` lists a deleted record: its index row stays so OAI-PMH
+ * sets select its deleted header, and administrators find it to restore it.
  * - `readers`: published records that are public, owned by `userId`, shared with it or one of its
  *   `groupIds` by a grant unexpired at `now`, included in one of `communities` (the caller is a
  *   member), or asked to be included in one of `reviewing` (the caller curates it). Secret links
@@ -85,7 +86,28 @@ export function requireLevel(actor: Actor, level: Level, wanted: Level) {
  *   that have no draft open (the draft stands for the record there).
  */
 export type RecordScope =
-  { kind: "all" } | { kind: "readers"; userId: number | null; groupIds: string[]; communities: string[]; reviewing: string[]; now: number } | { kind: "own"; userId: number };
+  | { kind: "all" }
+  | { kind: "readers"; userId: number | null; groupIds: string[]; communities: string[]; reviewing: string[]; now: number }
+  | { kind: "own"; userId: number }
+  | { kind: "everything"; drafts: boolean; deleted: DeletedRecords };
+
+/**
+ * The administrators' listings (`everything`): records deleted or not (`include_deleted`,
+ * InvenioRDM's `status`), with drafts for the administration's records screen.
+ * - `with`: deleted and live ones; `only`: deleted ones; `without`: live ones.
+ */
+export type DeletedRecords = "with" | "only" | "without";
+
+/** Administrators list every record, drafts and deleted ones too (`everything`); 403 for anyone else. */
+export function everythingScope(actor: Actor, drafts: boolean, deleted: DeletedRecords): RecordScope {
+  if (!isAdmin(actor)) {
+    requireUser(actor);
+    throw forbidden();
+  }
+  return { kind: "everything", drafts, deleted };
+}
+
+const DELETED_SQL: Record<DeletedRecords, string> = { with: "1 = 1", only: "r.deleted = 1", without: "r.deleted = 0" };
 
 /** The records listed to `actor` (with its community roles): published ones it may read, or (`own`) its own drafts and records. */
 export function recordScope(actor: Actor, listing: "published" | "own" = "published", roles: ReadonlyMap<string, CommunityRole> = new Map(), now = 0): RecordScope {
@@ -155,6 +177,8 @@ export function scopeSql(scope: RecordScope): ScopeSql {
         where: "r.owner_id = ? AND r.deleted = 0 AND (r.is_draft = 1 OR NOT EXISTS (SELECT 1 FROM record_index d WHERE d.record_id = r.record_id AND d.is_draft = 1))",
         params: [scope.userId],
       };
+    case "everything":
+      return { where: `${scope.drafts ? "1 = 1" : "r.is_draft = 0"} AND ${DELETED_SQL[scope.deleted]}`, params: [] };
   }
 }
 
@@ -186,6 +210,11 @@ export function scopePredicate(scope: RecordScope, c: ScopeColumns, granted: Rea
     }
     case "own":
       return null;
+    case "everything":
+      // The in-memory path answers published hits only, and its `deleted` also marks rows a rewrite
+      // left behind: listings with drafts or deleted records are answered in SQL.
+      if (scope.drafts || scope.deleted !== "without") return null;
+      return (i) => draft[i] === 0 && deleted[i] === 0;
   }
 }
 

@@ -26,6 +26,8 @@ export interface PresentContext {
   communities?: Record<string, unknown>;
   /** `parent.review` of a draft: its newest review request (`{id, type, receiver, status}`), or null when it has none; undefined for records. */
   review?: Record<string, unknown> | null;
+  /** A draft held until an administrator approves its owner's account (moderation): its `status` says so. */
+  held?: boolean;
   /** `parent.access` beside `owned_by`: `{settings, grants, links}` (grants and links only for callers who manage the record). */
   access?: Record<string, unknown>;
 }
@@ -72,10 +74,14 @@ function doiLinks(doc: RecordDocument, ctx: PresentContext): { doi?: string; par
   return { ...(doi ? { doi: ctx.doiUrl(doi) } : {}), ...(parentDoi ? { parent_doi: ctx.doiUrl(parentDoi) } : {}) };
 }
 
+/** A draft's `status` while it waits for an administrator to approve its owner's account. */
+export const AWAITING_MODERATION = "awaiting_moderation";
+
 export function presentDraft(row: DraftRow, ctx: PresentContext, published: boolean, errors: FieldError[] = []) {
   const { links } = ctx;
   const api = (p: string) => links.api(`/records/${row.id}${p}`);
-  const status = published ? "published" : row.versionIndex > 1 ? "new_version_draft" : "draft";
+  // `awaiting_moderation` is Cairn's: InvenioRDM publishes first and moderates after.
+  const status = ctx.held ? AWAITING_MODERATION : published ? "published" : row.versionIndex > 1 ? "new_version_draft" : "draft";
   return {
     ...common(row, ctx),
     is_published: false,

@@ -71,7 +71,10 @@ export function createPublishOperations(ctx: RecordsContext) {
     validateForPublish,
     writePublication,
 
-    /** Publishes the draft (the caller reviews it, and no community review of it is open). */
+    /**
+     * Publishes the draft (the caller reviews it, and no community review of it is open). A draft
+     * moderation holds (its owner's account not approved yet) is answered as a draft, waiting.
+     */
     async publish(actor: Actor, id: string) {
       const draft = await ctx.loadDraft(id);
       requireLevel(actor, await ctx.levelFor(actor, draft, true), "review");
@@ -79,6 +82,7 @@ export function createPublishOperations(ctx: RecordsContext) {
       // An edit draft left open when its record was deleted does not bring the record back: restoring does.
       if (await store.findRecord(db, id)) await ctx.loadRecord(id);
       const document = await validateForPublish(draft);
+      if (await ctx.deps.moderation?.hold(actor, draft)) return ctx.draftJson(await ctx.loadDraft(id), [], actor);
       (await writePublication(draft, document, clock.now()))();
       return ctx.recordJson(await ctx.loadRecord(id), actor);
     },

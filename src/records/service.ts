@@ -1,22 +1,31 @@
 // Record operations: search and read published records, versions, the caller's own records,
 // lifting embargoes; drafts and publishing come from drafts.ts and publish.ts.
-import { anonymous, requireAdmin, requireUser, type Actor } from "../core/actor";
-import { notFound, RedirectError } from "../core/errors";
+import { anonymous, isAdmin, requireAdmin, requireUser, type Actor } from "../core/actor";
+import { badRequest, notFound, RedirectError } from "../core/errors";
 import type { QueryValues } from "../core/links";
 import { parsePage, searchEnvelope } from "../core/paging";
 import { liftedAccess, type Access } from "./access";
 import { createRecordsContext, type RecordsDeps } from "./context";
 import { createDraftOperations } from "./drafts";
-import { isPublicRecord, requireLevel, requireRead } from "./policy";
+import { everythingScope, isPublicRecord, requireLevel, requireRead, type RecordScope } from "./policy";
 import { createFileAccess } from "./files-access";
 import { createPublishOperations } from "./publish";
 import { createCuration } from "./curation";
 import { createDeletion } from "./deletion";
+import { createOwnerRemoval } from "./owner-removal";
 import { createSharing } from "./sharing";
 import { withReadableCommunities, type FacetLabels, type HarvestFilter, type HarvestKey, type RebuildHooks } from "./search";
 import * as store from "./store";
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
+
+/** The administrators' listing's `status`: which index rows it takes, and the facet it selects. */
+const EVERYTHING_STATUSES: Record<string, { drafts: boolean; deleted: "with" | "only" | "without"; query?: Record<string, string> }> = {
+  "": { drafts: true, deleted: "with" },
+  published: { drafts: false, deleted: "without" },
+  draft: { drafts: true, deleted: "without", query: { is_published: "false" } },
+  deleted: { drafts: false, deleted: "only" },
+};
 
 export function createRecordsService(deps: RecordsDeps) {
   const ctx = createRecordsContext(deps);
@@ -28,7 +37,19 @@ export function createRecordsService(deps: RecordsDeps) {
   async function search(
     actor: Actor,
     query: Record<string, unknown>,
-    scope: { url: (q: QueryValues) => string; defaultSort: string; parentId?: string; communityId?: string; facets?: string[]; listing?: "own"; hideAllVersions?: boolean },
+    scope: {
+      url: (q: QueryValues) => string;
+      defaultSort: string;
+      parentId?: string;
+      communityId?: string;
+      facets?: string[];
+      listing?: "own";
+      hideAllVersions?: boolean;
+      /** An administrators' scope (records/policy.ts everythingScope) instead of the caller's own. */
+      records?: RecordScope;
+      /** Parameters the listing's links keep (`include_deleted`, `status`). */
+      keep?: QueryValues;
+    },
   ) {
     const page = parsePage(query, limits);
     const str = (v: unknown) => (typeof v === "string" ? v : undefined);
@@ -48,7 +69,7 @@ export function createRecordsService(deps: RecordsDeps) {
       defaultSort: scope.defaultSort,
       query: searched,
     };
-    const found = await index.search(await ctx.scopeOf(actor, scope.listing), input, page, labels);
+    const found = await index.search(scope.records ?? (await ctx.scopeOf(actor, scope.listing)), input, page, labels);
     // Each hit's rows read and rendered together (a page is at most SEARCH_MAX_PAGE_SIZE hits).
     // A reader worker searched a snapshot: a draft discarded since then is left out, not a 404.
     const rendered = await Promise.all(
@@ -67,7 +88,13 @@ export function createRecordsService(deps: RecordsDeps) {
       total: found.total,
       page,
       url: scope.url,
-      params: { q: str(query.q), ...(allversions && !scope.hideAllVersions ? { allversions: "true" } : {}), ...found.facets, ...(asked.length ? { communities: asked } : {}) },
+      params: {
+        q: str(query.q),
+        ...(allversions && !scope.hideAllVersions ? { allversions: "true" } : {}),
+        ...scope.keep,
+        ...found.facets,
+        ...(asked.length ? { communities: asked } : {}),
+      },
       sortBy: found.sortBy,
       aggregations: found.aggregations,
     });
@@ -91,6 +118,8 @@ export function createRecordsService(deps: RecordsDeps) {
   }
 
   const publishing = createPublishOperations(ctx);
+  const deletion = createDeletion(ctx);
+  const ownerRemoval = createOwnerRemoval(ctx, deletion);
   const { validateForPublish: _validate, writePublication: _write, ...publishOperations } = publishing;
 
   return {
@@ -99,13 +128,49 @@ export function createRecordsService(deps: RecordsDeps) {
     /** What reviews, inclusions and their request types do to records (curation.ts). */
     curation: createCuration(ctx, publishing),
     sharing: createSharing(ctx),
-    ...createDeletion(ctx),
+    ...deletion,
+    /** A deleted account's drafts and published records (users/admin.ts delete). */
+    ownerRemoval,
+    /** One user's records and drafts (administrators; the administration's user page). */
+    listOwnedRecords: ownerRemoval.listOwned,
     /** What the files module asks (see files/context.ts FileOwners). */
     fileOwners: createFileAccess(ctx),
 
-    /** Published records the actor may read, by query string, facets and sort; latest versions unless `allversions`. */
+    /**
+     * Published records the actor may read, by query string, facets and sort; latest versions unless
+     * `allversions`. Administrators asking `include_deleted` get deleted records too (InvenioRDM's
+     * privileged search); anyone else's `include_deleted` changes nothing.
+     */
     searchRecords(actor: Actor, query: Record<string, unknown>) {
-      return search(actor, query, { url: (q) => links.api("/records", q), defaultSort: "newest" });
+      const withDeleted = truthy(query.include_deleted) && isAdmin(actor);
+      return search(actor, query, {
+        url: (q) => links.api("/records", q),
+        defaultSort: "newest",
+        ...(withDeleted ? { records: everythingScope(actor, false, "with"), keep: { include_deleted: "1" } } : {}),
+      });
+    },
+
+    /**
+     * Administrators: every record and draft, every version, deleted ones too, by query string,
+     * facets (with the owner listing's published/unpublished) and `status` (`published`, `draft`,
+     * `deleted`; any when empty). The administration's records screen; 403 for anyone else.
+     */
+    async searchEverything(actor: Actor, query: Record<string, unknown>) {
+      const status = typeof query.status === "string" ? query.status : "";
+      const choice = EVERYTHING_STATUSES[status];
+      if (!choice) throw badRequest(`status: Must be one of: ${Object.keys(EVERYTHING_STATUSES).filter(Boolean).join(", ")}.`);
+      const records = everythingScope(actor, choice.drafts, choice.deleted);
+      return search(
+        actor,
+        { ...query, ...choice.query, allversions: "true" },
+        {
+          url: (q) => links.html("/administration/records", q),
+          defaultSort: "updated-desc",
+          records,
+          hideAllVersions: true,
+          keep: status ? { status } : {},
+        },
+      );
     },
 
     /**

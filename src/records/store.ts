@@ -1,5 +1,5 @@
 // Queries on records, drafts and record_parents.
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { RecordDocument } from "../core/record-document";
 import { changesOf, first, type Db } from "../db/port";
 import { findRow, insertRow, shapeRow } from "../db/rows";
@@ -49,6 +49,11 @@ export async function updateParentOwner(db: Db, parentId: string, userId: number
   await db.statements.run("UPDATE record_parents SET owner_id = ?, updated = ?, revision_id = revision_id + 1 WHERE id = ?", [userId, now, parentId]);
   await db.statements.run("UPDATE records SET owner_id = ? WHERE parent_id = ?", [userId, parentId]);
   await db.statements.run("UPDATE drafts SET owner_id = ? WHERE parent_id = ?", [userId, parentId]);
+}
+
+/** Ids of the published records (every version) the user owns that are not deleted, in id order. */
+export async function listOwnedRecordIds(db: Db, userId: number): Promise<string[]> {
+  return (await db.statements.all<{ id: string }>("SELECT id FROM records WHERE owner_id = ? AND deletion_status = 'P' ORDER BY id", [userId])).map((r) => r.id);
 }
 
 export const updateParentPids = async (db: Db, id: string, pids: Record<string, unknown>, now: number) =>
@@ -159,3 +164,27 @@ export const listParentDraftIds = async (db: Db, parentId: string): Promise<stri
 /** Marks the parent's published versions modified (their parent changed: e.g. the communities it is in). */
 export const touchParentRecords = (db: Db, parentId: string, now: number) =>
   db.statements.run("UPDATE records SET updated = ?, revision_id = revision_id + 1 WHERE parent_id = ?", [now, parentId]);
+
+/** A user's rows (users/admin-delete.ts and the administration's user page): counts, ids and the latest changed. */
+export const countOwned = async (db: Db, table: "records-published" | "records-deleted" | "drafts", userId: number): Promise<number> => {
+  const query = {
+    "records-published": "SELECT count(*) AS n FROM records WHERE owner_id = ? AND deletion_status = 'P'",
+    "records-deleted": "SELECT count(*) AS n FROM records WHERE owner_id = ? AND deletion_status <> 'P'",
+    drafts: "SELECT count(*) AS n FROM drafts WHERE owner_id = ?",
+  }[table];
+  return (await db.statements.get<{ n: number }>(query, [userId]))?.n ?? 0;
+};
+
+export const listOwnedIds = async (db: Db, table: "drafts" | "parents", userId: number): Promise<string[]> => {
+  const query = {
+    drafts: "SELECT id FROM drafts WHERE owner_id = ? ORDER BY id",
+    parents: "SELECT id FROM record_parents WHERE owner_id = ? ORDER BY id",
+  }[table];
+  return (await db.statements.all<{ id: string }>(query, [userId])).map((r) => r.id);
+};
+
+export const listOwnedRecords = async (db: Db, userId: number, limit: number) =>
+  await db.select().from(recordsTable).where(eq(recordsTable.ownerId, userId)).orderBy(desc(recordsTable.updated), desc(recordsTable.id)).limit(limit);
+
+export const listOwnedDrafts = async (db: Db, userId: number, limit: number) =>
+  await db.select().from(draftsTable).where(eq(draftsTable.ownerId, userId)).orderBy(desc(draftsTable.updated), desc(draftsTable.id)).limit(limit);

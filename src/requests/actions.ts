@@ -237,6 +237,25 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
       return closed;
     },
 
+    /**
+     * Inside the caller's transaction: runs `action` on the request as `actor`, for the module that
+     * owns the type and has authorised it (moderation's approve and block resolve a user's open
+     * request). The status machine is checked (400 otherwise), not the parties; the type's hook
+     * runs; its after-commit work and the notification go to `afterCommit`.
+     */
+    async runWithin(actor: Actor, id: string, action: RequestAction, now: number, afterCommit: (work: () => Promise<void>) => void) {
+      const row = await store.findRequest(db, id);
+      if (!row) throw badRequest(`No request with id '${id}'.`);
+      if (!allowedIn(action, row.status as RequestStatus)) throw badRequest(`The action '${action}' is not possible on a request in the state '${row.status}'.`);
+      const later: Later = [];
+      const { row: result, outcome } = await applyTransition(db, actor, ctx.typeOf(row.type), row, action, null, now, later);
+      const event = NOTIFIED[action];
+      afterCommit(async () => {
+        await runLater(later);
+        if (result && event) await notify(event, result, actor, undefined, outcome);
+      });
+    },
+
     /** The daily job: expires every open request past its expiry (idempotent: a second run finds none). */
     async expireOverdue() {
       let expired = 0;

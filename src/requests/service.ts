@@ -96,6 +96,9 @@ export function createRequestsService(deps: RequestsDeps) {
     /** For blocking a user (users/admin.ts): their drafts and open requests are closed in the block's transaction; the number closed. */
     closeUserRequests: (userId: number, at: number, afterCommit: (work: () => Promise<void>) => void): Promise<number> => actions.closeUserRequests(userId, at, afterCommit),
 
+    /** Runs an action inside the caller's transaction for the module owning the type, which authorised it (actions.ts runWithin). */
+    runWithin: actions.runWithin,
+
     /** The `requests-expire` job. */
     expireOverdue: () => actions.expireOverdue(),
 

@@ -3,6 +3,7 @@
 // for the user to the pages and to the REST API alike (as in InvenioRDM), cookie-authenticated API
 // writes carrying the CSRF token.
 import { requireAdmin, type Actor } from "../core/actor";
+import { createAddressResolver, type PeerInfo } from "../core/client-address";
 import type { Deps } from "../core/deps";
 import { badRequest, HttpError, notFound, validationError } from "../core/errors";
 import { hashSecret, newSecret } from "../core/ids";
@@ -23,6 +24,21 @@ const MIN_PASSWORD_LENGTH = 8;
  */
 const DUMMY_HASH = "$argon2id$v=19$m=65536,t=2,p=1$ADqKz96Bt1l2N9DOjAnb+ta+rKbeajA3Fx6b3ddm0o4$5zLzZV75FvgnQUX/RFGhKAc4p/pZJdIg0vV0ccZHKD8";
 
+/** Sign-ins kept per user (the administration's sign-in history): older ones are pruned as new ones come. */
+const SIGN_INS_KEPT = 100;
+
+/** Who signed in from where, for the sign-in history: the client's address (APP_TRUSTED_PROXIES applied) and browser. */
+export interface SignInClient {
+  address: string | null;
+  userAgent: string | null;
+}
+
+/** How a session came to be: `password`, `ldap`, an OIDC provider's name, `saml:{name}`, `link`; and the client. */
+export interface SignInSeen {
+  method: string;
+  client?: SignInClient;
+}
+
 /** What a session's cookie stands for. */
 export interface SessionActor {
   actor: Actor & { kind: "user" };
@@ -41,7 +57,7 @@ export interface SessionsDeps extends Deps {
  * of the account it proves, null when it does not know them. Set after the accounts module is made
  * (accounts/ depends on sessions/, not the other way).
  */
-export type PasswordDirectory = (login: string, password: string, address: string | null) => Promise<{ secret: string; userId: number } | null>;
+export type PasswordDirectory = (login: string, password: string, address: string | null, client?: SignInClient) => Promise<{ secret: string; userId: number } | null>;
 
 export function createSessionsService(deps: SessionsDeps) {
   const { db, clock } = deps;
@@ -50,19 +66,28 @@ export function createSessionsService(deps: SessionsDeps) {
   const refused = () => badRequest("The e-mail address (or username) and password do not match an active account.");
   let directory: PasswordDirectory | null = null;
   /** The directory's session for a login no local password opened (counted by the same throttle), else the one refusal. */
-  const viaDirectory = async (login: string, password: string, address: string | null) => {
-    const session = directory ? await directory(login, password, address) : null;
+  const viaDirectory = async (login: string, password: string, address: string | null, client?: SignInClient) => {
+    const session = directory ? await directory(login, password, address, client) : null;
     if (!session) throw refused();
     await throttle.succeeded(login, address);
     return session;
   };
-  const openSession = async (userId: number): Promise<{ secret: string; csrf: string; userId: number }> => {
+  /**
+   * The one place every way in opens a session (password, directory, providers, IdPs, links), so
+   * the sign-in history is written here once: a row per sign-in, the user's newest SIGN_INS_KEPT kept.
+   */
+  const openSession = async (userId: number, seen: SignInSeen): Promise<{ secret: string; csrf: string; userId: number }> => {
     const now = clock.now();
     const secret = newSecret();
     const csrf = newSecret();
-    await store.insertSession(db, { tokenHash: hashSecret(secret), userId, csrfToken: csrf, created: now, lastSeen: now, expiresAt: now + IDLE_MS });
+    await db.write(async (tx) => {
+      await store.insertSession(tx, { tokenHash: hashSecret(secret), userId, csrfToken: csrf, created: now, lastSeen: now, expiresAt: now + IDLE_MS });
+      await store.insertSignIn(tx, { userId, at: now, method: seen.method, address: seen.client?.address ?? null, userAgent: seen.client?.userAgent?.slice(0, 500) ?? null });
+      await store.pruneSignIns(tx, userId, SIGN_INS_KEPT);
+    });
     return { secret, csrf, userId };
   };
+  const clientAddressOf = createAddressResolver(deps.config.APP_TRUSTED_PROXIES);
 
   /** Sets the password (at least MIN_PASSWORD_LENGTH characters), ends the sessions but `keep`'s and lifts the name's wait. */
   async function replacePassword(user: store.UserRow, password: string, keep: string | null) {
@@ -83,7 +108,7 @@ export function createSessionsService(deps: SessionsDeps) {
      * must wait, 429 with Retry-After and no password is checked. A login and password that open
      * no local account are tried in the directory (useDirectory), under the same count.
      */
-    async signIn(login: string, password: string, address: string | null = null): Promise<{ secret: string; userId: number }> {
+    async signIn(login: string, password: string, address: string | null = null, client?: SignInClient): Promise<{ secret: string; userId: number }> {
       const refusal = await throttle.reserve(login, address);
       if (refusal) throw refusal;
       const user = login.trim() ? await store.findAccount(db, login.trim()) : null;
@@ -91,13 +116,13 @@ export function createSessionsService(deps: SessionsDeps) {
       if (!user || state === "inactive" || !user.passwordHash) {
         // The same work as a real check, so timing does not tell whether the account exists.
         await Bun.password.verify(password, DUMMY_HASH);
-        return viaDirectory(login, password, address);
+        return viaDirectory(login, password, address, client);
       }
-      if (!(await Bun.password.verify(password, user.passwordHash))) return viaDirectory(login, password, address);
+      if (!(await Bun.password.verify(password, user.passwordHash))) return viaDirectory(login, password, address, client);
       // ACCOUNTS_LOCAL_LOGIN_ENABLED off: passwords open administrators' sessions only (/login?local=1).
       // Anyone else's right password is answered as a wrong one, and counted as one: the form must
       // not tell a guesser which (perhaps reused) password is right when it opens nothing.
-      if (!deps.config.ACCOUNTS_LOCAL_LOGIN_ENABLED && !user.isAdmin) return viaDirectory(login, password, address);
+      if (!deps.config.ACCOUNTS_LOCAL_LOGIN_ENABLED && !user.isAdmin) return viaDirectory(login, password, address, client);
       if (state === "blocked") {
         // Only after the right password: a guesser learns nothing of the account's state.
         await throttle.succeeded(login, address);
@@ -115,7 +140,7 @@ export function createSessionsService(deps: SessionsDeps) {
         const current = await store.findUser(tx, user.id);
         if (!current || signInRefusal(current, false) !== null || current.passwordHash !== user.passwordHash) throw refused();
         await throttle.succeeded(login, address);
-        return openSession(user.id);
+        return openSession(user.id, { method: "password", client: client ?? { address, userAgent: null } });
       });
     },
 
@@ -128,8 +153,17 @@ export function createSessionsService(deps: SessionsDeps) {
     /** The address a request's sign-in is counted by (APP_TRUSTED_PROXIES decides who the client is). */
     throttleAddressOf: createThrottleAddressOf(deps.config.APP_TRUSTED_PROXIES),
 
-    /** A new session for a user whose identity was proved another way (the one-time sign-in link). */
+    /** A new session for a user whose identity was proved another way (a provider, the one-time sign-in link). */
     openSession,
+
+    /** The client of a request as the sign-in history keeps it (its address as the trusted proxies vouch for it, its browser). */
+    clientOf: (request: Request, server: PeerInfo | null): SignInClient => ({ address: clientAddressOf(request, server), userAgent: request.headers.get("user-agent") }),
+
+    /** The user's latest sign-ins, newest first (administrators). */
+    async listSignIns(actor: Actor, userId: number, limit = 20) {
+      requireAdmin(actor);
+      return store.listSignIns(db, userId, limit);
+    },
 
     /** Sets the directory signIn tries after local passwords (app.ts, once the accounts module is made). */
     useDirectory(next: PasswordDirectory | null) {

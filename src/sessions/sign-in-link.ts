@@ -82,7 +82,7 @@ export function createSignInLinks(deps: { dataDir: string; clock: Clock; db: Db;
       if (pending.expiresAt <= deps.clock.now()) throw invalid();
       const admin = await store.findFirstAdmin(deps.db);
       if (!admin) throw new HttpError(409, "This repository has no active administrator to sign in as.");
-      return deps.sessions.openSession(admin.id);
+      return deps.sessions.openSession(admin.id, { method: "link" });
     },
   };
 }

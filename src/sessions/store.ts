@@ -1,7 +1,7 @@
 // Queries on sessions, on the accounts that sign in, and on the counts that slow password guessing.
-import { and, eq, gt, inArray, lte, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lte, ne, or, sql } from "drizzle-orm";
 import { first, type Db } from "../db/port";
-import { sessionsTable, signInThrottlesTable, usersTable } from "../db/tables";
+import { sessionsTable, signInsTable, signInThrottlesTable, usersTable } from "../db/tables";
 
 export type SessionRow = typeof sessionsTable.$inferSelect;
 export type UserRow = typeof usersTable.$inferSelect;
@@ -67,3 +67,15 @@ export const deleteSession = async (db: Db, tokenHash: string) => await db.delet
 export const deleteUserSessions = async (db: Db, userId: number, keep: string | null) =>
   await db.delete(sessionsTable).where(keep === null ? eq(sessionsTable.userId, userId) : and(eq(sessionsTable.userId, userId), ne(sessionsTable.tokenHash, keep)));
 export const deleteExpiredSessions = async (db: Db, now: number): Promise<number> => (await db.delete(sessionsTable).where(lte(sessionsTable.expiresAt, now)).returning()).length;
+
+export type SignInRow = typeof signInsTable.$inferSelect;
+
+export const insertSignIn = async (db: Db, row: typeof signInsTable.$inferInsert) => await db.insert(signInsTable).values(row);
+
+/** Keeps the user's newest `keep` sign-ins (the history stays bounded however often they sign in). */
+export const pruneSignIns = (db: Db, userId: number, keep: number) =>
+  db.statements.run("DELETE FROM sign_ins WHERE user_id = ? AND id NOT IN (SELECT id FROM sign_ins WHERE user_id = ? ORDER BY at DESC, id DESC LIMIT ?)", [userId, userId, keep]);
+
+/** The user's latest sign-ins, newest first. */
+export const listSignIns = async (db: Db, userId: number, limit: number): Promise<SignInRow[]> =>
+  await db.select().from(signInsTable).where(eq(signInsTable.userId, userId)).orderBy(desc(signInsTable.at), desc(signInsTable.id)).limit(limit);

@@ -1,6 +1,6 @@
 // Statistics operations: recording views and downloads (cheap, buffered), aggregating them on a
 // short timer, answering POST /api/stats, and the COUNTER export. The `stats` records show come
-// from totals.ts, which this service refreshes.
+// from totals.ts, which this service refreshes; the Statistics screen's series from overview.ts.
 import type { Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { JSON_MEDIA_TYPES, negotiate } from "../core/negotiation";
@@ -8,6 +8,7 @@ import type { RecordDocument } from "../core/record-document";
 import { createAggregator, type Popularity, type RunOptions } from "./aggregate";
 import { buildDatasetReport, type ReportRecord } from "./counter-report";
 import { createRecorder } from "./events";
+import { createStatsOverview, parsePeriod, periodOf } from "./overview";
 import { DOWNLOAD, STAT_QUERIES, VIEW, type RecordDownloadInput, type RecordViewInput } from "./model";
 import { requireExport, requireStatsRead, type RecordAccess } from "./policy";
 import { presentQueryResult } from "./present";
@@ -81,6 +82,22 @@ export function createStatsService(deps: StatsDeps) {
   }
 
   const recorder = createRecorder({ db, clock, log, onWritten: scheduleAggregation });
+  /** COUNTER-style Dataset Report (DSR) of every record with usage between two days (inclusive). */
+  async function exportReport(actor: Actor, from: string, to: string, now = clock.now()) {
+    requireExport(actor);
+    const days = await store.listRecordDays(db, from, to);
+    const records = new Map<string, ReportRecord>();
+    for (const day of days) {
+      let r = records.get(day.recordId);
+      if (!r) records.set(day.recordId, (r = { id: day.recordId, json: null, days: [] }));
+      r.days.push(day);
+    }
+    // Each record's JSON once, after the rows are grouped.
+    for (const r of records.values()) r.json = await deps.records.loadRecordJson(r.id);
+    return buildDatasetReport({ from, to, created: now, baseUrl: config.BASE_URL, records: [...records.values()] });
+  }
+
+  const overview = createStatsOverview({ db, clock, loadRecordJson: deps.records.loadRecordJson });
   // Clients send few distinct Accept headers: the verdict is remembered instead of parsed per view.
   const jsonAccepts = new Map<string, boolean>();
   function acceptsJson(accept: string | null): boolean {
@@ -142,18 +159,16 @@ export function createStatsService(deps: StatsDeps) {
     },
 
     /** COUNTER-style Dataset Report (DSR) of every record with usage between two days (inclusive). */
-    async exportReport(actor: Actor, from: string, to: string, now = clock.now()) {
+    exportReport,
+
+    /** The Statistics screen: per day (30 days) or month (12) views, downloads, new records, storage; the top records (administrators). */
+    readOverview: overview.readOverview,
+
+    /** The Dataset Report of the Statistics screen's period (`days` or `months`), with its first and last day (administrators). */
+    async exportPeriodReport(actor: Actor, query: { period?: unknown }) {
       requireExport(actor);
-      const days = await store.listRecordDays(db, from, to);
-      const records = new Map<string, ReportRecord>();
-      for (const day of days) {
-        let r = records.get(day.recordId);
-        if (!r) records.set(day.recordId, (r = { id: day.recordId, json: null, days: [] }));
-        r.days.push(day);
-      }
-      // Each record's JSON once, after the rows are grouped.
-      for (const r of records.values()) r.json = await deps.records.loadRecordJson(r.id);
-      return buildDatasetReport({ from, to, created: now, baseUrl: config.BASE_URL, records: [...records.values()] });
+      const { from, to } = periodOf(parsePeriod(query.period), clock.now());
+      return { from, to, report: await exportReport(actor, from, to) };
     },
 
     /** Writes buffered events; used on shutdown with close(). */

@@ -200,3 +200,43 @@ export const listRecordDays = (db: Db, from: string, to: string) =>
 export async function deleteEventsBefore(db: Db, before: number, maxId: number): Promise<number> {
   return (await db.statements.run("DELETE FROM stats_events WHERE ts < ? AND id <= ?", [before, maxId])).changes;
 }
+
+/** Every record's views and downloads summed per day between two days (inclusive): the Statistics screen's series. */
+export const listDailySums = (db: Db, from: string, to: string) =>
+  db.statements.all<{ day: string; views: number; downloads: number }>(
+    "SELECT day, sum(views) AS views, sum(downloads) AS downloads FROM stats_record_daily WHERE day >= ? AND day <= ? GROUP BY day ORDER BY day",
+    [from, to],
+  );
+
+// One fixed statement per ordering (a column cannot be bound): most viewed, most downloaded.
+const TOP_SQL = {
+  views:
+    "SELECT record_id AS recordId, sum(views) AS count FROM stats_record_daily WHERE day >= ? AND day <= ? GROUP BY record_id HAVING count > 0 ORDER BY count DESC, record_id LIMIT ?",
+  downloads:
+    "SELECT record_id AS recordId, sum(downloads) AS count FROM stats_record_daily WHERE day >= ? AND day <= ? GROUP BY record_id HAVING count > 0 ORDER BY count DESC, record_id LIMIT ?",
+};
+
+/** The record versions with the most views (or downloads) between two days, most first. */
+export const listTopRecords = (db: Db, by: "views" | "downloads", from: string, to: string, limit: number) =>
+  db.statements.all<{ recordId: string; count: number }>(TOP_SQL[by], [from, to, limit]);
+
+// The Statistics screen's growth series read two tables of other areas, for counts and sums only
+// (as quotas/ reads file sizes): no row of theirs is shown or changed here.
+
+/** Published records (each version is one) created per UTC day number (ms / 86,400,000) in [fromMs, toMs). */
+export const listNewRecordsPerDay = (db: Db, fromMs: number, toMs: number) =>
+  db.statements.all<{ day: number; count: number }>(
+    "SELECT created / 86400000 AS day, count(*) AS count FROM records WHERE is_published = 1 AND created >= ? AND created < ? GROUP BY day ORDER BY day",
+    [fromMs, toMs],
+  );
+
+/** Bytes of the stored files created before `fromMs`: where the storage series starts. */
+export const sumStorageBefore = async (db: Db, fromMs: number) =>
+  (await db.statements.get<{ bytes: number }>("SELECT coalesce(sum(size), 0) AS bytes FROM file_objects WHERE created < ?", [fromMs]))!.bytes;
+
+/** Bytes of the stored files created per UTC day number in [fromMs, toMs). */
+export const listStoragePerDay = (db: Db, fromMs: number, toMs: number) =>
+  db.statements.all<{ day: number; bytes: number }>(
+    "SELECT created / 86400000 AS day, sum(size) AS bytes FROM file_objects WHERE created >= ? AND created < ? GROUP BY day ORDER BY day",
+    [fromMs, toMs],
+  );

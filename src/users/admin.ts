@@ -13,6 +13,7 @@ import { sql } from "drizzle-orm";
 import { ALL_USERS_SORTS, type AccountFilters, type ActionContext, type AllUsersQuery, type AllUsersSort } from "./model";
 import { isSelf } from "./policy";
 import { presentManagedUser, type ManagedUserJson } from "./present";
+import { createUserDeletion, guardAccount, refusePlaceholder, type OwnedHooks } from "./admin-delete";
 import * as store from "./store";
 
 const LIMITS = { defaultSize: 10, maxSize: 100, maxWindow: 10_000 };
@@ -30,6 +31,16 @@ export interface UserAdminDeps extends Deps {
    * caller's transaction; the number closed. Work for after the commit goes to `afterCommit`.
    */
   closeRequestsOf(userId: number, now: number, afterCommit: (work: () => Promise<void>) => void): Promise<number>;
+  /**
+   * Moderation of new accounts (moderation/service.ts), in the action's transaction once the account
+   * is verified or blocked: resolves its open user-moderation request (approving publishes the held
+   * drafts; blocking, with moderation on, tombstones what it published); what it did, for the audit entry.
+   */
+  moderation?: Record<"approved" | "blocked", (actor: Actor, userId: number, now: number, afterCommit: (work: () => Promise<void>) => void) => Promise<Record<string, unknown>>>;
+  /** The user's records and communities, for delete and the administration's user page (admin-delete.ts). */
+  owned: OwnedHooks;
+  /** Inside the caller's transaction: a password-reset link for the account, its mail handed to `afterCommit` (the accounts service). */
+  issuePasswordReset(tx: Db, user: { id: number; email: string }, afterCommit: (work: () => Promise<void>) => void): Promise<void>;
 }
 
 export type UserAdminService = ReturnType<typeof createUserAdmin>;
@@ -44,6 +55,19 @@ function readFlag(query: Record<string, unknown>, name: string, errors: FieldErr
   return undefined;
 }
 
+/** `created_since`: a day (YYYY-MM-DD, from its start, UTC) or a moment (ISO 8601); absent for none. */
+function readSince(raw: unknown, errors: FieldError[]): number | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  const text = String(raw);
+  const ms = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(text) ? Date.parse(text) : NaN;
+  // Date.parse rolls 2026-02-30 over to March: the day must read back the same.
+  if (Number.isNaN(ms) || (text.length === 10 && new Date(ms).toISOString().slice(0, 10) !== text)) {
+    errors.push({ field: "created_since", messages: ["Must be a date (YYYY-MM-DD) or an ISO 8601 date and time."] });
+    return undefined;
+  }
+  return ms;
+}
+
 function readListQuery(query: AllUsersQuery): { filters: AccountFilters; sort: AllUsersSort } {
   const errors: FieldError[] = [];
   const filters: AccountFilters = {
@@ -52,6 +76,7 @@ function readListQuery(query: AllUsersQuery): { filters: AccountFilters; sort: A
     verified: readFlag(query, "is_verified", errors),
     confirmed: readFlag(query, "is_confirmed", errors),
     admin: readFlag(query, "is_admin", errors),
+    createdSince: readSince(query.created_since, errors),
   };
   const sort = (query.sort || "newest") as AllUsersSort;
   if (!ALL_USERS_SORTS.includes(sort)) errors.push({ field: "sort", messages: [`Must be one of: ${ALL_USERS_SORTS.join(", ")}.`] });
@@ -77,17 +102,17 @@ export function createUserAdmin(deps: UserAdminDeps) {
   async function act(
     actor: Actor,
     rawId: string | number,
-    action: UserAction,
+    action: UserAction | "password-reset",
     context: ActionContext,
     change: (user: store.UserRow, tx: Db, now: number, afterCommit: (work: () => Promise<void>) => void) => Promise<Record<string, unknown> | void>,
   ) {
     requireAdmin(actor);
     const user = await loadUser(rawId);
-    if ((action === "block" || action === "deactivate" || action === "demote") && isSelf(actor, user.id)) {
-      throw badRequest(`You cannot ${action} your own account: ask another administrator.`);
-    }
+    refusePlaceholder(user);
     const later: (() => Promise<void>)[] = [];
     await db.write(async (tx) => {
+      // In the transaction: two administrators demoting each other at once cannot both succeed.
+      if (action === "block" || action === "deactivate" || action === "demote") await guardAccount(tx, actor, user, action);
       const now = clock.now();
       const details = (await change(user, tx, now, (work) => later.push(work))) ?? {};
       await deps.audit.record(
@@ -101,6 +126,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
   }
 
   const update = (tx: Db, user: store.UserRow, fields: Partial<store.NewUserRow>, now: number) => store.updateUser(tx, user.id, fields, now);
+  const deletion = createUserDeletion(deps, loadUser);
 
   return {
     /** Every account (active or not, confirmed or not, blocked or not), filtered by state and words of e-mail, username and name; paged. */
@@ -116,6 +142,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
         is_verified: filters.verified === undefined ? undefined : String(filters.verified),
         is_confirmed: filters.confirmed === undefined ? undefined : String(filters.confirmed),
         is_admin: filters.admin === undefined ? undefined : String(filters.admin),
+        created_since: query.created_since || undefined,
       };
       return searchEnvelope({
         items: rows.map((row) => presentManagedUser(row, isSelf(actor, row.id), links)),
@@ -149,7 +176,9 @@ export function createUserAdmin(deps: UserAdminDeps) {
       act(actor, id, "block", context, async (user, tx, now, afterCommit) => {
         await update(tx, user, { blockedAt: user.blockedAt ?? now, active: false }, now);
         await deps.endSessions(user.id, tx);
-        return { closed_requests: await deps.closeRequestsOf(user.id, now, afterCommit) };
+        // Its moderation request is declined before the requests it opened are cancelled.
+        const moderated = (await deps.moderation?.blocked(actor, user.id, now, afterCommit)) ?? {};
+        return { ...moderated, closed_requests: await deps.closeRequestsOf(user.id, now, afterCommit) };
       }),
 
     /** Undoes a block and a deactivation: the account may sign in again (its ended sessions stay ended). */
@@ -158,10 +187,11 @@ export function createUserAdmin(deps: UserAdminDeps) {
         await update(tx, user, { blockedAt: null, active: true }, now);
       }),
 
-    /** The account is verified (InvenioRDM's verified_at): its publications skip moderation. */
+    /** The account is verified (InvenioRDM's verified_at): its publications skip moderation, and those moderation held are published. */
     approve: (actor: Actor, id: string | number, context: ActionContext) =>
-      act(actor, id, "approve", context, async (user, tx, now) => {
+      act(actor, id, "approve", context, async (user, tx, now, afterCommit) => {
         await update(tx, user, { verifiedAt: user.verifiedAt ?? now }, now);
+        return deps.moderation?.approved(actor, user.id, now, afterCommit);
       }),
 
     /** A deactivated account may sign in again; a blocked one is restored instead (400). */
@@ -183,6 +213,19 @@ export function createUserAdmin(deps: UserAdminDeps) {
       act(actor, id, "promote", context, async (user, tx, now) => {
         await update(tx, user, { isAdmin: true }, now);
       }),
+
+    /** A password-reset link (/lost-password's) mailed to an active account; audited as `user.password-reset`. */
+    sendPasswordReset: (actor: Actor, id: string | number, context: ActionContext) =>
+      act(actor, id, "password-reset", context, async (user, tx, _now, afterCommit) => {
+        // As /lost-password: only an account that may sign in gets a link (resetting would be refused anyway).
+        if (user.blockedAt !== null || !user.active) throw badRequest("The account is blocked or deactivated: restore or activate it before sending a password-reset link.");
+        await deps.issuePasswordReset(tx, user, afterCommit);
+      }),
+
+    /** The delete step's numbers (admin-delete.ts). */
+    deletePreview: deletion.preview,
+    /** Deletes the account, its records kept under the placeholder owner or removed (admin-delete.ts). */
+    delete: deletion.delete,
 
     /** Takes the administrator role away (not from oneself). */
     demote: (actor: Actor, id: string | number, context: ActionContext) =>

@@ -46,6 +46,8 @@ export const allUsersQuery = t.Object(
     is_verified: t.Optional(t.String()),
     is_confirmed: t.Optional(t.String()),
     is_admin: t.Optional(t.String()),
+    /** Accounts made on or after this date (YYYY-MM-DD, UTC) or moment (ISO 8601). */
+    created_since: t.Optional(t.String()),
     sort: t.Optional(t.String()),
     page: t.Optional(t.String()),
     size: t.Optional(t.String()),
@@ -68,6 +70,8 @@ export interface AccountFilters {
   confirmed?: boolean;
   /** An administrator. */
   admin?: boolean;
+  /** Made at or after this time (ms). */
+  createdSince?: number;
 }
 
 /** How an administrative action came in, for the audit log: the pages, the REST API or the CLI, and the client's address. */
@@ -75,3 +79,7 @@ export interface ActionContext {
   via: "web" | "api" | "cli";
   address?: string | null;
 }
+
+/** What `delete` does with the user's published records: kept under the placeholder owner, or removed with tombstones (reason `spam`). */
+export const DELETE_RECORDS_CHOICES = ["keep", "remove"] as const;
+export type DeleteRecordsChoice = (typeof DELETE_RECORDS_CHOICES)[number];

@@ -1,5 +1,5 @@
 // Queries on the users table.
-import { and, asc, count, desc, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { matchAllWords } from "../core/word-match";
 import { first, type Db } from "../db/port";
 import { usersTable } from "../db/tables";
@@ -102,6 +102,9 @@ export async function searchAllUsers(db: Db, where: { filters: AccountFilters; w
     filters.verified === undefined ? undefined : filters.verified ? isNotNull(u.verifiedAt) : isNull(u.verifiedAt),
     filters.confirmed === undefined ? undefined : filters.confirmed ? isNotNull(u.confirmedAt) : isNull(u.confirmedAt),
     filters.admin === undefined ? undefined : eq(u.isAdmin, filters.admin),
+    filters.createdSince === undefined ? undefined : gte(u.created, filters.createdSince),
+    // The placeholder owner of deleted users' records is no person: never listed.
+    eq(u.isPlaceholder, false),
     matchAllWords(where.words, where.columns),
   );
   const total = (await first(db.select({ n: count() }).from(u).where(condition).limit(1)))?.n ?? 0;
@@ -120,3 +123,21 @@ export async function searchAllUsers(db: Db, where: { filters: AccountFilters; w
     .offset(offset);
   return { rows, total };
 }
+
+/** Administrators who can act now (active, not blocked): the last one may not lose the role or the account. */
+export const countActiveAdmins = async (db: Db): Promise<number> =>
+  (
+    await first(
+      db
+        .select({ n: count() })
+        .from(usersTable)
+        .where(and(eq(usersTable.isAdmin, true), eq(usersTable.active, true), isNull(usersTable.blockedAt), eq(usersTable.isPlaceholder, false)))
+        .limit(1),
+    )
+  )?.n ?? 0;
+
+/** The placeholder owner of deleted users' kept records, if one was made. */
+export const findPlaceholder = async (db: Db) => first(db.select().from(usersTable).where(eq(usersTable.isPlaceholder, true)).orderBy(asc(usersTable.id)).limit(1));
+
+/** Removes the account row; the tables that reference it cascade (tokens, sessions, identities, memberships, sign-ins). */
+export const deleteUser = async (db: Db, id: number) => await db.delete(usersTable).where(eq(usersTable.id, id));

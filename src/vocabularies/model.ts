@@ -93,6 +93,25 @@ export interface EntryByType {
   awards: AwardEntry;
 }
 
+export interface EditRule {
+  /** New entries may be added. */
+  add: boolean;
+  /** Entries may be retired (and offered again). */
+  retire: boolean;
+  /** Which fields an edit may change: the whole entry, or its labels (`title`) only. */
+  fields: "entry" | "title";
+}
+
+/** The types whose entries come from a dump file (the import job's types). */
+export const IMPORTABLE_TYPES = ["affiliations", "funders", "names", "awards", "subjects"] as const;
+export type ImportableType = (typeof IMPORTABLE_TYPES)[number];
+export const isImportableType = (type: string): type is ImportableType => (IMPORTABLE_TYPES as readonly string[]).includes(type);
+
+/** The types a publisher's latest release can be downloaded for (InvenioRDM's `--origin ror-http`). */
+export const RELEASE_TYPES = ["affiliations", "funders"] as const;
+export type ReleaseType = (typeof RELEASE_TYPES)[number];
+export const isReleaseType = (type: string): type is ReleaseType => (RELEASE_TYPES as readonly string[]).includes(type);
+
 /** A stored entry of any type as read back for records and exports: its `title`, `props`, `name`... */
 export interface VocabularyEntry {
   title?: Record<string, string>;
@@ -117,6 +136,8 @@ export interface EntryRow {
   created: number;
   updated: number;
   revision_id: number;
+  /** When it was retired (null: offered); read with the entry by id, not by searches. */
+  retired_at?: number | null;
 }
 
 /** What an importer yields for each source item: an entry to write, or why it was skipped. */

@@ -14,6 +14,8 @@ export function presentEntry(row: EntryRow, links: Links) {
     created: formatIsoTime(row.created),
     updated: formatIsoTime(row.updated),
     revision_id: row.revision_id,
+    // Only a retired entry says so: it still resolves for the records that name it.
+    ...(row.retired_at ? { retired: formatIsoTime(row.retired_at) } : {}),
     links: { self: links.api(`${KINDS[type].path(type)}/${encodeURIComponent(row.id)}`) },
   };
 }

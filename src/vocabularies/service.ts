@@ -3,13 +3,14 @@
 import { requireAdmin, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { checkRevision } from "../core/etag";
-import { notFound, validationError } from "../core/errors";
+import { badRequest, conflict, notFound, validationError } from "../core/errors";
 import { parsePage, searchEnvelope } from "../core/paging";
 import type { Db } from "../db/port";
 import { parseQueryString } from "../search/query-string";
 import { chooseSort } from "../search/sorts";
 import { KINDS, isVocabularyType, sortOptions } from "./kinds";
-import type { ImportItem, VocabularyEntry, VocabularyType } from "./model";
+import { GENERIC_TYPES, SPECIFIC_TYPES, type EditRule, type ImportItem, type VocabularyEntry, type VocabularyType } from "./model";
+import { editRuleOf } from "./policy";
 import { presentEntry } from "./present";
 import { searchEntries } from "./sqlite/fts";
 import * as store from "./store";
@@ -67,6 +68,32 @@ export function createVocabulariesService(deps: Deps) {
     return entry;
   }
 
+  /** The type's rule; a 400 for a read-only type. */
+  function ruleOf(type: VocabularyType): EditRule {
+    const rule = editRuleOf(type);
+    if (!rule) throw badRequest(`The ${type} vocabulary is read-only: its entries come from the shipped lists or from imports.`);
+    return rule;
+  }
+
+  async function create(actor: Actor, rawType: string, body: unknown) {
+    requireAdmin(actor);
+    const type = typeOf(rawType);
+    const entry = await validated(type, body);
+    if (await store.findEntry(db, type, entry.id)) throw validationError([{ field: "id", messages: [`An entry with id '${entry.id}' exists already.`] }]);
+    await db.write((tx) => store.upsertEntry(tx, type, entry, clock.now()));
+    return presentEntry(await loadRow(type, entry.id), links);
+  }
+
+  async function update(actor: Actor, rawType: string, id: string, body: unknown, ifMatch?: string | null) {
+    requireAdmin(actor);
+    const type = typeOf(rawType);
+    const current = await loadRow(type, id);
+    checkRevision(ifMatch, current.revision_id);
+    const entry = await validated(type, { ...(body as object), id });
+    await db.write((tx) => store.upsertEntry(tx, type, entry, clock.now()));
+    return presentEntry(await loadRow(type, id), links);
+  }
+
   return {
     async search(_actor: Actor, rawType: string, query: SearchQuery) {
       const type = typeOf(rawType);
@@ -109,23 +136,60 @@ export function createVocabulariesService(deps: Deps) {
       return presentEntry(await loadRow(type, id), links);
     },
 
-    async create(actor: Actor, rawType: string, body: unknown) {
+    create,
+    update,
+
+    /** Every type with its offered entries and what the administration may do to it by hand. */
+    async listTypes(actor: Actor): Promise<{ type: VocabularyType; entries: number; rule: EditRule | null }[]> {
       requireAdmin(actor);
-      const type = typeOf(rawType);
-      const entry = await validated(type, body);
-      if (await store.findEntry(db, type, entry.id)) throw validationError([{ field: "id", messages: [`An entry with id '${entry.id}' exists already.`] }]);
-      await db.write((tx) => store.upsertEntry(tx, type, entry, clock.now()));
-      return presentEntry(await loadRow(type, entry.id), links);
+      const counts = new Map((await store.listCounts(db)).map((c) => [c.type, c.entries]));
+      return [...GENERIC_TYPES, ...SPECIFIC_TYPES].map((type) => ({ type, entries: counts.get(type) ?? 0, rule: editRuleOf(type) }));
     },
 
-    async update(actor: Actor, rawType: string, id: string, body: unknown, ifMatch?: string | null) {
+    /** A type the administration edits by hand, and its rule: 404 for an unknown type, 400 for a read-only one. */
+    async editableType(actor: Actor, rawType: string): Promise<{ type: VocabularyType; rule: EditRule }> {
       requireAdmin(actor);
       const type = typeOf(rawType);
-      const current = await loadRow(type, id);
-      checkRevision(ifMatch, current.revision_id);
-      const entry = await validated(type, { ...(body as object), id });
-      await db.write((tx) => store.upsertEntry(tx, type, entry, clock.now()));
+      return { type, rule: ruleOf(type) };
+    },
+
+    /** Adds an entry by hand, where the type's rule allows it (the administration's form). */
+    async addEntry(actor: Actor, rawType: string, body: unknown) {
+      requireAdmin(actor);
+      if (!ruleOf(typeOf(rawType)).add) throw badRequest(`Entries are not added to ${rawType} by hand.`);
+      return create(actor, rawType, body);
+    },
+
+    /** Edits an entry by hand: the whole entry, or only its labels where the rule says so. */
+    async editEntry(actor: Actor, rawType: string, id: string, body: Record<string, unknown>, ifMatch?: string | null) {
+      requireAdmin(actor);
+      const type = typeOf(rawType);
+      const rule = ruleOf(type);
+      const stored = JSON.parse((await loadRow(type, id)).data) as Record<string, unknown>;
+      return update(actor, type, id, rule.fields === "title" ? { ...stored, title: body.title } : body, ifMatch);
+    },
+
+    /**
+     * Retires an entry (or offers it again): it leaves the searches and suggestions new deposits
+     * choose from, and still resolves by id for the records that name it (store.setRetired).
+     */
+    async setRetired(actor: Actor, rawType: string, id: string, retire: boolean) {
+      requireAdmin(actor);
+      const type = typeOf(rawType);
+      if (!ruleOf(type).retire) throw badRequest(`Entries of ${type} are not retired by hand.`);
+      const row = await loadRow(type, id);
+      if (retire === (row.retired_at !== null && row.retired_at !== undefined)) throw conflict(`The ${type} entry '${id}' is ${retire ? "retired already" : "not retired"}.`);
+      await db.write((tx) => store.setRetired(tx, type, row, retire, clock.now()));
       return presentEntry(await loadRow(type, id), links);
+    },
+
+    /** A type's retired entries, paged (administrators). */
+    async listRetired(actor: Actor, rawType: string, query: { page?: string; size?: string }) {
+      requireAdmin(actor);
+      const type = typeOf(rawType);
+      const page = parsePage(query, limits);
+      const { rows, total } = await store.listRetired(db, type, page.size, page.offset);
+      return { entries: rows.map((r) => presentEntry(r, links)), total, page: page.page, size: page.size };
     },
 
     async remove(actor: Actor, rawType: string, id: string, ifMatch?: string | null) {

@@ -195,7 +195,7 @@ describe("with BACKUP_DIR", () => {
     expect(notice(shown.text)).toBe("The backup was queued: refresh the page to follow it.");
     expect(shown.text).toContain(`A backup is queued (job ${backupJob}). Refresh the page to follow it.`);
     expect(shown.text).not.toContain('action="/administration/backups/run"');
-    expect(rowText(shown.text, "data-backup-job", backupJob)).toEqual([String(backupJob), utc(app.clock.now()), "Queued", "—", "—", "—"]);
+    expect(rowText(shown.text, "data-backup-job", backupJob)).toEqual([String(backupJob), utc(app.clock.now()), "Queued", "—", "—", "—", "—"]);
 
     const again = await post(`${PAGE}/run`, admin);
     expect({ status: again.status, says: again.text.includes(`A backup (job ${backupJob}) is queued already; wait for it to finish.`) }).toEqual({ status: 409, says: true });
@@ -206,7 +206,15 @@ describe("with BACKUP_DIR", () => {
     expect(await jobsNamed(app, "backup")).toEqual([{ id: backupJob, status: "succeeded" }]);
     snapshot = snapshotName(takenAt);
     const listed = await get(PAGE, admin);
-    expect(rowText(listed.text, "data-backup-job", backupJob)).toEqual([String(backupJob), utc(takenAt), "Succeeded", utc(takenAt), snapshot, "—"]);
+    expect(rowText(listed.text, "data-backup-job", backupJob)).toEqual([
+      String(backupJob),
+      utc(takenAt),
+      "Succeeded",
+      "1 of 1 (100%): files backed up",
+      utc(takenAt),
+      snapshot,
+      "—",
+    ]);
     const manifest = JSON.parse(readFileSync(join(dest(), snapshot, "manifest.json"), "utf8")) as { files: { size: number }[]; objects: [string, number, string][] };
     expect(manifest.objects).toHaveLength(1);
     const size = manifest.files.reduce((a, f) => a + f.size, 0) + manifest.objects[0]![1];
@@ -253,6 +261,10 @@ describe("with BACKUP_DIR", () => {
     await app.services.worker.drain();
     const row = await app.services.jobs.readJob(systemActor, job!.id);
     expect(row).toMatchObject({ status: "succeeded", result: { snapshot, problems: [], objectsChecked: 1 } });
+    // Its progress in KiB checked, kept at the end: every byte of the snapshot (rounded up to a KiB).
+    const checked = Math.ceil((row.result as { bytesChecked: number }).bytesChecked / 1024);
+    expect(row.progress).toEqual({ done: checked, total: checked, message: "KiB checked" });
+    expect(checked).toBeGreaterThan(0);
     const verified = await get(PAGE, admin);
     expect(rowText(verified.text, "data-snapshot", snapshot)?.[4]).toBe(`Verified ${utc(app.clock.now())}: no problems`);
   });

@@ -198,7 +198,14 @@ describe("Health", () => {
 
   test("a disk under 10% free is a warning; at 10% it is not", async () => {
     const make = (free: number) =>
-      createHealthService({ config: app.config, clock: app.clock, startedAt: 0, adminEmails: async () => [], diskOf: () => ({ freeBytes: free, totalBytes: 1000 }) });
+      createHealthService({
+        config: app.config,
+        clock: app.clock,
+        startedAt: 0,
+        adminEmails: async () => [],
+        checkIndex: app.services.records.checkIndex,
+        diskOf: () => ({ freeBytes: free, totalBytes: 1000 }),
+      });
     expect((await make(99).readHealth(systemActor)).warnings.map((w) => w.message)).toEqual([
       "The data directory's disk is almost full: 9.9% free.",
       "DOIs are off (DATACITE_PREFIX is empty): published records get no DOI.",
@@ -380,13 +387,14 @@ describe("Jobs", () => {
   test("the queue with each job's state and error text, filtered by state and paged; the schedule with last and next runs", async () => {
     const res = await get("/administration/jobs?size=100", admin);
     expect(res.status).toBe(200);
-    expect(rowText(res.text, "data-job-id", failing)?.slice(0, 7)).toEqual([
+    expect(rowText(res.text, "data-job-id", failing)?.slice(0, 8)).toEqual([
       String(failing),
       "test-broken",
       "Failed",
       "1 of 1",
       "2026-11-23 14:05 UTC",
       "2026-11-23 14:05 UTC",
+      "—",
       "the disk said no",
     ]);
     expect(res.text).toContain(`Retry job ${failing}`);
@@ -437,6 +445,28 @@ describe("Jobs", () => {
     expect((await get(`/administration/jobs/${queued}/cancel`, admin)).status).toBe(409);
     expect((await post("/administration/jobs/999999/cancel", admin)).status).toBe(404);
     expect((await post("/administration/jobs/0/retry", admin)).status).toBe(404);
+  });
+
+  test("a job's progress: a bar named after the job with its numbers as text, kept after it ends; none without a report", async () => {
+    app.services.jobs.registry.define({
+      name: "test-counting",
+      description: "Reports how far it got.",
+      run: async (_payload, ctx) => {
+        await ctx.progress({ done: 3, total: 8, message: "rows imported" });
+      },
+    });
+    app.services.jobs.registry.define({ name: "test-open-ended", description: "Counts without an end.", run: (_payload, ctx) => ctx.progress({ done: 1200, message: "names" }) });
+    const counted = (await app.services.jobs.runNow(systemActor, "test-counting")).id;
+    const open = (await app.services.jobs.runNow(systemActor, "test-open-ended")).id;
+    const res = await get("/administration/jobs?status=succeeded&size=100", admin);
+    expect(rowText(res.text, "data-job-id", counted)?.slice(1, 3)).toEqual(["test-counting", "Succeeded"]);
+    expect(rowText(res.text, "data-job-id", counted)?.[6]).toBe("3 of 8 (37%): rows imported");
+    expect(res.text).toContain(
+      `<progress max="8" value="3" aria-label="Progress of job ${counted} (test-counting)"></progress><span class="progress-text">3 of 8 (37%): rows imported</span>`,
+    );
+    // No total: a bar that says it does not know the end, and the count.
+    expect(res.text).toContain(`<progress aria-label="Progress of job ${open} (test-open-ended)"></progress><span class="progress-text">1200: names</span>`);
+    expect(rowText((await get("/administration/jobs?size=100", admin)).text, "data-job-id", failing)?.[6]).toBe("—");
   });
 });
 

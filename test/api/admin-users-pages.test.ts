@@ -171,7 +171,7 @@ describe("the list", () => {
       const res = await get(`/administration/users${query}`, admin);
       expect({ query, status: res.status, says: res.text.includes(says) }).toEqual({ query, status: 400, says: true });
     }
-    for (const path of ["/administration/users/0", "/administration/users/abc", "/administration/users/999999", `/administration/users/${set.plain}/delete`]) {
+    for (const path of ["/administration/users/0", "/administration/users/abc", "/administration/users/999999", `/administration/users/${set.plain}/explode`]) {
       expect({ path, status: (await get(path, admin)).status }).toEqual({ path, status: 404 });
     }
   });
@@ -267,7 +267,7 @@ describe("a user's page and actions", () => {
     const steps: [string, (row: NonNullable<Awaited<ReturnType<typeof account>>>) => unknown, unknown, string][] = [
       ["deactivate", (r) => r.active, false, "The account was deactivated."],
       ["activate", (r) => r.active, true, "The account was activated."],
-      ["approve", (r) => r.verifiedAt, app.clock.now(), "The account was approved: its publications skip moderation."],
+      ["approve", (r) => r.verifiedAt, app.clock.now(), "The account was approved: its held uploads are published and its publications skip moderation."],
       ["promote", (r) => r.isAdmin, true, "The account is an administrator now."],
       ["demote", (r) => r.isAdmin, false, "The account is no longer an administrator."],
     ];

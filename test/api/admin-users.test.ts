@@ -201,6 +201,8 @@ describe("block and restore", () => {
   });
 
   test("an administrator cannot block, deactivate or demote themself (400); the account unchanged, no audit entry", async () => {
+    // A second administrator, so that the refusal is the self one, not the last administrator's (admin-users-delete.test.ts).
+    const other = await t.services.users.createUser(systemActor, { email: "other-admin@example.org", admin: true });
     const before = await lastEntry();
     for (const action of ["block", "deactivate"]) {
       const res = await adminAction(t.users.admin.user.id, action);
@@ -213,6 +215,7 @@ describe("block and restore", () => {
     const me = (await t.services.users.findUserById(t.users.admin.user.id))!;
     expect({ active: me.active, blockedAt: me.blockedAt, isAdmin: me.isAdmin }).toEqual({ active: true, blockedAt: null, isAdmin: true });
     expect(await lastEntry()).toEqual(before);
+    await t.services.userAdmin.deactivate(systemActor, other.id, { via: "cli" });
   });
 });
 

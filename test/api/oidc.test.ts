@@ -141,6 +141,8 @@ describe("the sign-in flow", () => {
     expect(ada!.confirmedAt).toBe(t.clock.now());
     expect(await userOfSession(res.session)).toBe(ada!.id);
     expect(res.cookies).toContain("cairn_oauth=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0");
+    // The sign-in history names the provider (the session is opened in one place for every way in).
+    expect((await t.services.sessions.listSignIns(systemActor, ada!.id)).map((s) => [s.method, s.at])).toEqual([["trusted", t.clock.now()]]);
   });
 
   test("a second sign-in reuses the account, with a new session; the browser's old session ends", async () => {

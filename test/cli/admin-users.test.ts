@@ -1,9 +1,12 @@
-// `cairn users block|restore|deactivate|activate|approve|promote|demote --login L` and `cairn audit
+// `cairn users block|restore|deactivate|activate|approve|promote|demote|delete|reset-password --login L` and `cairn audit
 // list` on a test app's data directory: each action's effect on the account (seen through the API
 // the account's token reaches), its audit entry (the system, via the CLI), the log as a table and
-// as JSON with its filters, and the refusals (unknown account, no --login, unknown command).
+// as JSON with its filters, and the refusals (unknown account, no --login, unknown command, delete
+// without --records, the last active administrator).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { systemActor } from "../../src/core/actor";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { publishRecord } from "../helpers/records";
 import { cairn } from "../helpers/cli";
 
 let t: TestApp;
@@ -112,5 +115,53 @@ describe("cairn audit list", () => {
   test("refusals: an unknown command, a bad size", () => {
     expect(run("audit", "show")).toMatchObject({ code: 2, stderr: "cairn: unknown audit command 'show' (list)\n" });
     expect(run("audit", "list", "--size", "1000")).toMatchObject({ code: 2, stderr: "cairn: size: Must be a whole number from 1 to 100.\n" });
+  });
+});
+
+describe("cairn users delete and reset-password", () => {
+  test("delete needs --records keep|remove: refused without it (exit 2), nothing deleted or logged", async () => {
+    const carol = await t.services.users.createUser(systemActor, { email: "carol@example.org", username: "carol" });
+    const before = (await t.services.audit.search({ kind: "system" }, {})).total;
+    for (const extra of [[], ["--records", "maybe"]]) {
+      expect(run("users", "delete", "--login", "carol", ...extra)).toMatchObject({
+        code: 2,
+        stderr: "cairn: --records keep|remove is required: keep the published records under a placeholder owner, or remove them with tombstones (reason spam)\n",
+      });
+    }
+    expect(await t.services.users.findUserById(carol.id)).not.toBeNull();
+    expect((await t.services.audit.search({ kind: "system" }, {})).total).toBe(before);
+  });
+
+  test("delete --records remove: the account gone, its record tombstoned as spam, audited via the CLI", async () => {
+    const dave = await t.services.users.createUser(systemActor, { email: "dave@example.org", username: "dave" });
+    const { secret } = await t.services.tokens.createToken(systemActor, { userId: dave.id, name: "dave-token" });
+    const record = await publishRecord({ call: (method, path, options = {}) => t.call(method, path, { ...options, as: undefined, token: secret }) });
+    const res = run("users", "delete", "--login", "dave", "--records", "remove");
+    expect(res).toMatchObject({
+      code: 0,
+      stderr: "",
+      stdout: `deleted: dave@example.org (id ${dave.id}): 1 published records removed (tombstoned as spam), 0 drafts deleted, 0 requests cancelled\n`,
+    });
+    expect(await t.services.users.findUserById(dave.id)).toBeNull();
+    const gone = await t.call("GET", `/api/records/${record.id}`);
+    expect([gone.status, gone.json.tombstone.removal_reason.id]).toEqual([410, "spam"]);
+    const { entries } = await t.services.audit.search({ kind: "system" }, { action: "user.delete" });
+    expect(entries[0]).toMatchObject({ actorLabel: "system", targetId: String(dave.id), via: "cli", details: { records: "remove", published: 1, drafts: 0 } });
+  });
+
+  test("the last active administrator is not deleted, demoted, blocked or deactivated (exit 2 with the reason)", async () => {
+    const LAST = (action: string) => `cairn: admin@example.org is the last active administrator: make another account an administrator before you ${action} this one.\n`;
+    expect(run("users", "delete", "--login", "admin", "--records", "keep")).toMatchObject({ code: 2, stderr: LAST("delete") });
+    for (const action of ["demote", "block", "deactivate"]) expect(run("users", action, "--login", "admin")).toMatchObject({ code: 2, stderr: LAST(action) });
+    expect((await t.services.users.findUserById(t.users.admin.user.id))!).toMatchObject({ isAdmin: true, active: true, blockedAt: null });
+  });
+
+  test("reset-password mails the account a link and audits it", async () => {
+    const res = run("users", "reset-password", "--login", "bob");
+    expect(res).toMatchObject({ code: 0, stdout: `password-reset link sent to bob@example.org (id ${t.users.bob.user.id})\n` });
+    const { messages } = await t.services.mail.searchOutbox(systemActor, {});
+    expect(messages.find((m) => m.recipient === "bob@example.org")?.body).toContain("/lost-password/reset?token=");
+    const { entries } = await t.services.audit.search({ kind: "system" }, { action: "user.password-reset" });
+    expect(entries[0]).toMatchObject({ targetId: String(t.users.bob.user.id), via: "cli" });
   });
 });

@@ -79,8 +79,8 @@ describe("wrong arguments: one line, exit 2, nothing written", () => {
     ["unknown command", ["frobnicate"], "cairn: unknown command 'frobnicate' (try cairn --help)\n"],
     [
       "unknown subcommand",
-      ["users", "delete"],
-      "cairn: unknown users command 'delete' (create, list, set-password, block, restore, approve, activate, deactivate, promote, demote)\n",
+      ["users", "erase"],
+      "cairn: unknown users command 'erase' (create, list, set-password, block, restore, approve, activate, deactivate, promote, demote, quota, delete, reset-password)\n",
     ],
     ["missing --email", ["users", "create"], "cairn: --email is required\n"],
     ["unknown flag", ["users", "create", "--email", "x@example.org", "--colour"], "cairn: Unknown option '--colour'\n"],
@@ -103,7 +103,7 @@ describe("wrong arguments: one line, exit 2, nothing written", () => {
     [
       "unknown job",
       ["jobs", "run", "nope"],
-      "cairn: no job named 'nope' (known: jobs-prune, db-optimize, stats-aggregate, stats-prune-events, files-fetch, files-verify, backup, backup-verify, embargo-lift, records-reindex, mail-send, requests-expire, access-verifications-clean, sessions-clean, account-links-cleanup)\n",
+      "cairn: no job named 'nope' (known: jobs-prune, db-optimize, vocabulary-import, stats-aggregate, stats-prune-events, files-fetch, files-verify, backup, backup-verify, embargo-lift, records-reindex, mail-send, requests-expire, access-verifications-clean, sessions-clean, account-links-cleanup)\n",
     ],
     ["bad limit", ["jobs", "list", "--limit", "0"], "cairn: --limit must be a whole number of 1 or more\n"],
   ];
@@ -138,5 +138,22 @@ describe("jobs", () => {
     const list = cairn(withData("jobs", "list"));
     expect(list.stdout).toMatch(/^jobs-prune\s+daily at 03:10 UTC/m);
     expect(list.stdout).toMatch(/^1\s+jobs-prune\s+succeeded\s+1\/1/m);
+  });
+
+  test("a job's progress: in the JSON of jobs run and the progress column of jobs list", () => {
+    // Beside the data directory, never inside it.
+    const env = { CAIRN_BACKUP_DIR: `${data}-backups` };
+    const res = cairn(withData("jobs", "run", "backup"), env);
+    rmSync(env.CAIRN_BACKUP_DIR, { recursive: true, force: true });
+    expect({ code: res.code, stderr: res.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+    const job = JSON.parse(res.stdout);
+    expect({ name: job.name, status: job.status, progress: job.progress }).toEqual({
+      name: "backup",
+      status: "succeeded",
+      progress: { done: 0, total: 0, message: "files backed up" },
+    });
+    const list = cairn(withData("jobs", "list"), env);
+    expect(list.stdout).toMatch(/^id\s+name\s+status\s+attempts\s+run_at\s+finished\s+progress\s+error$/m);
+    expect(list.stdout).toMatch(new RegExp(`^${job.job}\\s+backup\\s+succeeded\\s+1/1\\s+\\S+\\s+\\S+\\s+0 of 0: files backed up\\s+-$`, "m"));
   });
 });

@@ -6,6 +6,7 @@ import { ManualClock } from "../../src/core/time";
 import { openDatabase } from "../../src/db/sqlite/connection";
 import { defineMaintenanceJobs } from "../../src/jobs/maintenance";
 import { backoffDelay, createJobRegistry, describeSchedule, nextRun, type JobDefinition } from "../../src/jobs/registry";
+import { progressText } from "../../src/jobs/progress";
 import { LEASE_MS } from "../../src/jobs/runner";
 import { createJobsService } from "../../src/jobs/service";
 import * as store from "../../src/jobs/store";
@@ -148,6 +149,79 @@ describe("runner and retries", () => {
     const { id } = await store.insertJob(db, { name: "ghost", runAt: T0, created: T0, updated: T0 });
     expect(await worker.drain()).toBe(1);
     expect(await job(id)).toMatchObject({ status: "failed", lastError: "No job kind named 'ghost' is known to this version of Cairn.", finishedAt: T0 });
+  });
+});
+
+describe("progress", () => {
+  /** Runs a job that reports each of `reports`, noting the stored progress after each; returns the notes and the row. */
+  async function report(reports: { done: number; total?: number | null; message?: string }[], fail = false) {
+    const { db, jobs, job } = setup([
+      {
+        name: "counting",
+        description: "Reports progress.",
+        maxAttempts: 1,
+        run: async (_payload, ctx) => {
+          const stored: unknown[] = [];
+          for (const r of reports) {
+            await ctx.progress(r);
+            stored.push((await store.findJobById(db, ctx.jobId))!.progress);
+          }
+          if (fail) throw new Error("stopped half way");
+          return stored;
+        },
+      },
+    ]);
+    const row = await jobs.runNow(systemActor, "counting");
+    return { row, stored: (fail ? null : row.result) as unknown[] | null, after: (await job(row.id)).progress };
+  }
+
+  test("written only when the whole percent or the message changes", async () => {
+    const { stored } = await report([
+      { done: 1, total: 200 },
+      { done: 2, total: 200 },
+      { done: 3, total: 200 },
+      { done: 3, total: 200, message: "files" },
+      { done: 4, total: 200, message: "files" },
+      { done: 200, total: 200, message: "files" },
+    ]);
+    expect(stored).toEqual([
+      { done: 1, total: 200 },
+      { done: 2, total: 200 },
+      // 1.5% shows as 1%, as 2/200 did: not written.
+      { done: 2, total: 200 },
+      { done: 3, total: 200, message: "files" },
+      { done: 4, total: 200, message: "files" },
+      { done: 200, total: 200, message: "files" },
+    ]);
+  });
+
+  test("without a total, written at each thousand", async () => {
+    const { stored } = await report([{ done: 10 }, { done: 999 }, { done: 1000 }, { done: 1500 }, { done: 2001 }]);
+    expect(stored).toEqual([
+      { done: 10, total: null },
+      { done: 10, total: null },
+      { done: 1000, total: null },
+      { done: 1000, total: null },
+      { done: 2001, total: null },
+    ]);
+  });
+
+  test("kept after the job ends, succeeded or failed", async () => {
+    const ok = await report([{ done: 5, total: 10, message: "rows" }]);
+    expect({ status: ok.row.status, progress: ok.after }).toEqual({ status: "succeeded", progress: { done: 5, total: 10, message: "rows" } });
+    const failed = await report([{ done: 3, total: 4 }], true);
+    expect({ status: failed.row.status, progress: failed.after }).toEqual({ status: "failed", progress: { done: 3, total: 4 } });
+  });
+
+  test.each([
+    [{ done: 3, total: 10, message: "files backed up" }, "3 of 10 (30%): files backed up"],
+    [{ done: 12, total: 10 }, "12 of 10 (100%)"],
+    [{ done: 0, total: 0, message: "files backed up" }, "0 of 0: files backed up"],
+    [{ done: 1200, message: "names" }, "1200: names"],
+    [{ done: 0, total: null, message: "copying the database" }, "copying the database"],
+    [{ done: 7 }, "7"],
+  ])("progressText(%j) is %p", (progress, text) => {
+    expect(progressText(progress)).toBe(text);
   });
 });
 

@@ -2,7 +2,7 @@
 // the match cache, and which queries the in-memory path answers. That both paths answer alike is
 // the conformance suite's (test/helpers/search-conformance.ts, run in search-conformance.test.ts).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { recordScope } from "../../src/records/policy";
+import { recordScope, type RecordScope } from "../../src/records/policy";
 import { indexedRecord, type IndexedRow } from "../../src/records/search";
 import { onSqlite } from "../../src/db/sqlite/connection";
 import { createSqliteRecordSearch, rowOf } from "../../src/records/search/sqlite";
@@ -109,6 +109,10 @@ describe("a copy patched by index writes", () => {
       [anonymous, { language: "tlh" }],
       [system, { sort: "oldest", size: "100" }],
       [anonymous, { q: "ocean", allversions: "true", size: "50" }],
+      // The administrators' listings with deleted records (records/policy.ts everythingScope).
+      [{ kind: "everything", drafts: false, deleted: "with" } as RecordScope, { q: "zebrafish", allversions: "true" }],
+      [{ kind: "everything", drafts: false, deleted: "without" } as RecordScope, { sort: "oldest", size: "100" }],
+      [{ kind: "everything", drafts: false, deleted: "only" } as RecordScope, {}],
     ] as const) {
       const { input, page } = searchInput(query);
       const viaSql = await search.searchNow(scope, input, page, { memory: false, labels });

@@ -8,6 +8,7 @@ import { PostButton } from "../forms";
 import type { PageContext } from "../layout";
 import { DataTable } from "../table";
 import { AdminPage, bytes, TableBox, when } from "./frame";
+import { JobProgress } from "./jobs";
 
 export const BACKUPS = "/administration/backups";
 
@@ -90,9 +91,12 @@ function BackUpNow({ ctx, backups }: { ctx: PageContext; backups: JobRow[] }) {
     <section class="card" aria-labelledby="back-up-now">
       <h2 id="back-up-now">Back up now</h2>
       {busy ? (
-        <p role="status">
-          A backup is {busy.status} (job {busy.id}). Refresh the page to follow it.
-        </p>
+        <>
+          <p role="status">
+            A backup is {busy.status} (job {busy.id}). Refresh the page to follow it.
+          </p>
+          {busy.progress ? <JobProgress job={busy} /> : null}
+        </>
       ) : (
         <>
           <p>Queues a backup to BACKUP_DIR at once, as the schedule does; it shows in the list below as it runs.</p>
@@ -111,12 +115,15 @@ function RecentRuns({ backups }: { backups: JobRow[] }) {
         <p class="muted">No backup has run yet.</p>
       ) : (
         <TableBox label="Table of recent backups">
-          <DataTable caption="Backup jobs, newest first" columns={["Job", "Queued", "State", "Finished", "Snapshot", "Error"]}>
+          <DataTable caption="Backup jobs, newest first" columns={["Job", "Queued", "State", "Progress", "Finished", "Snapshot", "Error"]}>
             {backups.map((job) => (
               <tr data-backup-job={String(job.id)}>
                 <th scope="row">{String(job.id)}</th>
                 <td>{when(job.created)}</td>
                 <td>{STATE_LABELS[job.status] ?? job.status}</td>
+                <td>
+                  <JobProgress job={job} />
+                </td>
                 <td>{when(job.finishedAt)}</td>
                 <td>{snapshotOfJob(job)}</td>
                 <td class="error-text">{job.lastError ?? "—"}</td>
@@ -144,7 +151,10 @@ function Snapshots({ ctx, snapshots }: { ctx: PageContext; snapshots: SnapshotIn
                 <td>{dateOf(s.created)}</td>
                 <td>{bytes(s.bytes)}</td>
                 <td>{String(s.records)}</td>
-                <td>{verifiedText(s.verify)}</td>
+                <td>
+                  {verifiedText(s.verify)}
+                  {s.verify?.status === "running" && s.verify.progress ? <JobProgress job={s.verify} /> : null}
+                </td>
                 <td>{unfinished(s.verify) ? "—" : <PostButton ctx={ctx} action={`${BACKUPS}/${encodeURIComponent(s.name)}/verify`} label={`Verify ${s.name}`} secondary />}</td>
               </tr>
             ))}

@@ -16,10 +16,15 @@ export const ADMIN = "/administration";
  */
 export const ADMIN_SCREENS: { path: string; label: string }[] = [
   { path: `${ADMIN}/users`, label: "Users" },
+  { path: `${ADMIN}/records`, label: "Records" },
+  { path: `${ADMIN}/communities`, label: "Communities" },
+  { path: `${ADMIN}/oai-sets`, label: "OAI-PMH sets" },
+  { path: `${ADMIN}/vocabularies`, label: "Vocabularies" },
   { path: `${ADMIN}/health`, label: "Health" },
   { path: `${ADMIN}/mail`, label: "Mail" },
   { path: `${ADMIN}/jobs`, label: "Jobs" },
   { path: `${ADMIN}/backups`, label: "Backups" },
+  { path: `${ADMIN}/statistics`, label: "Statistics" },
   { path: `${ADMIN}/audit`, label: "Audit log" },
 ];
 
@@ -71,12 +76,14 @@ export interface AdminPageProps {
   /** MAIL_SERVER is empty: every administration screen says so. */
   mailOff: boolean;
   notice?: string;
+  /** The screen's own scripts (registered asset names). */
+  scripts?: string[];
   children?: Child;
 }
 
-export function AdminPage({ ctx, title, screen, mailOff, notice, children }: AdminPageProps) {
+export function AdminPage({ ctx, title, screen, mailOff, notice, scripts, children }: AdminPageProps) {
   return (
-    <Layout ctx={ctx} title={`${title} · Administration`}>
+    <Layout ctx={ctx} title={`${title} · Administration`} scripts={scripts}>
       <div class="admin">
         <p class="muted admin-kicker">Administration</p>
         <h1>{title}</h1>

@@ -19,6 +19,12 @@ function diskText(disk: Health["disk"]): string {
   return `${bytes(disk.freeBytes)} free of ${bytes(disk.totalBytes)} (${percent}%)`;
 }
 
+/** "12 of 12 records, 3 of 4 drafts" (what the index holds of what the database holds). */
+function indexText(index: Health["searchIndex"]): string {
+  const counts = `${index.indexedRecords} of ${index.records} records, ${index.indexedDrafts} of ${index.drafts} drafts`;
+  return index.complete ? `Complete: ${counts}` : `Incomplete: ${counts}${index.outdated ? " (built by an older Cairn)" : ""}`;
+}
+
 export function HealthPage({ ctx, health, mailOff }: { ctx: PageContext; health: Health; mailOff: boolean }) {
   const facts: [string, string][] = [
     ["Version", health.version],
@@ -29,6 +35,7 @@ export function HealthPage({ ctx, health, mailOff }: { ctx: PageContext; health:
     ["Database", bytes(health.databaseBytes)],
     ["File store", health.fileStoreBytes === null ? "In S3 (not measured here)" : bytes(health.fileStoreBytes)],
     ["Free disk space", diskText(health.disk)],
+    ["Search index", indexText(health.searchIndex)],
   ];
   return (
     <AdminPage ctx={ctx} title="Health" screen={HEALTH} mailOff={mailOff}>

@@ -1,6 +1,8 @@
 // Administration → Jobs: the queue (queued, running, succeeded, failed with their error text),
 // filtered by state and paged, Retry for a failed job and Cancel (confirmed) for a queued one; and
-// the schedule with each scheduled job's last and next run.
+// the schedule with each scheduled job's last and next run. A job that reports progress shows it
+// as a bar with "done of total" beside it (the Backups screen shows its jobs' the same way).
+import { progressText } from "../../jobs/progress";
 import type { JobRow } from "../../jobs/service";
 import { PostButton } from "../forms";
 import type { PageContext } from "../layout";
@@ -32,6 +34,19 @@ function StateFilter({ status }: { status: string }) {
   );
 }
 
+/** A job's last progress report: a bar named after the job and the same numbers as text ("—" without one). */
+export function JobProgress({ job }: { job: JobRow }) {
+  const progress = job.progress;
+  if (!progress) return <>—</>;
+  const label = `Progress of job ${job.id} (${job.name})`;
+  return (
+    <span class="job-progress">
+      {progress.total ? <progress max={String(progress.total)} value={String(Math.min(progress.done, progress.total))} aria-label={label} /> : <progress aria-label={label} />}
+      <span class="progress-text">{progressText(progress)}</span>
+    </span>
+  );
+}
+
 function JobAction({ ctx, job }: { ctx: PageContext; job: JobRow }) {
   if (job.status === "failed") return <PostButton ctx={ctx} action={`${JOBS}/${job.id}/retry`} label={`Retry job ${job.id}`} secondary />;
   if (job.status === "queued") {
@@ -47,7 +62,7 @@ function JobAction({ ctx, job }: { ctx: PageContext; job: JobRow }) {
 function QueueTable({ ctx, jobs }: { ctx: PageContext; jobs: JobRow[] }) {
   return (
     <TableBox label="Table of jobs">
-      <DataTable caption="Jobs, newest first" columns={["Job", "Kind", "State", "Attempts", "Run at", "Finished", "Error", "Action"]}>
+      <DataTable caption="Jobs, newest first" columns={["Job", "Kind", "State", "Attempts", "Run at", "Finished", "Progress", "Error", "Action"]}>
         {jobs.map((job) => (
           <tr data-job-id={String(job.id)}>
             <th scope="row">{String(job.id)}</th>
@@ -56,6 +71,9 @@ function QueueTable({ ctx, jobs }: { ctx: PageContext; jobs: JobRow[] }) {
             <td>{`${job.attempts} of ${job.maxAttempts}`}</td>
             <td>{when(job.runAt)}</td>
             <td>{when(job.finishedAt)}</td>
+            <td>
+              <JobProgress job={job} />
+            </td>
             <td class="error-text">{job.lastError ?? "—"}</td>
             <td>
               <JobAction ctx={ctx} job={job} />

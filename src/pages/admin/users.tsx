@@ -9,9 +9,13 @@ import type { UserRow } from "../../users/service";
 import type { ManagedUserJson } from "../../users/present";
 import type { UserAction } from "../../users/admin";
 import { CsrfField } from "../forms";
+import type { Child } from "../jsx-runtime";
 import type { PageContext } from "../layout";
 import { DataTable } from "../table";
 import { AdminPage, AdminPager, ConfirmStep, queryOf, TableBox, when } from "./frame";
+import type { QuotaUsage } from "../../quotas/model";
+import { UserStorage } from "./quota";
+import { AWAITING, UserModeration, type PendingModeration } from "./moderation";
 
 export const USERS = "/administration/users";
 
@@ -37,7 +41,8 @@ export const USER_ACTION_PAGES: Record<UserAction, { button: string; confirm?: (
   block: {
     button: "Block",
     confirm: (who) => `Block ${who}?`,
-    detail: "They cannot sign in any more, their sessions end, their tokens are refused and the requests they opened are cancelled. Restore undoes the block.",
+    detail:
+      "They cannot sign in any more, their sessions end, their tokens are refused and the requests they opened are cancelled; with moderation of new accounts on, what they published is removed with tombstones (reason: spam). Restore undoes the block, not the removals.",
     done: "The account was blocked.",
   },
   restore: { button: "Restore", done: "The account was restored: it may sign in again." },
@@ -48,7 +53,7 @@ export const USER_ACTION_PAGES: Record<UserAction, { button: string; confirm?: (
     done: "The account was deactivated.",
   },
   activate: { button: "Activate", done: "The account was activated." },
-  approve: { button: "Approve", done: "The account was approved: its publications skip moderation." },
+  approve: { button: "Approve", done: "The account was approved: its held uploads are published and its publications skip moderation." },
   promote: { button: "Make administrator", done: "The account is an administrator now." },
   demote: {
     button: "Stop being administrator",
@@ -90,6 +95,8 @@ function StateBadges({ user }: { user: ManagedUserJson }) {
 export interface UserFilters {
   q: string;
   state: string;
+  /** Accounts made on or after this day (YYYY-MM-DD; the service's `created_since`). */
+  since: string;
 }
 
 function FilterForm({ filters }: { filters: UserFilters }) {
@@ -107,7 +114,12 @@ function FilterForm({ filters }: { filters: UserFilters }) {
             {label}
           </option>
         ))}
+        <option value={AWAITING} selected={filters.state === AWAITING}>
+          Awaiting moderation
+        </option>
       </select>
+      <label for="users-since">Created since</label>
+      <input id="users-since" name="since" type="date" value={filters.since} />
       <div class="actions">
         <button type="submit">Search users</button>
       </div>
@@ -124,11 +136,12 @@ export function UsersPage(props: {
   result: { hits: { hits: ManagedUserJson[]; total: number } };
   page: number;
   size: number;
+  notice?: string;
 }) {
   const { ctx, filters, result } = props;
   const users = result.hits.hits;
   return (
-    <AdminPage ctx={ctx} title="Users" screen={USERS} mailOff={props.mailOff}>
+    <AdminPage ctx={ctx} title="Users" screen={USERS} mailOff={props.mailOff} notice={props.notice}>
       <FilterForm filters={filters} />
       {users.length === 0 ? (
         <p class="muted">No accounts{filters.q || filters.state ? " match" : " yet"}.</p>
@@ -168,7 +181,7 @@ function actionsFor(user: ManagedUserJson): UserAction[] {
   ].filter((a): a is UserAction => a !== null);
 }
 
-function ActionButtons({ ctx, user }: { ctx: PageContext; user: ManagedUserJson }) {
+function ActionButtons({ ctx, user, more }: { ctx: PageContext; user: ManagedUserJson; more?: Child }) {
   return (
     <section aria-labelledby="user-actions">
       <h2 id="user-actions">Actions</h2>
@@ -188,6 +201,7 @@ function ActionButtons({ ctx, user }: { ctx: PageContext; user: ManagedUserJson 
           );
         })}
       </div>
+      {more}
     </section>
   );
 }
@@ -258,7 +272,21 @@ function Identities({ identities }: { identities: LinkedIdentity[] }) {
   );
 }
 
-export function UserPage(props: { ctx: PageContext; mailOff: boolean; user: ManagedUserJson; row: UserRow; identities: LinkedIdentity[]; tokens: TokenRow[]; notice?: string }) {
+export function UserPage(props: {
+  ctx: PageContext;
+  mailOff: boolean;
+  user: ManagedUserJson;
+  row: UserRow;
+  identities: LinkedIdentity[];
+  tokens: TokenRow[];
+  notice?: string;
+  /** More actions (a password-reset link, delete) and sections (records, communities, sign-ins): user-sections.tsx. */
+  more?: { actions: Child; sections: Child };
+  /** Their files' total and quota (quota.tsx). */
+  storage?: QuotaUsage;
+  /** Their open user-moderation request and held uploads (moderation.tsx). */
+  moderation?: PendingModeration | null;
+}) {
   const { ctx, user, row } = props;
   const facts: [string, string][] = [
     ["E-mail", row.email],
@@ -289,9 +317,12 @@ export function UserPage(props: { ctx: PageContext; mailOff: boolean; user: Mana
           </>
         ))}
       </dl>
-      <ActionButtons ctx={ctx} user={user} />
+      {props.moderation ? <UserModeration pending={props.moderation} /> : null}
+      <ActionButtons ctx={ctx} user={user} more={props.more?.actions} />
       <Identities identities={props.identities} />
+      {props.storage ? <UserStorage userId={user.id} usage={props.storage} /> : null}
       <Tokens user={user} tokens={props.tokens} />
+      {props.more?.sections}
     </AdminPage>
   );
 }

@@ -3,7 +3,7 @@
 // Every read and change goes through the communities and members services with the caller's actor.
 import { Elysia } from "elysia";
 import type { Actor } from "../../core/actor";
-import { HttpError, unauthorized, validationError } from "../../core/errors";
+import { forbidden, HttpError, unauthorized, validationError } from "../../core/errors";
 import type { ActorContext } from "../../core/http";
 import { pageContextOf, renderOrError, type PagesDeps } from "../context";
 import { checkCsrf, formOf, htmlResponse, seeOther } from "../http";
@@ -60,6 +60,9 @@ function shownRefusal(error: unknown): HttpError | null {
   return error instanceof HttpError && (error.status === 400 || error.status === 403 || error.status === 412) ? error : null;
 }
 
+/** The refusal of "New community" to someone other than an administrator when only administrators create communities. */
+const CREATION_CLOSED = "Only administrators may create communities in this repository.";
+
 export const communitiesPages = (http: ActorContext, deps: PagesDeps) => {
   const { communities, members } = deps.services;
   const limits = () => searchLimits(deps);
@@ -104,13 +107,18 @@ export const communitiesPages = (http: ActorContext, deps: PagesDeps) => {
         const hits = (outcome.result?.hits?.hits ?? []) as Json[];
         const has = await Promise.all(hits.map((c) => hasLogo(deps, actor, String(c.id))));
         const logos = new Set(hits.filter((_, i) => has[i]).map((c) => String(c.id)));
-        return htmlResponse(<CommunitiesListPage ctx={ctx} deps={deps} state={state} outcome={outcome} logos={logos} />, outcome.status);
+        const canCreate = await communities.mayCreate(actor);
+        return htmlResponse(<CommunitiesListPage ctx={ctx} deps={deps} state={state} outcome={outcome} logos={logos} canCreate={canCreate} />, outcome.status);
       });
     })
     .get("/communities/new", async ({ actor, request }) => {
       const ctx = await pageContextOf(deps, actor, request);
       if (actor.kind !== "user") return signInFirst(ctx);
-      return renderOrError(ctx, async () => <NewCommunityPage ctx={ctx} types={await communityTypes(deps, actor)} values={NEW_COMMUNITY} />);
+      return renderOrError(ctx, async () => {
+        // COMMUNITIES_CREATION `administrators`: the form is refused as the service would refuse it.
+        if (!(await communities.mayCreate(actor))) throw forbidden(CREATION_CLOSED);
+        return <NewCommunityPage ctx={ctx} types={await communityTypes(deps, actor)} values={NEW_COMMUNITY} />;
+      });
     })
     .post("/communities/new", async ({ actor, request, body }) => {
       const ctx = await pageContextOf(deps, actor, request);

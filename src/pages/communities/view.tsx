@@ -12,7 +12,7 @@ import { CommunityCard, CommunityHead, CommunityTabs, titleOf } from "./parts";
 
 type Json = Record<string, any>;
 
-export function CommunitiesListPage(props: { ctx: PageContext; deps: PagesDeps; state: SearchState; outcome: SearchOutcome; logos: Set<string> }) {
+export function CommunitiesListPage(props: { ctx: PageContext; deps: PagesDeps; state: SearchState; outcome: SearchOutcome; logos: Set<string>; canCreate: boolean }) {
   const { ctx, state, outcome } = props;
   const limits = searchLimits(props.deps);
   return (
@@ -20,9 +20,11 @@ export function CommunitiesListPage(props: { ctx: PageContext; deps: PagesDeps; 
       <div class="search-page">
         <div class="page-head">
           <h1>Communities</h1>
-          <a class="button" href="/communities/new">
-            New community
-          </a>
+          {props.canCreate ? (
+            <a class="button" href="/communities/new">
+              New community
+            </a>
+          ) : null}
         </div>
         <p>Communities gather the records of a group, project or topic, curated by their members.</p>
         <SearchBox state={state} label="Search communities" placeholder="Name or words of the description" />

@@ -211,6 +211,15 @@ export function RequestPage({ ctx, view }: { ctx: PageContext; view: RequestView
               </dd>
             </>
           ) : null}
+          {request.topic?.user && ctx.actor.kind === "user" && ctx.actor.isAdmin ? (
+            <>
+              <dt>About</dt>
+              <dd>
+                {/* A user-moderation request: its account, with the held uploads, Approve and Block. */}
+                <a href={`/administration/users/${encodeURIComponent(String(request.topic.user))}`}>The account in the administration</a>
+              </dd>
+            </>
+          ) : null}
         </dl>
         {request.description ? <p>{String(request.description)}</p> : null}
         <ActionForms ctx={ctx} request={request} />

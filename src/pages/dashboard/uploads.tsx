@@ -3,12 +3,14 @@
 import { DataTable } from "../table";
 import type { PageContext } from "../layout";
 import { Layout } from "../layout";
+import { AWAITING_MODERATION_LABEL, isAwaitingModeration } from "../moderation";
 import { DashboardNav, Pager } from "./parts";
 
 type Json = Record<string, any>;
 
 function statusOf(hit: Json): string {
   if (!hit.is_draft) return "Published";
+  if (isAwaitingModeration(hit)) return AWAITING_MODERATION_LABEL;
   if (hit.status === "published") return "Published, edit in progress";
   if (hit.status === "new_version_draft") return "New version (draft)";
   return "Draft";

@@ -1,6 +1,8 @@
 // The deposit form's markup: the plain fields rendered with the draft's values, the containers the
 // deposit script fills (creators, licences, funding, files) and the draft as JSON data for it.
+import type { QuotaUsage } from "../../quotas/model";
 import type { Child } from "../jsx-runtime";
+import { StorageUsage } from "../storage";
 
 type Json = Record<string, any>;
 
@@ -15,6 +17,8 @@ export interface DepositView {
   today: string;
   /** The first creator of a new upload: the depositor, from their profile (name, ORCID iD, affiliation). */
   firstCreator: Json;
+  /** The draft's quota and the depositor's, with what each holds (null: not shown). */
+  storage: { record: QuotaUsage | null; user: QuotaUsage | null };
 }
 
 /** A field's wrapper: the dotted path the REST API names in `errors`, and where its messages go. */
@@ -53,7 +57,7 @@ function Visibility({ name, legend, value, labels }: { name: string; legend: str
   );
 }
 
-function FilesSection({ draft }: { draft: Json | null }) {
+function FilesSection({ draft, storage }: { draft: Json | null; storage: DepositView["storage"] }) {
   const locked = draft?.status === "published";
   return (
     <section class="card" aria-labelledby="files-heading">
@@ -80,6 +84,8 @@ function FilesSection({ draft }: { draft: Json | null }) {
           <input type="checkbox" id="metadata-only" checked={draft?.files?.enabled === false} /> Metadata-only record (no files)
         </label>
       )}
+      {storage.record ? <StorageUsage label="This upload" usage={storage.record} /> : null}
+      {storage.user ? <StorageUsage label="All your uploads" usage={storage.user} /> : null}
     </section>
   );
 }
@@ -208,7 +214,7 @@ export function DepositForm({ view }: { view: DepositView }) {
     <form id="deposit" class="deposit" novalidate>
       <script type="application/json" id="deposit-data" dangerouslySetInnerHTML={{ __html: jsonData(data) }} />
       <div id="deposit-errors" class="notice error" tabindex={-1} hidden />
-      <FilesSection draft={draft} />
+      <FilesSection draft={draft} storage={view.storage} />
       <MetadataSection view={view} />
       <section class="card" aria-labelledby="funding-heading">
         <h2 id="funding-heading">Funding</h2>

@@ -14,6 +14,7 @@ import { Layout, type PageContext } from "../layout";
 import depositJs from "../static/deposit.js" with { type: "text" };
 import depositFieldsJs from "../static/deposit-fields.js" with { type: "text" };
 import depositFilesJs from "../static/deposit-files.js" with { type: "text" };
+import { AwaitingModerationNotice, isAwaitingModeration } from "../moderation";
 import { DepositForm, type DepositView } from "./form";
 
 // In this order: the building blocks, the uploads, then the form that uses both.
@@ -41,6 +42,11 @@ async function viewOf(deps: PagesDeps, actor: Actor, draft: Json | null): Promis
     siteName: deps.siteName,
     today: formatDate(services.deps.clock.now()),
     firstCreator: actor.kind === "user" ? creatorOf(await services.users.readAccount(actor, actor.userId)) : { person_or_org: { type: "personal" } },
+    storage: {
+      record: draft ? await services.quotas.readRecordUsage(actor, String(draft.id)) : null,
+      // The depositor's own total (a draft shared with them counts against its owner's, shown to the owner).
+      user: actor.kind === "user" ? await services.quotas.readUserUsage(actor, actor.userId) : null,
+    },
   };
 }
 
@@ -70,6 +76,7 @@ function DepositPage({ ctx, view }: { ctx: PageContext; view: DepositView }) {
   return (
     <Layout ctx={ctx} title={heading} scripts={SCRIPTS}>
       <h1>{heading}</h1>
+      {isAwaitingModeration(draft) ? <AwaitingModerationNotice /> : null}
       {draft?.status === "published" ? (
         <p class="notice">
           Changes are saved to a draft; the published record changes when you publish again. <a href={`/records/${draft.id}`}>The published record</a>

@@ -3,6 +3,7 @@
 import { EditButtons } from "../forms";
 import { list, type JsonObject } from "../../core/json";
 import { Layout, type PageContext } from "../layout";
+import { AwaitingModerationNotice, isAwaitingModeration } from "../moderation";
 import { accessSummary, AccessRequestFields } from "./access";
 import { CitationBox, ExportLinks } from "./citation";
 import { FilesTable } from "./files";
@@ -94,6 +95,7 @@ export function LandingPage({ ctx, view, baseUrl }: { ctx: PageContext; view: La
   return (
     <Layout ctx={ctx} title={pageTitle(title)} head={head} scripts={["record.js"]}>
       <article class="record">
+        {isAwaitingModeration(record) ? <AwaitingModerationNotice /> : null}
         {view.isDraft ? (
           <p class="notice">
             A preview of a draft: it is not published, and only people who may see the draft see this page.{" "}

@@ -141,7 +141,8 @@
     if (!(await save())) return;
     say("Publishing…");
     const res = await api(draftApi("/draft/actions/publish"), { method: "POST" });
-    if (res.ok) return location.assign(`/records/${encodeURIComponent(state.id)}`);
+    // A draft held for moderation (a new account's first publication) stays on its deposit page, which says so.
+    if (res.ok) return location.assign(`/${res.json && res.json.is_published === false ? "uploads" : "records"}/${encodeURIComponent(state.id)}`);
     showErrors((res.json && res.json.errors) || [], problem(res));
     $("deposit-errors").focus();
     say(problem(res), true);

@@ -104,6 +104,10 @@ export function searchEntries(db: Db, type: VocabularyType, search: EntrySearch)
       from = `${index.table} f JOIN vocabulary_entries e ON e.pk = f.rowid`;
       where.unshift(`${index.table} MATCH ?`);
       params.push(match);
+    } else {
+      // Retired entries are out of the index (so out of every match) and out of the count; a
+      // listing without a match reads the table, so it leaves them out itself.
+      where.push("e.retired_at IS NULL");
     }
     params.push(type);
     if (condition) {

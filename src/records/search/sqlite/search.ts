@@ -87,6 +87,6 @@ export function findRecords(db: SqliteDb, scope: RecordScope, input: RecordSearc
     sortBy: sort,
     groups,
     facets: selected,
-    shown: listingFacets(scope.kind === "own", input.facets),
+    shown: listingFacets(scope.kind === "own" || (scope.kind === "everything" && scope.drafts), input.facets),
   };
 }
