@@ -117,6 +117,9 @@ export function createServices(options: AppOptions) {
   // Migrated as it opens, synchronously: createServices stays synchronous (every test calls it so).
   const db = openDatabase(databasePathOf(config), clock.now());
   const deps: Deps = { db, clock, config, links: createLinks(config.BASE_URL) };
+  // The accounts and the audit log first: every area that acts for an administrator writes its entry in its own transaction.
+  const users = createUsersService(deps);
+  const audit = createAuditService({ ...deps, emailOf: async (id) => (await users.findUserById(id))?.email ?? null });
   const registry = createJobRegistry();
   defineMaintenanceJobs(registry, { db, clock, retentionDays: config.JOBS_RETENTION_DAYS });
   const runner = { db, clock, registry, log };
@@ -187,8 +190,6 @@ export function createServices(options: AppOptions) {
     lookup: vocabularies.lookup,
     doiUrl: (doi) => doiResolverUrl(doi, config.DATACITE_TEST_MODE),
   });
-  const users = createUsersService(deps);
-  const audit = createAuditService({ ...deps, emailOf: async (id) => (await users.findUserById(id))?.email ?? null });
   const adminEmails = () => users.adminEmails(systemActor);
   const mail = createMailService({ ...deps, log });
   defineMailJobs(registry, { mail });
