@@ -21,6 +21,8 @@ import { recordRequestsRoutes } from "./record-requests/routes";
 import { createRecordRequestsService } from "./record-requests/service";
 import { createAuditService } from "./audit/service";
 import { createHealthService } from "./admin/health";
+import { createAdminApi } from "./admin/api";
+import { adminRoutes } from "./admin/routes";
 import { createGroupsService } from "./groups/service";
 import { communitiesRoutes, COMMUNITY_CONTENT_ROUTES } from "./communities/routes";
 import { createCommunityDirectory } from "./communities/directory";
@@ -98,7 +100,7 @@ import { pagesRoutes, PAGE_FORM_ROUTES } from "./pages/routes";
 import { ADMIN_UPLOAD_ROUTES } from "./pages/admin/routes";
 import { pageServicesOf } from "./pages/services";
 import { fixturesVersion, shippedVocabularies } from "./vocabularies/fixtures";
-import { vocabulariesRoutes } from "./vocabularies/routes";
+import { vocabulariesRoutes, VOCABULARY_IMPORT_ROUTES } from "./vocabularies/routes";
 import { createVocabulariesService } from "./vocabularies/service";
 
 export interface AppOptions {
@@ -123,14 +125,14 @@ export function createServices(options: AppOptions) {
   const registry = createJobRegistry();
   defineMaintenanceJobs(registry, { db, clock, retentionDays: config.JOBS_RETENTION_DAYS });
   const runner = { db, clock, registry, log };
-  const vocabularies = createVocabulariesService(deps);
+  const vocabularies = createVocabulariesService({ ...deps, audit });
   // One write transaction, queued now: every later statement waits behind it at the port's gate,
   // so nothing reads the vocabularies before they are loaded. `serve` awaits it before listening.
   const ready: Promise<void> = vocabularies.loadFixtures(shippedVocabularies, fixturesVersion()).then(() => undefined);
   ready.catch((error: unknown) => log(`[cairn] loading the shipped vocabularies failed: ${error instanceof Error ? error.message : String(error)}`));
-  const jobs = createJobsService(runner);
+  const jobs = createJobsService({ ...runner, audit });
   defineVocabularyJobs(registry, { vocabularies, config });
-  const vocabularyImports = createVocabularyImports({ config, jobs });
+  const vocabularyImports = createVocabularyImports({ db, config, jobs, audit });
   const enqueue = async (name: string, payload: unknown) => {
     if (registry.get(name)) await jobs.enqueue(name, payload);
   };
@@ -151,6 +153,7 @@ export function createServices(options: AppOptions) {
     ...deps,
     lookup: vocabularies.lookup,
     enqueue,
+    audit,
     // Built below: asked only when a record is deleted, long after start.
     citationText: (record) => exportsService.render("citation", record),
     files: fileHooks,
@@ -180,7 +183,7 @@ export function createServices(options: AppOptions) {
   });
   defineStatsJobs(registry, stats);
   defineFileJobs(registry, { files, config, log });
-  const backup = createBackupService({ config, clock, jobs });
+  const backup = createBackupService({ config, clock, jobs, db, audit });
   defineBackupJobs(registry, { backup, config });
   defineRecordJobs(registry, { records, config, lookup: vocabularies.lookup, log });
   const exportsService = createExportsService({
@@ -191,7 +194,7 @@ export function createServices(options: AppOptions) {
     doiUrl: (doi) => doiResolverUrl(doi, config.DATACITE_TEST_MODE),
   });
   const adminEmails = () => users.adminEmails(systemActor);
-  const mail = createMailService({ ...deps, log });
+  const mail = createMailService({ ...deps, log, audit });
   defineMailJobs(registry, { mail });
   // Each module's request types, built from the writers they need (each from its module's store,
   // so the engine exists before the services that create requests); the engine knows none of them.
@@ -278,13 +281,14 @@ export function createServices(options: AppOptions) {
   defineAccountJobs(registry, { accounts, oidc, saml });
   const communities = createCommunitiesService({
     ...deps,
+    audit,
     lookup: vocabularies.lookup,
     files: fileStore,
     searchRecords: (actor, communityId, query) => records.searchCommunityRecords(actor, communityId, query),
     onDelete: [requests.closeCommunityRequests, records.curation.leaveCommunity],
   });
   const curation = createCurationService({ curation: records.curation, requests, communities: communityDirectory, searchCommunities: communities.searchAmong });
-  const access = createAccessService({ ...deps, sharing: records.sharing, tokens: accessDirectory.tokens, queueMail: mail.queueMail });
+  const access = createAccessService({ ...deps, audit, sharing: records.sharing, tokens: accessDirectory.tokens, queueMail: mail.queueMail });
   const accessRequests = createAccessRequestsService({
     ...deps,
     records,
@@ -296,7 +300,7 @@ export function createServices(options: AppOptions) {
   const members = createMembersService({ ...deps, communities: communityDirectory, requests });
   const iiif = createIiifService({ links: deps.links, records, files: fileStore, log });
   const recordRequests = createRecordRequestsService({ records: records.curation, requests });
-  const oai = createOaiService({ ...deps, records, exportContext: exportsService.context(), adminEmails, communitySets: communities.oaiSets });
+  const oai = createOaiService({ ...deps, audit, records, exportContext: exportsService.context(), adminEmails, communitySets: communities.oaiSets });
   return {
     deps,
     log,
@@ -363,7 +367,7 @@ export function createApp(options: AppOptions) {
       logRequests: config.LOG_REQUESTS,
       log: services.log,
       authenticate,
-      streamedBodyRoutes: new Set<string>([...FILE_CONTENT_ROUTES, ...COMMUNITY_CONTENT_ROUTES, ...ADMIN_UPLOAD_ROUTES]),
+      streamedBodyRoutes: new Set<string>([...FILE_CONTENT_ROUTES, ...COMMUNITY_CONTENT_ROUTES, ...ADMIN_UPLOAD_ROUTES, ...VOCABULARY_IMPORT_ROUTES]),
       formBodyRoutes: new Set<string>([...OAI_FORM_ROUTES, ...PAGE_FORM_ROUTES]),
       policy: httpPolicy(config, services.deps.clock),
     },
@@ -375,23 +379,24 @@ export function createApp(options: AppOptions) {
     .use(web.hooks)
     .get("/ping", () => new Response("OK", { headers: { "Content-Type": "text/plain; charset=utf-8" } }), { detail: { hide: true } })
     .use(docsRoutes(VERSION))
-    .use(vocabulariesRoutes(http, services.vocabularies))
-    .use(recordsRoutes(http, services.records, readRecord))
+    .use(vocabulariesRoutes(http, services.vocabularies, services.vocabularyImports, createAddressResolver(config.APP_TRUSTED_PROXIES)))
+    .use(recordsRoutes(http, services.records, readRecord, createAddressResolver(config.APP_TRUSTED_PROXIES)))
     .use(exportsRoutes(http, services.exports))
     .use(filesRoutes(http, services.files))
     .use(groupsRoutes(http, services.groups))
-    .use(communitiesRoutes(http, services.communities))
+    .use(communitiesRoutes(http, services.communities, createAddressResolver(config.APP_TRUSTED_PROXIES)))
     .use(membersRoutes(http, services.members))
     .use(requestsRoutes(http, services.requests))
     .use(curationRoutes(http, services.curation))
     .use(recordRequestsRoutes(http, services.recordRequests))
     .use(iiifRoutes(http, services.iiif))
-    .use(accessRoutes(http, services.access))
+    .use(accessRoutes(http, services.access, createAddressResolver(config.APP_TRUSTED_PROXIES)))
     .use(accessRequestsRoutes(http, services.accessRequests))
     .use(usersRoutes(http, services.users, services.userAdmin, createAddressResolver(config.APP_TRUSTED_PROXIES)))
     .use(quotasRoutes(http, services.quotas, createAddressResolver(config.APP_TRUSTED_PROXIES)))
+    .use(adminRoutes(http, createAdminApi({ ...services, links: services.deps.links }), createAddressResolver(config.APP_TRUSTED_PROXIES)))
     .use(statsRoutes(http, services.stats))
-    .use(oaiSetsRoutes(http, services.oai))
+    .use(oaiSetsRoutes(http, services.oai, createAddressResolver(config.APP_TRUSTED_PROXIES)))
     .use(oaiHarvestRoutes(services.oai))
     .use(pagesRoutes(http, { services: pageServicesOf(services), siteName: config.THEME_SITENAME, https: config.BASE_URL.startsWith("https:") })) as unknown as Elysia;
   /** Routes Bun's router hands straight to their handler (core/http.ts `direct`), by Bun route pattern. */

@@ -1,11 +1,14 @@
 #!/usr/bin/env bun
-// The `cairn` command: dispatches to serve, users, audit, tokens, groups and jobs.
+// The `cairn` command: dispatches to serve, users, audit, tokens, groups, jobs, mail and the others below.
 import { auditCommand } from "./cli/audit";
 import { backupCommand, restoreCommand } from "./cli/backup";
+import { communitiesCommand } from "./cli/communities";
 import { startCommand } from "./cli/desktop";
 import { filesCommand } from "./cli/files";
 import { groupsCommand } from "./cli/groups";
 import { jobsCommand } from "./cli/jobs";
+import { mailCommand } from "./cli/mail";
+import { oaiSetsCommand } from "./cli/oai-sets";
 import { recordsCommand } from "./cli/records";
 import { reindexCommand } from "./cli/reindex";
 import { serveCommand } from "./cli/serve";
@@ -26,11 +29,14 @@ const COMMANDS: Command[] = [
   tokensCommand,
   groupsCommand,
   jobsCommand,
+  mailCommand,
   vocabulariesCommand,
   reindexCommand,
   statsCommand,
   filesCommand,
   recordsCommand,
+  communitiesCommand,
+  oaiSetsCommand,
   backupCommand,
   restoreCommand,
 ];

@@ -1,6 +1,7 @@
 // HTTP routes of sharing a record: access settings and owner, grants (by index, by user, by
 // group) and secret links, under `/api/records/{id}/access`. PUT on a link is a 405 (use PATCH).
 import { Elysia } from "elysia";
+import type { PeerInfo } from "../core/client-address";
 import type { ActorContext } from "../core/http";
 import type { AccessService } from "./service";
 
@@ -13,10 +14,13 @@ const noContent = async (set: { status?: number | string }, work: () => Promise<
   return null;
 };
 
-export const accessRoutes = (http: ActorContext, access: AccessService) =>
+/** The client's address as the audit log keeps it (app.ts: APP_TRUSTED_PROXIES decides who the client is). */
+type AddressOf = (request: Request, server: PeerInfo | null) => string | null;
+
+export const accessRoutes = (http: ActorContext, access: AccessService, addressOf: AddressOf) =>
   new Elysia({ prefix: "/api/records/:id/access" })
     .use(http)
-    .put("", ({ actor, params, body }) => access.updateSettings(actor, params.id, body), {
+    .put("", ({ actor, params, body, request, server }) => access.updateSettings(actor, params.id, body, { via: "api", address: addressOf(request, server) }), {
       detail: { summary: "Set the record's access settings and, with owned_by, transfer it to another user", tags },
     })
     .get("/grants", ({ actor, params }) => access.listGrants(actor, params.id), { detail: { summary: "The record's grants", tags } })

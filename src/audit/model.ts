@@ -3,6 +3,12 @@
 /** The ways an administrative action comes in. */
 export type AuditVia = "web" | "api" | "cli";
 
+/** Where an action came from: its way in and the client's address (null from the CLI); services that audit take it. */
+export interface AuditOrigin {
+  via: AuditVia;
+  address?: string | null;
+}
+
 /** An action to record; `actor` is taken separately (the service's first argument). */
 export interface AuditInput {
   /** Dotted, area first: `user.block`, `user.promote`, `mail.resend`, `job.retry`, `record.tombstone`… */

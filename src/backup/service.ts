@@ -7,6 +7,9 @@ import type { Config } from "../config";
 import { requireAdmin, type Actor } from "../core/actor";
 import { conflict, notFound } from "../core/errors";
 import type { Clock } from "../core/time";
+import type { Db } from "../db/port";
+import type { AuditService } from "../audit/service";
+import type { AuditVia } from "../audit/model";
 import type { JobRow } from "../jobs/service";
 import { runBackup, type BackupOptions } from "./backup";
 import { listSnapshots, readManifestAt } from "./folder";
@@ -19,7 +22,7 @@ export type BackupService = ReturnType<typeof createBackupService>;
 
 /** What the backup service needs of the jobs service (queueing, and the jobs of a kind). */
 export interface BackupJobs {
-  enqueue(name: string, payload?: unknown): Promise<JobRow>;
+  enqueue(name: string, payload?: unknown, options?: { tx?: Db }): Promise<JobRow>;
   listJobsNamed(actor: Actor, name: string, limit?: number): Promise<JobRow[]>;
 }
 
@@ -66,12 +69,37 @@ function snapshotsOf(dir: string) {
     });
 }
 
-export function createBackupService(deps: { config: Config; clock: Clock; jobs?: BackupJobs }) {
+/** Which way an administrator's action came in, for its audit entry (the client's address for api and web). */
+export interface BackupOrigin {
+  via: AuditVia;
+  address?: string | null;
+}
+
+/** The backup service needs the database, the jobs service and the audit log only to queue jobs (the CLI's in-process backup needs none). */
+export function createBackupService(deps: { config: Config; clock: Clock; jobs?: BackupJobs; db?: Db; audit?: Pick<AuditService, "record"> }) {
   const { config, clock } = deps;
   const jobsOf = () => {
     if (!deps.jobs) throw new Error("the backup service was built without the jobs service");
     return deps.jobs;
   };
+  /** Queues a job and writes its audit entry (`backup.{action}`) in one transaction. */
+  async function queueAudited(
+    actor: Actor,
+    origin: BackupOrigin,
+    name: string,
+    payload: unknown,
+    entry: (job: JobRow) => { action: "run" | "verify"; targetType: string; targetId: string | number; details: Record<string, unknown> },
+  ) {
+    const { db, audit } = deps;
+    if (!db || !audit) throw new Error("the backup service was built without the database and the audit log");
+    const jobs = jobsOf();
+    return db.write(async (tx) => {
+      const job = await jobs.enqueue(name, payload, { tx });
+      const { action, ...target } = entry(job);
+      await audit.record(actor, { action: `backup.${action}`, ...target, address: origin.address ?? null, via: origin.via }, tx);
+      return job;
+    });
+  }
   const requireDir = () => {
     if (!config.BACKUP_DIR) throw conflict("BACKUP_DIR is not set: configure where backups go (see the README's Backups section).");
     return config.BACKUP_DIR;
@@ -117,23 +145,23 @@ export function createBackupService(deps: { config: Config; clock: Clock; jobs?:
       return { dir, keep: config.BACKUP_KEEP, schedule, snapshots, backups: backups.slice(0, 10), lastScheduled };
     },
 
-    /** Queues a backup to BACKUP_DIR now (administrators); 409 without BACKUP_DIR or while one is queued or running. */
-    async queueBackup(actor: Actor) {
+    /** Queues a backup to BACKUP_DIR now (administrators; audited as `backup.run`); 409 without BACKUP_DIR or while one is queued or running. */
+    async queueBackup(actor: Actor, origin: BackupOrigin) {
       requireAdmin(actor);
       requireDir();
       const jobs = jobsOf();
       const unfinished = (await jobs.listJobsNamed(actor, BACKUP_JOB, RECENT)).find((j) => j.status === "queued" || j.status === "running");
       if (unfinished) throw conflict(`A backup (job ${unfinished.id}) is ${unfinished.status} already; wait for it to finish.`);
       const payload: BackupPayload = actor.kind === "user" ? { requestedBy: actor.userId } : {};
-      return jobs.enqueue(BACKUP_JOB, payload);
+      return queueAudited(actor, origin, BACKUP_JOB, payload, (job) => ({ action: "run", targetType: "job", targetId: job.id, details: { name: job.name } }));
     },
 
-    /** Queues the verification of one snapshot of BACKUP_DIR (administrators); 404 for a name that is not one. */
-    async queueVerify(actor: Actor, snapshot: string) {
+    /** Queues the verification of one snapshot of BACKUP_DIR (administrators; audited as `backup.verify`); 404 for a name that is not one. */
+    async queueVerify(actor: Actor, snapshot: string, origin: BackupOrigin) {
       requireAdmin(actor);
       const dir = requireDir();
       if (!listSnapshots(dir).some((s) => s.name === snapshot)) throw notFound(`No snapshot named ${snapshot} in BACKUP_DIR.`);
-      return jobsOf().enqueue(VERIFY_JOB, { snapshot });
+      return queueAudited(actor, origin, VERIFY_JOB, { snapshot }, (job) => ({ action: "verify", targetType: "backup", targetId: snapshot, details: { job: job.id } }));
     },
 
     /** Verifies one snapshot of BACKUP_DIR by name (the verify job). */

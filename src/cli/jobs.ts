@@ -1,4 +1,4 @@
-// `cairn jobs list|run`.
+// `cairn jobs list|run|retry|cancel`.
 import { systemActor } from "../core/actor";
 import { progressText } from "../jobs/progress";
 import { parse, printTable, UsageError, when, type Command } from "./args";
@@ -6,11 +6,16 @@ import { withServices } from "./services";
 
 export const jobsCommand: Command = {
   name: "jobs",
-  summary: "List background jobs, or run a scheduled job now.",
+  summary: "List background jobs, run a scheduled job now, retry a failed one or cancel a queued one.",
   usage: `cairn jobs list [--limit N]
     The job kinds with their schedules, then the most recent jobs.
 cairn jobs run NAME
-    Runs the job now in this process and prints its result; works beside a running server.`,
+    Runs the job now in this process and prints its result; works beside a running server.
+cairn jobs retry ID
+    Queues a failed job again, its attempts counted afresh (a running server's worker takes it).
+cairn jobs cancel ID
+    Gives up a queued job before it runs (it is failed, with the reason as its error).
+    Retry and cancel are recorded in the audit log (via cli).`,
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === "list") {
@@ -63,6 +68,20 @@ cairn jobs run NAME
       console.log(JSON.stringify({ job: job.id, name, status: job.status, result: job.result, ...(job.progress ? { progress: job.progress } : {}) }));
       return 0;
     }
-    throw new UsageError(sub ? `unknown jobs command '${sub}' (list, run)` : "jobs needs a command: list or run");
+    if (sub === "retry" || sub === "cancel") {
+      const { values, positionals } = parse(rest, {}, 1);
+      const id = jobId(positionals[0], sub);
+      const job = await withServices(values, (s) => (sub === "retry" ? s.jobs.retryJob : s.jobs.cancelJob)(systemActor, id, { via: "cli", address: null }));
+      console.log(`${sub}: job ${job.id} (${job.name}): ${job.status}${job.lastError && job.status === "failed" ? `: ${job.lastError}` : ""}`);
+      return 0;
+    }
+    throw new UsageError(sub ? `unknown jobs command '${sub}' (list, run, retry, cancel)` : "jobs needs a command: list, run, retry or cancel");
   },
 };
+
+/** A job's id as typed: a whole number of 1 or more. */
+function jobId(raw: string | undefined, sub: string): number {
+  if (raw === undefined) throw new UsageError(`jobs ${sub} needs a job ID (see jobs list)`);
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new UsageError(`jobs ${sub}: '${raw}' is not a job ID (a whole number, see jobs list)`);
+  return Number(raw);
+}

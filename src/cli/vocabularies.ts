@@ -1,5 +1,7 @@
-// `cairn vocabularies import TYPE FILE`: streams a public dump into a vocabulary.
+// `cairn vocabularies import TYPE FILE`: streams a public dump into a vocabulary; `update` downloads
+// ROR's newest release; the entry commands (add, edit, retire, restore, list) are in vocabularies-entries.ts.
 import { statSync } from "node:fs";
+import { basename } from "node:path";
 import { systemActor } from "../core/actor";
 import { HttpError } from "../core/errors";
 import type { ImportItem, SpecificType } from "../vocabularies/model";
@@ -9,6 +11,7 @@ import type { ImportSummary } from "../vocabularies/service";
 import { parse, UsageError, type Command } from "./args";
 import { progressBar } from "./progress";
 import { withServices } from "./services";
+import { ENTRY_COMMANDS, ENTRY_USAGE } from "./vocabularies-entries";
 
 export function describeSummary(type: string, s: ImportSummary): string {
   const skipped = Object.values(s.skipped).reduce((a, b) => a + b, 0);
@@ -21,8 +24,9 @@ export function describeSummary(type: string, s: ImportSummary): string {
 
 export const vocabulariesCommand: Command = {
   name: "vocabularies",
-  summary: "Import vocabularies (funders, affiliations, names, subjects, awards) from public dumps.",
-  usage: `cairn vocabularies import TYPE FILE
+  summary: "List, add, edit and retire vocabulary entries; import vocabularies (funders, affiliations, names, subjects, awards) from public dumps.",
+  usage: `${ENTRY_USAGE}
+cairn vocabularies import TYPE FILE
 cairn vocabularies update affiliations|funders
     funders, affiliations  the ROR data dump, schema v2 (.json or .json.gz)
     names                  ORCID public data summaries (.xml, a folder of them, or the .tar.gz),
@@ -31,13 +35,16 @@ cairn vocabularies update affiliations|funders
     awards                 the OpenAIRE Graph projects dump (JSON lines, .gz or plain)
   Streams the file, writes in batched transactions, and is idempotent: importing again updates
   changed entries and never duplicates. Ends with a summary: created, updated, unchanged, skipped
-  with reasons. Safe beside a running server.
+  with reasons. Safe beside a running server. Audited (vocabulary.import, via cli).
   update downloads ROR's newest data dump from VOCABULARIES_ROR_DUMP_URL (as InvenioRDM's
   \`vocabularies update --origin ror-http\`) and imports it, as the Vocabularies screen's job does.`,
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === "update") return updateFromRelease(rest);
-    if (sub !== "import") throw new UsageError(sub ? `unknown vocabularies command '${sub}' (import, update)` : "vocabularies needs a command: import or update");
+    const entryCommand = sub === undefined ? undefined : ENTRY_COMMANDS[sub];
+    if (entryCommand && Object.hasOwn(ENTRY_COMMANDS, sub!)) return entryCommand(rest);
+    const known = `${Object.keys(ENTRY_COMMANDS).join(", ")}, import, update`;
+    if (sub !== "import") throw new UsageError(sub ? `unknown vocabularies command '${sub}' (${known})` : `vocabularies needs a command: ${known}`);
     const { values, positionals } = parse(rest, {}, 2);
     const [type, file] = positionals;
     if (!type || !(SPECIFIC_TYPES as readonly string[]).includes(type)) throw new UsageError(`vocabularies import needs a TYPE: ${SPECIFIC_TYPES.join(", ")}`);
@@ -56,7 +63,10 @@ cairn vocabularies update affiliations|funders
       throw new UsageError((err as Error).message);
     }
     const summary = await withServices(values, (s) =>
-      s.vocabularies.importEntries(systemActor, type as SpecificType, items, (sum) => bar.update(bytes[0], bytes[1], `${sum.created + sum.updated + sum.unchanged} entries`)),
+      s.vocabularies.importEntries(systemActor, type as SpecificType, items, (sum) => bar.update(bytes[0], bytes[1], `${sum.created + sum.updated + sum.unchanged} entries`), {
+        origin: { via: "cli", address: null },
+        details: { source: "file", name: basename(file) },
+      }),
     ).catch((err: unknown) => {
       bar.done();
       // A dump that cannot be read is the caller's input: say what and where, exit 2. Batches
@@ -75,10 +85,7 @@ async function updateFromRelease(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, {}, 1);
   const [type] = positionals;
   if (type !== "affiliations" && type !== "funders") throw new UsageError("vocabularies update needs a TYPE: affiliations or funders (from ROR's newest release)");
-  const job = await withServices(values, async (s) => {
-    await s.audit.record(systemActor, { action: "vocabulary.import", targetType: "vocabulary", targetId: type, details: { source: "release" }, via: "cli", address: null });
-    return s.vocabularyImports.runRelease(systemActor, type);
-  });
+  const job = await withServices(values, (s) => s.vocabularyImports.runRelease(systemActor, type, { via: "cli", address: null }));
   if (job.status !== "succeeded") {
     console.error(`cairn: the import of ROR's newest release failed: ${job.lastError ?? "no reason given"}`);
     return 1;

@@ -1,6 +1,9 @@
 // Featured periods of communities: administrators (system_process) set when a public community
 // starts being featured and, optionally, when it stops; the featured search (search.ts) shows
-// those whose period has begun and not ended.
+// those whose period has begun and not ended. Each change is an administrator's, audited in its
+// transaction as `community.feature` (a period set or changed) or `community.unfeature`.
+import type { AuditOrigin } from "../audit/model";
+import type { AuditService } from "../audit/service";
 import type { Actor } from "../core/actor";
 import { notFound, validationError, type FieldError } from "../core/errors";
 import type { Db } from "../db/port";
@@ -61,6 +64,7 @@ export interface FeaturedContext {
   clock: Clock;
   /** The community by id or slug (administrators see every one); 404 when there is none. */
   loadReadable(actor: Actor, key: string): Promise<CommunityRow>;
+  audit: Pick<AuditService, "record">;
 }
 
 export function createFeaturedOperations(ctx: FeaturedContext) {
@@ -73,6 +77,20 @@ export function createFeaturedOperations(ctx: FeaturedContext) {
     return entry;
   }
 
+  /** The audit entry of a change to `community`'s period `period` (as presented), in `tx`. */
+  const audited = (tx: Db, actor: Actor, origin: AuditOrigin, action: "feature" | "unfeature", community: CommunityRow, period: ReturnType<typeof presentFeatured>, extra = {}) =>
+    ctx.audit.record(
+      actor,
+      {
+        action: `community.${action}`,
+        targetType: "community",
+        targetId: community.id,
+        details: { slug: community.slug, featured: period.id, start_date: period.start_date, end_date: period.end_date ?? null, ...extra },
+        ...origin,
+      },
+      tx,
+    );
+
   return {
     async listFeatured(actor: Actor, key: string) {
       checkManageFeatured(actor);
@@ -80,27 +98,39 @@ export function createFeaturedOperations(ctx: FeaturedContext) {
       return { hits: { hits: entries.map(presentFeatured), total: entries.length } };
     },
 
-    async createFeatured(actor: Actor, key: string, body: unknown) {
+    async createFeatured(actor: Actor, key: string, body: unknown, origin: AuditOrigin) {
       checkManageFeatured(actor);
       const community = await ctx.loadReadable(actor, key);
       const period = readPeriod(body);
       if (!canBeFeatured(community)) throw validationError([{ field: "community_id", messages: ["The community is not public."] }]);
       const now = clock.now();
-      return presentFeatured(await db.write(async (tx) => await store.insertFeatured(tx, { communityId: community.id, ...period, created: now, updated: now })));
+      return await db.write(async (tx) => {
+        const created = presentFeatured(await store.insertFeatured(tx, { communityId: community.id, ...period, created: now, updated: now }));
+        await audited(tx, actor, origin, "feature", community, created);
+        return created;
+      });
     },
 
-    async updateFeatured(actor: Actor, key: string, featuredId: string, body: unknown) {
+    async updateFeatured(actor: Actor, key: string, featuredId: string, body: unknown, origin: AuditOrigin) {
       checkManageFeatured(actor);
-      const entry = await loadEntry(await ctx.loadReadable(actor, key), featuredId);
+      const community = await ctx.loadReadable(actor, key);
+      const entry = await loadEntry(community, featuredId);
       const period = readPeriod(body);
-      return presentFeatured((await db.write(async (tx) => await store.updateFeatured(tx, entry.id, period, clock.now())))!);
+      const previous = presentFeatured(entry);
+      return await db.write(async (tx) => {
+        const updated = presentFeatured((await store.updateFeatured(tx, entry.id, period, clock.now()))!);
+        await audited(tx, actor, origin, "feature", community, updated, { previous: { start_date: previous.start_date, end_date: previous.end_date ?? null } });
+        return updated;
+      });
     },
 
-    async deleteFeatured(actor: Actor, key: string, featuredId: string) {
+    async deleteFeatured(actor: Actor, key: string, featuredId: string, origin: AuditOrigin) {
       checkManageFeatured(actor);
-      const entry = await loadEntry(await ctx.loadReadable(actor, key), featuredId);
+      const community = await ctx.loadReadable(actor, key);
+      const entry = await loadEntry(community, featuredId);
       await db.write(async (tx) => {
         await store.deleteFeatured(tx, entry.id);
+        await audited(tx, actor, origin, "unfeature", community, presentFeatured(entry));
       });
     },
   };

@@ -1,6 +1,7 @@
 // HTTP routes of communities, their logo, featured periods and records; `/api/user/communities`.
 // (Members, invitations and requests of a community are mounted by their own modules.)
 import { Elysia } from "elysia";
+import type { PeerInfo } from "../core/client-address";
 import { badRequest, unsupportedMediaType } from "../core/errors";
 import type { ActorContext } from "../core/http";
 import { queryParams } from "../core/links";
@@ -9,6 +10,9 @@ import type { CommunityBody } from "./model";
 import type { CommunitiesService } from "./service";
 
 const tags = ["Communities"];
+
+/** The client's address as the audit log keeps it (app.ts: APP_TRUSTED_PROXIES decides who the client is). */
+type AddressOf = (request: Request, server: PeerInfo | null) => string | null;
 
 /** The routes whose request body is raw bytes, left unread by the JSON body parser (httpHooks' streamedBodyRoutes). */
 export const COMMUNITY_CONTENT_ROUTES = ["PUT /api/communities/:id/logo"];
@@ -35,7 +39,7 @@ const noContent = async (set: { status?: number | string }, done: Promise<unknow
   return null;
 };
 
-export const communitiesRoutes = (http: ActorContext, communities: CommunitiesService) =>
+export const communitiesRoutes = (http: ActorContext, communities: CommunitiesService, addressOf: AddressOf) =>
   new Elysia()
     .use(http)
     .get("/api/communities", async ({ actor, request }) => await communities.searchCommunities(actor, queryParams(request.url)), {
@@ -61,9 +65,14 @@ export const communitiesRoutes = (http: ActorContext, communities: CommunitiesSe
         detail: { summary: "Update a community (owners)", tags },
       },
     )
-    .delete("/api/communities/:id", ({ actor, params, request, set }) => noContent(set, communities.deleteCommunity(actor, params.id, request.headers.get("if-match"))), {
-      detail: { summary: "Delete a community (owners); its records stay", tags },
-    })
+    .delete(
+      "/api/communities/:id",
+      ({ actor, params, request, server, set }) =>
+        noContent(set, communities.deleteCommunity(actor, params.id, request.headers.get("if-match"), { via: "api", address: addressOf(request, server) })),
+      {
+        detail: { summary: "Delete a community (owners); its records stay", tags },
+      },
+    )
     .post(
       "/api/communities/:id/rename",
       async ({ actor, params, body, request }) => await communities.renameCommunity(actor, params.id, body as CommunityBody, request.headers.get("if-match")),
@@ -88,18 +97,28 @@ export const communitiesRoutes = (http: ActorContext, communities: CommunitiesSe
     })
     .post(
       "/api/communities/:id/featured",
-      async ({ actor, params, body, set }) => {
+      async ({ actor, params, body, set, request, server }) => {
         set.status = 201;
-        return await communities.createFeatured(actor, params.id, body);
+        return await communities.createFeatured(actor, params.id, body, { via: "api", address: addressOf(request, server) });
       },
       { detail: { summary: "Feature a public community from start_date, until end_date if given (administrators)", tags } },
     )
-    .put("/api/communities/:id/featured/:featuredId", async ({ actor, params, body }) => await communities.updateFeatured(actor, params.id, params.featuredId, body), {
-      detail: { summary: "Change a featured period's start and end (administrators)", tags },
-    })
-    .delete("/api/communities/:id/featured/:featuredId", ({ actor, params, set }) => noContent(set, communities.deleteFeatured(actor, params.id, params.featuredId)), {
-      detail: { summary: "Remove a featured period (administrators)", tags },
-    })
+    .put(
+      "/api/communities/:id/featured/:featuredId",
+      async ({ actor, params, body, request, server }) =>
+        await communities.updateFeatured(actor, params.id, params.featuredId, body, { via: "api", address: addressOf(request, server) }),
+      {
+        detail: { summary: "Change a featured period's start and end (administrators)", tags },
+      },
+    )
+    .delete(
+      "/api/communities/:id/featured/:featuredId",
+      ({ actor, params, set, request, server }) =>
+        noContent(set, communities.deleteFeatured(actor, params.id, params.featuredId, { via: "api", address: addressOf(request, server) })),
+      {
+        detail: { summary: "Remove a featured period (administrators)", tags },
+      },
+    )
     .get("/api/user/communities", async ({ actor, request }) => await communities.searchUserCommunities(actor, queryParams(request.url)), {
       detail: { summary: "The caller's communities (any role, directly or through a group)", tags },
     });

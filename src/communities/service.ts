@@ -1,7 +1,9 @@
 // Communities: create (the creator becomes owner), read, update, rename and delete by id or slug;
 // the listings; the logo and featured periods (logo.ts, featured.ts); records of a community; the
 // directory other engines (requests, members) and OAI-PMH use.
-import { anonymous, requireUser, type Actor } from "../core/actor";
+import type { AuditOrigin } from "../audit/model";
+import type { AuditService } from "../audit/service";
+import { anonymous, isAdmin, requireUser, type Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { checkRevision } from "../core/etag";
 import { notFound, validationError } from "../core/errors";
@@ -47,6 +49,8 @@ export type CommunityDeleteHook = (community: CommunitySummary, at: number) => P
 export type CommunityRecordsSearch = (actor: Actor, communityId: string, query: CommunitySearchQuery) => Promise<SearchResult<unknown>> | SearchResult<unknown>;
 
 export interface CommunitiesDeps extends Deps {
+  /** The audit log: featured periods and an administrator's deletion are recorded in the change's transaction. */
+  audit: Pick<AuditService, "record">;
   /** Work done in the transaction that deletes a community (the requests engine closes its requests). */
   onDelete?: CommunityDeleteHook[];
   lookup: VocabularyLookup;
@@ -85,13 +89,16 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
     return (await store.listRoleRows(db, actor, [communityId])).reduce<Role | undefined>((best, r) => strongerRole(best, r.role), undefined);
   }
 
-  /** Signed in first (401), then visible (404), then an owner or administrator (403). */
-  async function loadOwned(actor: Actor, key: string): Promise<CommunityRow> {
+  /** Signed in first (401), then visible (404), then an owner or administrator (403); the caller's role beside it. */
+  async function loadOwnedWithRole(actor: Actor, key: string): Promise<{ row: CommunityRow; role: Role | undefined }> {
     requireUser(actor);
     const row = await loadReadable(actor, key);
-    checkOwner(actor, await roleIn(actor, row.id));
-    return row;
+    const role = await roleIn(actor, row.id);
+    checkOwner(actor, role);
+    return { row, role };
   }
+
+  const loadOwned = async (actor: Actor, key: string) => (await loadOwnedWithRole(actor, key)).row;
 
   /** The slug is free (no other community has it in any case); checked inside the write transaction. */
   async function requireFreeSlug(tx: Db, slug: string) {
@@ -104,7 +111,7 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
   return {
     directory: createCommunityDirectory(db, links),
     ...createLogoOperations({ deps, loadOwned, loadReadable }),
-    ...createFeaturedOperations({ db, clock, loadReadable }),
+    ...createFeaturedOperations({ db, clock, loadReadable, audit: deps.audit }),
 
     /** Whether the caller's role lets it create a community (COMMUNITIES_CREATION), signing in aside: the pages show or refuse "New community" by it. */
     async mayCreate(actor: Actor): Promise<boolean> {
@@ -169,15 +176,23 @@ export function createCommunitiesService(deps: CommunitiesDeps) {
       return presentOne(renamed);
     },
 
-    /** Removes the community, its members, featured periods and (through the hooks) open requests; records stay. */
-    async deleteCommunity(actor: Actor, key: string, ifMatch?: string | null) {
-      const row = await loadOwned(actor, key);
+    /**
+     * Removes the community, its members, featured periods and (through the hooks) open requests;
+     * records stay. An administrator (or the system) deleting a community it does not own is
+     * administration, audited as `community.delete`; an owner deleting their own is not.
+     */
+    async deleteCommunity(actor: Actor, key: string, ifMatch: string | null | undefined, origin: AuditOrigin) {
+      const { row, role } = await loadOwnedWithRole(actor, key);
       checkRevision(ifMatch, row.revisionId);
       const logo = await db.write(async (tx) => {
         const current = await store.findCommunityById(tx, row.id);
         if (!current) throw notFound(NOT_FOUND);
         for (const hook of deleteHooks) await hook(summaryOf(current), clock.now());
         await store.deleteCommunity(tx, row.id);
+        if (isAdmin(actor) && role !== "owner") {
+          const details = { slug: current.slug, title: current.metadata?.title ?? null };
+          await deps.audit.record(actor, { action: "community.delete", targetType: "community", targetId: current.id, details, ...origin }, tx);
+        }
         return current.logoObjectId;
       });
       // After commit: a rolled-back deletion keeps its logo.

@@ -18,8 +18,49 @@ const JOBS_PAGING = { defaultSize: 25, maxSize: 100, maxWindow: 10_000 };
 /** The error a cancelled job keeps (it is failed, so it can be retried, and pruned like the others). */
 export const CANCELLED_ERROR = "Cancelled by an administrator before it ran.";
 
-export function createJobsService(deps: { db: Db; clock: Clock; registry: JobRegistry; log(m: string): void }) {
+/** Which way an administrator's action came in, for its audit entry (the client's address for api and web). */
+export interface ActionOrigin {
+  via: "web" | "api" | "cli";
+  address?: string | null;
+}
+
+/**
+ * Writes an audit entry in the caller's transaction: the audit service, handed in by app.ts (jobs/
+ * names no feature area, so its shape is spelled here).
+ */
+export interface AuditWriter {
+  record(
+    actor: Actor,
+    input: { action: string; targetType: string; targetId: string | number; details?: Record<string, unknown>; address?: string | null; via: ActionOrigin["via"] },
+    tx: Db,
+  ): Promise<void>;
+}
+
+export function createJobsService(deps: { db: Db; clock: Clock; registry: JobRegistry; log(m: string): void; audit?: AuditWriter }) {
   const { db, clock, registry } = deps;
+
+  /** An administrator's change to one job and its audit entry (`job.{action}`), in one transaction; the job as it now is. */
+  async function changeJob(
+    actor: Actor,
+    id: number,
+    action: "retry" | "cancel",
+    origin: ActionOrigin,
+    change: (tx: Db, job: store.JobRow) => Promise<boolean>,
+    refusal: (job: store.JobRow) => string,
+  ) {
+    const job = await readJob(actor, id);
+    if (!deps.audit) throw new Error("the jobs service was built without the audit log");
+    const audit = deps.audit;
+    await db.write(async (tx) => {
+      if (!(await change(tx, job))) throw conflict(refusal(job));
+      await audit.record(
+        actor,
+        { action: `job.${action}`, targetType: "job", targetId: job.id, details: { name: job.name }, address: origin.address ?? null, via: origin.via },
+        tx,
+      );
+    });
+    return store.findJobById(db, job.id) as Promise<store.JobRow>;
+  }
 
   async function readJob(actor: Actor, id: number): Promise<store.JobRow> {
     requireAdmin(actor);
@@ -31,12 +72,12 @@ export function createJobsService(deps: { db: Db; clock: Clock; registry: JobReg
   return {
     registry,
 
-    /** Queues a job; call after the transaction whose work it follows has committed. */
-    async enqueue(name: string, payload: unknown = {}, options: { runAt?: number; maxAttempts?: number } = {}): Promise<store.JobRow> {
+    /** Queues a job; call after the transaction whose work it follows has committed, or inside it (`tx`) when the job is the change. */
+    async enqueue(name: string, payload: unknown = {}, options: { runAt?: number; maxAttempts?: number; tx?: Db } = {}): Promise<store.JobRow> {
       const def = registry.get(name);
       if (!def) throw new Error(`unknown job kind ${name}`);
       const now = clock.now();
-      return store.insertJob(db, {
+      return store.insertJob(options.tx ?? db, {
         name,
         payload: payload ?? {},
         runAt: options.runAt ?? now,
@@ -72,19 +113,27 @@ export function createJobsService(deps: { db: Db; clock: Clock; registry: JobReg
     /** One job (administrators); 404 when there is none. */
     readJob,
 
-    /** Queues a failed job again, its attempts counted afresh (administrators); 409 unless it failed. */
-    async retryJob(actor: Actor, id: number) {
-      const job = await readJob(actor, id);
-      if (!(await store.requeueFailedJob(db, job.id, clock.now()))) throw conflict(`Job ${id} is ${job.status}: only a failed job is retried.`);
-      return store.findJobById(db, job.id) as Promise<store.JobRow>;
-    },
+    /** Queues a failed job again, its attempts counted afresh (administrators; audited as `job.retry`); 409 unless it failed. */
+    retryJob: (actor: Actor, id: number, origin: ActionOrigin) =>
+      changeJob(
+        actor,
+        id,
+        "retry",
+        origin,
+        (tx, job) => store.requeueFailedJob(tx, job.id, clock.now()),
+        (job) => `Job ${job.id} is ${job.status}: only a failed job is retried.`,
+      ),
 
-    /** Gives up a queued job before it runs (administrators); 409 unless it is queued. */
-    async cancelJob(actor: Actor, id: number) {
-      const job = await readJob(actor, id);
-      if (!(await store.cancelQueuedJob(db, job.id, CANCELLED_ERROR, clock.now()))) throw conflict(`Job ${id} is ${job.status}: only a queued job is cancelled.`);
-      return store.findJobById(db, job.id) as Promise<store.JobRow>;
-    },
+    /** Gives up a queued job before it runs (administrators; audited as `job.cancel`); 409 unless it is queued. */
+    cancelJob: (actor: Actor, id: number, origin: ActionOrigin) =>
+      changeJob(
+        actor,
+        id,
+        "cancel",
+        origin,
+        (tx, job) => store.cancelQueuedJob(tx, job.id, CANCELLED_ERROR, clock.now()),
+        (job) => `Job ${job.id} is ${job.status}: only a queued job is cancelled.`,
+      ),
 
     /** Every job kind with its schedule and when it runs next. */
     async listKinds(actor: Actor) {

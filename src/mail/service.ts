@@ -7,6 +7,9 @@ import * as store from "./store";
 import { lazy } from "../core/lazy";
 import { badRequest, conflict, notFound } from "../core/errors";
 import { parsePage } from "../core/paging";
+import type { Db } from "../db/port";
+import type { AuditService } from "../audit/service";
+import type { AuditVia } from "../audit/model";
 
 export interface OutgoingMail {
   to: string;
@@ -76,8 +79,29 @@ const mailer = lazy(() => require("nodemailer") as typeof Nodemailer);
 
 export type MailService = ReturnType<typeof createMailService>;
 
-export function createMailService(deps: Deps & { log?(message: string): void }) {
+/** Which way an administrator's action came in, for its audit entry (the client's address for api and web). */
+export interface MailOrigin {
+  via: AuditVia;
+  address?: string | null;
+}
+
+export function createMailService(deps: Deps & { log?(message: string): void; audit?: Pick<AuditService, "record"> }) {
   const { db, clock, config } = deps;
+
+  /** Writes a message's change and its audit entry (`mail.{action}`) in one transaction. */
+  async function audited<T extends { id: number; recipient: string }>(actor: Actor, action: "resend" | "test", origin: MailOrigin, change: (tx: Db) => Promise<T>): Promise<T> {
+    if (!deps.audit) throw new Error("the mail service was built without the audit log");
+    const audit = deps.audit;
+    return db.write(async (tx) => {
+      const row = await change(tx);
+      await audit.record(
+        actor,
+        { action: `mail.${action}`, targetType: "mail", targetId: row.id, details: { to: row.recipient }, address: origin.address ?? null, via: origin.via },
+        tx,
+      );
+      return row;
+    });
+  }
 
   function transport() {
     return mailer().createTransport({
@@ -149,30 +173,35 @@ export function createMailService(deps: Deps & { log?(message: string): void }) 
     /**
      * Makes a pending or failed message due again at once (its attempts and error cleared) and
      * starts a delivery run; 409 for a message already sent. Answers the message as it stands
-     * after the run (still waiting when no SMTP server is set).
+     * after the run (still waiting when no SMTP server is set). Audited as `mail.resend`.
      */
-    async resendMail(actor: Actor, id: number): Promise<OutboxMessage> {
+    async resendMail(actor: Actor, id: number, origin: MailOrigin): Promise<OutboxMessage> {
       // readMail is the administrators-only check, before anything changes.
       const message = await readMail(actor, id);
       if (message.status === "sent") throw conflict(`Message ${id} was sent already; it is not sent twice.`);
-      if (!(await store.resetMailForResend(db, id))) throw conflict(`Message ${id} was sent meanwhile; it is not sent twice.`);
+      await audited(actor, "resend", origin, async (tx) => {
+        if (!(await store.resetMailForResend(tx, id))) throw conflict(`Message ${id} was sent meanwhile; it is not sent twice.`);
+        return message;
+      });
       await deliverPending();
       return readMail(actor, id);
     },
 
-    /** Queues a short test message to `to` and starts a delivery run; answers it as it stands after the run. */
-    async sendTestMail(actor: Actor, to: string): Promise<OutboxMessage> {
+    /** Queues a short test message to `to` (audited as `mail.test`) and starts a delivery run; answers it as it stands after the run. */
+    async sendTestMail(actor: Actor, to: unknown, origin: MailOrigin): Promise<OutboxMessage> {
       requireAdmin(actor);
-      const address = to.trim();
+      const address = typeof to === "string" ? to.trim() : "";
       if (!PLAIN_ADDRESS.test(address) || address.length > 254)
         throw badRequest("The address is not valid.", [{ field: "to", messages: ["Enter one e-mail address, such as you@example.org."] }]);
-      const row = await store.insertMail(db, {
-        recipient: address,
-        subject: "Test message from Cairn",
-        body: `This is a test message, sent from the administration pages at ${new Date(clock.now()).toISOString()}.\n\nIf you can read it, Cairn's mail works.\n`,
-        topic: "mail-test",
-        created: clock.now(),
-      });
+      const row = await audited(actor, "test", origin, (tx) =>
+        store.insertMail(tx, {
+          recipient: address,
+          subject: "Test message from Cairn",
+          body: `This is a test message, sent by an administrator at ${new Date(clock.now()).toISOString()}.\n\nIf you can read it, Cairn's mail works.\n`,
+          topic: "mail-test",
+          created: clock.now(),
+        }),
+      );
       await deliverPending();
       return readMail(actor, row.id);
     },

@@ -1,5 +1,6 @@
 // HTTP routes of OAI-PMH: set administration under /api/oaipmh and the harvesting endpoint /oai2d.
 import { Elysia } from "elysia";
+import type { PeerInfo } from "../core/client-address";
 import type { ActorContext } from "../core/http";
 import { setCreateBody, setIdParams, setListQuery, setUpdateBody } from "./model";
 import { OAI_PATH } from "./present";
@@ -29,29 +30,32 @@ export const oaiHarvestRoutes = (oai: OaiService) =>
       detail: { summary: "OAI-PMH 2.0 harvesting with the arguments as an application/x-www-form-urlencoded body", tags },
     });
 
-export const oaiSetsRoutes = (http: ActorContext, oai: OaiService) =>
+/** The client's address as the audit log keeps it (app.ts: APP_TRUSTED_PROXIES decides who the client is). */
+type AddressOf = (request: Request, server: PeerInfo | null) => string | null;
+
+export const oaiSetsRoutes = (http: ActorContext, oai: OaiService, addressOf: AddressOf) =>
   new Elysia({ prefix: "/api/oaipmh" })
     .use(http)
     .get("/sets", ({ actor, query }) => oai.listSets(actor, query), { query: setListQuery, detail: { summary: "Search OAI-PMH sets (administrators)", tags } })
     .post(
       "/sets",
-      async ({ actor, body, set }) => {
-        const created = await oai.createSet(actor, body);
+      async ({ actor, body, set, request, server }) => {
+        const created = await oai.createSet(actor, body, { via: "api", address: addressOf(request, server) });
         set.status = 201;
         return created;
       },
       { body: setCreateBody, detail: { summary: "Create an OAI-PMH set (administrators)", tags } },
     )
     .get("/sets/:id", ({ actor, params }) => oai.readSet(actor, params.id), { params: setIdParams, detail: { summary: "Read an OAI-PMH set", tags } })
-    .put("/sets/:id", ({ actor, params, body }) => oai.updateSet(actor, params.id, body), {
+    .put("/sets/:id", ({ actor, params, body, request, server }) => oai.updateSet(actor, params.id, body, { via: "api", address: addressOf(request, server) }), {
       params: setIdParams,
       body: setUpdateBody,
       detail: { summary: "Update an OAI-PMH set (its spec cannot change)", tags },
     })
     .delete(
       "/sets/:id",
-      async ({ actor, params, set }) => {
-        await oai.deleteSet(actor, params.id);
+      async ({ actor, params, set, request, server }) => {
+        await oai.deleteSet(actor, params.id, { via: "api", address: addressOf(request, server) });
         set.status = 204;
         return null;
       },

@@ -1,10 +1,13 @@
 // OAI-PMH: set administration (administrators) and the harvesting endpoint's requests, answered
 // as OAI-PMH XML whatever the outcome. (Tombstones are written by writer.ts.)
+import type { AuditOrigin } from "../audit/model";
+import type { AuditService } from "../audit/service";
 import type { Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { notFound, validationError, type FieldError } from "../core/errors";
 import { newSecret } from "../core/ids";
 import { parsePage, searchEnvelope } from "../core/paging";
+import type { Db } from "../db/port";
 import type { ExportSettings } from "../exports/types";
 import { queryStringProblem } from "../search/query-string";
 import { parseRequest, SET_SPEC } from "./arguments";
@@ -18,6 +21,8 @@ import { getRecord, identify, listItems, listMetadataFormats, listSets, type Har
 import { OaiError, renderError, renderVerb, type Envelope } from "./xml";
 
 export interface OaiDeps extends Deps {
+  /** The audit log: creating, changing and deleting a set are recorded in the change's transaction. */
+  audit: Pick<AuditService, "record">;
   records: HarvestRecords;
   /** What exports render with (exports/service.ts `context()`). */
   exportContext: ExportSettings;
@@ -59,6 +64,10 @@ export function createOaiService(deps: OaiDeps) {
   // Default namespace: the host name of BASE_URL (an IPv6 literal without its brackets).
   const idPrefix = config.OAISERVER_ID_PREFIX || new URL(config.BASE_URL).hostname.replace(/^\[|\]$/g, "");
   const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
+
+  /** A set's audit entry (`oai-set.create|update|delete`), written in the change's transaction `tx`. */
+  const audited = (tx: Db, actor: Actor, origin: AuditOrigin, action: "create" | "update" | "delete", id: number, details: Record<string, unknown>) =>
+    deps.audit.record(actor, { action: `oai-set.${action}`, targetType: "oai-set", targetId: id, details, ...origin }, tx);
 
   async function loadSet(id: string) {
     const row = /^\d{1,15}$/.test(id) ? await store.findSet(db, Number(id)) : null;
@@ -150,7 +159,7 @@ export function createOaiService(deps: OaiDeps) {
       return presentSet(await loadSet(id), links);
     },
 
-    async createSet(actor: Actor, body: SetBody) {
+    async createSet(actor: Actor, body: SetBody, origin: AuditOrigin) {
       checkManageSets(actor);
       const errors: FieldError[] = [];
       const fields = checkSetBody(body, errors);
@@ -161,22 +170,35 @@ export function createOaiService(deps: OaiDeps) {
       else if (await store.findSetBySpec(db, spec)) errors.push({ field: "spec", messages: [`A set with the spec '${spec}' exists already.`] });
       if (errors.length) throw validationError(errors);
       const now = clock.now();
-      return presentSet(await store.insertSet(db, { spec, ...fields, created: now, updated: now }), links);
+      return await db.write(async (tx) => {
+        const created = presentSet(await store.insertSet(tx, { spec, ...fields, created: now, updated: now }), links);
+        await audited(tx, actor, origin, "create", created.id, { spec, name: fields.name, search_pattern: fields.searchPattern });
+        return created;
+      });
     },
 
-    async updateSet(actor: Actor, id: string, body: SetBody) {
+    async updateSet(actor: Actor, id: string, body: SetBody, origin: AuditOrigin) {
       checkManageSets(actor);
       const row = await loadSet(id);
       const errors: FieldError[] = [];
       const fields = checkSetBody(body, errors);
       if (body.spec !== undefined && body.spec !== row.spec) errors.push({ field: "spec", messages: ["The spec cannot be changed; delete the set and create it again."] });
       if (errors.length) throw validationError(errors);
-      return presentSet((await store.updateSet(db, row.id, fields, clock.now()))!, links);
+      return await db.write(async (tx) => {
+        const updated = presentSet((await store.updateSet(tx, row.id, fields, clock.now()))!, links);
+        const previous = { name: row.name, search_pattern: row.searchPattern, description: row.description };
+        await audited(tx, actor, origin, "update", row.id, { spec: row.spec, name: fields.name, search_pattern: fields.searchPattern, previous });
+        return updated;
+      });
     },
 
-    async deleteSet(actor: Actor, id: string) {
+    async deleteSet(actor: Actor, id: string, origin: AuditOrigin) {
       checkManageSets(actor);
-      await store.deleteSet(db, (await loadSet(id)).id);
+      const row = await loadSet(id);
+      await db.write(async (tx) => {
+        await store.deleteSet(tx, row.id);
+        await audited(tx, actor, origin, "delete", row.id, { spec: row.spec, name: row.name, search_pattern: row.searchPattern });
+      });
     },
 
     listFormats(actor: Actor) {

@@ -1,6 +1,7 @@
 // What the record operations share: the deps, presenting rows with their parent and versions,
 // and the rules that depend on configuration (DOIs, files).
 import { anonymous, systemActor, type Actor } from "../core/actor";
+import type { AuditService } from "../audit/service";
 import type { Deps } from "../core/deps";
 import type { FieldError } from "../core/errors";
 import { badRequest, notFound } from "../core/errors";
@@ -23,6 +24,8 @@ export interface RecordsDeps extends Deps {
   lookup(type: string, id: string): Promise<VocabularyEntry | null | undefined>;
   /** Queues a background job after the transaction that calls for it has committed. */
   enqueue(name: string, payload: unknown): void;
+  /** The audit log: tombstone and restore write their entry in the change's transaction. */
+  audit: Pick<AuditService, "record">;
   /** The files module's answers and moves as drafts and records change. */
   files: RecordFiles;
   /** Told, inside the write's transaction, whenever a published record is re-indexed (OAI-PMH tombstones). */

@@ -1,6 +1,7 @@
 // Deleting a published record with a tombstone, and restoring it (InvenioRDM v12+): the record
 // leaves searches and harvests (OAI-PMH keeps a deleted header), reading it answers 410 with the
 // tombstone (404 when hidden), its files stay stored but are not served, its DOI is hidden.
+import type { AuditOrigin } from "../audit/model";
 import { requireAdmin, type Actor } from "../core/actor";
 import { conflict, notFound, validationError, type FieldError } from "../core/errors";
 import type { JsonObject } from "../core/json";
@@ -68,25 +69,33 @@ export function createDeletion(ctx: RecordsContext) {
     await ctx.search.indexLatestFlags(parentId, newest.id);
   }
 
-  /** Writes the deletion status, the index and the latest version in one transaction; the DOI follows after commit. */
-  async function write(record: store.RecordRow, fields: { deletionStatus: string; tombstone: JsonObject | null }) {
+  /**
+   * Writes the deletion status, the index and the latest version in one transaction, with the
+   * administrator's audit entry when `audited` is given; the DOI follows after commit.
+   */
+  async function write(record: store.RecordRow, fields: { deletionStatus: string; tombstone: JsonObject | null }, audited?: (tx: Db) => Promise<void>) {
     const now = clock.now();
     await db.write(async (tx) => {
       await store.updateRecord(tx, record.id, fields, now);
       await ctx.reindexRecord(record.id);
       await settleLatest(tx, record.parentId, now);
+      await audited?.(tx);
     });
     // DataCite: a deleted record's DOI is hidden (it still resolves, to the tombstone); a restored one is findable again.
     if (record.document.pids?.doi?.provider === "datacite") ctx.deps.enqueue("datacite-register", { recordId: record.id });
   }
 
   return {
-    /** `DELETE /api/records/{id}/delete` (administrators): 409 when it is deleted already. */
-    async deleteRecord(actor: Actor, id: string, body: unknown) {
+    /** `DELETE /api/records/{id}/delete` (administrators): 409 when it is deleted already; audited as `record.tombstone`. */
+    async deleteRecord(actor: Actor, id: string, body: unknown, origin: AuditOrigin) {
       requireAdmin(actor);
       const record = await findAny(id);
       if (isDeleted(record)) throw conflict("The record is already deleted.");
-      await write(record, { deletionStatus: "D", tombstone: await tombstoneOf(actor, body, record) });
+      const tombstone = await tombstoneOf(actor, body, record);
+      const details = { reason: (tombstone.removal_reason as JsonObject).id, note: tombstone.note, is_visible: tombstone.is_visible };
+      await write(record, { deletionStatus: "D", tombstone }, (tx) =>
+        ctx.deps.audit.record(actor, { action: "record.tombstone", targetType: "record", targetId: record.id, details, ...origin }, tx),
+      );
     },
 
     /**
@@ -103,12 +112,15 @@ export function createDeletion(ctx: RecordsContext) {
       return ids.length;
     },
 
-    /** `POST /api/records/{id}/restore` (administrators): the record as it was, public again if it was; 409 when it is not deleted. */
-    async restoreRecord(actor: Actor, id: string) {
+    /** `POST /api/records/{id}/restore` (administrators): the record as it was, public again if it was; 409 when it is not deleted; audited as `record.restore`. */
+    async restoreRecord(actor: Actor, id: string, origin: AuditOrigin) {
       requireAdmin(actor);
       const record = await findAny(id);
       if (!isDeleted(record)) throw conflict("The record is not deleted.");
-      await write(record, { deletionStatus: "P", tombstone: null });
+      const reason = (record.tombstone as JsonObject | null)?.removal_reason?.id ?? null;
+      await write(record, { deletionStatus: "P", tombstone: null }, (tx) =>
+        ctx.deps.audit.record(actor, { action: "record.restore", targetType: "record", targetId: record.id, details: { reason }, ...origin }, tx),
+      );
       return ctx.recordJson(await findAny(id), actor);
     },
   };

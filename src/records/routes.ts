@@ -3,6 +3,7 @@
 import { Elysia } from "elysia";
 import type { Actor } from "../core/actor";
 import { actionPayloadBody } from "../core/body";
+import type { PeerInfo } from "../core/client-address";
 import { revisionEtag } from "../core/etag";
 import type { ActorContext, RouteContext } from "../core/http";
 import { queryParams, singleQueryParams } from "../core/links";
@@ -52,7 +53,10 @@ export const readRecordRoute =
     return record;
   };
 
-export const recordsRoutes = (http: ActorContext, records: RecordsService, readRecord: ReturnType<typeof readRecordRoute>) =>
+/** The client's address as the audit log keeps it (app.ts: APP_TRUSTED_PROXIES decides who the client is). */
+type AddressOf = (request: Request, server: PeerInfo | null) => string | null;
+
+export const recordsRoutes = (http: ActorContext, records: RecordsService, readRecord: ReturnType<typeof readRecordRoute>, addressOf: AddressOf) =>
   new Elysia()
     .use(http)
     .get("/api/records", ({ actor, request }) => records.searchRecords(actor, queryParams(request.url)), {
@@ -70,14 +74,14 @@ export const recordsRoutes = (http: ActorContext, records: RecordsService, readR
     .get("/api/records/:id", readRecord, { detail: { summary: "Read a published record (JSON, or an export format chosen by Accept or ?style=)", tags } })
     .delete(
       "/api/records/:id/delete",
-      async ({ actor, params, body, set }) => {
-        await records.deleteRecord(actor, params.id, body);
+      async ({ actor, params, body, set, request, server }) => {
+        await records.deleteRecord(actor, params.id, body, { via: "api", address: addressOf(request, server) });
         set.status = 204;
         return null;
       },
       { detail: { summary: "Delete a published record, leaving a tombstone (administrators)", tags } },
     )
-    .post("/api/records/:id/restore", ({ actor, params }) => records.restoreRecord(actor, params.id), {
+    .post("/api/records/:id/restore", ({ actor, params, request, server }) => records.restoreRecord(actor, params.id, { via: "api", address: addressOf(request, server) }), {
       body: actionPayloadBody,
       detail: { summary: "Restore a deleted record (administrators)", tags },
     })

@@ -1,6 +1,7 @@
 // Vocabulary imports as jobs (administrators): an uploaded dump is streamed to a folder of the data
 // directory (never held in memory) and queued; a publisher download is queued with an empty
-// folder the job fills. The screen lists the newest imports with their progress and result.
+// folder the job fills. The screen lists the newest imports with their progress and result. Each
+// queueing is audited (`vocabulary.import`) with the way it came in.
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -9,9 +10,12 @@ import { pipeline } from "node:stream/promises";
 import { createWriteStream } from "node:fs";
 import { randomUUID } from "node:crypto";
 import type { Config } from "../config";
+import type { Db } from "../db/port";
 import { requireAdmin, type Actor } from "../core/actor";
 import { badRequest } from "../core/errors";
 import type { JobsService } from "../jobs/service";
+import type { AuditService } from "../audit/service";
+import type { VocabularyOrigin } from "./service";
 import { readerFor, DUMP_FORMATS } from "./importers/readers";
 import { VOCABULARY_IMPORT_JOB, importFolder, type ImportPayload } from "./import-job";
 import { IMPORTABLE_TYPES, isImportableType, isReleaseType, RELEASE_TYPES, type ImportableType } from "./model";
@@ -30,8 +34,19 @@ function importableType(type: string): ImportableType {
   return type;
 }
 
-export function createVocabularyImports(deps: { config: Config; jobs: JobsService }) {
+export function createVocabularyImports(deps: { db: Db; config: Config; jobs: JobsService; audit: Pick<AuditService, "record"> }) {
   const { config, jobs } = deps;
+
+  /** Queues the import's job and writes its audit entry in one transaction: both or neither. */
+  const queueAudited = (actor: Actor, type: string, origin: VocabularyOrigin, payload: ImportPayload, options: { maxAttempts?: number }, details: Record<string, unknown>) =>
+    deps.db.write(async (tx) => {
+      const job = await jobs.enqueue(VOCABULARY_IMPORT_JOB, payload, { ...options, tx });
+      await audited(actor, type, origin, { job: job.id, ...details }, tx);
+      return job;
+    });
+
+  const audited = (actor: Actor, type: string, origin: VocabularyOrigin, details: Record<string, unknown>, tx?: Db) =>
+    deps.audit.record(actor, { action: "vocabulary.import", targetType: "vocabulary", targetId: type, details, via: origin.via, address: origin.address ?? null }, tx);
 
   function newFolder(): { folder: string; path: string } {
     const folder = randomUUID();
@@ -46,9 +61,10 @@ export function createVocabularyImports(deps: { config: Config; jobs: JobsServic
      * fails the same way each time). A name that does not fit the type is refused before any byte
      * is stored; a broken upload leaves nothing behind.
      */
-    async queueUpload(actor: Actor, rawType: string, rawName: string, body: ReadableStream<Uint8Array>) {
+    async queueUpload(actor: Actor, rawType: string, rawName: string, body: ReadableStream<Uint8Array> | null, origin: VocabularyOrigin) {
       requireAdmin(actor);
       const type = importableType(rawType);
+      if (!body) throw badRequest("Send the dump as the request body (Content-Type: application/octet-stream).");
       const name = rawName.trim();
       if (!name) throw badRequest("name: the dump's file name is needed (its extension says its format).");
       const { folder, path } = newFolder();
@@ -69,23 +85,25 @@ export function createVocabularyImports(deps: { config: Config; jobs: JobsServic
         throw err;
       }
       const payload: ImportPayload = { type, source: "upload", folder, file, name };
-      return jobs.enqueue(VOCABULARY_IMPORT_JOB, payload, { maxAttempts: 1 });
+      return queueAudited(actor, type, origin, payload, { maxAttempts: 1 }, { source: "upload", name });
     },
 
     /** Queues the download and import of the publisher's newest release (ROR, for affiliations or funders). */
-    async queueRelease(actor: Actor, rawType: string) {
+    async queueRelease(actor: Actor, rawType: string, origin: VocabularyOrigin) {
       requireAdmin(actor);
       if (!isReleaseType(rawType)) throw badRequest(`type: the newest release is downloaded for ${RELEASE_TYPES.join(" and ")} (ROR) only.`);
       const { folder } = newFolder();
       const payload: ImportPayload = { type: rawType, source: "release", folder, name: "ROR's newest release" };
-      return jobs.enqueue(VOCABULARY_IMPORT_JOB, payload);
+      return queueAudited(actor, rawType, origin, payload, {}, { source: "release" });
     },
 
     /** Downloads and imports the newest release now, in this process (`cairn vocabularies update`); the finished job. */
-    async runRelease(actor: Actor, rawType: string) {
+    async runRelease(actor: Actor, rawType: string, origin: VocabularyOrigin) {
       requireAdmin(actor);
       if (!isReleaseType(rawType)) throw badRequest(`type: the newest release is downloaded for ${RELEASE_TYPES.join(" and ")} (ROR) only.`);
       const payload: ImportPayload = { type: rawType, source: "release", folder: newFolder().folder, name: "ROR's newest release" };
+      // Recorded before it runs: the download may fail, the administrator's attempt stays in the log.
+      await audited(actor, rawType, origin, { source: "release" });
       return jobs.runNow(actor, VOCABULARY_IMPORT_JOB, payload);
     },
 

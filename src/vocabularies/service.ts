@@ -6,6 +6,8 @@ import { checkRevision } from "../core/etag";
 import { badRequest, conflict, notFound, validationError } from "../core/errors";
 import { parsePage, searchEnvelope } from "../core/paging";
 import type { Db } from "../db/port";
+import type { AuditService } from "../audit/service";
+import type { AuditInput } from "../audit/model";
 import { parseQueryString } from "../search/query-string";
 import { chooseSort } from "../search/sorts";
 import { KINDS, isVocabularyType, sortOptions } from "./kinds";
@@ -34,10 +36,28 @@ export interface ImportSummary {
 
 const IMPORT_BATCH = 5000;
 
+/** How an administrator's change came in (the audit entry's `via` and the client's address; null from the CLI). */
+export type VocabularyOrigin = Pick<AuditInput, "via" | "address">;
+
+/** The changes an administrator makes by hand, as the audit log names them (`vocabulary.{action}`). */
+export type VocabularyAction = "create" | "update" | "delete" | "retire" | "restore" | "import";
+
+export interface VocabulariesDeps extends Deps {
+  audit: Pick<AuditService, "record">;
+}
+
 export type VocabulariesService = ReturnType<typeof createVocabulariesService>;
 
-export function createVocabulariesService(deps: Deps) {
+export function createVocabulariesService(deps: VocabulariesDeps) {
   const { db, clock, config, links } = deps;
+
+  /** The audit entry of a change to entry `id` of `type` (or to the whole type: imports), written in the change's transaction `tx`. */
+  const audited = (actor: Actor, tx: Db, action: VocabularyAction, type: VocabularyType, id: string | null, origin: VocabularyOrigin, details?: Record<string, unknown>) =>
+    deps.audit.record(
+      actor,
+      { action: `vocabulary.${action}`, targetType: "vocabulary", targetId: id === null ? type : `${type}/${id}`, details, via: origin.via, address: origin.address ?? null },
+      tx,
+    );
   const limits = { defaultSize: config.SEARCH_DEFAULT_PAGE_SIZE, maxSize: config.SEARCH_MAX_PAGE_SIZE, maxWindow: config.SEARCH_MAX_RESULTS_WINDOW };
 
   function typeOf(type: string): VocabularyType {
@@ -75,22 +95,28 @@ export function createVocabulariesService(deps: Deps) {
     return rule;
   }
 
-  async function create(actor: Actor, rawType: string, body: unknown) {
+  async function create(actor: Actor, rawType: string, body: unknown, origin: VocabularyOrigin) {
     requireAdmin(actor);
     const type = typeOf(rawType);
     const entry = await validated(type, body);
     if (await store.findEntry(db, type, entry.id)) throw validationError([{ field: "id", messages: [`An entry with id '${entry.id}' exists already.`] }]);
-    await db.write((tx) => store.upsertEntry(tx, type, entry, clock.now()));
+    await db.write(async (tx) => {
+      await store.upsertEntry(tx, type, entry, clock.now());
+      await audited(actor, tx, "create", type, entry.id, origin);
+    });
     return presentEntry(await loadRow(type, entry.id), links);
   }
 
-  async function update(actor: Actor, rawType: string, id: string, body: unknown, ifMatch?: string | null) {
+  async function update(actor: Actor, rawType: string, id: string, body: unknown, ifMatch: string | null | undefined, origin: VocabularyOrigin) {
     requireAdmin(actor);
     const type = typeOf(rawType);
     const current = await loadRow(type, id);
     checkRevision(ifMatch, current.revision_id);
     const entry = await validated(type, { ...(body as object), id });
-    await db.write((tx) => store.upsertEntry(tx, type, entry, clock.now()));
+    await db.write(async (tx) => {
+      const outcome = await store.upsertEntry(tx, type, entry, clock.now());
+      await audited(actor, tx, "update", type, id, origin, { outcome });
+    });
     return presentEntry(await loadRow(type, id), links);
   }
 
@@ -154,32 +180,38 @@ export function createVocabulariesService(deps: Deps) {
     },
 
     /** Adds an entry by hand, where the type's rule allows it (the administration's form). */
-    async addEntry(actor: Actor, rawType: string, body: unknown) {
+    async addEntry(actor: Actor, rawType: string, body: unknown, origin: VocabularyOrigin) {
       requireAdmin(actor);
       if (!ruleOf(typeOf(rawType)).add) throw badRequest(`Entries are not added to ${rawType} by hand.`);
-      return create(actor, rawType, body);
+      return create(actor, rawType, body, origin);
     },
 
     /** Edits an entry by hand: the whole entry, or only its labels where the rule says so. */
-    async editEntry(actor: Actor, rawType: string, id: string, body: Record<string, unknown>, ifMatch?: string | null) {
+    async editEntry(actor: Actor, rawType: string, id: string, body: Record<string, unknown>, ifMatch: string | null | undefined, origin: VocabularyOrigin) {
       requireAdmin(actor);
       const type = typeOf(rawType);
       const rule = ruleOf(type);
       const stored = JSON.parse((await loadRow(type, id)).data) as Record<string, unknown>;
-      return update(actor, type, id, rule.fields === "title" ? { ...stored, title: body.title } : body, ifMatch);
+      return update(actor, type, id, rule.fields === "title" ? { ...stored, title: body.title } : body, ifMatch, origin);
     },
 
     /**
      * Retires an entry (or offers it again): it leaves the searches and suggestions new deposits
      * choose from, and still resolves by id for the records that name it (store.setRetired).
      */
-    async setRetired(actor: Actor, rawType: string, id: string, retire: boolean) {
+    async setRetired(actor: Actor, rawType: string, id: string, retire: boolean, origin: VocabularyOrigin) {
       requireAdmin(actor);
       const type = typeOf(rawType);
       if (!ruleOf(type).retire) throw badRequest(`Entries of ${type} are not retired by hand.`);
-      const row = await loadRow(type, id);
-      if (retire === (row.retired_at !== null && row.retired_at !== undefined)) throw conflict(`The ${type} entry '${id}' is ${retire ? "retired already" : "not retired"}.`);
-      await db.write((tx) => store.setRetired(tx, type, row, retire, clock.now()));
+      await loadRow(type, id);
+      await db.write(async (tx) => {
+        // Read again in the transaction: of two administrators retiring it at once, the second gets the 409.
+        const row = await store.findEntry(tx, type, id);
+        if (!row) throw notFound(`The ${type} entry '${id}' does not exist.`);
+        if (retire === (row.retired_at !== null && row.retired_at !== undefined)) throw conflict(`The ${type} entry '${id}' is ${retire ? "retired already" : "not retired"}.`);
+        await store.setRetired(tx, type, row, retire, clock.now());
+        await audited(actor, tx, retire ? "retire" : "restore", type, id, origin);
+      });
       return presentEntry(await loadRow(type, id), links);
     },
 
@@ -192,11 +224,14 @@ export function createVocabulariesService(deps: Deps) {
       return { entries: rows.map((r) => presentEntry(r, links)), total, page: page.page, size: page.size };
     },
 
-    async remove(actor: Actor, rawType: string, id: string, ifMatch?: string | null) {
+    async remove(actor: Actor, rawType: string, id: string, ifMatch: string | null | undefined, origin: VocabularyOrigin) {
       requireAdmin(actor);
       const type = typeOf(rawType);
       checkRevision(ifMatch, (await loadRow(type, id)).revision_id);
-      await db.write((tx) => store.deleteEntry(tx, type, id));
+      await db.write(async (tx) => {
+        // Another administrator's delete may have come first: only the one that removed it is recorded.
+        if (await store.deleteEntry(tx, type, id)) await audited(actor, tx, "delete", type, id, origin);
+      });
     },
 
     /**
@@ -220,14 +255,26 @@ export function createVocabulariesService(deps: Deps) {
       });
     },
 
-    /** Writes imported entries in batched transactions; re-importing updates, never duplicates. */
-    async importEntries(actor: Actor, type: VocabularyType, items: AsyncIterable<ImportItem<object>>, onBatch?: (summary: ImportSummary) => void): Promise<ImportSummary> {
+    /**
+     * Writes imported entries in batched transactions; re-importing updates, never duplicates.
+     * `audit`: an administrator's import run directly (the CLI's), recorded with its first batch;
+     * the import job's run is not, its queueing was (imports.ts).
+     */
+    async importEntries(
+      actor: Actor,
+      type: VocabularyType,
+      items: AsyncIterable<ImportItem<object>>,
+      onBatch?: (summary: ImportSummary) => void,
+      audit?: { origin: VocabularyOrigin; details: Record<string, unknown> },
+    ): Promise<ImportSummary> {
       requireAdmin(actor);
       const summary: ImportSummary = { created: 0, updated: 0, unchanged: 0, skipped: {} };
       let batch: Record<string, unknown>[] = [];
+      let pendingAudit = audit;
       const flush = async () => {
         const now = clock.now();
         await db.write(async (tx) => {
+          if (pendingAudit) await audited(actor, tx, "import", type, null, pendingAudit.origin, pendingAudit.details);
           for (const body of batch) {
             const { entry, errors } = validateEntry(type, body);
             if (errors.length) {
@@ -239,6 +286,7 @@ export function createVocabulariesService(deps: Deps) {
             summary[await store.upsertEntry(tx, type, entry, now)]++;
           }
         });
+        pendingAudit = undefined;
         batch = [];
         onBatch?.(summary);
       };

@@ -280,12 +280,17 @@ describe("the profile", () => {
     const before = await raw(app, "GET", PROFILE, { cookie: vera });
     expect(before.text).not.toContain("<datalist");
     expect(before.text).not.toContain("profile.");
-    await app.services.vocabularies.create(systemActor, "affiliations", {
-      id: "01ggx4157",
-      name: "CERN",
-      acronym: "CERN",
-      identifiers: [{ scheme: "ror", identifier: "01ggx4157" }],
-    });
+    await app.services.vocabularies.create(
+      systemActor,
+      "affiliations",
+      {
+        id: "01ggx4157",
+        name: "CERN",
+        acronym: "CERN",
+        identifiers: [{ scheme: "ror", identifier: "01ggx4157" }],
+      },
+      { via: "cli", address: null },
+    );
     const after = await raw(app, "GET", PROFILE, { cookie: vera });
     const input = /<input[^>]*id="field-affiliations"[^>]*>/.exec(after.text)?.[0] ?? "";
     expect(input).toContain('list="affiliation-suggestions"');

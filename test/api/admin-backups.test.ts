@@ -68,6 +68,7 @@ const lastScheduled = (html: string) => {
 };
 const jobsNamed = async (on: TestApp, name: string) => (await on.services.jobs.listJobsNamed(systemActor, name)).map((j) => ({ id: j.id, status: j.status }));
 const auditEntries = async (action: string) => (await app.services.audit.search(systemActor, { action })).entries;
+const auditTotal = async () => (await app.services.audit.search(systemActor, {})).total;
 const utc = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
 const snapshotName = (ms: number) =>
   new Date(ms)
@@ -114,13 +115,13 @@ describe("the Backups screen is a 404 for everyone but administrators", () => {
     const quietPerson: Actor = { ...person, userId: quiet.users.alice.user.id } as Actor;
     const calls: [string, () => Promise<unknown>][] = [
       ["readBackups", () => app.services.backup.readBackups(person)],
-      ["queueBackup", () => app.services.backup.queueBackup(person)],
-      ["queueVerify", () => app.services.backup.queueVerify(person, "20261122T120000Z")],
+      ["queueBackup", () => app.services.backup.queueBackup(person, { via: "api" })],
+      ["queueVerify", () => app.services.backup.queueVerify(person, "20261122T120000Z", { via: "api" })],
       ["verifySnapshot", () => app.services.backup.verifySnapshot(person, "20261122T120000Z")],
       ["listJobsNamed", () => app.services.jobs.listJobsNamed(person, "backup")],
       // Without BACKUP_DIR nothing else would refuse them.
       ["readBackups without BACKUP_DIR", () => quiet.services.backup.readBackups(quietPerson)],
-      ["queueBackup without BACKUP_DIR", () => quiet.services.backup.queueBackup(quietPerson)],
+      ["queueBackup without BACKUP_DIR", () => quiet.services.backup.queueBackup(quietPerson, { via: "api" })],
     ];
     for (const [name, call] of calls) {
       const error = await call().then(
@@ -172,7 +173,8 @@ describe("with BACKUP_DIR", () => {
     expect(await auditEntries("backup.run")).toEqual([]);
   });
 
-  test("Back up now: queues the backup job (audited), shows it queued, refuses a second one; the worker runs it and its snapshot is listed", async () => {
+  test("Back up now: queues the backup job (audited once), shows it queued, refuses a second one; the worker runs it and its snapshot is listed", async () => {
+    const before = await auditTotal();
     const done = await post(`${PAGE}/run`, admin);
     expect({ status: done.status, location: done.headers.get("location") }).toEqual({ status: 303, location: `${PAGE}?done=backup` });
     const queued = await jobsNamed(app, "backup");
@@ -200,6 +202,7 @@ describe("with BACKUP_DIR", () => {
     const again = await post(`${PAGE}/run`, admin);
     expect({ status: again.status, says: again.text.includes(`A backup (job ${backupJob}) is queued already; wait for it to finish.`) }).toEqual({ status: 409, says: true });
     expect(await auditEntries("backup.run")).toHaveLength(1);
+    expect(await auditTotal()).toBe(before + 1);
 
     takenAt = app.clock.now();
     await app.services.worker.drain();
@@ -225,7 +228,8 @@ describe("with BACKUP_DIR", () => {
     expect(listed.text).toContain('action="/administration/backups/run"');
   });
 
-  test("Verify: refused without CSRF and for a name that is no snapshot; queued (audited), run, its result shown", async () => {
+  test("Verify: refused without CSRF and for a name that is no snapshot; queued (audited once), run, its result shown", async () => {
+    const before = await auditTotal();
     const path = `${PAGE}/${snapshot}/verify`;
     for (const csrf of ["", "forged", alice.csrf]) {
       const refused = await post(path, admin, csrf);
@@ -253,6 +257,7 @@ describe("with BACKUP_DIR", () => {
         details: { job: job!.id },
       }),
     ]);
+    expect(await auditTotal()).toBe(before + 1);
     const queued = await get(`${PAGE}?done=verify`, admin);
     expect(notice(queued.text)).toBe("The verification was queued: refresh the page to follow it.");
     expect(rowText(queued.text, "data-snapshot", snapshot)?.slice(4)).toEqual(["Verification queued", "—"]);

@@ -26,16 +26,17 @@ const post = (path: string, who: { cookie: string; csrf: string } | null, form: 
   raw(app, "POST", path, { cookie: who?.cookie, form: csrf === undefined ? form : { ...form, csrf }, address: ADDRESS });
 const notice = (html: string) => /role="status">([^<]*)</.exec(html)?.[1];
 const rows = (html: string) => [...html.matchAll(/<tr data-set-id="(\d+)">/g)].map((m) => Number(m[1]));
-const auditEntries = async (action: string) => (await app.services.audit.search(systemActor, { action })).entries;
+/** The entries of `action` that came through the pages (the setup's service calls write theirs via the CLI). */
+const auditEntries = async (action: string) => (await app.services.audit.search(systemActor, { action })).entries.filter((e) => e.via === "web");
 const setBody = (spec: string, name: string) => ({ spec, name, search_pattern: `metadata.subjects.subject:${spec}`, description: `About ${name}` });
 
 beforeAll(async () => {
   app = await createTestApp();
   admin = await session("admin");
   alice = await session("alice");
-  physics = (await app.services.oai.createSet(systemActor, setBody("physics", "Physics"))).id;
-  await app.services.oai.createSet(systemActor, setBody("chemistry", "Chemistry"));
-  await app.services.oai.createSet(systemActor, setBody("biology", "Marine biology"));
+  physics = (await app.services.oai.createSet(systemActor, setBody("physics", "Physics"), { via: "cli" })).id;
+  await app.services.oai.createSet(systemActor, setBody("chemistry", "Chemistry"), { via: "cli" });
+  await app.services.oai.createSet(systemActor, setBody("biology", "Marine biology"), { via: "cli" });
 });
 afterAll(async () => {
   await app.close();
@@ -123,7 +124,9 @@ describe("create, edit, delete", () => {
       search_pattern: "metadata.subjects.subject:physics OR astronomy",
       description: "Stars",
     });
-    expect(await auditEntries("oai-set.update")).toMatchObject([{ targetId: String(physics), details: { spec: "physics" }, via: "web" }]);
+    expect(await auditEntries("oai-set.update")).toMatchObject([
+      { targetId: String(physics), details: { spec: "physics", name: "Physics and astronomy", previous: { name: "Physics" } }, via: "web", address: ADDRESS },
+    ]);
   });
 
   test("delete: a confirmation step, refused without CSRF, then deleted and audited", async () => {

@@ -65,6 +65,7 @@ const rowText = (html: string, attribute: string, id: number | string) => {
 const rowIds = (html: string, attribute: string) => [...html.matchAll(new RegExp(`<tr ${attribute}="(\\d+)">`, "g"))].map((m) => Number(m[1]));
 
 const auditEntries = async (action: string) => (await app.services.audit.search(systemActor, { action })).entries;
+const auditTotal = async () => (await app.services.audit.search(systemActor, {})).total;
 const mailRow = (id: number) => app.services.mail.readMail(systemActor, id);
 
 describe("the administration is a 404 for everyone but administrators", () => {
@@ -132,12 +133,12 @@ describe("the administration is a 404 for everyone but administrators", () => {
       ["readHealth", () => app.services.health.readHealth(person)],
       ["searchOutbox", () => app.services.mail.searchOutbox(person, {})],
       ["readMail", () => app.services.mail.readMail(person, 1)],
-      ["resendMail", () => app.services.mail.resendMail(person, 1)],
-      ["sendTestMail", () => app.services.mail.sendTestMail(person, "alice@example.org")],
+      ["resendMail", () => app.services.mail.resendMail(person, 1, { via: "api" })],
+      ["sendTestMail", () => app.services.mail.sendTestMail(person, "alice@example.org", { via: "api" })],
       ["searchJobs", () => app.services.jobs.searchJobs(person, {})],
       ["readJob", () => app.services.jobs.readJob(person, 1)],
-      ["retryJob", () => app.services.jobs.retryJob(person, 1)],
-      ["cancelJob", () => app.services.jobs.cancelJob(person, 1)],
+      ["retryJob", () => app.services.jobs.retryJob(person, 1, { via: "api" })],
+      ["cancelJob", () => app.services.jobs.cancelJob(person, 1, { via: "api" })],
     ];
     for (const [name, call] of calls) {
       const error = await call().then(
@@ -282,7 +283,8 @@ describe("Mail", () => {
     }
   });
 
-  test("Resend: a confirmation step, refused without the session's CSRF token, then sent, shown and audited", async () => {
+  test("Resend: a confirmation step, refused without the session's CSRF token, then sent, shown and audited once", async () => {
+    const before = await auditTotal();
     const confirm = await get(`/administration/mail/${failed}/resend`, admin);
     expect(confirm.status).toBe(200);
     expect(confirm.text).toContain(`Resend “Invitation to Rocks” to ${REFUSED}?`);
@@ -320,6 +322,7 @@ describe("Mail", () => {
     expect(smtp.to(REFUSED)).toHaveLength(1);
     expect((await get(`/administration/mail/${failed}/resend`, admin)).status).toBe(409);
     expect(await auditEntries("mail.resend")).toHaveLength(1);
+    expect(await auditTotal()).toBe(before + 1);
   });
 
   test("Resend while mail is off: the message waits in the outbox again, and the page says so", async () => {
@@ -333,7 +336,8 @@ describe("Mail", () => {
     ]);
   });
 
-  test("Send a test mail: to the administrator's own address by default, to one typed; refused without CSRF and for a bad address; audited", async () => {
+  test("Send a test mail: to the administrator's own address by default, to one typed; refused without CSRF and for a bad address; audited once", async () => {
+    const before = await auditTotal();
     const page = await get("/administration/mail", admin);
     expect(page.text).toContain('<input id="field-to" name="to" type="email" value="admin@example.org"');
 
@@ -360,6 +364,7 @@ describe("Mail", () => {
         details: { to: "ops@example.org" },
       }),
     ]);
+    expect(await auditTotal()).toBe(before + 1);
   });
 });
 
@@ -417,34 +422,42 @@ describe("Jobs", () => {
     ]);
   });
 
-  test("Retry a failed job: refused without CSRF, then queued again with its attempts afresh, audited; a queued one is not retried", async () => {
+  test("Retry a failed job: refused without CSRF, then queued again with its attempts afresh, audited once (by the service, via web); a queued one is not retried", async () => {
+    const before = await auditTotal();
     expect((await post(`/administration/jobs/${failing}/retry`, admin, {}, "")).status).toBe(403);
     expect((await app.services.jobs.readJob(systemActor, failing)).status).toBe("failed");
-    const res = await post(`/administration/jobs/${failing}/retry`, admin);
+    const res = await raw(app, "POST", `/administration/jobs/${failing}/retry`, { cookie: admin.cookie, form: { csrf: admin.csrf }, address: "203.0.113.8" });
     expect({ status: res.status, location: res.headers.get("location") }).toEqual({ status: 303, location: "/administration/jobs?done=retried" });
     expect(await app.services.jobs.readJob(systemActor, failing)).toMatchObject({ status: "queued", attempts: 0, runAt: app.clock.now(), finishedAt: null });
     expect(notice((await get("/administration/jobs?done=retried", admin)).text)).toBe("The job was queued again.");
-    expect(await auditEntries("job.retry")).toEqual([expect.objectContaining({ targetType: "job", targetId: String(failing), via: "web", details: { name: "test-broken" } })]);
+    expect(await auditEntries("job.retry")).toEqual([
+      expect.objectContaining({ targetType: "job", targetId: String(failing), via: "web", address: "203.0.113.8", details: { name: "test-broken" } }),
+    ]);
     const twice = await post(`/administration/jobs/${failing}/retry`, admin);
     expect({ status: twice.status, says: twice.text.includes(`Job ${failing} is queued: only a failed job is retried.`) }).toEqual({ status: 409, says: true });
+    expect(await auditTotal()).toBe(before + 1);
   });
 
-  test("Cancel a queued job: a confirmation step, refused without CSRF, then failed with the reason, audited; a failed one is not cancelled", async () => {
+  test("Cancel a queued job: a confirmation step, refused without CSRF, then failed with the reason, audited once (by the service, via web); a failed one is not cancelled", async () => {
+    const before = await auditTotal();
     const confirm = await get(`/administration/jobs/${queued}/cancel`, admin);
     expect(confirm.status).toBe(200);
     expect(confirm.text).toContain(`Cancel job ${queued} (jobs-prune)?`);
     expect(confirm.text).toContain(`<form method="post" action="/administration/jobs/${queued}/cancel"><input type="hidden" name="csrf" value="${admin.csrf}"/>`);
     expect((await post(`/administration/jobs/${queued}/cancel`, admin, {}, alice.csrf)).status).toBe(403);
     expect((await app.services.jobs.readJob(systemActor, queued)).status).toBe("queued");
-    const res = await post(`/administration/jobs/${queued}/cancel`, admin);
+    const res = await raw(app, "POST", `/administration/jobs/${queued}/cancel`, { cookie: admin.cookie, form: { csrf: admin.csrf }, address: "203.0.113.8" });
     expect({ status: res.status, location: res.headers.get("location") }).toEqual({ status: 303, location: "/administration/jobs?done=cancelled" });
     expect(await app.services.jobs.readJob(systemActor, queued)).toMatchObject({ status: "failed", lastError: CANCELLED_ERROR, finishedAt: app.clock.now() });
-    expect(await auditEntries("job.cancel")).toEqual([expect.objectContaining({ targetType: "job", targetId: String(queued), via: "web", details: { name: "jobs-prune" } })]);
+    expect(await auditEntries("job.cancel")).toEqual([
+      expect.objectContaining({ targetType: "job", targetId: String(queued), via: "web", address: "203.0.113.8", details: { name: "jobs-prune" } }),
+    ]);
     const twice = await post(`/administration/jobs/${queued}/cancel`, admin);
     expect(twice.status).toBe(409);
     expect((await get(`/administration/jobs/${queued}/cancel`, admin)).status).toBe(409);
     expect((await post("/administration/jobs/999999/cancel", admin)).status).toBe(404);
     expect((await post("/administration/jobs/0/retry", admin)).status).toBe(404);
+    expect(await auditTotal()).toBe(before + 1);
   });
 
   test("a job's progress: a bar named after the job with its numbers as text, kept after it ends; none without a report", async () => {

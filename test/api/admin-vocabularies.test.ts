@@ -256,6 +256,43 @@ describe("imports", () => {
     expect(jobs[0]!.payload).toMatchObject({ type: "funders", source: "release" });
     expect(await lastAudit("vocabulary.import")).toMatchObject({ targetId: "funders", details: { job: jobs[0]!.id, source: "release" }, via: "web" });
     expect((await post(`${V}/imports/release`, admin, { type: "names" })).status).toBe(400);
-    await app.services.jobs.cancelJob(systemActor, jobs[0]!.id);
+    await app.services.jobs.cancelJob(systemActor, jobs[0]!.id, { via: "cli" });
+  });
+});
+
+describe("each action through the pages writes exactly one audit entry, via web", () => {
+  /** Every vocabulary.* entry, oldest first, as [action, target, via, address]. */
+  const vocabularyAudit = async () =>
+    (await app.services.audit.search(systemActor, { targetType: "vocabulary", size: 100 })).entries.reverse().map((e) => [e.action, e.targetId, e.via, e.address]);
+
+  test("add, edit, retire, restore, and both imports", async () => {
+    const before = await vocabularyAudit();
+    expect((await post(`${V}/subjects/new`, admin, { id: "platypus", scheme: "local", subject: "Platypus" })).status).toBe(303);
+    const entry = (await app.call("GET", "/api/subjects/platypus")).json;
+    expect((await post(`${V}/subjects/edit?id=platypus`, admin, { scheme: "local", subject: "Platypuses", revision: String(entry.revision_id) })).status).toBe(303);
+    expect((await post(`${V}/subjects/retire?id=platypus`, admin)).status).toBe(303);
+    expect((await post(`${V}/subjects/restore?id=platypus`, admin)).status).toBe(303);
+    expect((await post(`${V}/imports/release`, admin, { type: "affiliations" })).status).toBe(303);
+    const uploaded = await upload(admin, "type=affiliations&name=once.json", JSON.stringify(rorOrgs(1)));
+    expect(uploaded.status).toBe(201);
+    const web = ["web", ADDRESS];
+    expect((await vocabularyAudit()).slice(before.length)).toEqual([
+      ["vocabulary.create", "subjects/platypus", ...web],
+      ["vocabulary.update", "subjects/platypus", ...web],
+      ["vocabulary.retire", "subjects/platypus", ...web],
+      ["vocabulary.restore", "subjects/platypus", ...web],
+      ["vocabulary.import", "affiliations", ...web],
+      ["vocabulary.import", "affiliations", ...web],
+    ]);
+    for (const job of await app.services.jobs.listJobsNamed(systemActor, VOCABULARY_IMPORT_JOB)) {
+      if (job.status === "queued") await app.services.jobs.cancelJob(systemActor, job.id, { via: "cli" });
+    }
+  });
+
+  test("a refused action (a read-only type, a repeat) writes none", async () => {
+    const before = await vocabularyAudit();
+    expect((await post(`${V}/languages/new`, admin, { id: "yyy", title: "Yish" })).status).toBe(400);
+    expect((await post(`${V}/subjects/restore?id=platypus`, admin)).status).toBe(409);
+    expect(await vocabularyAudit()).toEqual(before);
   });
 });

@@ -222,6 +222,7 @@ describe("delete", () => {
   const hooked = () =>
     createCommunitiesService({
       ...ctx.services.deps,
+      audit: ctx.services.audit,
       lookup: ctx.services.vocabularies.lookup,
       files: createFileStore(join(ctx.dataDir, "files")),
       onDelete: [
@@ -239,12 +240,12 @@ describe("delete", () => {
     expect(await db.select().from(communityMembersTable).where(eq(communityMembersTable.communityId, ids["del-owner"]!)).all()).toEqual([]);
     expect(await db.select().from(featuredCommunitiesTable).where(eq(featuredCommunitiesTable.communityId, ids["del-owner"]!)).all()).toEqual([]);
     await ctx.makeCommunity("del-hooked");
-    await hooked().deleteCommunity(systemActor, "del-hooked");
+    await hooked().deleteCommunity(systemActor, "del-hooked", null, { via: "cli" });
     expect(deleted).toEqual(["del-hooked"]);
   });
 
   test("a hook that throws rolls the deletion back", async () => {
-    await expect(hooked().deleteCommunity(systemActor, "del-rollback")).rejects.toThrow("refused by a hook");
+    await expect(hooked().deleteCommunity(systemActor, "del-rollback", null, { via: "cli" })).rejects.toThrow("refused by a hook");
     expect((await ctx.communities.directory.find("del-rollback"))?.id).toBe(ids["del-rollback"]!);
   });
 });

@@ -17,9 +17,14 @@ beforeAll(async () => {
   ctx = await createTestApp();
   const v = ctx.services.vocabularies;
   await v.importEntries(systemActor, "names", broadNames());
-  await v.create(systemActor, "names", { id: "long", given_name: "Ada Augusta", family_name: "Lovelace-Byron King" });
-  await v.create(systemActor, "names", { id: "short", given_name: "Ada", family_name: "Lovelace" });
-  await v.create(systemActor, "names", { id: "affiliated", given_name: "Grace", family_name: "Hopper", affiliations: [{ name: "Lovelace Institute" }] });
+  await v.create(systemActor, "names", { id: "long", given_name: "Ada Augusta", family_name: "Lovelace-Byron King" }, { via: "cli", address: null });
+  await v.create(systemActor, "names", { id: "short", given_name: "Ada", family_name: "Lovelace" }, { via: "cli", address: null });
+  await v.create(
+    systemActor,
+    "names",
+    { id: "affiliated", given_name: "Grace", family_name: "Hopper", affiliations: [{ name: "Lovelace Institute" }] },
+    { via: "cli", address: null },
+  );
 });
 afterAll(() => ctx.close());
 

@@ -26,27 +26,42 @@ const NAMES = [
 beforeAll(async () => {
   ctx = await createTestApp();
   const v = ctx.services.vocabularies;
-  await v.create(systemActor, "affiliations", {
-    id: "03yrm5c26",
-    name: "California Digital Library",
-    acronym: "CDL",
-    country: "us",
-    identifiers: [{ scheme: "ror", identifier: "03yrm5c26" }],
-  });
-  await v.create(systemActor, "funders", { id: "00k4n6c32", name: "European Commission", acronym: "EC", country: "BE", identifiers: [{ scheme: "ror", identifier: "00k4n6c32" }] });
-  await v.create(systemActor, "funders", {
-    id: "021nxhr62",
-    name: "National Science Foundation",
-    acronym: "NSF",
-    country: "US",
-    identifiers: [{ scheme: "doi", identifier: "10.13039/100000001" }],
-  });
+  await v.create(
+    systemActor,
+    "affiliations",
+    {
+      id: "03yrm5c26",
+      name: "California Digital Library",
+      acronym: "CDL",
+      country: "us",
+      identifiers: [{ scheme: "ror", identifier: "03yrm5c26" }],
+    },
+    { via: "cli", address: null },
+  );
+  await v.create(
+    systemActor,
+    "funders",
+    { id: "00k4n6c32", name: "European Commission", acronym: "EC", country: "BE", identifiers: [{ scheme: "ror", identifier: "00k4n6c32" }] },
+    { via: "cli", address: null },
+  );
+  await v.create(
+    systemActor,
+    "funders",
+    {
+      id: "021nxhr62",
+      name: "National Science Foundation",
+      acronym: "NSF",
+      country: "US",
+      identifiers: [{ scheme: "doi", identifier: "10.13039/100000001" }],
+    },
+    { via: "cli", address: null },
+  );
   for (const n of NAMES) {
-    await v.create(systemActor, "names", n);
+    await v.create(systemActor, "names", n, { via: "cli", address: null });
     ctx.clock.advance(1000);
   }
-  await v.create(systemActor, "subjects", { id: "https://id.nlm.nih.gov/mesh/D000001", scheme: "MeSH", subject: "Calcimycin" });
-  await v.create(systemActor, "awards", { number: "101000001", title: { en: "Ocean observations" }, acronym: "OCEAN", funder: { id: "00k4n6c32" } });
+  await v.create(systemActor, "subjects", { id: "https://id.nlm.nih.gov/mesh/D000001", scheme: "MeSH", subject: "Calcimycin" }, { via: "cli", address: null });
+  await v.create(systemActor, "awards", { number: "101000001", title: { en: "Ocean observations" }, acronym: "OCEAN", funder: { id: "00k4n6c32" } }, { via: "cli", address: null });
 });
 afterAll(() => ctx.close());
 
@@ -218,7 +233,7 @@ describe("controlled vocabularies (shipped)", () => {
     const changed = shippedVocabularies().map((v) =>
       v.type === "communitytypes" ? { ...v, entries: v.entries.map((e) => (e.id === "event" ? { ...e, title: { en: "Event or meeting" } } : e)) } : v,
     );
-    await ctx.services.vocabularies.create(systemActor, "communitytypes", { id: "local-kind", title: { en: "Local kind" } });
+    await ctx.services.vocabularies.create(systemActor, "communitytypes", { id: "local-kind", title: { en: "Local kind" } }, { via: "cli", address: null });
     const summary = await ctx.services.vocabularies.loadFixtures(() => changed, "next-release");
     expect(summary).toMatchObject({ updated: 1, created: 0 });
     expect(await ctx.services.vocabularies.read(systemActor, "communitytypes", "event")).toMatchObject({ title: { en: "Event or meeting" }, revision_id: 2 });

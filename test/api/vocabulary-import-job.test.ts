@@ -43,7 +43,7 @@ afterAll(async () => {
 describe("an uploaded dump", () => {
   test("is streamed to the data directory, imported by the job with its progress stored, and its folder removed afterwards", async () => {
     const dump = writeRorDump(work, "upload.json", rorOrgs(5));
-    const queued = await app.services.vocabularyImports.queueUpload(systemActor, "affiliations", "v2-ror-data_schema_v2.json", streamOf(dump));
+    const queued = await app.services.vocabularyImports.queueUpload(systemActor, "affiliations", "v2-ror-data_schema_v2.json", streamOf(dump), { via: "cli", address: null });
     expect(queued).toMatchObject({ name: VOCABULARY_IMPORT_JOB, status: "queued", maxAttempts: 1 });
     expect(queued.payload).toMatchObject({ type: "affiliations", source: "upload", file: "dump.json", name: "v2-ror-data_schema_v2.json" });
     expect(importFolders()).toEqual([(queued.payload as { folder: string }).folder]);
@@ -62,9 +62,9 @@ describe("an uploaded dump", () => {
 
   test("whose name fits no reader of the type is refused before anything is stored", async () => {
     const dump = writeRorDump(work, "subjects.json", rorOrgs(1));
-    const refused = app.services.vocabularyImports.queueUpload(systemActor, "subjects", "subjects.json", streamOf(dump));
+    const refused = app.services.vocabularyImports.queueUpload(systemActor, "subjects", "subjects.json", streamOf(dump), { via: "cli", address: null });
     await expect(refused).rejects.toMatchObject({ status: 400, message: expect.stringContaining("subjects.json is not a subjects dump") });
-    await expect(app.services.vocabularyImports.queueUpload(systemActor, "licenses", "x.csv", streamOf(dump))).rejects.toMatchObject({
+    await expect(app.services.vocabularyImports.queueUpload(systemActor, "licenses", "x.csv", streamOf(dump), { via: "cli", address: null })).rejects.toMatchObject({
       status: 400,
       message: "type: Must be one of: affiliations, funders, names, awards, subjects.",
     });
@@ -75,7 +75,7 @@ describe("an uploaded dump", () => {
   test("that is not a ROR dump fails its job with a clear error, and the vocabulary reads as before", async () => {
     const bad = join(work, "bad.json");
     writeFileSync(bad, '{"not": "an array"}');
-    const queued = await app.services.vocabularyImports.queueUpload(systemActor, "affiliations", "bad.json", streamOf(bad));
+    const queued = await app.services.vocabularyImports.queueUpload(systemActor, "affiliations", "bad.json", streamOf(bad), { via: "cli", address: null });
     await app.services.worker.drain();
     const failed = await job(queued.id);
     expect(failed.status).toBe("failed");
@@ -90,7 +90,7 @@ describe("an uploaded dump", () => {
 describe("a run cut by a shutdown", () => {
   test("is released to the queue with its progress, and the next run goes on from the entries written instead of starting again", async () => {
     const dump = writeRorDump(work, "resume.json", rorOrgs(6, "Numbat Institute"));
-    const queued = await app.services.vocabularyImports.queueUpload(systemActor, "funders", "resume.json", streamOf(dump));
+    const queued = await app.services.vocabularyImports.queueUpload(systemActor, "funders", "resume.json", streamOf(dump), { via: "cli", address: null });
     // The worker's stop aborts the job's signal: here after its third entry.
     const definition = app.services.jobs.registry.get(VOCABULARY_IMPORT_JOB)!;
     const run = definition.run;
@@ -128,7 +128,7 @@ describe("a run cut by a shutdown", () => {
 describe("ROR's newest release, downloaded from its publisher", () => {
   test("through the signposting linkset: the zip is downloaded and its *_schema_v2.json imported", async () => {
     publisher.requests.length = 0;
-    const queued = await app.services.vocabularyImports.queueRelease(systemActor, "funders");
+    const queued = await app.services.vocabularyImports.queueRelease(systemActor, "funders", { via: "cli", address: null });
     expect(queued.payload).toMatchObject({ type: "funders", source: "release" });
     await app.services.worker.drain();
     const done = await job(queued.id);
@@ -146,7 +146,7 @@ describe("ROR's newest release, downloaded from its publisher", () => {
     const configured = app.config.VOCABULARIES_ROR_DUMP_URL;
     app.config.VOCABULARIES_ROR_DUMP_URL = publisher.searchUrl;
     try {
-      const queued = await app.services.vocabularyImports.queueRelease(systemActor, "affiliations");
+      const queued = await app.services.vocabularyImports.queueRelease(systemActor, "affiliations", { via: "cli", address: null });
       await app.services.worker.drain();
       expect((await job(queued.id)).result).toMatchObject({ processed: 4, created: 4 });
       expect((await app.call("GET", "/api/affiliations/0test0104")).json.name).toBe("Quokka Funder 04");
@@ -159,7 +159,7 @@ describe("ROR's newest release, downloaded from its publisher", () => {
     const configured = app.config.VOCABULARIES_ROR_DUMP_URL;
     app.config.VOCABULARIES_ROR_DUMP_URL = publisher.recordUrl.replace("/6347574", "/404");
     try {
-      const queued = await app.services.vocabularyImports.queueRelease(systemActor, "funders");
+      const queued = await app.services.vocabularyImports.queueRelease(systemActor, "funders", { via: "cli", address: null });
       await app.services.worker.drain();
       const tried = await job(queued.id);
       expect({ status: tried.status, attempts: tried.attempts, lastError: tried.lastError }).toEqual({
@@ -168,14 +168,14 @@ describe("ROR's newest release, downloaded from its publisher", () => {
         lastError: `${app.config.VOCABULARIES_ROR_DUMP_URL} answered 404 Not Found`,
       });
       expect(await total("funders")).toBe(10);
-      await app.services.jobs.cancelJob(systemActor, queued.id);
+      await app.services.jobs.cancelJob(systemActor, queued.id, { via: "cli" });
     } finally {
       app.config.VOCABULARIES_ROR_DUMP_URL = configured;
     }
   });
 
   test("only for ROR's vocabularies", async () => {
-    await expect(app.services.vocabularyImports.queueRelease(systemActor, "names")).rejects.toMatchObject({
+    await expect(app.services.vocabularyImports.queueRelease(systemActor, "names", { via: "cli", address: null })).rejects.toMatchObject({
       status: 400,
       message: "type: the newest release is downloaded for affiliations and funders (ROR) only.",
     });

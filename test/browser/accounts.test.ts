@@ -238,16 +238,26 @@ describe("accounts", () => {
   }, 60_000);
 
   test("the profile's affiliation: typing suggests institutions from the affiliations directory, and one picked is saved", async () => {
-    await app.services.vocabularies.create(systemActor, "affiliations", {
-      id: "052gg0110",
-      name: "University of Oxford",
-      identifiers: [{ scheme: "ror", identifier: "052gg0110" }],
-    });
-    await app.services.vocabularies.create(systemActor, "affiliations", {
-      id: "013meh722",
-      name: "University of Cambridge",
-      identifiers: [{ scheme: "ror", identifier: "013meh722" }],
-    });
+    await app.services.vocabularies.create(
+      systemActor,
+      "affiliations",
+      {
+        id: "052gg0110",
+        name: "University of Oxford",
+        identifiers: [{ scheme: "ror", identifier: "052gg0110" }],
+      },
+      { via: "cli", address: null },
+    );
+    await app.services.vocabularies.create(
+      systemActor,
+      "affiliations",
+      {
+        id: "013meh722",
+        name: "University of Cambridge",
+        identifiers: [{ scheme: "ror", identifier: "013meh722" }],
+      },
+      { via: "cli", address: null },
+    );
     const person = await browserAt(WIDTHS.phone);
     const page = await person.newPage();
     await signIn(page, "fay", "fay-password");

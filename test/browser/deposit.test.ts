@@ -11,16 +11,32 @@ let app: BrowserApp;
 beforeAll(async () => {
   app = await startBrowserApp();
   const v = app.services.vocabularies;
-  await v.create(systemActor, "affiliations", { id: "03yrm5c26", name: "California Digital Library", acronym: "CDL", identifiers: [{ scheme: "ror", identifier: "03yrm5c26" }] });
-  await v.create(systemActor, "names", {
-    id: "0000-0002-1825-0097",
-    given_name: "Ada",
-    family_name: "Lovelace",
-    identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0097" }],
-    affiliations: [{ id: "03yrm5c26" }],
-  });
-  await v.create(systemActor, "funders", { id: "00k4n6c32", name: "European Commission", acronym: "EC", country: "BE", identifiers: [{ scheme: "ror", identifier: "00k4n6c32" }] });
-  await v.create(systemActor, "awards", { number: "101000001", title: { en: "Ocean observations" }, acronym: "OCEAN", funder: { id: "00k4n6c32" } });
+  const CLI = { via: "cli", address: null } as const;
+  await v.create(
+    systemActor,
+    "affiliations",
+    { id: "03yrm5c26", name: "California Digital Library", acronym: "CDL", identifiers: [{ scheme: "ror", identifier: "03yrm5c26" }] },
+    CLI,
+  );
+  await v.create(
+    systemActor,
+    "names",
+    {
+      id: "0000-0002-1825-0097",
+      given_name: "Ada",
+      family_name: "Lovelace",
+      identifiers: [{ scheme: "orcid", identifier: "0000-0002-1825-0097" }],
+      affiliations: [{ id: "03yrm5c26" }],
+    },
+    CLI,
+  );
+  await v.create(
+    systemActor,
+    "funders",
+    { id: "00k4n6c32", name: "European Commission", acronym: "EC", country: "BE", identifiers: [{ scheme: "ror", identifier: "00k4n6c32" }] },
+    CLI,
+  );
+  await v.create(systemActor, "awards", { number: "101000001", title: { en: "Ocean observations" }, acronym: "OCEAN", funder: { id: "00k4n6c32" } }, CLI);
 });
 afterAll(() => app.stop());
 

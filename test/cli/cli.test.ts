@@ -32,9 +32,22 @@ describe("help and version", () => {
   test("--help lists the commands and configuration keys", () => {
     const res = cairn(["--help"]);
     expect(res.code).toBe(0);
-    for (const word of ["serve", "users", "audit", "tokens", "groups", "jobs", "MAX_CONTENT_LENGTH", "RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS"]) expect(res.stdout).toContain(word);
+    for (const word of [
+      "serve",
+      "users",
+      "audit",
+      "tokens",
+      "groups",
+      "jobs",
+      "records",
+      "communities",
+      "oai-sets",
+      "MAX_CONTENT_LENGTH",
+      "RECORDS_RESOURCES_FILES_ALLOWED_DOMAINS",
+    ])
+      expect(res.stdout).toContain(word);
   });
-  test.each(["serve", "users", "audit", "tokens", "groups", "jobs"])("%s --help prints its usage", (name) => {
+  test.each(["serve", "users", "audit", "tokens", "groups", "jobs", "records", "communities", "oai-sets"])("%s --help prints its usage", (name) => {
     const res = cairn([name, "--help"]);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain(`cairn ${name}`);

@@ -109,7 +109,7 @@ describe("wrong arguments: one line, exit 2", () => {
     ["unknown type", ["vocabularies", "import", "colours", "x.csv"], "cairn: vocabularies import needs a TYPE: funders, names, affiliations, subjects, awards\n"],
     ["no file", ["vocabularies", "import", "names"], "cairn: vocabularies import needs the FILE to read\n"],
     ["missing file", ["vocabularies", "import", "names", "/nope/names.csv"], "cairn: /nope/names.csv does not exist\n"],
-    ["unknown subcommand", ["vocabularies", "export"], "cairn: unknown vocabularies command 'export' (import, update)\n"],
+    ["unknown subcommand", ["vocabularies", "export"], "cairn: unknown vocabularies command 'export' (add, edit, retire, restore, list, import, update)\n"],
   ])("%s", (_name, args, stderr) => {
     const res = cairn([...args, "--data", data]);
     expect(res.code).toBe(2);

@@ -429,7 +429,7 @@ describe("a record published through the API", () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    for (const [type, entry] of DIRECTORY_ENTRIES) await t.services.vocabularies.create(systemActor, type as any, entry);
+    for (const [type, entry] of DIRECTORY_ENTRIES) await t.services.vocabularies.create(systemActor, type as any, entry, { via: "cli", address: null });
     const draft = await t.call("POST", "/api/records", {
       as: "alice",
       body: { access: { record: "public", files: "public" }, files: { enabled: false }, metadata: FULL_EXPORT_METADATA },

@@ -21,16 +21,14 @@ export const backupsRoutes = (http: ActorContext, kit: AdminKit) => {
     .post(`${BACKUPS}/run`, async ({ actor, request, body, server }) =>
       renderAdmin(deps, actor, request, async () => {
         checkCsrf(actor, formOf(body));
-        const job = await backup.queueBackup(actor);
-        await kit.audit(actor, request, server, { action: "backup.run", targetType: "job", targetId: job.id, details: { name: job.name } });
+        await backup.queueBackup(actor, kit.origin(request, server));
         return seeOther(`${BACKUPS}?done=backup`);
       }),
     )
     .post(`${BACKUPS}/:name/verify`, async ({ actor, request, params, body, server }) =>
       renderAdmin(deps, actor, request, async () => {
         checkCsrf(actor, formOf(body));
-        const job = await backup.queueVerify(actor, params.name);
-        await kit.audit(actor, request, server, { action: "backup.verify", targetType: "backup", targetId: params.name, details: { job: job.id } });
+        await backup.queueVerify(actor, params.name, kit.origin(request, server));
         return seeOther(`${BACKUPS}?done=verify`);
       }),
     );

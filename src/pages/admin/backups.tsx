@@ -7,7 +7,7 @@ import type { JobRow } from "../../jobs/service";
 import { PostButton } from "../forms";
 import type { PageContext } from "../layout";
 import { DataTable } from "../table";
-import { AdminPage, bytes, TableBox, when } from "./frame";
+import { AdminPage, Facts, bytes, TableBox, when } from "./frame";
 import { JobProgress } from "./jobs";
 
 export const BACKUPS = "/administration/backups";
@@ -73,14 +73,7 @@ function LastScheduled({ job, schedule }: { job: JobRow | null; schedule: string
   return (
     <section aria-labelledby="last-scheduled">
       <h2 id="last-scheduled">Last scheduled backup</h2>
-      <dl class="facts">
-        {facts.map(([term, value]) => (
-          <>
-            <dt>{term}</dt>
-            <dd class={term === "Error" && value !== "—" ? "error-text" : undefined}>{value}</dd>
-          </>
-        ))}
-      </dl>
+      <Facts facts={facts} classOf={(term, value) => (term === "Error" && value !== "—" ? "error-text" : undefined)} />
     </section>
   );
 }

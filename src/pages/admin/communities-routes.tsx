@@ -68,20 +68,13 @@ export const communitiesRoutes = (http: ActorContext, kit: AdminKit) => {
         checkCsrf(actor, form);
         const input = { start: form.get("start") ?? "", end: form.get("end") ?? "" };
         const community = (await communities.readCommunity(actor, params.id)) as Json;
-        let period: FeaturedPeriod;
         try {
-          period = (await communities.createFeatured(actor, community.id, { start_date: utc(input.start), end_date: utc(input.end) || null })) as FeaturedPeriod;
+          await communities.createFeatured(actor, community.id, { start_date: utc(input.start), end_date: utc(input.end) || null }, kit.origin(request, server));
         } catch (error) {
           if (error instanceof HttpError && error.status === 400 && error.errors)
             return htmlResponse(await communityPage(ctx, actor, community.id, { ...input, errors: error.errors }), 400);
           throw error;
         }
-        await kit.audit(actor, request, server, {
-          action: "community.feature",
-          targetType: "community",
-          targetId: community.id,
-          details: { featured: period.id, start_date: period.start_date, end_date: period.end_date ?? null },
-        });
         return seeOther(`${COMMUNITIES}/${community.id}?done=featured`);
       }),
     )
@@ -95,8 +88,7 @@ export const communitiesRoutes = (http: ActorContext, kit: AdminKit) => {
       renderAdmin(deps, actor, request, async () => {
         checkCsrf(actor, formOf(body));
         const { community, period } = await periodOf(actor, params.id, params.featuredId);
-        await communities.deleteFeatured(actor, community.id, String(period.id));
-        await kit.audit(actor, request, server, { action: "community.unfeature", targetType: "community", targetId: community.id, details: { featured: period.id } });
+        await communities.deleteFeatured(actor, community.id, String(period.id), kit.origin(request, server));
         return seeOther(`${COMMUNITIES}/${community.id}?done=removed`);
       }),
     )
@@ -110,8 +102,7 @@ export const communitiesRoutes = (http: ActorContext, kit: AdminKit) => {
       renderAdmin(deps, actor, request, async () => {
         checkCsrf(actor, formOf(body));
         const community = (await communities.readCommunity(actor, params.id)) as Json;
-        await communities.deleteCommunity(actor, community.id);
-        await kit.audit(actor, request, server, { action: "community.delete", targetType: "community", targetId: community.id, details: { slug: community.slug } });
+        await communities.deleteCommunity(actor, community.id, null, kit.origin(request, server));
         return seeOther(`${COMMUNITIES}?done=deleted`);
       }),
     );

@@ -6,7 +6,7 @@ import type { FieldError } from "../../core/errors";
 import { CsrfField, FieldErrors } from "../forms";
 import type { PageContext } from "../layout";
 import { DataTable } from "../table";
-import { AdminPage, AdminPager, ConfirmStep, queryOf, TableBox } from "./frame";
+import { AdminPage, Facts, AdminPager, ConfirmStep, queryOf, TableBox } from "./frame";
 
 type Json = Record<string, any>;
 
@@ -124,14 +124,7 @@ export function CommunityPage(props: { ctx: PageContext; mailOff: boolean; commu
         {" · "}
         <a href={`/communities/${community.slug}`}>The community's page</a>
       </p>
-      <dl class="facts">
-        {facts.map(([term, value]) => (
-          <>
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </>
-        ))}
-      </dl>
+      <Facts facts={facts} />
       <section aria-labelledby="featured-heading">
         <h2 id="featured-heading">Featured periods</h2>
         {periods.length === 0 ? (

@@ -177,3 +177,34 @@ export async function renderAdmin(deps: PagesDeps, actor: Actor, request: Reques
     }
   });
 }
+
+/** A screen's facts as a definition list; `classOf` styles one value (an error, a path). */
+export function Facts({ facts, classOf }: { facts: [string, Child][]; classOf?: (term: string, value: Child) => string | undefined }) {
+  return (
+    <dl class="facts">
+      {facts.map(([term, value]) => (
+        <>
+          <dt>{term}</dt>
+          <dd class={classOf?.(term, value)}>{value}</dd>
+        </>
+      ))}
+    </dl>
+  );
+}
+
+/** A filter's choices, "Any" (the empty value) first. */
+export function AnyOf({ id, name, value, choices, children }: { id: string; name: string; value: string; choices: Record<string, string>; children?: Child }) {
+  return (
+    <select id={id} name={name}>
+      <option value="" selected={value === ""}>
+        Any
+      </option>
+      {Object.entries(choices).map(([choice, label]) => (
+        <option value={choice} selected={value === choice}>
+          {label}
+        </option>
+      ))}
+      {children}
+    </select>
+  );
+}

@@ -2,7 +2,7 @@
 // space, and the configuration warnings (the health service gathers them; this page only shows).
 import type { Health } from "../../admin/health";
 import type { PageContext } from "../layout";
-import { AdminPage, bytes, when } from "./frame";
+import { AdminPage, Facts, bytes, when } from "./frame";
 
 export const HEALTH = "/administration/health";
 
@@ -41,14 +41,7 @@ export function HealthPage({ ctx, health, mailOff }: { ctx: PageContext; health:
     <AdminPage ctx={ctx} title="Health" screen={HEALTH} mailOff={mailOff}>
       <section aria-labelledby="installation">
         <h2 id="installation">Installation</h2>
-        <dl class="facts">
-          {facts.map(([term, value]) => (
-            <>
-              <dt>{term}</dt>
-              <dd class={term === "Data directory" || term === "Commit" ? "mono" : undefined}>{value}</dd>
-            </>
-          ))}
-        </dl>
+        <Facts facts={facts} classOf={(term) => (term === "Data directory" || term === "Commit" ? "mono" : undefined)} />
       </section>
       <section aria-labelledby="warnings">
         <h2 id="warnings">Warnings</h2>

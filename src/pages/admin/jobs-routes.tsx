@@ -30,16 +30,14 @@ export const jobsRoutes = (http: ActorContext, kit: AdminKit) => {
     .post(`${JOBS}/:id/cancel`, async ({ actor, request, params, body, server }) =>
       renderAdmin(deps, actor, request, async () => {
         checkCsrf(actor, formOf(body));
-        const job = await jobs.cancelJob(actor, idOf(params.id, "job"));
-        await kit.audit(actor, request, server, { action: "job.cancel", targetType: "job", targetId: job.id, details: { name: job.name } });
+        await jobs.cancelJob(actor, idOf(params.id, "job"), kit.origin(request, server));
         return seeOther(`${JOBS}?done=cancelled`);
       }),
     )
     .post(`${JOBS}/:id/retry`, async ({ actor, request, params, body, server }) =>
       renderAdmin(deps, actor, request, async () => {
         checkCsrf(actor, formOf(body));
-        const job = await jobs.retryJob(actor, idOf(params.id, "job"));
-        await kit.audit(actor, request, server, { action: "job.retry", targetType: "job", targetId: job.id, details: { name: job.name } });
+        await jobs.retryJob(actor, idOf(params.id, "job"), kit.origin(request, server));
         return seeOther(`${JOBS}?done=retried`);
       }),
     );

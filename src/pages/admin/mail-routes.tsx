@@ -49,8 +49,7 @@ export const mailRoutes = (http: ActorContext, kit: AdminKit) => {
     .post(`${MAIL}/:id/resend`, async ({ actor, request, params, body, server }) =>
       renderAdmin(deps, actor, request, async () => {
         checkCsrf(actor, formOf(body));
-        const message = await mail.resendMail(actor, idOf(params.id, "message"));
-        await kit.audit(actor, request, server, { action: "mail.resend", targetType: "mail", targetId: message.id, details: { to: message.recipient } });
+        const message = await mail.resendMail(actor, idOf(params.id, "message"), kit.origin(request, server));
         return seeOther(`${MAIL}/${message.id}?resent=1`);
       }),
     )
@@ -61,12 +60,11 @@ export const mailRoutes = (http: ActorContext, kit: AdminKit) => {
         const to = form.get("to") ?? "";
         let message: OutboxMessage;
         try {
-          message = await mail.sendTestMail(actor, to);
+          message = await mail.sendTestMail(actor, to, kit.origin(request, server));
         } catch (error) {
           if (error instanceof HttpError && error.status === 400 && error.errors) return htmlResponse(await outboxPage(ctx, actor, {}, { to, errors: error.errors }), 400);
           throw error;
         }
-        await kit.audit(actor, request, server, { action: "mail.test", targetType: "mail", targetId: message.id, details: { to: message.recipient } });
         return seeOther(`${MAIL}/${message.id}?tested=1`);
       }),
     );

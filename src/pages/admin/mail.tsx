@@ -5,7 +5,7 @@ import type { OutboxMessage } from "../../mail/service";
 import { CsrfField, TextField } from "../forms";
 import type { PageContext } from "../layout";
 import { DataTable } from "../table";
-import { AdminPage, AdminPager, ConfirmStep, queryOf, TableBox, when } from "./frame";
+import { AdminPage, AnyOf, Facts, AdminPager, ConfirmStep, queryOf, TableBox, when } from "./frame";
 
 export const MAIL = "/administration/mail";
 
@@ -24,16 +24,7 @@ function FilterForm({ filters }: { filters: OutboxFilters }) {
       <label for="mail-q">Recipient, subject or topic</label>
       <input id="mail-q" name="q" type="search" value={filters.q} maxlength={200} />
       <label for="mail-status">Status</label>
-      <select id="mail-status" name="status">
-        <option value="" selected={filters.status === ""}>
-          Any
-        </option>
-        {Object.entries(STATUS_LABELS).map(([value, label]) => (
-          <option value={value} selected={filters.status === value}>
-            {label}
-          </option>
-        ))}
-      </select>
+      <AnyOf id="mail-status" name="status" value={filters.status} choices={STATUS_LABELS} />
       <div class="actions">
         <button type="submit">Search the outbox</button>
       </div>
@@ -110,16 +101,7 @@ function MessageFacts({ message }: { message: OutboxMessage }) {
     ["Attempts", String(message.attempts)],
     ["The SMTP server's answer", message.lastError ?? "—"],
   ];
-  return (
-    <dl class="facts">
-      {facts.map(([term, value]) => (
-        <>
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </>
-      ))}
-    </dl>
-  );
+  return <Facts facts={facts} />;
 }
 
 export function MessagePage({ ctx, mailOff, message, notice }: { ctx: PageContext; mailOff: boolean; message: OutboxMessage; notice?: string }) {

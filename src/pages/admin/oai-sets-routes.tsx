@@ -59,13 +59,12 @@ export const oaiSetsRoutes = (http: ActorContext, kit: AdminKit) => {
         const values = valuesOf(form);
         let created: OaiSet;
         try {
-          created = (await oai.createSet(actor, values)) as OaiSet;
+          created = (await oai.createSet(actor, values, kit.origin(request, server))) as OaiSet;
         } catch (error) {
           const errors = fieldErrorsOf(error);
           if (errors) return htmlResponse(<SetFormPage ctx={ctx} mailOff={kit.mailOff()} set={null} values={values} errors={errors} />, 400);
           throw error;
         }
-        await kit.audit(actor, request, server, { action: "oai-set.create", targetType: "oai-set", targetId: created.id, details: { spec: created.spec } });
         return seeOther(`${OAI_SETS}/${created.id}?done=created`);
       }),
     )
@@ -83,13 +82,12 @@ export const oaiSetsRoutes = (http: ActorContext, kit: AdminKit) => {
         // The spec is not part of the form: it cannot change.
         const values = { ...valuesOf(form), spec: set.spec };
         try {
-          await oai.updateSet(actor, params.id, values);
+          await oai.updateSet(actor, params.id, values, kit.origin(request, server));
         } catch (error) {
           const errors = fieldErrorsOf(error);
           if (errors) return htmlResponse(<SetFormPage ctx={ctx} mailOff={kit.mailOff()} set={set} values={values} errors={errors} />, 400);
           throw error;
         }
-        await kit.audit(actor, request, server, { action: "oai-set.update", targetType: "oai-set", targetId: set.id, details: { spec: set.spec } });
         return seeOther(`${OAI_SETS}/${set.id}?done=saved`);
       }),
     )
@@ -100,8 +98,7 @@ export const oaiSetsRoutes = (http: ActorContext, kit: AdminKit) => {
       renderAdmin(deps, actor, request, async () => {
         checkCsrf(actor, formOf(body));
         const set = await readSet(actor, params.id);
-        await oai.deleteSet(actor, String(set.id));
-        await kit.audit(actor, request, server, { action: "oai-set.delete", targetType: "oai-set", targetId: set.id, details: { spec: set.spec } });
+        await oai.deleteSet(actor, String(set.id), kit.origin(request, server));
         return seeOther(`${OAI_SETS}?done=deleted`);
       }),
     );

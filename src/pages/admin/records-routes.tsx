@@ -106,13 +106,12 @@ export const recordsRoutes = (http: ActorContext, kit: AdminKit) => {
         checkCsrf(actor, form);
         const input = { reason: form.get("reason") ?? "", note: form.get("note") ?? "" };
         try {
-          await records.deleteRecord(actor, params.id, { removal_reason: { id: input.reason }, note: input.note });
+          await records.deleteRecord(actor, params.id, { removal_reason: { id: input.reason }, note: input.note }, kit.origin(request, server));
         } catch (error) {
           const errors = fieldErrorsOf(error);
           if (errors) return htmlResponse(await tombstonePage(ctx, actor, params.id, { ...input, errors }), 400);
           throw error;
         }
-        await kit.audit(actor, request, server, { action: "record.tombstone", targetType: "record", targetId: params.id, details: { reason: input.reason, note: input.note } });
         return seeOther(`${RECORDS}/${params.id}?done=tombstoned`);
       }),
     )
@@ -122,8 +121,7 @@ export const recordsRoutes = (http: ActorContext, kit: AdminKit) => {
     .post(`${RECORDS}/:id/restore`, async ({ actor, request, params, body, server }) =>
       renderAdmin(deps, actor, request, async () => {
         checkCsrf(actor, formOf(body));
-        await records.restoreRecord(actor, params.id);
-        await kit.audit(actor, request, server, { action: "record.restore", targetType: "record", targetId: params.id });
+        await records.restoreRecord(actor, params.id, kit.origin(request, server));
         return seeOther(`${RECORDS}/${params.id}?done=restored`);
       }),
     )
@@ -139,17 +137,15 @@ export const recordsRoutes = (http: ActorContext, kit: AdminKit) => {
         checkCsrf(actor, form);
         const record = await recordOf(actor, params.id, isDraft(query));
         const owner = form.get("owner") ?? "";
-        let userId: number;
         try {
-          userId = await userNamed(actor, owner);
+          const userId = await userNamed(actor, owner);
           // The sharing service's ownership transfer (`PUT /api/records/{id}/access` with `owned_by`).
-          await access.updateSettings(actor, params.id, { owned_by: { user: String(userId) } });
+          await access.updateSettings(actor, params.id, { owned_by: { user: String(userId) } }, kit.origin(request, server));
         } catch (error) {
           const errors = fieldErrorsOf(error);
           if (errors) return htmlResponse(<OwnerPage ctx={ctx} mailOff={kit.mailOff()} record={record} owner={owner} errors={errors} />, 400);
           throw error;
         }
-        await kit.audit(actor, request, server, { action: "record.owner", targetType: "record", targetId: params.id, details: { from: record.ownerId, to: userId } });
         return seeOther(`${RECORDS}/${params.id}?done=owner${isDraft(query) ? "&draft=1" : ""}`);
       }),
     );

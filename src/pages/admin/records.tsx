@@ -8,7 +8,7 @@ import type { PageContext } from "../layout";
 import { FORM_ID, Facets } from "../search/parts";
 import type { SearchState } from "../search/state";
 import { DataTable } from "../table";
-import { AdminPage, AdminPager, ConfirmStep, queryOf, TableBox } from "./frame";
+import { AdminPage, AnyOf, Facts, AdminPager, ConfirmStep, queryOf, TableBox } from "./frame";
 
 type Json = Record<string, any>;
 
@@ -59,16 +59,7 @@ function SearchForm({ filters }: { filters: RecordFilters }) {
       <label for="records-q">Title, creator, id or any query</label>
       <input id="records-q" name="q" type="search" value={filters.q} maxlength={1000} />
       <label for="records-status">Status</label>
-      <select id="records-status" name="status">
-        <option value="" selected={filters.status === ""}>
-          Any
-        </option>
-        {Object.entries(RECORD_STATUSES).map(([value, label]) => (
-          <option value={value} selected={filters.status === value}>
-            {label}
-          </option>
-        ))}
-      </select>
+      <AnyOf id="records-status" name="status" value={filters.status} choices={RECORD_STATUSES} />
       <div class="actions">
         <button type="submit">Search records</button>
       </div>
@@ -156,14 +147,7 @@ export function RecordPage({ ctx, mailOff, record, notice }: { ctx: PageContext;
           </>
         )}
       </p>
-      <dl class="facts">
-        {facts.map(([term, value]) => (
-          <>
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </>
-        ))}
-      </dl>
+      <Facts facts={facts} />
       <section aria-labelledby="record-actions">
         <h2 id="record-actions">Actions</h2>
         <div class="actions">

@@ -12,7 +12,7 @@ import { CsrfField } from "../forms";
 import type { Child } from "../jsx-runtime";
 import type { PageContext } from "../layout";
 import { DataTable } from "../table";
-import { AdminPage, AdminPager, ConfirmStep, queryOf, TableBox, when } from "./frame";
+import { AdminPage, Facts, AdminPager, ConfirmStep, queryOf, TableBox, when } from "./frame";
 import type { QuotaUsage } from "../../quotas/model";
 import { UserStorage } from "./quota";
 import { AWAITING, UserModeration, type PendingModeration } from "./moderation";
@@ -309,14 +309,7 @@ export function UserPage(props: {
       <p>
         <StateBadges user={user} />
       </p>
-      <dl class="facts">
-        {facts.map(([term, value]) => (
-          <>
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </>
-        ))}
-      </dl>
+      <Facts facts={facts} />
       {props.moderation ? <UserModeration pending={props.moderation} /> : null}
       <ActionButtons ctx={ctx} user={user} more={props.more?.actions} />
       <Identities identities={props.identities} />

@@ -1,7 +1,7 @@
 // Vocabularies: the list, one vocabulary's entries, add/edit/retire (retire confirmed) where the
 // type's rule allows, and the imports (an upload streamed to the data directory, or ROR's newest
-// release), each queued as a job. Every change is audited (vocabulary.create/update/retire/
-// restore/import, via web).
+// release), each queued as a job. Every change is audited by the service it goes through
+// (vocabulary.create/update/retire/restore/import, via web with the client's address).
 import { Elysia } from "elysia";
 import type { Actor } from "../../core/actor";
 import { badRequest } from "../../core/errors";
@@ -66,13 +66,7 @@ export const vocabulariesRoutes = (http: ActorContext, kit: AdminKit) => {
         renderAdmin(deps, actor, request, async () => {
           const form = formOf(body);
           checkCsrf(actor, form);
-          const job = await vocabularyImports.queueRelease(actor, field(form, "type"));
-          await kit.audit(actor, request, server, {
-            action: "vocabulary.import",
-            targetType: "vocabulary",
-            targetId: field(form, "type"),
-            details: { job: job.id, source: "release" },
-          });
+          await vocabularyImports.queueRelease(actor, field(form, "type"), kit.origin(request, server));
           return seeOther(`${VOCABULARIES}?done=queued`);
         }),
       )
@@ -83,13 +77,7 @@ export const vocabulariesRoutes = (http: ActorContext, kit: AdminKit) => {
         checkCsrf(actor, new URLSearchParams({ csrf: request.headers.get("x-csrf-token") ?? "" }));
         if (!(body instanceof ReadableStream)) throw badRequest("Send the dump as the request body (application/octet-stream).");
         const type = text(query.type);
-        const job = await vocabularyImports.queueUpload(actor, type, text(query.name), body as ReadableStream<Uint8Array>);
-        await kit.audit(actor, request, server, {
-          action: "vocabulary.import",
-          targetType: "vocabulary",
-          targetId: type,
-          details: { job: job.id, source: "upload", name: text(query.name) },
-        });
+        const job = await vocabularyImports.queueUpload(actor, type, text(query.name), body as ReadableStream<Uint8Array>, kit.origin(request, server));
         set.status = 201;
         return { job: job.id, location: `${VOCABULARIES}?done=queued` };
       })
@@ -116,8 +104,7 @@ export const vocabulariesRoutes = (http: ActorContext, kit: AdminKit) => {
           const form = formOf(body);
           checkCsrf(actor, form);
           const { type, rule } = await vocabularies.editableType(actor, params.type);
-          const entry = (await vocabularies.addEntry(actor, type, entryFromForm(type, rule, form, null))) as Entry;
-          await kit.audit(actor, request, server, { action: "vocabulary.create", targetType: "vocabulary", targetId: `${type}/${entry.id}` });
+          await vocabularies.addEntry(actor, type, entryFromForm(type, rule, form, null), kit.origin(request, server));
           return seeOther(`${VOCABULARIES}/${type}?done=added`);
         }),
       )
@@ -133,8 +120,7 @@ export const vocabulariesRoutes = (http: ActorContext, kit: AdminKit) => {
           checkCsrf(actor, form);
           const { type, rule } = await vocabularies.editableType(actor, params.type);
           const stored = await entryOf(actor, type, query);
-          await vocabularies.editEntry(actor, type, stored.id, entryFromForm(type, rule, form, stored), form.get("revision"));
-          await kit.audit(actor, request, server, { action: "vocabulary.update", targetType: "vocabulary", targetId: `${type}/${stored.id}` });
+          await vocabularies.editEntry(actor, type, stored.id, entryFromForm(type, rule, form, stored), form.get("revision"), kit.origin(request, server));
           return seeOther(`${VOCABULARIES}/${type}?done=updated`);
         }),
       )
@@ -150,8 +136,7 @@ export const vocabulariesRoutes = (http: ActorContext, kit: AdminKit) => {
           if (params.change !== "retire" && params.change !== "restore") throw badRequest(`No action '${params.change}'.`);
           const { type } = await vocabularies.editableType(actor, params.type);
           const id = text(query.id);
-          await vocabularies.setRetired(actor, type, id, params.change === "retire");
-          await kit.audit(actor, request, server, { action: `vocabulary.${params.change}`, targetType: "vocabulary", targetId: `${type}/${id}` });
+          await vocabularies.setRetired(actor, type, id, params.change === "retire", kit.origin(request, server));
           return seeOther(`${VOCABULARIES}/${type}?done=${params.change === "retire" ? "retired" : "restored"}`);
         }),
       )
