@@ -168,7 +168,18 @@ export function createServices(options: AppOptions) {
     moderation: { hold: (actor, draft) => moderation.hold(actor, draft), isHeld: moderationDirectory.isHeld },
     log,
   });
-  const stats = createStatsService({ ...deps, records, totals: statsTotals, onPopularity: records.updatePopularity, log });
+  const stats = createStatsService({
+    ...deps,
+    records,
+    totals: statsTotals,
+    onPopularity: records.updatePopularity,
+    log,
+    // Files are built below (their downloads are counted by stats); asked only when the Statistics screen is read.
+    growth: {
+      publishedPerDay: records.publishedPerDay,
+      storedBytes: { before: (fromMs) => files.storedBytes.before(fromMs), perDay: (fromMs, toMs) => files.storedBytes.perDay(fromMs, toMs) },
+    },
+  });
   const quotaLimits = createQuotaLimits(deps);
   const files = createFilesService({
     ...deps,

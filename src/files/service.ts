@@ -204,6 +204,12 @@ export function createFilesService(deps: FilesDeps) {
     /** Key check for routes (so a bad key is a 400 before any lookup). */
     checkKey,
 
+    /** Statistics: bytes stored before `fromMs`, and per UTC day number in [fromMs, toMs) (the caller checks who asks). */
+    storedBytes: {
+      before: (fromMs: number) => store.sumStoredBefore(db, fromMs),
+      perDay: (fromMs: number, toMs: number) => store.sumStoredPerDay(db, fromMs, toMs),
+    },
+
     /** The fetch job's work (see fetch.ts). */
     fetchFile: createFetchTransfer(ctx),
     /** The integrity job and `cairn files verify`. */

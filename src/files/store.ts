@@ -123,3 +123,14 @@ export const listEntriesOfObject = async (db: Db, objectId: string) =>
     .select({ recordId: fileEntriesTable.recordId, isDraft: fileEntriesTable.isDraft, key: fileEntriesTable.key })
     .from(fileEntriesTable)
     .where(eq(fileEntriesTable.objectId, objectId));
+
+/** Bytes of the stored objects created before `fromMs`: where the Statistics screen's storage series starts. */
+export const sumStoredBefore = async (db: Db, fromMs: number) =>
+  (await db.statements.get<{ bytes: number }>("SELECT coalesce(sum(size), 0) AS bytes FROM file_objects WHERE created < ?", [fromMs]))!.bytes;
+
+/** Bytes of the stored objects created per UTC day number in [fromMs, toMs). */
+export const sumStoredPerDay = (db: Db, fromMs: number, toMs: number) =>
+  db.statements.all<{ day: number; bytes: number }>(
+    "SELECT created / 86400000 AS day, sum(size) AS bytes FROM file_objects WHERE created >= ? AND created < ? GROUP BY day ORDER BY day",
+    [fromMs, toMs],
+  );

@@ -296,6 +296,9 @@ export function createRecordsService(deps: RecordsDeps) {
       return index.rebuild(clock.now(), deps.files.fileTypes, hooks);
     },
 
+    /** Statistics: published versions per UTC day number in [fromMs, toMs) (the caller checks who asks). */
+    publishedPerDay: (fromMs: number, toMs: number) => store.countPublishedPerDay(db, fromMs, toMs),
+
     /** Whether the index holds every record and draft (a rebuild killed before this design, or a lost write, shows here). */
     checkIndex: () => index.check(),
 

@@ -188,3 +188,10 @@ export const listOwnedRecords = async (db: Db, userId: number, limit: number) =>
 
 export const listOwnedDrafts = async (db: Db, userId: number, limit: number) =>
   await db.select().from(draftsTable).where(eq(draftsTable.ownerId, userId)).orderBy(desc(draftsTable.updated), desc(draftsTable.id)).limit(limit);
+
+/** Published records (each version is one) created per UTC day number (ms / 86,400,000) in [fromMs, toMs): the Statistics screen's new records. */
+export const countPublishedPerDay = (db: Db, fromMs: number, toMs: number) =>
+  db.statements.all<{ day: number; count: number }>(
+    "SELECT created / 86400000 AS day, count(*) AS count FROM records WHERE is_published = 1 AND created >= ? AND created < ? GROUP BY day ORDER BY day",
+    [fromMs, toMs],
+  );

@@ -46,6 +46,16 @@ export interface OverviewDeps {
   db: Db;
   clock: Clock;
   loadRecordJson(id: string): Promise<RecordDocument | null>;
+  growth: StatsGrowth;
+}
+
+/** The series other areas count for the Statistics screen: published versions (records) and stored bytes (files) by UTC day number. */
+export interface StatsGrowth {
+  publishedPerDay(fromMs: number, toMs: number): Promise<{ day: number; count: number }[]>;
+  storedBytes: {
+    before(fromMs: number): Promise<number>;
+    perDay(fromMs: number, toMs: number): Promise<{ day: number; bytes: number }[]>;
+  };
 }
 
 /** `days` (the default) or `months`; anything else is a 400 naming the parameter. */
@@ -99,17 +109,17 @@ export function createStatsOverview(deps: OverviewDeps) {
       }
       const fromMs = Date.parse(`${from}T00:00:00Z`);
       const toMs = Date.parse(`${to}T00:00:00Z`) + DAY_MS;
-      for (const row of await store.listNewRecordsPerDay(db, fromMs, toMs)) {
+      for (const row of await deps.growth.publishedPerDay(fromMs, toMs)) {
         const bucket = buckets.get(bucketOf(formatDate(row.day * DAY_MS)));
         if (bucket) bucket.newRecords += row.count;
       }
       // Storage is cumulative: each bucket holds what was stored by its end.
       const added = new Map<string, number>();
-      for (const row of await store.listStoragePerDay(db, fromMs, toMs)) {
+      for (const row of await deps.growth.storedBytes.perDay(fromMs, toMs)) {
         const key = bucketOf(formatDate(row.day * DAY_MS));
         added.set(key, (added.get(key) ?? 0) + row.bytes);
       }
-      let storage = await store.sumStorageBefore(db, fromMs);
+      let storage = await deps.growth.storedBytes.before(fromMs);
       for (const bucket of buckets.values()) {
         storage += added.get(bucket.key) ?? 0;
         bucket.storageBytes = storage;

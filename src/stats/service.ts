@@ -8,7 +8,7 @@ import type { RecordDocument } from "../core/record-document";
 import { createAggregator, type Popularity, type RunOptions } from "./aggregate";
 import { buildDatasetReport, type ReportRecord } from "./counter-report";
 import { createRecorder } from "./events";
-import { createStatsOverview, parsePeriod, periodOf } from "./overview";
+import { createStatsOverview, parsePeriod, periodOf, type StatsGrowth } from "./overview";
 import { DOWNLOAD, STAT_QUERIES, VIEW, type RecordDownloadInput, type RecordViewInput } from "./model";
 import { requireExport, requireStatsRead, type RecordAccess } from "./policy";
 import { presentQueryResult } from "./present";
@@ -23,6 +23,8 @@ export interface StatsDeps extends Deps {
   /** Receives parents' new all-version unique views/downloads (the popularity sorts' columns). */
   onPopularity(rows: Popularity[]): void | Promise<void>;
   log(message: string): void;
+  /** The Statistics screen's growth series, from records and files (files are built later: bound late in app.ts). */
+  growth: StatsGrowth;
 }
 
 export type StatsService = ReturnType<typeof createStatsService>;
@@ -97,7 +99,7 @@ export function createStatsService(deps: StatsDeps) {
     return buildDatasetReport({ from, to, created: now, baseUrl: config.BASE_URL, records: [...records.values()] });
   }
 
-  const overview = createStatsOverview({ db, clock, loadRecordJson: deps.records.loadRecordJson });
+  const overview = createStatsOverview({ db, clock, loadRecordJson: deps.records.loadRecordJson, growth: deps.growth });
   // Clients send few distinct Accept headers: the verdict is remembered instead of parsed per view.
   const jsonAccepts = new Map<string, boolean>();
   function acceptsJson(accept: string | null): boolean {

@@ -219,24 +219,3 @@ const TOP_SQL = {
 /** The record versions with the most views (or downloads) between two days, most first. */
 export const listTopRecords = (db: Db, by: "views" | "downloads", from: string, to: string, limit: number) =>
   db.statements.all<{ recordId: string; count: number }>(TOP_SQL[by], [from, to, limit]);
-
-// The Statistics screen's growth series read two tables of other areas, for counts and sums only
-// (as quotas/ reads file sizes): no row of theirs is shown or changed here.
-
-/** Published records (each version is one) created per UTC day number (ms / 86,400,000) in [fromMs, toMs). */
-export const listNewRecordsPerDay = (db: Db, fromMs: number, toMs: number) =>
-  db.statements.all<{ day: number; count: number }>(
-    "SELECT created / 86400000 AS day, count(*) AS count FROM records WHERE is_published = 1 AND created >= ? AND created < ? GROUP BY day ORDER BY day",
-    [fromMs, toMs],
-  );
-
-/** Bytes of the stored files created before `fromMs`: where the storage series starts. */
-export const sumStorageBefore = async (db: Db, fromMs: number) =>
-  (await db.statements.get<{ bytes: number }>("SELECT coalesce(sum(size), 0) AS bytes FROM file_objects WHERE created < ?", [fromMs]))!.bytes;
-
-/** Bytes of the stored files created per UTC day number in [fromMs, toMs). */
-export const listStoragePerDay = (db: Db, fromMs: number, toMs: number) =>
-  db.statements.all<{ day: number; bytes: number }>(
-    "SELECT created / 86400000 AS day, sum(size) AS bytes FROM file_objects WHERE created >= ? AND created < ? GROUP BY day ORDER BY day",
-    [fromMs, toMs],
-  );
