@@ -4,7 +4,7 @@
 // refused without CSRF; the service's 400 shown beside the fields with the values kept.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemActor } from "../../src/core/actor";
-import { sessionCookie, sessionCsrf } from "../helpers/accounts";
+import { pageSession } from "../helpers/accounts";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { raw } from "../helpers/sign-in";
 
@@ -17,10 +17,7 @@ let admin: { cookie: string; csrf: string };
 let alice: { cookie: string; csrf: string };
 let physics: number;
 
-const session = async (login: string) => {
-  const cookie = await sessionCookie(app, login, `${login}-password`);
-  return { cookie, csrf: await sessionCsrf(app, cookie, "/account/settings/profile") };
-};
+const session = (login: string) => pageSession(app, login);
 const get = (path: string, who?: { cookie: string }) => raw(app, "GET", path, { cookie: who?.cookie });
 const post = (path: string, who: { cookie: string; csrf: string } | null, form: Record<string, string> = {}, csrf = who?.csrf) =>
   raw(app, "POST", path, { cookie: who?.cookie, form: csrf === undefined ? form : { ...form, csrf }, address: ADDRESS });

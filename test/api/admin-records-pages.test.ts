@@ -6,7 +6,7 @@
 // shown beside the fields.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { anonymous, systemActor, type Actor } from "../../src/core/actor";
-import { sessionCookie, sessionCsrf } from "../helpers/accounts";
+import { pageSession } from "../helpers/accounts";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createDraft, publishableDraft, publishRecord, MINIMAL_METADATA } from "../helpers/records";
 import { raw } from "../helpers/sign-in";
@@ -21,10 +21,7 @@ let alice: { cookie: string; csrf: string };
 /** Alice's public record, her restricted one, her unpublished draft, Bob's deleted record. */
 let ids: { open: string; closed: string; draft: string; gone: string };
 
-const session = async (login: string) => {
-  const cookie = await sessionCookie(app, login, `${login}-password`);
-  return { cookie, csrf: await sessionCsrf(app, cookie, "/account/settings/profile") };
-};
+const session = (login: string) => pageSession(app, login);
 const get = (path: string, who?: { cookie: string }) => raw(app, "GET", path, { cookie: who?.cookie });
 const post = (path: string, who: { cookie: string; csrf: string } | null, form: Record<string, string> = {}, csrf = who?.csrf) =>
   raw(app, "POST", path, { cookie: who?.cookie, form: csrf === undefined ? form : { ...form, csrf }, address: ADDRESS });

@@ -6,7 +6,7 @@
 // and latest sign-ins; the "created since" filter of the list and of GET /api/users/all.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemActor } from "../../src/core/actor";
-import { sessionCookie, sessionCsrf } from "../helpers/accounts";
+import { pageSession } from "../helpers/accounts";
 import { createTestApp, type Caller, type TestApp } from "../helpers/app";
 import { COMMUNITY_BODY } from "../helpers/communities";
 import { createDraft, publishableDraft, publishRecord } from "../helpers/records";
@@ -19,10 +19,7 @@ let app: TestApp;
 let admin: { cookie: string; csrf: string };
 let alice: { cookie: string; csrf: string };
 
-const session = async (login: string) => {
-  const cookie = await sessionCookie(app, login, `${login}-password`);
-  return { cookie, csrf: await sessionCsrf(app, cookie, "/account/settings/profile") };
-};
+const session = (login: string) => pageSession(app, login);
 const get = (path: string, who?: { cookie: string }) => raw(app, "GET", path, { cookie: who?.cookie });
 const post = (path: string, who: { cookie: string; csrf: string } | null, fields: Record<string, string> = {}, csrf = who?.csrf) =>
   raw(app, "POST", path, { cookie: who?.cookie, form: { ...(csrf === undefined ? {} : { csrf }), ...fields }, address: ADDRESS });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { insertIdentity } from "../../src/accounts/oidc-store";
 import { systemActor, type Actor } from "../../src/core/actor";
-import { sessionCookie, sessionCsrf } from "../helpers/accounts";
+import { pageSession } from "../helpers/accounts";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { raw } from "../helpers/sign-in";
 
@@ -20,10 +20,7 @@ let alice: { cookie: string; csrf: string };
 /** Accounts made for the list, oldest first: plain, blocked, deactivated, unconfirmed, second administrator. */
 let set: { plain: number; blocked: number; deactivated: number; unconfirmed: number; boss: number };
 
-const session = async (login: string) => {
-  const cookie = await sessionCookie(app, login, `${login}-password`);
-  return { cookie, csrf: await sessionCsrf(app, cookie, "/account/settings/profile") };
-};
+const session = (login: string) => pageSession(app, login);
 const get = (path: string, who?: { cookie: string }) => raw(app, "GET", path, { cookie: who?.cookie });
 const post = (path: string, who: { cookie: string; csrf: string } | null, csrf = who?.csrf) =>
   raw(app, "POST", path, { cookie: who?.cookie, form: csrf === undefined ? {} : { csrf }, address: ADDRESS });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemActor } from "../../src/core/actor";
 import { VOCABULARY_IMPORT_JOB } from "../../src/vocabularies/import-job";
-import { sessionCookie, sessionCsrf } from "../helpers/accounts";
+import { pageSession } from "../helpers/accounts";
 import { withClientAddress } from "../../src/core/client-address";
 import { BASE_URL, createTestApp, type TestApp } from "../helpers/app";
 import { raw } from "../helpers/sign-in";
@@ -21,10 +21,7 @@ let app: TestApp;
 let admin: { cookie: string; csrf: string };
 let alice: { cookie: string; csrf: string };
 
-const session = async (login: string) => {
-  const cookie = await sessionCookie(app, login, `${login}-password`);
-  return { cookie, csrf: await sessionCsrf(app, cookie, "/account/settings/profile") };
-};
+const session = (login: string) => pageSession(app, login);
 const get = (path: string, who?: { cookie: string }) => raw(app, "GET", path, { cookie: who?.cookie });
 const post = (path: string, who: { cookie: string; csrf: string } | null, form: Record<string, string> = {}) =>
   raw(app, "POST", path, { cookie: who?.cookie, form: who ? { csrf: who.csrf, ...form } : form, address: ADDRESS });

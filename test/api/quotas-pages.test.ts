@@ -3,7 +3,7 @@
 // audited via the web from the client's address); the usage on the deposit page and the profile.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemActor } from "../../src/core/actor";
-import { sessionCookie, sessionCsrf } from "../helpers/accounts";
+import { pageSession } from "../helpers/accounts";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { uploadFile } from "../helpers/files";
 import { draftWithFiles } from "../helpers/records";
@@ -16,10 +16,7 @@ let app: TestApp;
 let admin: { cookie: string; csrf: string };
 let alice: { cookie: string; csrf: string };
 let aliceId: number;
-const session = async (login: string) => {
-  const cookie = await sessionCookie(app, login, `${login}-password`);
-  return { cookie, csrf: await sessionCsrf(app, cookie, "/account/settings/profile") };
-};
+const session = (login: string) => pageSession(app, login);
 const get = (path: string, who?: { cookie: string }) => raw(app, "GET", path, { cookie: who?.cookie });
 const post = (path: string, who: { cookie: string } | null, form: Record<string, string>) => raw(app, "POST", path, { cookie: who?.cookie, form, address: ADDRESS });
 /** The page's text without its tags, spaces collapsed. */

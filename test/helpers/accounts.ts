@@ -82,6 +82,12 @@ export async function sessionCsrf(app: TestApp, cookie: string, path: string) {
   return csrf!;
 }
 
+/** A person signed in through the login form (password `{login}-password`): the cookie and the CSRF token its forms carry. */
+export async function pageSession(app: TestApp, login: string): Promise<{ cookie: string; csrf: string }> {
+  const cookie = await sessionCookie(app, login, `${login}-password`);
+  return { cookie, csrf: await sessionCsrf(app, cookie, "/account/settings/profile") };
+}
+
 /** The stored account with this address (or null). */
 export const accountOf = (app: TestApp, email: string) => app.services.users.findUserByEmail(systemActor, email);
 
