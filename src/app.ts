@@ -97,8 +97,10 @@ import { createOaiService } from "./oai/service";
 import { createTombstoneWriter } from "./oai/writer";
 import { VERSION } from "./version";
 import { pagesRoutes, PAGE_FORM_ROUTES } from "./pages/routes";
+import { htmlErrorPages } from "./pages/error-pages";
 import { ADMIN_UPLOAD_ROUTES } from "./pages/admin/routes";
 import { pageServicesOf } from "./pages/services";
+import { themeOf } from "./pages/theme";
 import { fixturesVersion, shippedVocabularies } from "./vocabularies/fixtures";
 import { vocabulariesRoutes, VOCABULARY_IMPORT_ROUTES } from "./vocabularies/routes";
 import { createVocabulariesService } from "./vocabularies/service";
@@ -371,6 +373,8 @@ export function createApp(options: AppOptions) {
   const { config } = services.deps;
   const authenticate = { token: services.tokens.authenticate, session: services.sessions.resolve };
   const http = actorContext(authenticate, newUuid());
+  // The theme is read once (its logo and stylesheet become hashed assets): every page and error page shows it.
+  const pages = { services: pageServicesOf(services), siteName: config.THEME_SITENAME, https: config.BASE_URL.startsWith("https:"), theme: themeOf(config) };
   const web = createHttp(
     {
       allowedHosts: config.APP_ALLOWED_HOSTS,
@@ -381,6 +385,7 @@ export function createApp(options: AppOptions) {
       streamedBodyRoutes: new Set<string>([...FILE_CONTENT_ROUTES, ...COMMUNITY_CONTENT_ROUTES, ...ADMIN_UPLOAD_ROUTES, ...VOCABULARY_IMPORT_ROUTES]),
       formBodyRoutes: new Set<string>([...OAI_FORM_ROUTES, ...PAGE_FORM_ROUTES]),
       policy: httpPolicy(config, services.deps.clock),
+      htmlError: htmlErrorPages(pages),
     },
     () => app.routes,
     () => (request) => app.handle(request),
@@ -409,7 +414,7 @@ export function createApp(options: AppOptions) {
     .use(statsRoutes(http, services.stats))
     .use(oaiSetsRoutes(http, services.oai, createAddressResolver(config.APP_TRUSTED_PROXIES)))
     .use(oaiHarvestRoutes(services.oai))
-    .use(pagesRoutes(http, { services: pageServicesOf(services), siteName: config.THEME_SITENAME, https: config.BASE_URL.startsWith("https:") })) as unknown as Elysia;
+    .use(pagesRoutes(http, pages)) as unknown as Elysia;
   /** Routes Bun's router hands straight to their handler (core/http.ts `direct`), by Bun route pattern. */
   const directRoutes = { "/api/records/:id": web.direct(readRecord, (request) => app.fetch(request)) };
   return { app, services, directRoutes };

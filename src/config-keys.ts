@@ -2,7 +2,7 @@
 // README's table lists them in this order).
 import { DEFAULT_LDAP_ATTRIBUTES } from "./core/ldap-settings";
 
-export type Kind = "string" | "integer" | "boolean" | "list" | "bytes" | "oidc-providers" | "saml-idps" | "ldap-attributes";
+export type Kind = "string" | "integer" | "boolean" | "list" | "bytes" | "oidc-providers" | "saml-idps" | "ldap-attributes" | "footer-links";
 
 export interface KeySpec {
   kind: Kind;
@@ -53,6 +53,28 @@ export const CONFIG_KEYS = {
   },
   RATELIMIT_GUEST_USER: { kind: "string", default: "5000 per hour;500 per minute", description: "Limits for requests without a token, per client address (InvenioRDM's default)." },
   THEME_SITENAME: { kind: "string", default: "Cairn", description: "Name of the repository: the publisher of records that name none, in exports." },
+  THEME_LOGO: {
+    kind: "string",
+    default: "",
+    description: "Image file (PNG, SVG, JPEG or WebP) shown in the pages' header instead of the site name, which becomes its text alternative. Empty: the name as text.",
+  },
+  THEME_PRIMARY_COLOR: {
+    kind: "string",
+    default: "",
+    description:
+      "The pages' primary colour (#rrggbb or #rgb): buttons, links, highlights. Button text is black or white, whichever reads better; links are darkened where needed to stay readable. Empty: Cairn's blue.",
+  },
+  THEME_FRONTPAGE_INTRO: {
+    kind: "string",
+    default: "",
+    description: "HTML shown on the front page under the site name, sanitised as record descriptions are (no scripts, styles or event attributes).",
+  },
+  THEME_FOOTER_LINKS: {
+    kind: "footer-links",
+    default: [],
+    description:
+      'Links in every page\'s footer: [[THEME_FOOTER_LINKS]] tables in cairn.toml with title and url (https://…, http://… or a path such as /about); CAIRN_THEME_FOOTER_LINKS takes the same as a JSON array ([{"title": "Privacy", "url": "/privacy"}]).',
+  },
   HTTP: { kind: "boolean", default: false, description: "Serve plain HTTP (behind a TLS-terminating proxy, or in tests)." },
   TLS_CERT: { kind: "string", default: "", description: "PEM certificate file. Default: a self-signed one made on first start in DATA/tls/." },
   TLS_KEY: { kind: "string", default: "", description: "PEM private key file for TLS_CERT." },

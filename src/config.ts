@@ -10,13 +10,16 @@ import { ConfigTableError } from "./core/config-tables";
 import { parseOidcProviders, type OidcProviderConfig } from "./core/oidc-providers";
 import { parseSamlIdps, type SamlIdpConfig } from "./core/saml-idps";
 import { ldapSettingsProblem, parseLdapAttributes, type LdapAttributeNames } from "./core/ldap-settings";
+import { parseFooterLinks, type FooterLink } from "./core/footer-links";
+import { imageFileProblem } from "./core/image-type";
+import { isHexColor } from "./core/theme-color";
 
 import { CONFIG_KEYS, GiB, MiB, type ConfigKey, type Kind, type KeySpec } from "./config-keys";
 
 export { CONFIG_KEYS, type ConfigKey } from "./config-keys";
 
 /** The settings that are tables or arrays of tables, by kind (core/config-tables.ts reads them alike). */
-const TABLE_PARSERS = { "oidc-providers": parseOidcProviders, "saml-idps": parseSamlIdps, "ldap-attributes": parseLdapAttributes };
+const TABLE_PARSERS = { "oidc-providers": parseOidcProviders, "saml-idps": parseSamlIdps, "ldap-attributes": parseLdapAttributes, "footer-links": parseFooterLinks };
 
 type ValueOf<K extends Kind> = K extends "string"
   ? string
@@ -30,7 +33,9 @@ type ValueOf<K extends Kind> = K extends "string"
           ? SamlIdpConfig[]
           : K extends "ldap-attributes"
             ? LdapAttributeNames
-            : string[];
+            : K extends "footer-links"
+              ? FooterLink[]
+              : string[];
 
 export type Config = { -readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_KEYS)[K]["kind"]> } & {
   /** The data directory (flag --data, env CAIRN_DATA, default ./cairn-data). */
@@ -77,6 +82,7 @@ function coerce(key: string, kind: Kind, raw: unknown, source: string): unknown 
     case "oidc-providers":
     case "saml-idps":
     case "ldap-attributes":
+    case "footer-links":
       try {
         return TABLE_PARSERS[kind](raw);
       } catch (err) {
@@ -170,6 +176,9 @@ function isOrigin(value: string): boolean {
   }
 }
 
+/** A header logo larger than this is a mistake (a photograph, an uncompressed scan): every first visit loads it. */
+const LOGO_MAX_BYTES = 1024 * 1024;
+
 /** Derived defaults and cross-key checks. */
 function finish(config: Config): Config {
   if (config.PORT < 0 || config.PORT > 65535) throw new ConfigError(`PORT must be 0-65535, got ${config.PORT}`);
@@ -225,6 +234,14 @@ function finish(config: Config): Config {
     throw new ConfigError(`VOCABULARIES_ROR_DUMP_URL must be an http:// or https:// URL, got ${config.VOCABULARIES_ROR_DUMP_URL}`);
   if (config.S3_ENDPOINT && !/^https?:\/\/[^/]+\/?$/.test(config.S3_ENDPOINT))
     throw new ConfigError(`S3_ENDPOINT must be a URL such as https://s3.example.org:9000, got ${config.S3_ENDPOINT}`);
+  if (config.THEME_PRIMARY_COLOR && !isHexColor(config.THEME_PRIMARY_COLOR))
+    throw new ConfigError(`THEME_PRIMARY_COLOR must be a colour such as #1f5fa8 (#rrggbb or #rgb), got ${JSON.stringify(config.THEME_PRIMARY_COLOR)}`);
+  if (config.THEME_LOGO) {
+    // Checked at start, so a typo is not a broken image on every page.
+    config.THEME_LOGO = resolve(config.THEME_LOGO);
+    const problem = imageFileProblem(config.THEME_LOGO, ["image/png", "image/svg+xml", "image/jpeg", "image/webp"], LOGO_MAX_BYTES);
+    if (problem) throw new ConfigError(`THEME_LOGO: ${problem}`);
+  }
   for (const [key, choices] of CHOICES) {
     if (!choices.includes(config[key] as string)) throw new ConfigError(`${key} must be ${choices.join(" or ")}, got ${JSON.stringify(config[key])}`);
   }

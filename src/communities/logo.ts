@@ -6,38 +6,10 @@ import { badRequest, HttpError, notFound } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { ContentLengthMismatchError, ContentTooLargeError, ObjectStoreError, type ByteSource, type FileStore, type Received } from "../storage/file-store";
 import type { Deps } from "../core/deps";
+import { HEAD_BYTES, sniffImageType } from "../core/image-type";
 import { presentLogo } from "./present";
 import * as store from "./store";
 import type { CommunityRow } from "./store";
-
-/** How many leading bytes the sniffer reads: enough for an SVG's XML declaration, doctype and comments. */
-const HEAD_BYTES = 4096;
-
-const startsWith = (head: Uint8Array, bytes: number[], at = 0) => bytes.every((b, i) => head[at + i] === b);
-const ascii = (s: string) => [...s].map((ch) => ch.charCodeAt(0));
-
-/** The image type of a file's first bytes, or null when it is none of the accepted ones. */
-export function sniffImageType(head: Uint8Array): string | null {
-  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
-  if (startsWith(head, [0xff, 0xd8, 0xff])) return "image/jpeg";
-  if (startsWith(head, ascii("GIF87a")) || startsWith(head, ascii("GIF89a"))) return "image/gif";
-  if (startsWith(head, ascii("RIFF")) && startsWith(head, ascii("WEBP"), 8)) return "image/webp";
-  if (isSvg(head)) return "image/svg+xml";
-  return null;
-}
-
-/** An SVG document: UTF-8 text whose first element, after the prolog, is `<svg`. */
-function isSvg(head: Uint8Array): boolean {
-  let text: string;
-  try {
-    // A character cut at the end of the head is not an error: at most 3 bytes are dropped.
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(head.length >= HEAD_BYTES ? head.subarray(0, head.length - 3) : head);
-  } catch {
-    return false;
-  }
-  const prolog = /^\s*(?:<\?xml[^>]*\?>\s*)?(?:(?:<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)\s*)*<svg[\s>/]/i;
-  return prolog.test(text.replace(/^\uFEFF/, ""));
-}
 
 export interface LogoContext {
   deps: Deps & { files: FileStore };

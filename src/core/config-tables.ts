@@ -11,7 +11,7 @@ const NAME_PATTERN = /^[a-z0-9-]{1,40}$/;
 const LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"];
 
 /** A string of JSON (the environment) parsed, anything else as it is; `empty` for a blank string. */
-function valueOf(raw: unknown, empty: unknown, expected: string): unknown {
+export function valueOf(raw: unknown, empty: unknown, expected: string): unknown {
   if (typeof raw !== "string") return raw;
   if (!raw.trim()) return empty;
   try {

@@ -6,7 +6,7 @@ import { anonymous, type Actor } from "./actor";
 import { isFormContentType, isJsonContentType, readActionPayload, readFormBody, readJsonBody, requireJsonObject, takesActionPayload } from "./body";
 import { badRequest, type FieldError, forbidden, HttpError, invalidToken, methodNotAllowed, notAcceptable, notFound, unsupportedMediaType } from "./errors";
 import { createRequestPolicy, DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
-import { JSON_MEDIA_TYPES, negotiate } from "./negotiation";
+import { JSON_MEDIA_TYPES, negotiate, prefersHtml } from "./negotiation";
 import { createRoutesIndex } from "./routes-index";
 
 export interface HttpOptions {
@@ -23,6 +23,12 @@ export interface HttpOptions {
   authenticate: Authenticator;
   /** Rate limits, CORS origins and HSTS from the configuration (core/http-policy.ts); default: no rate limits, CORS for any origin. */
   policy?: HttpPolicy;
+  /**
+   * The HTML page of an error no route answered (an unknown URL, a method the URL does not take, a
+   * fault of ours) for a browser asking outside /api/ (the pages' ErrorPage); without it, or for API
+   * clients, the spec's JSON.
+   */
+  htmlError?: (error: HttpError, request: Request, actor: Actor) => Response | Promise<Response>;
 }
 
 /** How callers are known: bearer tokens (API clients) and session cookies (browsers). */
@@ -280,22 +286,43 @@ export function createHttp(options: HttpOptions, routes: () => RouteInfo[], hand
     return jsonResponse(value, status, request, set.headers as Record<string, string>, type);
   }
 
-  /** Anything a route or hook threw as the response: the spec's error shape, a 500 only for our own faults. */
-  function fail(error: unknown, code: unknown, request: Request): Response {
-    if (error instanceof HttpError) return errorResponse(error, request);
-    if (error instanceof ValidationError) return errorResponse(fromValidation(error), request);
+  /** Anything a route or hook threw as the refusal to answer: the spec's error, a 500 (logged) only for our own faults. */
+  function refusalOf(error: unknown, code: unknown, request: Request): HttpError {
+    if (error instanceof HttpError) return error;
+    if (error instanceof ValidationError) return fromValidation(error);
     if (code === "NOT_FOUND") {
       const methods = index.allowedMethods(new URL(request.url).pathname);
-      return errorResponse(methods.length ? methodNotAllowed(methods) : notFound("The requested URL was not found on the server."), request);
+      return methods.length ? methodNotAllowed(methods) : notFound("The requested URL was not found on the server.");
     }
     if (code === "PARSE") {
       // Elysia wraps what the body reader threw (413, bad JSON) in its own ParseError.
       const cause = (error as { cause?: unknown }).cause;
-      return errorResponse(cause instanceof HttpError ? cause : badRequest("Unable to decode JSON data in request body."), request);
+      return cause instanceof HttpError ? cause : badRequest("Unable to decode JSON data in request body.");
     }
     const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
     options.log(`[cairn] ${request.method} ${new URL(request.url).pathname} failed: ${detail}`);
-    return errorResponse(new HttpError(500, "Internal server error."), request);
+    return new HttpError(500, "Internal server error.");
+  }
+
+  /**
+   * The refusal as the response: a page for a browser outside /api/ (InvenioRDM's API paths answer
+   * JSON whatever is asked), the spec's JSON for everyone else and whenever the page itself fails.
+   */
+  function fail(error: unknown, code: unknown, request: Request): Response | Promise<Response> {
+    const refusal = refusalOf(error, code, request);
+    const htmlError = options.htmlError;
+    if (!htmlError || isApiPath(request)) return errorResponse(refusal, request);
+    if (!prefersHtml(request.headers.get("accept"))) {
+      // Outside /api/ the same URL answers a browser with a page: caches must keep the two apart.
+      const response = errorResponse(refusal, request);
+      response.headers.set("Vary", "Accept");
+      return response;
+    }
+    const json = () => errorResponse(refusal, request);
+    return Promise.resolve(resolveActor(request, options.authenticate))
+      .catch(() => anonymous)
+      .then((actor) => htmlError(refusal, request, actor))
+      .catch(json);
   }
 
   const logged = (request: Request, status: unknown) => {
@@ -355,7 +382,7 @@ export function createHttp(options: HttpOptions, routes: () => RouteInfo[], hand
         const value = await route({ actor: actor instanceof Promise ? await actor : actor, params, request, server, set });
         response = respond(value, set, request) ?? withSetHeaders(value as Response, set);
       } catch (error) {
-        response = withSetHeaders(fail(error, undefined, request), set);
+        response = withSetHeaders(await fail(error, undefined, request), set);
       }
       logged(request, response.status);
       return response;
@@ -370,7 +397,8 @@ export function createHttp(options: HttpOptions, routes: () => RouteInfo[], hand
       try {
         early = begin(request, set.headers, server);
       } catch (error) {
-        const response = withSetHeaders(fail(error, undefined, request), set);
+        // Direct routes are API routes: the spec's JSON, never a page.
+        const response = withSetHeaders(errorResponse(refusalOf(error, undefined, request), request), set);
         logged(request, response.status);
         return response;
       }
@@ -382,6 +410,12 @@ export function createHttp(options: HttpOptions, routes: () => RouteInfo[], hand
   }
 
   return { hooks, direct };
+}
+
+/** The API's paths answer JSON whatever is asked, as InvenioRDM's do; the pages' error page is for everything else. */
+function isApiPath(request: Request): boolean {
+  const path = new URL(request.url).pathname;
+  return path === "/api" || path.startsWith("/api/");
 }
 
 /** What a direct route takes as a path parameter; anything else is left to the framework's way. */

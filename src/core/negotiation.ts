@@ -56,3 +56,16 @@ export function negotiate(accept: string | null | undefined, offered: readonly s
   }
   return chosen;
 }
+
+/**
+ * True when the client asks for an HTML page before JSON: `text/html` named outright (a browser's
+ * navigation) with a quality above zero and at least JSON's. Any type alone (`*` over `*`), no
+ * header, or JSON first is an API client's request.
+ */
+export function prefersHtml(accept: string | null | undefined): boolean {
+  if (!accept) return false;
+  const ranges = parseAccept(accept);
+  const html = ranges.find((r) => r.type === "text" && r.subtype === "html");
+  if (!html || html.q <= 0) return false;
+  return html.q >= quality(ranges, "application/json");
+}

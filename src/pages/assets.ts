@@ -1,23 +1,33 @@
-// The pages' static assets, embedded in the executable: one stylesheet and small scripts, each
-// served under a name carrying a hash of its content, so browsers may keep it for a year.
+// The pages' static assets, embedded in the executable: one stylesheet, small scripts, the favicon
+// (and the configured theme's stylesheet and logo), each served under a name carrying a hash of its
+// content, so browsers may keep it for a year.
 import { createHash } from "node:crypto";
 import siteCss from "./static/site.css" with { type: "text" };
 import siteJs from "./static/site.js" with { type: "text" };
+import faviconSvg from "./static/favicon.svg" with { type: "text" };
 
 export interface Asset {
   /** `/static/<name>.<hash>.<ext>` */
   url: string;
   type: string;
-  body: string;
+  /** Text, or the bytes of an image (a logo). */
+  body: string | Uint8Array;
   etag: string;
 }
 
-const TYPES: Record<string, string> = { css: "text/css; charset=utf-8", js: "text/javascript; charset=utf-8" };
+const TYPES: Record<string, string> = {
+  css: "text/css; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  svg: "image/svg+xml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  webp: "image/webp",
+};
 
 /** The assets by file name (`site.css`); add one here and it is served and hashed. */
-const SOURCES: Record<string, string> = { "site.css": siteCss, "site.js": siteJs };
+const SOURCES: Record<string, string> = { "site.css": siteCss, "site.js": siteJs, "favicon.svg": faviconSvg };
 
-function build(name: string, body: string): Asset {
+function build(name: string, body: string | Uint8Array): Asset {
   const hash = createHash("sha256").update(body).digest("hex").slice(0, 16);
   const dot = name.lastIndexOf(".");
   const ext = name.slice(dot + 1);
@@ -38,7 +48,7 @@ export function asset(name: string): Asset {
 export const assetAt = (url: string): Asset | null => BY_URL.get(url) ?? null;
 
 /** Registers a script or stylesheet of a page group (each page group keeps its own file under static/). */
-export function registerAsset(name: string, body: string): Asset {
+export function registerAsset(name: string, body: string | Uint8Array): Asset {
   const built = build(name, body);
   ASSETS.set(name, built);
   BY_URL.set(built.url, built);

@@ -5,18 +5,30 @@ import { ErrorPage, type PageContext } from "./layout";
 import { htmlResponse, pageError } from "./http";
 import type { Node } from "./jsx-runtime";
 import type { PageServices } from "./services";
+import type { Theme } from "./theme";
 
 export interface PagesDeps {
   services: PageServices;
   siteName: string;
   /** Cookies get `Secure` when the site is reached over HTTPS. */
   https: boolean;
+  /** The THEME_* settings as the layout shows them (pages/theme.ts; routes.ts reads them once). */
+  theme: Theme;
 }
 
 export async function pageContextOf(deps: PagesDeps, actor: Actor, request: Request): Promise<PageContext> {
   const url = new URL(request.url);
   const user = actor.kind === "user" ? await deps.services.users.findUserById(actor.userId) : null;
-  return { actor, siteName: deps.siteName, here: url.pathname + url.search, userName: user ? user.fullName || user.username || user.email : undefined };
+  // The header's badge: requests waiting for this person's decision (the requests service's query decides which).
+  const awaitingRequests = actor.kind === "user" ? await deps.services.requests.countAwaitingAction(actor) : 0;
+  return {
+    actor,
+    siteName: deps.siteName,
+    theme: deps.theme,
+    here: url.pathname + url.search,
+    userName: user ? user.fullName || user.username || user.email : undefined,
+    awaitingRequests,
+  };
 }
 
 /**

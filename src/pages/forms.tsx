@@ -1,5 +1,6 @@
 // Small form parts the pages share: field errors, the session's CSRF field, and a button that posts.
 import type { FieldError } from "../core/errors";
+import type { Child } from "./jsx-runtime";
 import type { PageContext } from "./layout";
 
 /** A field's messages from a service's 400, under the field (its `id` is the field's aria-describedby). */
@@ -46,8 +47,8 @@ interface TextFieldProps {
   autocomplete?: string;
   required?: boolean;
   maxlength?: number;
-  /** A line under the label saying what is expected. */
-  hint?: string;
+  /** A line under the label saying what is expected (an example to type may be marked as <code>). */
+  hint?: Child;
   /** The id of a <datalist> of suggestions. */
   list?: string;
 }

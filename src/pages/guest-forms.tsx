@@ -22,8 +22,32 @@ export function FormAlert({ errors }: { errors?: FieldError[] }) {
   );
 }
 
-/** What a form that mailed a link answers (the same whether or not the address has an account). */
-export function CheckYourMail({ ctx, title, email, what }: { ctx: PageContext; title: string; email: string; what: string }) {
+/** Mail is off (MAIL_SERVER empty): mail waits in the outbox and nobody receives it. The administration's banner asks the same. */
+export const mailIsOff = (deps: PagesDeps) => !deps.services.deps.config.MAIL_SERVER;
+
+/** What a page says instead of promising a mail when mail is off: nothing will arrive, and what to do. */
+export function MailOffNotice({ instead }: { instead: string }) {
+  return (
+    <p class="notice warn" role="status">
+      This site sends no e-mail at the moment (mail is off), so no link or message will arrive. {instead}
+    </p>
+  );
+}
+
+/**
+ * What a form that mailed a link answers (the same whether or not the address has an account);
+ * with mail off, that nothing will arrive and what to do `instead`.
+ */
+export function CheckYourMail(props: { ctx: PageContext; title: string; email: string; what: string; mailOff?: boolean; instead?: string }) {
+  const { ctx, title, email, what } = props;
+  if (props.mailOff) {
+    return (
+      <Layout ctx={ctx} title="No mail can be sent">
+        <h1>No mail can be sent</h1>
+        <MailOffNotice instead={props.instead ?? "Ask the repository's administrators for help."} />
+      </Layout>
+    );
+  }
   return (
     <Layout ctx={ctx} title={title}>
       <h1>{title}</h1>

@@ -1,4 +1,5 @@
-// The front page: the site's name, a search box, featured communities and the newest records.
+// The front page: the site's name and its introduction (THEME_FRONTPAGE_INTRO), a search box,
+// featured communities and the newest records.
 import { Elysia } from "elysia";
 import type { ActorContext } from "../core/http";
 import { CommunityCard, hasLogo } from "./communities/parts";
@@ -29,6 +30,8 @@ export const homePages = (http: ActorContext, deps: PagesDeps) =>
           <div class="home">
             <h1>{deps.siteName}</h1>
             <p class="lead">A repository for research data, software and publications{total ? `: ${total.toLocaleString("en")} records and counting` : ""}.</p>
+            {/* THEME_FRONTPAGE_INTRO, sanitised as descriptions are when the theme was read (pages/theme.ts). */}
+            {deps.theme.intro ? <div class="intro" dangerouslySetInnerHTML={{ __html: deps.theme.intro }} /> : null}
             <form class="card search-box" method="get" action="/search" role="search">
               <label for="q">Search records</label>
               <div class="search-row">

@@ -6,15 +6,19 @@ import type { FieldError } from "../core/errors";
 import type { ActorContext } from "../core/http";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
 import { TextField } from "./forms";
-import { CheckYourMail, EXPIRED_FORM, FormAlert, withGuestForm, EmailForm } from "./guest-forms";
+import { CheckYourMail, EXPIRED_FORM, FormAlert, MailOffNotice, mailIsOff, withGuestForm, EmailForm } from "./guest-forms";
 import { endGuestCsrf, formOf, formRefusal, guestCsrfOk, seeOther } from "./http";
 import { Layout, type PageContext } from "./layout";
 
-function LostPasswordPage({ ctx, csrf, email, errors }: { ctx: PageContext; csrf: string; email?: string; errors?: FieldError[] }) {
+function LostPasswordPage({ ctx, csrf, email, errors, mailOff }: { ctx: PageContext; csrf: string; email?: string; errors?: FieldError[]; mailOff: boolean }) {
   return (
     <Layout ctx={ctx} title="Forgot your password?">
       <h1>Forgot your password?</h1>
-      <p>Give the e-mail address of your account: we send it a link to set a new password.</p>
+      {mailOff ? (
+        <MailOffNotice instead="A link to set a new password cannot reach you: ask the repository's administrators to set one for you." />
+      ) : (
+        <p>Give the e-mail address of your account: we send it a link to set a new password.</p>
+      )}
       <FormAlert errors={errors} />
       <EmailForm csrf={csrf} action="/lost-password" label="E-mail address" button="Send me a link" email={email} errors={errors} />
     </Layout>
@@ -47,7 +51,7 @@ export const lostPasswordPages = (http: ActorContext, deps: PagesDeps) => {
     .use(http)
     .get("/lost-password", async ({ actor, request }) => {
       const ctx = await pageContextOf(deps, actor, request);
-      return withGuestForm(deps, (csrf) => <LostPasswordPage ctx={ctx} csrf={csrf} />);
+      return withGuestForm(deps, (csrf) => <LostPasswordPage ctx={ctx} csrf={csrf} mailOff={mailIsOff(deps)} />);
     })
     .post("/lost-password", async ({ actor, request, body, server }) => {
       const ctx = await pageContextOf(deps, actor, request);
@@ -55,12 +59,19 @@ export const lostPasswordPages = (http: ActorContext, deps: PagesDeps) => {
         const form = formOf(body);
         const email = form.get("email") ?? "";
         const again = (errors: FieldError[], status: number, headers: Record<string, string> = {}) =>
-          withGuestForm(deps, (csrf) => <LostPasswordPage ctx={ctx} csrf={csrf} email={email} errors={errors} />, status, headers);
+          withGuestForm(deps, (csrf) => <LostPasswordPage ctx={ctx} csrf={csrf} email={email} errors={errors} mailOff={mailIsOff(deps)} />, status, headers);
         if (!guestCsrfOk(request, form)) return again(EXPIRED_FORM, 403);
         try {
           const done = await accounts.requestPasswordReset(email, sessions.throttleAddressOf(request, server));
           return (
-            <CheckYourMail ctx={ctx} title="Check your mail" email={done.email} what="If there is an account with this address, a link to set a new password is on its way to" />
+            <CheckYourMail
+              ctx={ctx}
+              title="Check your mail"
+              email={done.email}
+              what="If there is an account with this address, a link to set a new password is on its way to"
+              mailOff={mailIsOff(deps)}
+              instead="Ask the repository's administrators to set a new password for you."
+            />
           );
         } catch (error) {
           const refusal = formRefusal(error);

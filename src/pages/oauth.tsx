@@ -12,13 +12,33 @@ import { PENDING_SIGN_IN_MS } from "../accounts/oidc";
 import type { FieldError } from "../core/errors";
 import { cookieOf, SESSION_COOKIE, type ActorContext } from "../core/http";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
-import { CheckYourMail, EXPIRED_FORM, FormAlert, LinkButtonPage, withGuestForm, EmailForm } from "./guest-forms";
+import { CheckYourMail, EXPIRED_FORM, FormAlert, LinkButtonPage, mailIsOff, withGuestForm, EmailForm } from "./guest-forms";
 import { cookie, endGuestCsrf, formOf, formRefusal, guestCsrfOk, htmlResponse, localPath } from "./http";
 import { Layout, type PageContext } from "./layout";
 import { linkedLocation, PENDING_LINK_COOKIE, PENDING_LINK_PATH, SIGN_IN_BROWSER_COOKIE } from "./linked-accounts";
 
 /** Carries a first sign-in that waits for its e-mail address (ORCID) in the browser that came back. */
 const EMAIL_STEP_COOKIE = "cairn_oauth_signup";
+
+/**
+ * "Check your mail" after a sign-in's e-mail step (OpenID Connect and SAML alike; or what to do
+ * instead when mail is off), with the ticket that binds the mailed link to this browser, kept as
+ * long as the link works.
+ */
+export function mailedSignInStep(deps: PagesDeps, ctx: PageContext, email: string, ticket: string, what: string): Response {
+  const res = htmlResponse(
+    <CheckYourMail
+      ctx={ctx}
+      title="Check your mail"
+      email={email}
+      what={what}
+      mailOff={mailIsOff(deps)}
+      instead="Signing in cannot be finished this way: ask the repository's administrators for help."
+    />,
+  );
+  res.headers.append("Set-Cookie", cookie(deps.https, EMAIL_STEP_COOKIE, ticket, EMAIL_LINK_MS / 1000));
+  return res;
+}
 /** As long as a password sign-in's cookie (the session's own expiry ends it sooner when unused). */
 const SESSION_COOKIE_MAX_AGE_S = 30 * 86_400;
 
@@ -69,9 +89,7 @@ export const oauthPages = (http: ActorContext, deps: PagesDeps) =>
         const endSignIn = cookie(deps.https, SIGN_IN_BROWSER_COOKIE, "", 0);
         if (done.kind === "session") return signedIn(deps, request, done.secret, done.next, endSignIn);
         if (done.kind === "check-mail") {
-          const res = htmlResponse(<CheckYourMail ctx={ctx} title="Check your mail" email={done.email} what="To finish signing in, open (in this browser) the link we sent to" />);
-          // The ticket binds the mailed link to this browser: kept as long as the link works.
-          res.headers.append("Set-Cookie", cookie(deps.https, EMAIL_STEP_COOKIE, done.ticket, EMAIL_LINK_MS / 1000));
+          const res = mailedSignInStep(deps, ctx, done.email, done.ticket, "To finish signing in, open (in this browser) the link we sent to");
           res.headers.append("Set-Cookie", endSignIn);
           return res;
         }
@@ -106,10 +124,8 @@ export const oauthPages = (http: ActorContext, deps: PagesDeps) =>
         if (!guestCsrfOk(request, form)) return again(EXPIRED_FORM, 403);
         try {
           const sent = await deps.services.oidc.sendEmailStepLink(params.name, ticket, email, deps.services.sessions.throttleAddressOf(request, server));
-          const res = htmlResponse(<CheckYourMail ctx={ctx} title="Check your mail" email={sent.email} what="To finish signing in, open the link we sent to" />);
+          const res = mailedSignInStep(deps, ctx, sent.email, ticket ?? "", "To finish signing in, open the link we sent to");
           res.headers.append("Set-Cookie", endGuestCsrf(deps.https));
-          // The ticket now binds the mailed link to this browser: kept as long as the link works.
-          res.headers.append("Set-Cookie", cookie(deps.https, EMAIL_STEP_COOKIE, ticket ?? "", EMAIL_LINK_MS / 1000));
           return res;
         } catch (error) {
           const refusal = formRefusal(error);

@@ -5,13 +5,15 @@ import type { ActorContext } from "../core/http";
 import { accountPages, ACCOUNT_FORM_ROUTES } from "./account";
 import { adminPages, ADMIN_FORM_ROUTES } from "./admin/routes";
 import { applicationsPages, APPLICATIONS_FORM_ROUTES } from "./applications";
-import { assetAt } from "./assets";
+import { asset, assetAt } from "./assets";
 import { communitiesPages, COMMUNITIES_FORM_ROUTES } from "./communities/routes";
 import type { PagesDeps } from "./context";
 import { dashboardPages, DASHBOARD_FORM_ROUTES } from "./dashboard/routes";
 import { depositPages, DEPOSIT_FORM_ROUTES } from "./deposit/routes";
 import { homePages } from "./home";
 import { recordPages, RECORD_FORM_ROUTES } from "./record/routes";
+import { badgePages } from "./record/badge";
+import { recordTablePages } from "./record/table-page";
 import { searchPages } from "./search/routes";
 import { signInLinkPages } from "./sign-in-link";
 import { oauthPages, OAUTH_FORM_ROUTES } from "./oauth";
@@ -48,6 +50,11 @@ export const pagesRoutes = (http: ActorContext, deps: PagesDeps) =>
         headers: { "Content-Type": found.type, "Cache-Control": "public, max-age=31536000, immutable", ETag: found.etag },
       });
     })
+    // Browsers ask for /favicon.ico by default (pages link the hashed SVG): the same image, kept a day.
+    .get("/favicon.ico", () => {
+      const icon = asset("favicon.svg");
+      return new Response(icon.body, { headers: { "Content-Type": icon.type, "Cache-Control": "public, max-age=86400" } });
+    })
     .use(homePages(http, deps))
     .use(accountPages(http, deps))
     .use(signInLinkPages(http, deps))
@@ -61,6 +68,8 @@ export const pagesRoutes = (http: ActorContext, deps: PagesDeps) =>
     .use(depositPages(http, deps))
     .use(dashboardPages(http, deps))
     .use(recordPages(http, deps))
+    .use(recordTablePages(http, deps))
+    .use(badgePages())
     .use(searchPages(http, deps))
     .use(communitiesPages(http, deps))
     .use(adminPages(http, deps));

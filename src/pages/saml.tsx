@@ -15,16 +15,13 @@
 // the identity linked to the person who started it, if still the one signed in; no session changes.
 import { Elysia } from "elysia";
 import { SAML_REQUEST_MS } from "../accounts/saml";
-import { EMAIL_LINK_MS } from "../accounts/oidc-email";
 import { PENDING_LINK_MS } from "../accounts/external";
 import { cookieOf, SESSION_COOKIE, type ActorContext } from "../core/http";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
-import { CheckYourMail } from "./guest-forms";
-import { cookie, formOf, htmlResponse, localPath } from "./http";
+import { cookie, formOf, localPath } from "./http";
+import { mailedSignInStep } from "./oauth";
 import { linkedLocation, PENDING_LINK_COOKIE, PENDING_LINK_PATH, SAML_BROWSER_COOKIE } from "./linked-accounts";
 
-/** oauth.tsx's cookie of a mailed sign-up link: /oauth/confirm, which finishes every source's, reads it. */
-const EMAIL_STEP_COOKIE = "cairn_oauth_signup";
 /** As long as a password sign-in's cookie (the session's own expiry ends it sooner when unused). */
 const SESSION_COOKIE_MAX_AGE_S = 30 * 86_400;
 
@@ -63,8 +60,7 @@ export const samlPages = (http: ActorContext, deps: PagesDeps) =>
         const done = await deps.services.saml.finishSignIn(params.name, code, cookieOf(request, SAML_BROWSER_COOKIE) ?? null, returning);
         const endSignIn = cookie(deps.https, SAML_BROWSER_COOKIE, "", 0);
         if (done.kind === "check-mail") {
-          const res = htmlResponse(<CheckYourMail ctx={ctx} title="Check your mail" email={done.email} what="To finish signing in, open (in this browser) the link we sent to" />);
-          res.headers.append("Set-Cookie", cookie(deps.https, EMAIL_STEP_COOKIE, done.ticket, EMAIL_LINK_MS / 1000));
+          const res = mailedSignInStep(deps, ctx, done.email, done.ticket, "To finish signing in, open (in this browser) the link we sent to");
           res.headers.append("Set-Cookie", endSignIn);
           return res;
         }

@@ -29,6 +29,8 @@ import type { JobsService } from "../jobs/service";
 import type { BackupService } from "../backup/service";
 import type { MailService } from "../mail/service";
 import type { QuotasService } from "../quotas/service";
+import type { GroupsService } from "../groups/service";
+import type { RecordRequestsService } from "../record-requests/service";
 
 /**
  * A service's operations as the pages call them: each answers a Promise, since each reaches the
@@ -73,8 +75,12 @@ export interface PageServices {
     | "restoreRecord"
     | "listOwnedRecords"
   >;
-  /** The administration's new owner of a record. */
-  access: Operations<AccessService, "updateSettings">;
+  /** The administration's new owner of a record; `listGrants`/`listLinks` fill the record page's Share dialog (and say whether the caller manages the record). */
+  access: Operations<AccessService, "updateSettings" | "listGrants" | "listLinks">;
+  /** The Share dialog's names of groups given access. */
+  groups: Operations<GroupsService, "readGroup">;
+  /** The Share dialog's open access requests about a record. */
+  recordRequests: Operations<RecordRequestsService, "searchRecordRequests">;
   /** `checkKey` only validates the key. */
   files: Operations<FilesService, "readFile" | "content"> & Pick<FilesService, "checkKey">;
   communities: Operations<
@@ -98,11 +104,14 @@ export interface PageServices {
   /** The administration's OAI-PMH sets. */
   oai: Operations<OaiService, "listSets" | "readSet" | "createSet" | "updateSet" | "deleteSet">;
   members: Operations<MembersService, "searchMembers" | "searchPublicMembers" | "searchInvitations" | "inviteMembers" | "updateMembers" | "removeMembers" | "listUserCommunities">;
-  /** `searchRequests`: the administration's accounts awaiting moderation. */
-  requests: Operations<RequestsService, "searchUserRequests" | "searchRequests" | "readRequest" | "readTimeline" | "createComment" | "runAction">;
+  /** `searchRequests`: the administration's accounts awaiting moderation; `countAwaitingAction`: the header's badge; `searchCommunityRequests`: a community's Requests tab. */
+  requests: Operations<
+    RequestsService,
+    "searchUserRequests" | "searchRequests" | "searchCommunityRequests" | "countAwaitingAction" | "readRequest" | "readTimeline" | "createComment" | "runAction" | "guestNameOf"
+  >;
   /** The administration's user page: the account's open moderation request (administrators only). */
   moderation: Operations<ModerationService, "pendingOf">;
-  accessRequests: Operations<AccessRequestsService, "requestAccess">;
+  accessRequests: Operations<AccessRequestsService, "requestAccess" | "verifyGuest">;
   /** The rest are the administration's Vocabularies screen's (administrators only). */
   vocabularies: Operations<VocabulariesService, "search" | "read" | "listTypes" | "editableType" | "listRetired" | "addEntry" | "editEntry" | "setRetired">;
   /** The Vocabularies screen's imports (administrators only). */
@@ -142,6 +151,8 @@ export const pageServicesOf = (all: PageServices): PageServices => ({
   signInLinks: all.signInLinks,
   records: all.records,
   access: all.access,
+  groups: all.groups,
+  recordRequests: all.recordRequests,
   files: all.files,
   communities: all.communities,
   oai: all.oai,

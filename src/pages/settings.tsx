@@ -8,7 +8,7 @@ import { cookieOf, SESSION_COOKIE, type ActorContext } from "../core/http";
 import { registerAsset } from "./assets";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
 import { CsrfField, FieldErrors, TextField } from "./forms";
-import { EXPIRED_FORM, FormAlert, mailedLinkPage } from "./guest-forms";
+import { EXPIRED_FORM, FormAlert, mailedLinkPage, mailIsOff } from "./guest-forms";
 import { checkCsrf, endGuestCsrf, formOf, formRefusal, guestCsrfOk, htmlResponse, seeOther } from "./http";
 import type { Child } from "./jsx-runtime";
 import { Layout, type PageContext } from "./layout";
@@ -199,7 +199,9 @@ export const settingsPages = (http: ActorContext, deps: PagesDeps) => {
           saved = await users.updateProfile(actor, userId, { fullName: sent.fullName, affiliations: sent.affiliations, orcid: sent.orcid, visibility: sent.visibility });
           if (sent.email.trim().toLowerCase() === saved.email.toLowerCase()) return seeOther(`${PROFILE}?saved=1`);
           const asked = await accounts.requestEmailChange(actor, sent.email, sessions.throttleAddressOf(request, server));
-          const notice = `Your profile is saved. To change your e-mail address, open the link we sent to ${asked.email}: until then it stays ${saved.email}.`;
+          const notice = mailIsOff(deps)
+            ? `Your profile is saved. Your e-mail address stays ${saved.email}: the change to ${asked.email} needs a link mailed there, and this site sends no e-mail at the moment (mail is off). Ask the repository's administrators to change it.`
+            : `Your profile is saved. To change your e-mail address, open the link we sent to ${asked.email}: until then it stays ${saved.email}.`;
           return <ProfilePage ctx={ctx} profile={{ ...sent, email: saved.email, orcid: saved.orcid ?? "" }} directory={directory} storage={storage} notice={notice} />;
         } catch (error) {
           const refusal = formRefusal(error);

@@ -8,7 +8,7 @@ import type { ActorContext } from "../core/http";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
 import { TextField } from "./forms";
 import { endGuestCsrf, formOf, formRefusal, guestCsrfOk, htmlResponse, seeOther } from "./http";
-import { CheckYourMail, EXPIRED_FORM, FormAlert, mailedLinkPage, withGuestForm, EmailForm } from "./guest-forms";
+import { CheckYourMail, EXPIRED_FORM, FormAlert, mailedLinkPage, mailIsOff, withGuestForm, EmailForm } from "./guest-forms";
 import { Layout, type PageContext } from "./layout";
 
 interface SignUpState {
@@ -86,9 +86,20 @@ export const signUpPages = (http: ActorContext, deps: PagesDeps) => {
         try {
           const done = await accounts.signUp({ email: state.email!, password: form.get("password") ?? "", fullName: state.fullName }, sessions.throttleAddressOf(request, server));
           if (done.confirmed) return seeOther("/login?done=signed-up", { "Set-Cookie": endGuestCsrf(deps.https) });
-          return htmlResponse(<CheckYourMail ctx={ctx} title="Check your mail" email={done.email} what="To finish signing up, open the link we sent to" />, 200, {
-            "Set-Cookie": endGuestCsrf(deps.https),
-          });
+          return htmlResponse(
+            <CheckYourMail
+              ctx={ctx}
+              title="Check your mail"
+              email={done.email}
+              what="To finish signing up, open the link we sent to"
+              mailOff={mailIsOff(deps)}
+              instead="Your account is made but not confirmed: ask the repository's administrators to confirm it, then sign in."
+            />,
+            200,
+            {
+              "Set-Cookie": endGuestCsrf(deps.https),
+            },
+          );
         } catch (error) {
           const refusal = formRefusal(error);
           if (refusal) return again(refusal.errors, refusal.status, refusal.headers);
@@ -127,7 +138,16 @@ export const signUpPages = (http: ActorContext, deps: PagesDeps) => {
         if (!guestCsrfOk(request, form)) return again(EXPIRED_FORM, 403);
         try {
           const done = await accounts.resendConfirmation(email, sessions.throttleAddressOf(request, server));
-          return <CheckYourMail ctx={ctx} title="Check your mail" email={done.email} what="If an account waits for confirmation at this address, a new link is on its way to" />;
+          return (
+            <CheckYourMail
+              ctx={ctx}
+              title="Check your mail"
+              email={done.email}
+              what="If an account waits for confirmation at this address, a new link is on its way to"
+              mailOff={mailIsOff(deps)}
+              instead="Ask the repository's administrators to confirm your account."
+            />
+          );
         } catch (error) {
           const refusal = formRefusal(error);
           if (refusal) return again(refusal.errors, refusal.status, refusal.headers);

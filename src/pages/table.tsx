@@ -12,8 +12,9 @@ export interface DataTableProps {
 }
 
 export function DataTable({ caption, showCaption = false, columns, class: className, children }: DataTableProps) {
+  // A table with no layout of its own reflows on a phone (site.css): site.js labels each cell with its column's heading.
   return (
-    <table class={className}>
+    <table class={className ?? "reflow"}>
       <caption class={showCaption ? undefined : "sr-only"}>{caption}</caption>
       <thead>
         <tr>

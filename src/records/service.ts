@@ -14,7 +14,7 @@ import { createCuration } from "./curation";
 import { createDeletion } from "./deletion";
 import { createOwnerRemoval } from "./owner-removal";
 import { createSharing } from "./sharing";
-import { withReadableCommunities, type FacetLabels, type HarvestFilter, type HarvestKey, type RebuildHooks } from "./search";
+import { withQueryFallback, withReadableCommunities, type FacetLabels, type HarvestFilter, type HarvestKey, type RebuildHooks } from "./search";
 import * as store from "./store";
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
@@ -83,7 +83,7 @@ export function createRecordsService(deps: RecordsDeps) {
       }),
     );
     const items = rendered.flat();
-    return searchEnvelope({
+    const envelope = searchEnvelope({
       items,
       total: found.total,
       page,
@@ -98,6 +98,8 @@ export function createRecordsService(deps: RecordsDeps) {
       sortBy: found.sortBy,
       aggregations: found.aggregations,
     });
+    // A query searched as its plain words: the pages say so (the API's JSON stays as the spec has it).
+    return withQueryFallback(envelope, input.q);
   }
 
   /**

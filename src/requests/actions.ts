@@ -85,7 +85,8 @@ export function createRequestActions(ctx: RequestsContext, notify: Notify) {
     // The expiry clock starts when the request reaches its receiver (a draft does not expire).
     if (to === "submitted" && row.expiresAt === null && type.expiresInDays) set.expiresAt = now + type.expiresInDays * DAY_MS;
     const updated = await store.updateRequest(tx, row.id, set, now);
-    const author = ctx.authorOf(actor);
+    // The system submits only on behalf of the creator (a guest's confirmed request): the submission and its message are theirs.
+    const author = actor.kind === "system" && action === "submit" ? { createdByKind: row.createdByKind, createdById: row.createdById } : ctx.authorOf(actor);
     await store.insertEvent(tx, { id: newUuid(), requestId: row.id, type: "L", ...author, payload: { event: to }, created: now, updated: now });
     if (comment) await store.insertEvent(tx, { id: newUuid(), requestId: row.id, type: "C", ...author, payload: { ...comment }, created: now, updated: now });
     const outcome = await type.on?.[action]?.({ request: store.viewOf(updated), actor, now, afterCommit: (work) => later.push(work), input });

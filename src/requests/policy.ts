@@ -94,6 +94,18 @@ export function readableRequestsFilter(actor: Actor, roles: Roles, ownOnly = fal
 }
 
 /**
+ * Requests waiting for the actor's decision, as SQL (the header's badge): open (`submitted`) and
+ * received by the actor, a group of theirs, or a community they curate or manage (the usual
+ * receiver rule, `accept: p.isReceiver()`); never what they created, nor what others receive.
+ */
+export function awaitingActionFilter(actor: Actor, roles: Roles): SQL {
+  if (actor.kind !== "user") return sql`1 = 0`;
+  const communities = [...roles].filter(([, role]) => holdsAtLeast(role, DEFAULT_PARTY_ROLE)).map(([id]) => id);
+  const t = requestsTable;
+  return and(eq(t.status, "submitted"), sideFilter(t.receiverKind, t.receiverId, actor, communities))!;
+}
+
+/**
  * Searching a community's requests (`/communities/{id}/requests`): 404 for a community the caller
  * may not see (the communities policy's rule: a restricted one does not exist for outsiders), then
  * InvenioRDM's rule, its curators, managers and owners (403 for others); administrators search every one.

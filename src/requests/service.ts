@@ -9,7 +9,7 @@ import { createRequestsContext, type RequestsDeps } from "./context";
 import { API_ACTIONS, isRequestAction, isOpen } from "./machine";
 import type { ListParams } from "./model";
 import { createNotifier } from "./notify";
-import { canEditRequest } from "./policy";
+import { awaitingActionFilter, canEditRequest } from "./policy";
 import type { RequestJson } from "./present";
 import { createRequestSearch } from "./search";
 import * as store from "./store";
@@ -42,6 +42,17 @@ export function createRequestsService(deps: RequestsDeps) {
     async readRequest(actor: Actor, id: string): Promise<RequestJson> {
       const { row, roles } = await ctx.loadRequest(actor, id);
       return ctx.present(actor, roles, row);
+    },
+
+    /**
+     * The name a guest gave with their request (`payload.full_name` of a request created by an
+     * e-mail address), for whoever may read the request: pages name the guest by it. Null for a
+     * request made by a user or community, or a guest who gave none. The API's JSON leaves the payload out.
+     */
+    async guestNameOf(actor: Actor, id: string): Promise<string | null> {
+      const { row } = await ctx.loadRequest(actor, id);
+      const name = row.createdByKind === "email" ? (row.payload as Record<string, unknown> | null)?.full_name : null;
+      return typeof name === "string" && name.trim() ? name.trim() : null;
     },
 
     /** Title and description, by the creator, while the request is a draft or open. */
@@ -81,6 +92,12 @@ export function createRequestsService(deps: RequestsDeps) {
      */
     searchRecordRequests: (actor: Actor, recordId: string, path: string, params: ListParams) =>
       search(actor, params, { kind: "topic", topic: { kind: "record", id: recordId }, path }),
+
+    /** How many open requests wait for the caller's decision (received by them, their groups, or communities they curate); 0 for guests. */
+    async countAwaitingAction(actor: Actor): Promise<number> {
+      if (actor.kind !== "user") return 0;
+      return await store.countRequests(db, awaitingActionFilter(actor, await ctx.rolesOf(actor)));
+    },
 
     createComment: timeline.createComment,
     readComment: timeline.readComment,

@@ -85,6 +85,18 @@ export async function searchRequests(db: Db, where: SQL | undefined, orderBy: SQ
   return { rows, total };
 }
 
+/** How many requests match (a badge's number). */
+export async function countRequests(db: Db, where: SQL): Promise<number> {
+  const counted = await first(
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(requestsTable)
+      .where(where)
+      .limit(1),
+  );
+  return counted?.n ?? 0;
+}
+
 /** Matching requests counted by the values of one column (a facet), most first. */
 export async function countByColumn(db: Db, where: SQL | undefined, name: "type" | "status") {
   const column = requestsTable[name];

@@ -274,9 +274,12 @@ function withField(node: QueryNode, field: string): QueryNode {
   }
 }
 
+/** The words (letters and digits) a query that does not parse is searched as. */
+export const plainWordsOf = (input: string): string[] => input.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
 /** Plain words of the input, AND-ed: the fallback for a query that does not parse. */
 function plainWords(input: string): QueryNode | null {
-  const words = input.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words = plainWordsOf(input);
   if (words.length === 0) return null;
   const items: QueryNode[] = words.map((value) => ({ kind: "term", field: null, value, phrase: false, prefix: false }));
   return items.length === 1 ? items[0]! : { kind: "and", items };

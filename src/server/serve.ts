@@ -21,6 +21,10 @@ import { ensureSelfSignedCertificate } from "./tls";
  */
 const MAX_HEADER_BYTES = 64 * 1024;
 
+/** The start's one line when MAIL_SERVER is empty. */
+export const MAIL_OFF_WARNING =
+  "WARNING: MAIL_SERVER is empty, so mail is off: confirmation, password and access-request links and notifications wait in the outbox and nobody receives them (set MAIL_SERVER to send them).";
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -104,6 +108,8 @@ export async function startServer(config: Config, say: (line: string) => void = 
     say(
       `Cairn serving ${config.BASE_URL} (listening on ${tls ? "https" : "http"}://${config.HOST}:${port}, data in ${config.DATA_DIR}) after ${Math.round(performance.now() - startedAt)} ms`,
     );
+    // Without a mail server nobody receives a confirmation, a reset link or a notification: said once, at the start.
+    if (!config.MAIL_SERVER) warn(MAIL_OFF_WARNING);
     let stopped: Promise<void> | null = null;
     return {
       url: config.BASE_URL,

@@ -334,6 +334,8 @@ describe("accounts", () => {
     const person = await browserAt(WIDTHS.phone);
     const page = await person.newPage();
     await signIn(page, "dora", "dora-password");
+    // On a phone the header's links are behind its Menu button.
+    await page.getByRole("banner").getByRole("button", { name: "Menu" }).click();
     await page.getByRole("banner").getByRole("link", { name: "Settings" }).click();
     await page.getByRole("navigation", { name: "Account settings" }).getByRole("link", { name: "Password" }).click();
     await page.waitForURL((url) => url.pathname === "/account/settings/password");

@@ -109,6 +109,8 @@ describe("communities", () => {
     await bob.getByLabel("Search communities").press("Enter");
     await bob.waitForURL((url) => url.searchParams.get("q") === "coral");
     expect(await bob.locator("article.community-card h3").allTextContents()).toEqual(["Reef watchers"]);
+    // On a phone the facets fold behind the Filters button (issue 33), and stay open once opened.
+    await bob.getByRole("button", { name: "Filters" }).click();
     await bob.getByRole("checkbox", { name: "Topic (1)" }).check();
     await bob.waitForURL((url) => url.searchParams.get("type") === "topic");
     expect(await bob.locator("article.community-card h3").allTextContents()).toEqual(["Reef watchers"]);

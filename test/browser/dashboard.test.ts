@@ -104,7 +104,7 @@ describe("dashboard", () => {
     await page.getByLabel("Community", { exact: true }).selectOption({ label: "Tide watchers" });
     await page.getByLabel("Message to the curators (optional)").fill("Please include our log.");
     await page.getByRole("button", { name: "Submit for review" }).click();
-    await page.locator("#review-status").getByText("Review: submitted.").waitFor();
+    await page.getByText("In review by Tide watchers").waitFor();
     const draftId = new URL(page.url()).pathname.split("/").pop()!;
     expect((await app.call("GET", `/api/records/${draftId}`)).status).toBe(404);
     await person.close();

@@ -124,6 +124,7 @@ describe("deposit", () => {
     await checkPage(page, html);
 
     await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
     await page.waitForURL((url) => url.pathname === `/records/${id}`);
     const record = (await app.call("GET", `/api/records/${id}`)).json;
     expect(record.metadata).toMatchObject({
@@ -175,6 +176,7 @@ describe("deposit", () => {
     expect(entry.checksum).toBe(`md5:${expected}`);
 
     await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
     await page.waitForURL((url) => url.pathname === `/records/${id}`);
     expect((await app.call("GET", `/api/records/${id}`)).json.files.entries["sweeps.bin"].size).toBe(size);
     await person.close();
@@ -220,6 +222,7 @@ describe("deposit", () => {
     await page.locator("#file-input").setInputFiles({ name: "wind.csv", mimeType: "text/csv", buffer: Buffer.from("t,v\n1,3\n") });
     await waitUploaded(page, "wind.csv");
     await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
     await page.waitForURL(/\/records\/[a-z0-9-]+$/);
     const id = idOf(page);
 
@@ -232,6 +235,7 @@ describe("deposit", () => {
     await checkPage(page, html);
     await page.getByLabel("Title (required)").fill("Wind speeds, corrected");
     await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
     await page.waitForURL((url) => url.pathname === `/records/${id}`);
     expect((await app.call("GET", `/api/records/${id}`)).json.metadata.title).toBe("Wind speeds, corrected");
 
@@ -252,6 +256,7 @@ describe("deposit", () => {
     await waitUploaded(page, "wind-2.csv");
     await page.getByLabel("Publication date (required)").fill("2026-11-22");
     await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
     await page.waitForURL((url) => url.pathname === `/records/${next}`);
     const v2 = (await app.call("GET", `/api/records/${next}`)).json;
     expect(v2.versions.index).toBe(2);

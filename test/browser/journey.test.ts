@@ -144,6 +144,7 @@ describe("the journey", () => {
       await checkPage(alice, await (await alice.request.get(alice.url())).text());
 
       await alice.getByRole("button", { name: "Publish", exact: true }).click();
+      await alice.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
       await alice.waitForURL((url) => /^\/records\/[^/]+$/.test(url.pathname), { timeout: 20_000 });
       state.recordId = new URL(alice.url()).pathname.split("/")[2]!;
       await expect(alice.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(TITLE);
@@ -269,7 +270,7 @@ describe("the journey", () => {
       await alice.getByLabel("Community", { exact: true }).selectOption({ label: "North Sea observations" });
       await alice.getByLabel("Message to the curators (optional)").fill("Our salinity series, for the community.");
       await alice.getByRole("button", { name: "Submit for review" }).click();
-      await alice.locator("#review-status", { hasText: "Review: submitted." }).waitFor();
+      await alice.getByText("In review by North Sea observations").waitFor();
       await expect(alice.getByRole("status").textContent()).resolves.toContain("Submitted for review");
       await checkPage(alice);
 

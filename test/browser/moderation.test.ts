@@ -26,6 +26,7 @@ describe("moderation of new accounts", () => {
     const page = await owner.newPage();
     await signIn(page, "bob", "bob-password", `/uploads/${id}`);
     await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
     await page.locator("#moderation-status").waitFor();
     expect(new URL(page.url()).pathname).toBe(`/uploads/${id}`);
     await expect(page.locator("#moderation-status strong").textContent()).resolves.toBe("Awaiting moderation.");

@@ -71,6 +71,8 @@ describe("search", () => {
     await checkPage(page);
 
     // The facets count the matches: 13 datasets, 1 image (with its photo subtype), one CSV file, English once.
+    // On a phone they fold behind the Filters button (issue 33), and stay open once opened.
+    await page.getByRole("button", { name: "Filters" }).click();
     const image = page.getByRole("checkbox", { name: "Image (1)", exact: true });
     expect(await page.getByRole("checkbox", { name: "Dataset (13)" }).count()).toBe(1);
     expect(await page.getByRole("checkbox", { name: "Photo (1)" }).count()).toBe(1);

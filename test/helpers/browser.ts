@@ -103,5 +103,6 @@ const validator = new HtmlValidate({
 /** html-validate's errors for a page's markup (as the server sent it), as readable lines. */
 export async function htmlErrors(html: string): Promise<string[]> {
   const report = await validator.validateString(html);
-  return report.results.flatMap((r) => r.messages.filter((m) => m.severity === 2).map((m) => `${m.ruleId}: ${m.message} (line ${m.line})`));
+  // The element's selector too: server-rendered pages are often one long line.
+  return report.results.flatMap((r) => r.messages.filter((m) => m.severity === 2).map((m) => `${m.ruleId}: ${m.message} (line ${m.line}${m.selector ? `, ${m.selector}` : ""})`));
 }

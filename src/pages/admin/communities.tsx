@@ -4,6 +4,7 @@
 // destructive step confirmed. The services check the role and the dates.
 import type { FieldError } from "../../core/errors";
 import { CsrfField, FieldErrors } from "../forms";
+import type { Child } from "../jsx-runtime";
 import type { PageContext } from "../layout";
 import { DataTable } from "../table";
 import { AdminPage, Facts, AdminPager, ConfirmStep, queryOf, TableBox } from "./frame";
@@ -110,9 +111,10 @@ function FeatureFormCard({ ctx, community, form }: { ctx: PageContext; community
 
 export function CommunityPage(props: { ctx: PageContext; mailOff: boolean; community: Json; periods: FeaturedPeriod[]; form: FeatureForm; notice?: string }) {
   const { ctx, community, periods } = props;
-  const facts: [string, string][] = [
+  // The id is for API calls: shown as code to copy, not as the community's name.
+  const facts: [string, Child][] = [
     ["Identifier", String(community.slug)],
-    ["Id", String(community.id)],
+    ["Id", <code>{String(community.id)}</code>],
     ["Visibility", String(community.access?.visibility ?? "")],
     ["Type", String(community.metadata?.type?.id ?? "—")],
     ["Created", String(community.created ?? "").slice(0, 10)],

@@ -5,6 +5,7 @@ import { createAddressResolver, type PeerInfo } from "../../core/client-address"
 import type { Actor } from "../../core/actor";
 import type { AuditInput } from "../../audit/model";
 import type { PagesDeps } from "../context";
+import { mailIsOff } from "../guest-forms";
 
 export interface WebOrigin {
   via: "web";
@@ -28,7 +29,7 @@ export function adminKit(deps: PagesDeps): AdminKit {
   return {
     deps,
     services: deps.services,
-    mailOff: () => !config.MAIL_SERVER,
+    mailOff: () => mailIsOff(deps),
     origin,
     audit: (actor, request, server, input) => deps.services.audit.record(actor, { ...input, ...origin(request, server) }),
   };

@@ -3,6 +3,7 @@
 import type { FieldError } from "../../core/errors";
 import type { OutboxMessage } from "../../mail/service";
 import { CsrfField, TextField } from "../forms";
+import type { Child } from "../jsx-runtime";
 import type { PageContext } from "../layout";
 import { DataTable } from "../table";
 import { AdminPage, AnyOf, Facts, AdminPager, ConfirmStep, queryOf, TableBox, when } from "./frame";
@@ -92,10 +93,11 @@ export function OutboxPage(props: {
 }
 
 function MessageFacts({ message }: { message: OutboxMessage }) {
-  const facts: [string, string][] = [
+  // The topic is the outbox's key for what the mail is about (`request:<id>`), what the filter above takes: code to copy.
+  const facts: [string, Child][] = [
     ["To", message.recipient],
     ["Subject", message.subject],
-    ["Topic", message.topic || "—"],
+    ["Topic", message.topic ? <code>{message.topic}</code> : "—"],
     ["Queued", when(message.created)],
     ["Status", statusText(message)],
     ["Attempts", String(message.attempts)],

@@ -117,7 +117,11 @@ export function SetFormPage(props: { ctx: PageContext; mailOff: boolean; set: Oa
           errors={errors}
           required
           maxlength={10000}
-          hint="The records search's query string, e.g. metadata.subjects.subject:physics"
+          hint={
+            <>
+              The records search's query string, e.g. <code>metadata.subjects.subject:physics</code>
+            </>
+          }
         />
         <label for="field-description">Description</label>
         <textarea

@@ -9,7 +9,7 @@ import type { PagesDeps } from "../context";
 import { Layout, type PageContext } from "../layout";
 import { Pager } from "../search/parts";
 import type { SearchState } from "../search/state";
-import { CommunityHead, CommunityTabs, hasLogo, titleOf } from "./parts";
+import { canSeeRequests, CommunityHead, CommunityTabs, hasLogo, titleOf } from "./parts";
 
 type Json = Record<string, any>;
 
@@ -26,6 +26,8 @@ export interface MembersView {
   /** The invitations, for those the service lets see them (managers, owners, administrators). */
   invitations: Json | null;
   settings: boolean;
+  /** Whether the Requests tab is shown (curators and up). */
+  requests: boolean;
 }
 
 export interface MembersNotice {
@@ -59,6 +61,7 @@ export async function membersView(deps: PagesDeps, actor: Actor, slug: string, s
     full: full !== null,
     invitations,
     settings: (await communities.permissionsOf(actor, community.id)).can_update,
+    requests: await canSeeRequests(deps, actor, String(community.id)),
   };
 }
 
@@ -216,7 +219,7 @@ export function MembersPage(props: { ctx: PageContext; view: MembersView; state:
     <Layout ctx={ctx} title={`Members of ${titleOf(view.community)}`}>
       <div class="community-page">
         <CommunityHead community={view.community} has={view.hasLogo} heading="Members" />
-        <CommunityTabs community={view.community} current="members" members={true} settings={view.settings} />
+        <CommunityTabs community={view.community} current="members" members={true} settings={view.settings} requests={view.requests} />
         {notice ? (
           <p class={`notice ${notice.ok ? "ok" : "error"}`} role={notice.ok ? "status" : "alert"}>
             {notice.text}

@@ -65,16 +65,35 @@ export function CommunityCard({ community, has, level = 3 }: { community: Json; 
   );
 }
 
+/**
+ * Whether the caller may open the community's Requests tab: the requests service's own rule for
+ * listing a community's requests (`GET /api/communities/{id}/requests`: curators and up,
+ * administrators), asked with a one-row search; a refusal means no tab.
+ */
+export async function canSeeRequests(deps: PagesDeps, actor: Actor, communityId: string): Promise<boolean> {
+  if (actor.kind !== "user") return false;
+  try {
+    await deps.services.requests.searchCommunityRequests(actor, communityId, { size: "1" });
+    return true;
+  } catch (error) {
+    if (error instanceof HttpError && (error.status === 403 || error.status === 404)) return false;
+    throw error;
+  }
+}
+
+type Tab = "records" | "members" | "requests" | "settings";
+
 /** The tabs of a community's pages; the managing ones only for those the services let in. */
-export function CommunityTabs({ community, current, members, settings }: { community: Json; current: "records" | "members" | "settings"; members: boolean; settings: boolean }) {
-  const base = pathOf(community);
-  const tabs: [string, string, string][] = [["records", base, "Records"]];
-  if (members) tabs.push(["members", `${base}/members`, "Members"]);
-  if (settings) tabs.push(["settings", `${base}/settings`, "Settings"]);
+export function CommunityTabs(props: { community: Json; current: Tab; members: boolean; settings: boolean; requests?: boolean }) {
+  const base = pathOf(props.community);
+  const tabs: [Tab, string, string][] = [["records", base, "Records"]];
+  if (props.members) tabs.push(["members", `${base}/members`, "Members"]);
+  if (props.requests) tabs.push(["requests", `${base}/requests`, "Requests"]);
+  if (props.settings) tabs.push(["settings", `${base}/settings`, "Settings"]);
   return (
     <nav class="tabs" aria-label="Community">
       {tabs.map(([key, href, label]) => (
-        <a href={href} aria-current={key === current ? "page" : undefined}>
+        <a href={href} aria-current={key === props.current ? "page" : undefined}>
           {label}
         </a>
       ))}

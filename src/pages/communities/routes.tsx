@@ -1,5 +1,6 @@
 // The community pages: /communities (list and search), /communities/new, /communities/{slug} (its
-// records search), /communities/{slug}/settings and /communities/{slug}/members with their forms.
+// records search), /communities/{slug}/settings, /communities/{slug}/members with their forms and
+// /communities/{slug}/requests (its curation queue).
 // Every read and change goes through the communities and members services with the caller's actor.
 import { Elysia } from "elysia";
 import type { Actor } from "../../core/actor";
@@ -13,12 +14,16 @@ import { searchLimits } from "../search/results";
 import { searchStateOf } from "../search/state";
 import { bodyOf, NEW_COMMUNITY, valuesFromForm, valuesOf, type CommunityFormValues } from "./form";
 import { MembersPage, membersView, type InviteValues, type MembersNotice } from "./members";
-import { checkSettings, hasLogo, pathOf } from "./parts";
+import { pageOf } from "../dashboard/parts";
+import { requestsListingOf } from "../dashboard/requests";
+import { canSeeRequests, checkSettings, hasLogo, pathOf } from "./parts";
+import { communityRequestsView, CommunityRequestsPage } from "./requests";
 import { CommunitiesListPage, CommunityPage, NewCommunityPage, SettingsPage } from "./view";
 
 type Json = Record<string, any>;
 
 const MEMBERS_PAGE_SIZE = 50;
+const REQUESTS_PAGE_SIZE = 20;
 const DONE: Record<string, string> = {
   invited: "The invitation was sent. It is on the invited person's dashboard.",
   role: "The role was changed.",
@@ -148,6 +153,7 @@ export const communitiesPages = (http: ActorContext, deps: PagesDeps) => {
         const outcome = await runSearch(() => communities.searchRecords(actor, community.id, state.query));
         const logo = await hasLogo(deps, actor, community.id);
         const settings = (await communities.permissionsOf(actor, community.id)).can_update;
+        const requests = await canSeeRequests(deps, actor, community.id);
         const page = (
           <CommunityPage
             ctx={ctx}
@@ -156,6 +162,7 @@ export const communitiesPages = (http: ActorContext, deps: PagesDeps) => {
             hasLogo={logo}
             members={true}
             settings={settings}
+            requests={requests}
             state={state}
             outcome={outcome}
             notice={url.searchParams.get("created") === "1" ? "The community was created: you are its owner." : undefined}
@@ -223,6 +230,14 @@ export const communitiesPages = (http: ActorContext, deps: PagesDeps) => {
           );
           return htmlResponse(page, error.status);
         }
+      });
+    })
+    .get("/communities/:slug/requests", async ({ actor, request, params, query }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      // A guest gets the requests service's 401 (with a sign-in link), as on the settings page.
+      return renderOrError(ctx, async () => {
+        const listing = requestsListingOf(query, pageOf(query), REQUESTS_PAGE_SIZE);
+        return <CommunityRequestsPage ctx={ctx} view={await communityRequestsView(deps, actor, params.slug, listing)} listing={listing} />;
       });
     })
     .get("/communities/:slug/members", async ({ actor, request, params }) => {

@@ -53,6 +53,8 @@ export interface CommunityPageProps {
   /** Whether the Members and Settings tabs are shown (what the services would let the caller do). */
   members: boolean;
   settings: boolean;
+  /** Whether the Requests tab is shown (curators and up). */
+  requests: boolean;
   state: SearchState;
   outcome: SearchOutcome;
   notice?: string;
@@ -68,7 +70,7 @@ export function CommunityPage(props: CommunityPageProps) {
     <Layout ctx={ctx} title={titleOf(community)} scripts={["search.js"]}>
       <div class="community-page search-page">
         <CommunityHead community={community} has={props.hasLogo} />
-        <CommunityTabs community={community} current="records" members={props.members} settings={props.settings} />
+        <CommunityTabs community={community} current="records" members={props.members} settings={props.settings} requests={props.requests} />
         {props.notice ? (
           <p class="notice ok" role="status">
             {props.notice}
@@ -135,7 +137,7 @@ export function SettingsPage(props: FormPageProps & { community: Json; hasLogo: 
     <Layout ctx={props.ctx} title={`Settings of ${titleOf(community)}`}>
       <div class="community-page">
         <CommunityHead community={community} has={props.hasLogo} heading="Settings" />
-        <CommunityTabs community={community} current="settings" members={true} settings={true} />
+        <CommunityTabs community={community} current="settings" members={true} settings={true} requests={true} />
         {notice ? (
           <p class={`notice ${notice.ok ? "ok" : "error"}`} role={notice.ok ? "status" : "alert"}>
             {notice.text}

@@ -56,8 +56,11 @@ export const REQUEST_TYPES: Record<string, string> = {
 
 export const requestType = (type: string) => REQUEST_TYPES[type] ?? type;
 
-/** `{"user": "3"}` as a name: "you", the user's name or the community's title where the caller may read them, else a neutral label. */
-export async function partyName(deps: PagesDeps, actor: Actor, ref: Json | null | undefined): Promise<string> {
+/**
+ * `{"user": "3"}` as a name: "you", the user's name or the community's title where the caller may
+ * read them, else a neutral label; a guest (`{"email": …}`) by the name they gave with `request`.
+ */
+export async function partyName(deps: PagesDeps, actor: Actor, ref: Json | null | undefined, request?: Json): Promise<string> {
   const [kind, id] = Object.entries(ref ?? {})[0] ?? [];
   if (!kind || id === undefined) return "—";
   const key = String(id);
@@ -74,15 +77,22 @@ export async function partyName(deps: PagesDeps, actor: Actor, ref: Json | null 
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
   }
-  if (kind === "email") return key;
+  if (kind === "email") return guestName(deps, actor, key, request);
   return kind === "community" ? "a community" : `${kind} ${key}`;
+}
+
+/** A guest's address with the name they gave (`Ann Lee <ann@example.org>`) when `request` is theirs and carries one. */
+async function guestName(deps: PagesDeps, actor: Actor, email: string, request: Json | undefined): Promise<string> {
+  const theirs = typeof request?.id === "string" && request.created_by?.email === email;
+  const given = theirs ? await deps.services.requests.guestNameOf(actor, request.id) : null;
+  return given ? `${given} <${email}>` : email;
 }
 
 /** The party of a request that is not the caller: the receiver of what they created, else its creator. */
 export async function otherParty(deps: PagesDeps, actor: Actor, request: Json): Promise<string> {
   const creator = request.created_by ?? {};
   const mine = actor.kind === "user" && creator.user === String(actor.userId);
-  return mine ? `to ${await partyName(deps, actor, request.receiver)}` : `from ${await partyName(deps, actor, creator)}`;
+  return mine ? `to ${await partyName(deps, actor, request.receiver)}` : `from ${await partyName(deps, actor, creator, request)}`;
 }
 
 export function StatusBadge({ status }: { status: string }) {

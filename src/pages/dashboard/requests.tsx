@@ -21,42 +21,92 @@ const FILTERS = [
   ["all", "All"],
 ] as const;
 
-export function RequestsPage(props: { ctx: PageContext; rows: RequestRowView[]; total: number; filter: string; page: number; size: number }) {
-  const { ctx, rows, filter } = props;
+/** A listing's state: which requests (open, closed, all), the words searched and the page. */
+export interface RequestsListing {
+  filter: string;
+  q: string;
+  page: number;
+  size: number;
+}
+
+/** The listing's parameters for the requests service (`is_open`, `q`, newest first). */
+export function requestsParams(listing: RequestsListing): Record<string, string> {
+  const params: Record<string, string> = { sort: "newest", page: String(listing.page), size: String(listing.size) };
+  if (listing.filter !== "all") params.is_open = listing.filter === "open" ? "true" : "false";
+  if (listing.q) params.q = listing.q;
+  return params;
+}
+
+/** `?filter=` (open by default) and `?q=` of a listing's URL. */
+export function requestsListingOf(query: Record<string, unknown>, page: number, size: number): RequestsListing {
+  const filter = typeof query.filter === "string" && ["open", "closed", "all"].includes(query.filter) ? query.filter : "open";
+  const q = typeof query.q === "string" ? query.q.trim().slice(0, 200) : "";
+  return { filter, q, page, size };
+}
+
+const listingHref = (base: string, listing: RequestsListing, change: Partial<RequestsListing>) => {
+  const next = { ...listing, ...change };
+  return `${base}?${new URLSearchParams({ filter: next.filter, ...(next.q ? { q: next.q } : {}), ...(next.page > 1 ? { page: String(next.page) } : {}) })}`;
+};
+
+/**
+ * A list of requests with its filters (open, closed, all), a search in titles and descriptions and
+ * the pager: the dashboard's requests and a community's curation queue (`base` is the page's path).
+ */
+export function RequestsList(props: { base: string; label: string; rows: RequestRowView[]; total: number; listing: RequestsListing }) {
+  const { base, rows, listing } = props;
   return (
-    <Layout ctx={ctx} title="My requests">
+    <>
+      <nav class="filters" aria-label="Which requests">
+        {FILTERS.map(([value, label]) => (
+          <a href={listingHref(base, listing, { filter: value, page: 1 })} aria-current={value === listing.filter ? "page" : undefined}>
+            {label}
+          </a>
+        ))}
+      </nav>
+      <form class="actions" method="get" action={base} role="search">
+        <input type="hidden" name="filter" value={listing.filter} />
+        <label class="sr-only" for="requests-q">
+          Search {props.label}
+        </label>
+        <input id="requests-q" name="q" type="search" value={listing.q} placeholder={`Search ${props.label}`} />
+        <button type="submit" class="secondary">
+          Search
+        </button>
+      </form>
+      {rows.length === 0 ? (
+        <p class="muted">{listing.q ? "No requests match this search." : "No requests here."}</p>
+      ) : (
+        <div class="table-wrap">
+          <DataTable caption="Requests" columns={["Request", "Type", "Status", "Party", "Updated"]}>
+            {rows.map(({ request, party }) => (
+              <tr>
+                <td>
+                  <a href={`/me/requests/${encodeURIComponent(String(request.id))}`}>{String(request.title || requestType(request.type))}</a>
+                </td>
+                <td>{requestType(String(request.type))}</td>
+                <td>
+                  <StatusBadge status={String(request.status)} />
+                </td>
+                <td>{party}</td>
+                <td>{String(request.updated ?? "").slice(0, 10)}</td>
+              </tr>
+            ))}
+          </DataTable>
+        </div>
+      )}
+      <Pager page={listing.page} size={listing.size} total={props.total} href={(p) => listingHref(base, listing, { page: p })} />
+    </>
+  );
+}
+
+export function RequestsPage(props: { ctx: PageContext; rows: RequestRowView[]; total: number; listing: RequestsListing }) {
+  return (
+    <Layout ctx={props.ctx} title="My requests">
       <div class="dashboard">
         <h1>My dashboard</h1>
         <DashboardNav current="/me/requests" />
-        <nav class="filters" aria-label="Which requests">
-          {FILTERS.map(([value, label]) => (
-            <a href={`/me/requests?filter=${value}`} aria-current={value === filter ? "page" : undefined}>
-              {label}
-            </a>
-          ))}
-        </nav>
-        {rows.length === 0 ? (
-          <p class="muted">No requests here.</p>
-        ) : (
-          <div class="table-wrap">
-            <DataTable caption="Requests" columns={["Request", "Type", "Status", "Party", "Updated"]}>
-              {rows.map(({ request, party }) => (
-                <tr>
-                  <td>
-                    <a href={`/me/requests/${encodeURIComponent(String(request.id))}`}>{String(request.title || requestType(request.type))}</a>
-                  </td>
-                  <td>{requestType(String(request.type))}</td>
-                  <td>
-                    <StatusBadge status={String(request.status)} />
-                  </td>
-                  <td>{party}</td>
-                  <td>{String(request.updated ?? "").slice(0, 10)}</td>
-                </tr>
-              ))}
-            </DataTable>
-          </div>
-        )}
-        <Pager page={props.page} size={props.size} total={props.total} href={(p) => `/me/requests?filter=${filter}&page=${p}`} />
+        <RequestsList base="/me/requests" label="my requests" rows={props.rows} total={props.total} listing={props.listing} />
       </div>
     </Layout>
   );
@@ -97,14 +147,15 @@ function TopicLink({ request }: { request: Json }) {
   const recordId = request.topic?.record;
   if (!recordId) return null;
   const id = encodeURIComponent(String(recordId));
-  if (request.type === "community-submission") {
+  // An accepted review published the draft: the record, never its (gone) draft.
+  if (request.type === "community-submission" && request.status !== "accepted") {
     return (
       <>
         <a href={`/records/${id}?preview=1`}>Preview the draft</a> · <a href={`/uploads/${id}`}>Edit the draft</a>
       </>
     );
   }
-  return <a href={`/records/${id}`}>The record</a>;
+  return <a href={`/records/${id}`}>{request.type === "community-submission" ? "The published record" : "The record"}</a>;
 }
 
 function ActionForms({ ctx, request }: { ctx: PageContext; request: Json }) {

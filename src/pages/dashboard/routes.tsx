@@ -8,7 +8,7 @@ import { pageContextOf, renderOrError, type PagesDeps } from "../context";
 import { checkCsrf, formOf, htmlResponse, seeOther } from "../http";
 import type { PageContext } from "../layout";
 import { otherParty, pageOf, partyName } from "./parts";
-import { RequestPage, RequestsPage, type RequestView } from "./requests";
+import { RequestPage, RequestsPage, requestsListingOf, requestsParams, type RequestView } from "./requests";
 import { CommunitiesPage, UploadsPage } from "./uploads";
 
 type Json = Record<string, any>;
@@ -41,9 +41,9 @@ async function requestView(deps: PagesDeps, actor: Actor, id: string, notice?: R
   for (const event of events) {
     const [kind, who] = Object.entries((event.created_by ?? {}) as Json)[0] ?? [];
     const key = `${kind}:${String(who)}`;
-    if (kind && !authors.has(key)) authors.set(key, await partyName(deps, actor, event.created_by));
+    if (kind && !authors.has(key)) authors.set(key, await partyName(deps, actor, event.created_by, request));
   }
-  const creator = await partyName(deps, actor, request.created_by);
+  const creator = await partyName(deps, actor, request.created_by, request);
   const receiver = await partyName(deps, actor, request.receiver);
   return { request, events, authors, creator, receiver, notice };
 }
@@ -73,7 +73,10 @@ export const dashboardPages = (http: ActorContext, deps: PagesDeps) =>
         const q = str(query.q).trim();
         const page = pageOf(query);
         const result = (await deps.services.records.listUserRecords(actor, { ...(q ? { q } : {}), page: String(page), size: String(SIZE) })) as Json;
-        return <UploadsPage ctx={ctx} result={result} q={q} page={page} size={SIZE} />;
+        // Drafts submitted to a community and waiting for its curators: their open review requests.
+        const reviews = (await deps.services.requests.searchUserRequests(actor, { type: "community-submission", is_open: "true", size: "100" })) as Json;
+        const inReview = new Set(((reviews.hits?.hits ?? []) as Json[]).map((r) => String(r.topic?.record ?? "")));
+        return <UploadsPage ctx={ctx} result={result} q={q} page={page} size={SIZE} inReview={inReview} />;
       });
     })
     .get("/me/communities", async ({ actor, request, query }) => {
@@ -89,13 +92,10 @@ export const dashboardPages = (http: ActorContext, deps: PagesDeps) =>
       const ctx = await pageContextOf(deps, actor, request);
       if (actor.kind !== "user") return signInFirst(ctx);
       return renderOrError(ctx, async () => {
-        const filter = ["open", "closed", "all"].includes(str(query.filter)) ? str(query.filter) : "open";
-        const page = pageOf(query);
-        const params: Record<string, string> = { sort: "newest", page: String(page), size: String(SIZE) };
-        if (filter !== "all") params.is_open = filter === "open" ? "true" : "false";
-        const result = (await deps.services.requests.searchUserRequests(actor, params)) as Json;
+        const listing = requestsListingOf(query, pageOf(query), SIZE);
+        const result = (await deps.services.requests.searchUserRequests(actor, requestsParams(listing))) as Json;
         const rows = await Promise.all((result.hits.hits as Json[]).map(async (r) => ({ request: r, party: await otherParty(deps, actor, r) })));
-        return <RequestsPage ctx={ctx} rows={rows} total={Number(result.hits.total) || 0} filter={filter} page={page} size={SIZE} />;
+        return <RequestsPage ctx={ctx} rows={rows} total={Number(result.hits.total) || 0} listing={listing} />;
       });
     })
     .get("/me/requests/:id", async ({ actor, request, params, query }) => {

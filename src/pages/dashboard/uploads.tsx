@@ -8,8 +8,9 @@ import { DashboardNav, Pager } from "./parts";
 
 type Json = Record<string, any>;
 
-function statusOf(hit: Json): string {
+function statusOf(hit: Json, inReview: boolean): string {
   if (!hit.is_draft) return "Published";
+  if (inReview) return "In review";
   if (isAwaitingModeration(hit)) return AWAITING_MODERATION_LABEL;
   if (hit.status === "published") return "Published, edit in progress";
   if (hit.status === "new_version_draft") return "New version (draft)";
@@ -37,7 +38,7 @@ function RecordForms({ ctx, hit, name }: { ctx: PageContext; hit: Json; name: st
   );
 }
 
-function UploadRow({ ctx, hit }: { ctx: PageContext; hit: Json }) {
+function UploadRow({ ctx, hit, inReview }: { ctx: PageContext; hit: Json; inReview: boolean }) {
   const id = encodeURIComponent(String(hit.id));
   const name = String(hit.metadata?.title || "Untitled");
   const draftOfRecord = hit.is_draft && hit.status === "published";
@@ -49,7 +50,7 @@ function UploadRow({ ctx, hit }: { ctx: PageContext; hit: Json }) {
           Version {String(hit.versions?.index ?? 1)} · {String(hit.access?.status ?? "")}
         </div>
       </td>
-      <td>{statusOf(hit)}</td>
+      <td>{statusOf(hit, inReview)}</td>
       <td>{String(hit.updated ?? "").slice(0, 10)}</td>
       <td class="actions">
         {hit.is_draft ? (
@@ -69,7 +70,8 @@ function UploadRow({ ctx, hit }: { ctx: PageContext; hit: Json }) {
   );
 }
 
-export function UploadsPage({ ctx, result, q, page, size }: { ctx: PageContext; result: Json; q: string; page: number; size: number }) {
+export function UploadsPage(props: { ctx: PageContext; result: Json; q: string; page: number; size: number; /** Ids of drafts with an open review. */ inReview: Set<string> }) {
+  const { ctx, result, q, page, size } = props;
   const hits = result.hits.hits as Json[];
   const href = (p: number) => `/me/uploads?${new URLSearchParams({ ...(q ? { q } : {}), page: String(p) })}`;
   return (
@@ -97,7 +99,7 @@ export function UploadsPage({ ctx, result, q, page, size }: { ctx: PageContext; 
           <div class="table-wrap">
             <DataTable caption="My drafts and records" columns={["Title", "Status", "Updated", "Actions"]}>
               {hits.map((hit) => (
-                <UploadRow ctx={ctx} hit={hit} />
+                <UploadRow ctx={ctx} hit={hit} inReview={hit.is_draft && props.inReview.has(String(hit.id))} />
               ))}
             </DataTable>
           </div>

@@ -1,15 +1,20 @@
-// The deposit form's markup: the plain fields rendered with the draft's values, the containers the
-// deposit script fills (creators, licences, funding, files) and the draft as JSON data for it.
+// The deposit form's markup: the files, the metadata parts (basic.tsx, more.tsx: plain fields with
+// the draft's values, containers the deposit scripts fill), access, review, DOI and the actions,
+// and the draft with the vocabularies' choices as JSON data for the scripts.
 import type { QuotaUsage } from "../../quotas/model";
-import type { Child } from "../jsx-runtime";
 import { StorageUsage } from "../storage";
+import { BasicPart, RecommendedPart } from "./basic";
+import type { DepositChoices } from "./choices";
+import { Field } from "./field";
+import { CustomFieldParts, FundingPart, IdentifierParts } from "./more";
 
 type Json = Record<string, any>;
 
 export interface DepositView {
   /** The draft as the REST API shows it to the caller, or null on /uploads/new. */
   draft: Json | null;
-  resourceTypes: { id: string; title: string }[];
+  /** The small vocabularies offered as selects (resource types titled with their parent). */
+  choices: DepositChoices;
   /** Communities for a review: the caller's first, then the others they may read. */
   communities: { mine: Json[]; others: Json[] };
   doisEnabled: boolean;
@@ -21,25 +26,8 @@ export interface DepositView {
   storage: { record: QuotaUsage | null; user: QuotaUsage | null };
 }
 
-/** A field's wrapper: the dotted path the REST API names in `errors`, and where its messages go. */
-function Field({ path, id, children, hint }: { path: string; id: string; children?: Child; hint?: string }) {
-  return (
-    <div class="field" data-field={path}>
-      {children}
-      {hint ? (
-        <p class="hint muted" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      <p class="field-error" id={`${id}-error`} hidden />
-    </div>
-  );
-}
-
 /** JSON in a data block: `<` escaped so no text in it can end the element. */
 const jsonData = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
-
-const keywordsOf = (metadata: Json) => ((metadata.subjects ?? []) as Json[]).map((s) => String(s.subject ?? s.id ?? "")).join(", ");
 
 function Visibility({ name, legend, value, labels }: { name: string; legend: string; value: string; labels: [string, string] }) {
   return (
@@ -90,63 +78,6 @@ function FilesSection({ draft, storage }: { draft: Json | null; storage: Deposit
   );
 }
 
-function MetadataSection({ view }: { view: DepositView }) {
-  const metadata: Json = view.draft?.metadata ?? {};
-  const selectedType = String(metadata.resource_type?.id ?? "");
-  const date = view.draft ? String(metadata.publication_date ?? "") : view.today;
-  const publisher = view.draft ? String(metadata.publisher ?? "") : view.siteName;
-  return (
-    <section class="card" aria-labelledby="basic-heading">
-      <h2 id="basic-heading">Basic information</h2>
-      <Field path="metadata.resource_type" id="resource-type">
-        <label for="resource-type">Resource type (required)</label>
-        <select id="resource-type" required>
-          <option value="" selected={!selectedType}>
-            Choose a resource type
-          </option>
-          {view.resourceTypes.map((t) => (
-            <option value={t.id} selected={t.id === selectedType}>
-              {t.title}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field path="metadata.title" id="title">
-        <label for="title">Title (required)</label>
-        <input id="title" type="text" value={String(metadata.title ?? "")} />
-      </Field>
-      <Field path="metadata.publication_date" id="publication-date" hint="YYYY-MM-DD, YYYY-MM or YYYY.">
-        <label for="publication-date">Publication date (required)</label>
-        <input id="publication-date" type="text" inputmode="numeric" value={date} aria-describedby="publication-date-hint" />
-      </Field>
-      <Field path="metadata.creators" id="creators">
-        <h3 id="creators-heading">Creators (required)</h3>
-        <ol class="plain rows" id="creator-list" />
-        <button type="button" class="secondary" id="add-creator">
-          Add a creator
-        </button>
-      </Field>
-      <Field path="metadata.description" id="description" hint="Plain text, or simple HTML (paragraphs, links, emphasis, lists).">
-        <label for="description">Description</label>
-        <textarea id="description" aria-describedby="description-hint">
-          {String(metadata.description ?? "")}
-        </textarea>
-      </Field>
-      <Field path="metadata.rights" id="rights">
-        <div class="chips-field" id="licences" data-suggest="/api/vocabularies/licenses" data-label="Licence" />
-      </Field>
-      <Field path="metadata.subjects" id="keywords" hint="Separate keywords with commas.">
-        <label for="keywords">Keywords</label>
-        <input id="keywords" type="text" value={keywordsOf(metadata)} aria-describedby="keywords-hint" />
-      </Field>
-      <Field path="metadata.publisher" id="publisher">
-        <label for="publisher">Publisher{view.doisEnabled ? " (required for a DOI)" : ""}</label>
-        <input id="publisher" type="text" value={publisher} />
-      </Field>
-    </section>
-  );
-}
-
 function AccessSection({ draft }: { draft: Json | null }) {
   const access: Json = draft?.access ?? {};
   const embargo: Json = access.embargo ?? {};
@@ -159,49 +90,119 @@ function AccessSection({ draft }: { draft: Json | null }) {
         <label class="choice">
           <input type="checkbox" id="embargo-active" checked={embargo.active === true} /> Embargo: make the record and files public on a date
         </label>
-        <Field path="access.embargo.until" id="embargo-until">
-          <label for="embargo-until">Embargo ends on</label>
-          <input id="embargo-until" type="date" value={String(embargo.until ?? "")} />
-        </Field>
-        <label for="embargo-reason">Reason for the embargo</label>
-        <input id="embargo-reason" type="text" value={String(embargo.reason ?? "")} />
+        {/* Hidden (so neither seen nor reached by the keyboard) until the embargo is ticked; deposit-metadata.js toggles it. */}
+        <div id="embargo-details" hidden={embargo.active !== true}>
+          <Field path="access.embargo.until" id="embargo-until">
+            <label for="embargo-until">Embargo ends on</label>
+            <input id="embargo-until" type="date" value={String(embargo.until ?? "")} />
+          </Field>
+          <label for="embargo-reason">Reason for the embargo</label>
+          <input id="embargo-reason" type="text" value={String(embargo.reason ?? "")} />
+        </div>
       </Field>
     </section>
   );
 }
 
-function ReviewSection({ view }: { view: DepositView }) {
+/** The draft's review (`parent.review`) and its community's title, as far as the caller may read it. */
+function reviewOf(view: DepositView): { review: Json | null; community: string } {
   const review: Json | null = view.draft?.parent?.review ?? null;
+  const id = String(review?.receiver?.community ?? "");
+  const found = [...view.communities.mine, ...view.communities.others].find((c) => String(c.id) === id);
+  return { review, community: found ? String(found.metadata?.title ?? found.slug) : "a community" };
+}
+
+const CLOSED_REVIEW: Record<string, string> = {
+  declined: "declined it",
+  expired: "did not decide in time: the review expired",
+  cancelled: "— the review was cancelled",
+};
+
+/**
+ * Where the draft stands with a community: while a review is open, "In review by …" with the
+ * request and a Cancel button (nothing else to submit); otherwise the choice of a community, after
+ * a closed review with what happened to it. deposit.js switches between the two.
+ */
+function ReviewSection({ view }: { view: DepositView }) {
   if (view.draft?.status === "published") return null;
-  const option = (c: Json) => <option value={String(c.id)}>{String(c.metadata?.title ?? c.slug)}</option>;
+  const { review, community } = reviewOf(view);
+  const open = review?.status === "submitted";
+  const closed = review ? CLOSED_REVIEW[String(review.status)] : undefined;
+  const chosen = String(review?.receiver?.community ?? "");
+  const option = (c: Json) => (
+    <option value={String(c.id)} selected={String(c.id) === chosen}>
+      {String(c.metadata?.title ?? c.slug)}
+    </option>
+  );
   return (
-    <section class="card" aria-labelledby="review-heading">
-      <h2 id="review-heading">Submit to a community</h2>
-      <p class="muted" id="review-status">
-        {review ? `Review: ${review.status}.` : "Submit the upload to a community: its curators review it and publish it there."}
-        {review ? (
-          <>
-            {" "}
-            <a href={`/me/requests/${review.id}`}>Open the review request</a>
-          </>
-        ) : null}
-      </p>
-      <Field path="receiver.community" id="community">
-        <label for="community">Community</label>
-        <select id="community">
-          <option value="">Choose a community</option>
-          {view.communities.mine.length ? <optgroup label="My communities">{view.communities.mine.map(option)}</optgroup> : null}
-          {view.communities.others.length ? <optgroup label="Other communities">{view.communities.others.map(option)}</optgroup> : null}
-        </select>
-      </Field>
-      <label for="review-message">Message to the curators (optional)</label>
-      <textarea id="review-message" />
-      <div class="actions">
-        <button type="button" class="secondary" id="submit-review">
-          Submit for review
-        </button>
+    <section class="card review" aria-labelledby="review-heading">
+      <h2 id="review-heading">Community review</h2>
+      <div id="review-open" hidden={!open}>
+        <p class="notice in-review">
+          <strong>
+            In review by <span id="review-community">{community}</span>
+          </strong>
+          . Its curators publish the upload in the community or decline it; until then it cannot be published or submitted elsewhere.
+        </p>
+        <p class="actions">
+          <a id="review-link" href={open ? `/me/requests/${encodeURIComponent(String(review!.id))}` : "/me/requests"}>
+            Open the review request
+          </a>
+          <button type="button" class="secondary" id="cancel-review" data-request={open ? String(review!.id) : ""}>
+            Cancel the review
+          </button>
+        </p>
+      </div>
+      <div id="review-choose" hidden={open}>
+        <p class="muted" id="review-status">
+          {closed
+            ? `You submitted this upload to ${community}, and its curators ${closed}. Submit it again, to this or another community, or publish it yourself.`
+            : "Submit the upload to a community: its curators review it and publish it there."}
+        </p>
+        <Field path="receiver.community" id="community">
+          <label for="community">Community</label>
+          <select id="community">
+            <option value="">Choose a community</option>
+            {view.communities.mine.length ? <optgroup label="My communities">{view.communities.mine.map(option)}</optgroup> : null}
+            {view.communities.others.length ? <optgroup label="Other communities">{view.communities.others.map(option)}</optgroup> : null}
+          </select>
+        </Field>
+        <label for="review-message">Message to the curators (optional)</label>
+        <textarea id="review-message" />
+        <div class="actions">
+          <button type="button" class="secondary" id="submit-review">
+            Submit for review
+          </button>
+        </div>
       </div>
     </section>
+  );
+}
+
+/** Publishing is asked once more, saying what stays as it is from then on (what Cairn allows after publication). */
+function PublishDialog({ view }: { view: DepositView }) {
+  const edit = view.draft?.status === "published";
+  return (
+    <dialog id="publish-dialog" class="confirm" aria-labelledby="publish-dialog-heading" aria-describedby="publish-dialog-text">
+      <h2 id="publish-dialog-heading">{edit ? "Publish the changes?" : "Publish this upload?"}</h2>
+      <div id="publish-dialog-text">
+        <p>Once published:</p>
+        <ul>
+          <li>the files can no longer be added, replaced or removed: that takes a new version of the record;</li>
+          <li>the record cannot be deleted: only an administrator can remove it, and its address then shows why it was removed;</li>
+          {view.doisEnabled ? <li>its DOI is registered and points to the record for good;</li> : null}
+          <li>the description and other metadata can still be edited, and each change is published again.</li>
+        </ul>
+      </div>
+      <div class="actions">
+        <button type="button" id="publish-confirm">
+          Publish
+        </button>
+        <button type="button" class="secondary" id="publish-cancel">
+          Cancel
+        </button>
+      </div>
+    </dialog>
   );
 }
 
@@ -209,22 +210,20 @@ function ReviewSection({ view }: { view: DepositView }) {
 export function DepositForm({ view }: { view: DepositView }) {
   const draft = view.draft;
   const doi = draft?.pids?.doi?.identifier;
-  const data = { draft, doisEnabled: view.doisEnabled, firstCreator: view.firstCreator };
+  const data = { draft, doisEnabled: view.doisEnabled, firstCreator: view.firstCreator, choices: view.choices };
+  const metadata: Json = draft?.metadata ?? {};
+  const defaults = { today: view.today, siteName: view.siteName, doisEnabled: view.doisEnabled };
+  const inReview = draft?.parent?.review?.status === "submitted";
   return (
     <form id="deposit" class="deposit" novalidate>
       <script type="application/json" id="deposit-data" dangerouslySetInnerHTML={{ __html: jsonData(data) }} />
       <div id="deposit-errors" class="notice error" tabindex={-1} hidden />
       <FilesSection draft={draft} storage={view.storage} />
-      <MetadataSection view={view} />
-      <section class="card" aria-labelledby="funding-heading">
-        <h2 id="funding-heading">Funding</h2>
-        <Field path="metadata.funding" id="funding">
-          <ol class="plain rows" id="funding-list" />
-          <button type="button" class="secondary" id="add-funding">
-            Add funding
-          </button>
-        </Field>
-      </section>
+      <BasicPart draft={draft} choices={view.choices} defaults={defaults} />
+      <RecommendedPart draft={draft} defaults={defaults} />
+      <FundingPart />
+      <IdentifierParts metadata={metadata} />
+      <CustomFieldParts customFields={draft?.custom_fields ?? {}} />
       <AccessSection draft={draft} />
       <ReviewSection view={view} />
       <section class="card" aria-labelledby="doi-heading" hidden={!view.doisEnabled}>
@@ -240,14 +239,16 @@ export function DepositForm({ view }: { view: DepositView }) {
         <button type="submit" id="save">
           Save draft
         </button>
-        <button type="button" id="publish">
+        {/* While a community reviews the draft, its outcome publishes it (or not): no Publish, no Delete. */}
+        <button type="button" id="publish" hidden={inReview}>
           Publish
         </button>
-        <button type="button" class="danger" id="delete-draft" hidden={!draft || draft.status === "published"}>
+        <button type="button" class="danger" id="delete-draft" hidden={!draft || draft.status === "published" || inReview}>
           Delete draft
         </button>
       </div>
       <p id="deposit-status" role="status" aria-live="polite" />
+      <PublishDialog view={view} />
     </form>
   );
 }

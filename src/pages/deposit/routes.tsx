@@ -13,13 +13,21 @@ import { checkCsrf, formOf, seeOther } from "../http";
 import { Layout, type PageContext } from "../layout";
 import depositJs from "../static/deposit.js" with { type: "text" };
 import depositFieldsJs from "../static/deposit-fields.js" with { type: "text" };
+import depositRowsJs from "../static/deposit-rows.js" with { type: "text" };
+import depositMetadataJs from "../static/deposit-metadata.js" with { type: "text" };
 import depositFilesJs from "../static/deposit-files.js" with { type: "text" };
 import { AwaitingModerationNotice, isAwaitingModeration } from "../moderation";
 import { DepositForm, type DepositView } from "./form";
+import { depositChoices } from "./choices";
+import { identifierSchemesJs } from "./schemes-asset";
 
-// In this order: the building blocks, the uploads, then the form that uses both.
-const SCRIPTS = ["deposit-fields.js", "deposit-files.js", "deposit.js"];
+// In this order: scheme detection (shared with the server's checks), the building blocks and the
+// metadata rows, the uploads, then the form that uses them.
+const SCRIPTS = ["identifier-schemes.js", "deposit-fields.js", "deposit-rows.js", "deposit-metadata.js", "deposit-files.js", "deposit.js"];
+registerAsset("identifier-schemes.js", identifierSchemesJs);
 registerAsset("deposit-fields.js", depositFieldsJs);
+registerAsset("deposit-rows.js", depositRowsJs);
+registerAsset("deposit-metadata.js", depositMetadataJs);
 registerAsset("deposit-files.js", depositFilesJs);
 registerAsset("deposit.js", depositJs);
 
@@ -30,13 +38,13 @@ const signInFirst = (ctx: PageContext) => seeOther(`/login?next=${encodeURICompo
 /** What the form offers besides the draft: resource types, communities to submit to, DOIs. */
 async function viewOf(deps: PagesDeps, actor: Actor, draft: Json | null): Promise<DepositView> {
   const { services } = deps;
-  const types = (await services.vocabularies.search(actor, "resourcetypes", { size: "100", sort: "title" })) as Json;
+  const choices = await depositChoices(deps, actor);
   const mine = ((await services.communities.searchUserCommunities(actor, { size: "100" })) as Json).hits.hits as Json[];
   const mineIds = new Set(mine.map((c) => c.id));
   const all = ((await services.communities.searchCommunities(actor, { size: "100" })) as Json).hits.hits as Json[];
   return {
     draft,
-    resourceTypes: (types.hits.hits as Json[]).map((t) => ({ id: String(t.id), title: String(t.title?.en ?? t.id) })),
+    choices,
     communities: { mine, others: all.filter((c) => !mineIds.has(c.id)) },
     doisEnabled: Boolean(services.deps.config.DATACITE_PREFIX),
     siteName: deps.siteName,

@@ -53,6 +53,19 @@ export interface AccessRequestForm {
   conditions: string | null;
   /** Field errors of a refused submission, by field. */
   errors?: Record<string, string[]>;
+  /** Mail is off: a guest's address cannot be confirmed, and nobody hears of the answer by mail. */
+  mailOff?: boolean;
+}
+
+/** What the form says instead of a mail it cannot send. */
+function MailOffText({ signedIn }: { signedIn: boolean }) {
+  return (
+    <p class="notice warn">
+      {signedIn
+        ? "This site sends no e-mail at the moment (mail is off): the owner finds your request on their dashboard, and you follow their answer on your requests page. Use your account's address: another address would have to be confirmed by a mailed link."
+        : "This site sends no e-mail at the moment (mail is off): a guest's request goes to the owner only after the address is confirmed through a mailed link, which cannot be sent now. Sign in to ask with your account, or ask the owner for access another way."}
+    </p>
+  );
 }
 
 /** The form is offered when the caller cannot download the files and the owner takes requests from their kind (user or guest). */
@@ -77,6 +90,7 @@ export function AccessRequestFields({ form }: { form: AccessRequestForm }) {
     <form class="card access-request" method="post" action={form.action}>
       <h3>Request access to the files</h3>
       {form.conditions ? <div class="description" dangerouslySetInnerHTML={{ __html: form.conditions }} /> : null}
+      {form.mailOff ? <MailOffText signedIn={form.signedIn} /> : null}
       {form.csrf ? <input type="hidden" name="csrf" value={form.csrf} /> : null}
       <label for="access-email">Your e-mail address</label>
       <input id="access-email" name="email" type="email" autocomplete="email" required value={form.email} aria-describedby={err.email ? "access-email-error" : undefined} />

@@ -2,8 +2,11 @@
 // previews (images, PDF in the browser's viewer, the start of text files) in disclosures.
 import { DataTable } from "../table";
 import type { JsonObject } from "../../core/json";
+import { FileName } from "./file-name";
+import { formatSize } from "./format-size";
 import type { RecordUrls } from "./links";
-import { previewKind, TEXT_PREVIEW_BYTES, type PreviewKind } from "./preview";
+import { previewKind, TEXT_PREVIEW_BYTES, type PreviewKind, type PreviewStart } from "./preview";
+import { CsvTable } from "./table-view";
 
 type Json = JsonObject;
 
@@ -16,8 +19,8 @@ export interface FileRow {
   preview: PreviewKind | null;
 }
 
-/** The text shown for a text file's preview, read by the page before rendering. */
-export type TextPreviews = Map<string, { text: string; truncated: boolean }>;
+/** The start of a text or table file shown in its preview, read by the page before rendering. */
+export type TextPreviews = Map<string, PreviewStart>;
 
 /** The record's visible file entries in their order (the record JSON lists only those the caller may see). */
 export function fileRows(record: Json): FileRow[] {
@@ -35,29 +38,32 @@ export function fileRows(record: Json): FileRow[] {
 }
 
 /**
- * The text file whose start the page itself shows: the first preview, which is open, when it is a
- * text file (every read costs a render its time; record.js loads the others' when they are opened).
+ * The text or table file whose start the page itself shows: the first preview, which is open
+ * (every read costs a render its time; record.js loads the others' when they are opened).
  */
 export const textPreviewed = (rows: FileRow[]): FileRow[] => {
   const first = rows.find((r) => r.preview !== null);
-  return first?.preview === "text" ? [first] : [];
+  return first?.preview === "text" || first?.preview === "table" ? [first] : [];
 };
 
-/** Sizes as InvenioRDM shows them (decimal units): 68 Bytes, 1.5 kB, 2.3 MB. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1000) return `${bytes} Bytes`;
-  const units = ["kB", "MB", "GB", "TB", "PB"];
-  let value = bytes;
-  let unit = -1;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
+export { formatSize };
+
+/** A table file's first rows; loaded by record.js from the table page when the preview is opened, if the page did not read them. */
+function TablePreview({ row, urls, texts }: { row: FileRow; urls: RecordUrls; texts: TextPreviews }) {
+  const read = texts.get(row.key);
+  if (read?.kind === "table") return <CsvTable name={row.key} table={read.table} size={row.size} download={urls.content(row.key)} />;
+  return (
+    <div class="table-preview" data-table-src={urls.table(row.key)}>
+      <p>
+        <a href={urls.table(row.key)}>Open {row.key} as a table</a>
+      </p>
+    </div>
+  );
 }
 
 function TextPreview({ row, urls, texts }: { row: FileRow; urls: RecordUrls; texts: TextPreviews }) {
-  const text = texts.get(row.key);
+  const read = texts.get(row.key);
+  const text = read?.kind === "text" ? read : undefined;
   const more = (
     <>
       <a href={urls.preview(row.key)}>open the whole file</a> or download it.
@@ -90,10 +96,13 @@ function Preview({ row, index, urls, texts }: { row: FileRow; index: number; url
   const label = `Preview of ${row.key}`;
   return (
     <details class="preview" open={index === 0} id={`preview-${index}`}>
-      <summary>Preview: {row.key}</summary>
+      <summary>
+        Preview: <FileName name={row.key} />
+      </summary>
       {row.preview === "image" ? <img src={urls.preview(row.key)} alt={label} loading="lazy" /> : null}
       {row.preview === "pdf" ? <iframe src={urls.preview(row.key)} title={label} loading="lazy" /> : null}
       {row.preview === "text" ? <TextPreview row={row} urls={urls} texts={texts} /> : null}
+      {row.preview === "table" ? <TablePreview row={row} urls={urls} texts={texts} /> : null}
     </details>
   );
 }
@@ -111,13 +120,15 @@ export function FilesTable({ rows, urls, texts }: { rows: FileRow[]; urls: Recor
             </>
           }
           showCaption
-          class="files"
+          class="files reflow"
           columns={["Name", "Size", "Checksum (MD5)", <span class="sr-only">Download</span>]}
         >
           {rows.map((row) => (
             <tr>
               <td>
-                <a href={urls.content(row.key)}>{row.key}</a>
+                <a href={urls.content(row.key)}>
+                  <FileName name={row.key} />
+                </a>
               </td>
               <td class="nowrap" title={`${row.size} bytes`}>
                 {formatSize(row.size)}

@@ -6,11 +6,15 @@ import { Layout, type PageContext } from "../layout";
 import { AwaitingModerationNotice, isAwaitingModeration } from "../moderation";
 import { accessSummary, AccessRequestFields } from "./access";
 import { CitationBox, ExportLinks } from "./citation";
+import { DoiBadge } from "./doi-badge";
 import { FilesTable } from "./files";
 import { RecordHead } from "./head";
 import { titleOf } from "./links";
 import { Descriptions, Details, Licences, People } from "./metadata";
+import { RecordStats } from "./stats";
 import type { LandingView } from "./view";
+import { ShareDialog } from "./share";
+import type { ShareView } from "./share-view";
 
 type Json = JsonObject;
 
@@ -73,8 +77,17 @@ function Communities({ record }: { record: Json }) {
   );
 }
 
-/** Edit and new version (the deposit pages' forms), for the owner of the latest version. */
-function OwnerActions({ ctx, view }: { ctx: PageContext; view: LandingView }) {
+/** Edit and new version (the deposit pages' forms), for the owner of the latest version; Share for whoever manages it. */
+function OwnerActions({ ctx, view, share }: { ctx: PageContext; view: LandingView; share: ShareView | null }) {
+  if (share) {
+    return (
+      <section class="card" aria-labelledby="manage-heading">
+        <h2 id="manage-heading">Manage</h2>
+        {view.owner && view.record.versions?.is_latest ? <EditButtons ctx={ctx} id={encodeURIComponent(String(view.record.id))} /> : null}
+        <ShareDialog view={share} />
+      </section>
+    );
+  }
   if (!view.owner || !view.record.versions?.is_latest) return null;
   const id = encodeURIComponent(String(view.record.id));
   return (
@@ -85,15 +98,16 @@ function OwnerActions({ ctx, view }: { ctx: PageContext; view: LandingView }) {
   );
 }
 
-export function LandingPage({ ctx, view, baseUrl }: { ctx: PageContext; view: LandingView; baseUrl: string }) {
+export function LandingPage({ ctx, view, baseUrl, share = null }: { ctx: PageContext; view: LandingView; baseUrl: string; share?: ShareView | null }) {
   const { record } = view;
   const m: Json = record.metadata ?? {};
   const title = typeof m.title === "string" && m.title.trim() ? m.title.trim() : String(record.id);
   const access = accessSummary(record);
+  const doi = typeof record.pids?.doi?.identifier === "string" ? record.pids.doi.identifier : "";
   const canonical = typeof record.links?.self_html === "string" ? record.links.self_html : `${baseUrl}/records/${record.id}`;
   const head = view.isDraft ? <meta name="robots" content="noindex" /> : <RecordHead record={record} canonical={canonical} jsonLd={view.jsonLd} baseUrl={baseUrl} />;
   return (
-    <Layout ctx={ctx} title={pageTitle(title)} head={head} scripts={["record.js"]}>
+    <Layout ctx={ctx} title={pageTitle(title)} head={head} scripts={share ? ["record.js", "share.js"] : ["record.js"]}>
       <article class="record">
         {isAwaitingModeration(record) ? <AwaitingModerationNotice /> : null}
         {view.isDraft ? (
@@ -126,6 +140,8 @@ export function LandingPage({ ctx, view, baseUrl }: { ctx: PageContext; view: La
               <h2 id="access-heading">Access</h2>
               <p>{access.text}</p>
             </section>
+            {!view.isDraft ? <RecordStats stats={record.stats} /> : null}
+            {!view.isDraft && doi && typeof record.links?.doi === "string" ? <DoiBadge doi={doi} doiUrl={record.links.doi} baseUrl={baseUrl} /> : null}
             {view.citation ? (
               <CitationBox
                 action={`/records/${encodeURIComponent(String(record.id))}`}
@@ -139,7 +155,7 @@ export function LandingPage({ ctx, view, baseUrl }: { ctx: PageContext; view: La
             <Licences rights={list(m.rights)} />
             <Communities record={record} />
             <Versions view={view} />
-            <OwnerActions ctx={ctx} view={view} />
+            <OwnerActions ctx={ctx} view={view} share={share} />
           </aside>
         </div>
       </article>

@@ -16,6 +16,8 @@ export interface RecordUrls {
   page(id?: string): string;
   content(key: string): string;
   preview(key: string): string;
+  /** A CSV or TSV file's first rows as a table page (record/table-page.tsx). */
+  table(key: string): string;
   export(format: string): string;
   /** The record API's URL (`?style=` fetches the citation from it). */
   api(): string;
@@ -29,6 +31,7 @@ export function recordUrls(id: string, token: string | undefined, isDraft: boole
     page: (other = id) => withToken(`/records/${encodeURIComponent(other)}`, token),
     content: (key) => withToken(`${files}/${encodeKey(key)}/content`, token),
     preview: (key) => withToken(`${record}/preview/${encodeKey(key)}${draft}`, token),
+    table: (key) => withToken(`${record}/table/${encodeKey(key)}${draft}`, token),
     export: (format) => withToken(`${record}/export/${encodeURIComponent(format)}`, token),
     api: () => withToken(`/api/records/${encodeURIComponent(id)}`, token),
   };

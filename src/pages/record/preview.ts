@@ -5,8 +5,12 @@ import type { Actor } from "../../core/actor";
 import { badRequest, notFound } from "../../core/errors";
 import type { ContentRequest } from "../../files/download";
 import type { PageServices } from "../services";
+import { readTablePreview, tableDelimiter, type TablePreview } from "./table-preview";
 
-export type PreviewKind = "image" | "pdf" | "text";
+export type PreviewKind = "image" | "pdf" | "text" | "table";
+
+/** What the page reads of a text or table file before rendering its open preview. */
+export type PreviewStart = { kind: "text"; text: string; truncated: boolean } | { kind: "table"; table: TablePreview };
 
 /** Bytes of a text file shown on the page. */
 export const TEXT_PREVIEW_BYTES = 64 * 1024;
@@ -21,6 +25,8 @@ export function previewKind(mimetype: unknown): PreviewKind | null {
   const type = mimetype.split(";")[0]!.trim().toLowerCase();
   if (IMAGES.has(type)) return "image";
   if (type === "application/pdf") return "pdf";
+  // CSV and TSV as tables (the preview route still sends their text).
+  if (tableDelimiter(type)) return "table";
   if (type.startsWith("text/") || TEXTS.has(type) || type.endsWith("+json") || type.endsWith("+xml")) return "text";
   return null;
 }
@@ -45,6 +51,19 @@ export async function readTextStart(
   return { text, truncated: size > TEXT_PREVIEW_BYTES };
 }
 
+/** The start of a text or table file as the page shows it in its preview. */
+export async function readPreviewStart(
+  files: PageServices["files"],
+  actor: Actor,
+  id: string,
+  isDraft: boolean,
+  row: { key: string; size: number; mimetype: string },
+): Promise<PreviewStart> {
+  const delimiter = tableDelimiter(row.mimetype);
+  if (delimiter) return { kind: "table", table: await readTablePreview(files, actor, id, isDraft, row.key, delimiter) };
+  return { kind: "text", ...(await readTextStart(files, actor, id, isDraft, row.key, row.size)) };
+}
+
 // Uploaded content never runs as a page of this site: images and text are sandboxed like the
 // content route's answers. Chrome's PDF viewer does not run in a sandboxed document, so a PDF
 // gets a policy that loads nothing and runs nothing (the viewer is the browser's own), framed by
@@ -52,6 +71,7 @@ export async function readTextStart(
 const POLICIES: Record<PreviewKind, string> = {
   image: "default-src 'none'; sandbox",
   text: "default-src 'none'; sandbox",
+  table: "default-src 'none'; sandbox",
   pdf: "default-src 'none'; frame-ancestors 'self'",
 };
 
@@ -78,7 +98,7 @@ export async function previewResponse(files: PageServices["files"], actor: Actor
   const headers = new Headers(response.headers);
   headers.set("Content-Disposition", "inline");
   headers.set("Content-Security-Policy", POLICIES[kind]);
-  if (kind === "text" && !headers.get("content-type")?.startsWith("multipart/")) headers.set("Content-Type", "text/plain; charset=utf-8");
+  if ((kind === "text" || kind === "table") && !headers.get("content-type")?.startsWith("multipart/")) headers.set("Content-Type", "text/plain; charset=utf-8");
   if (kind === "pdf") headers.set("X-Frame-Options", "SAMEORIGIN");
   return new Response(response.body, { status: response.status, headers });
 }

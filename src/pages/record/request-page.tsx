@@ -47,9 +47,31 @@ export function AccessRequestPage(props: { ctx: PageContext; action: string; rec
   );
 }
 
-/** A user's request goes to the owner at once; a guest (or another address) gets a link to confirm first. */
-export function AccessRequestedPage({ ctx, recordUrl, result }: { ctx: PageContext; recordUrl: string; result: Record<string, unknown> }) {
+/** A user's request goes to the owner at once; a guest (or another address) gets a link to confirm first — unless mail is off. */
+export function AccessRequestedPage({ ctx, recordUrl, result, mailOff }: { ctx: PageContext; recordUrl: string; result: Record<string, unknown>; mailOff: boolean }) {
   const sentToOwner = typeof result.id === "string" || typeof result.number === "string";
+  if (mailOff) {
+    return (
+      <Layout ctx={ctx} title={sentToOwner ? "Access requested" : "Access request not sent"}>
+        <h1>{sentToOwner ? "Access requested" : "Access request not sent"}</h1>
+        {sentToOwner ? (
+          <p class="notice ok" role="status">
+            Your request was sent to the record's owner. It is on their dashboard; this site sends no e-mail at the moment, so follow their answer on{" "}
+            <a href="/me/requests">your requests</a>.
+          </p>
+        ) : (
+          <p class="notice warn" role="status">
+            Your request is stored, but the owner does not see it yet: it waits until your e-mail address is confirmed through a mailed link, and this site sends no e-mail at the
+            moment (mail is off). Ask the record's owner for access another way
+            {ctx.actor.kind === "user" ? ", or ask again with your account's address" : ", or sign in and ask with your account"}.
+          </p>
+        )}
+        <p>
+          <a href={recordUrl}>Back to the record</a>
+        </p>
+      </Layout>
+    );
+  }
   return (
     <Layout ctx={ctx} title="Access requested">
       <h1>Access requested</h1>

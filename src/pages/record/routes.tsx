@@ -9,16 +9,22 @@ import { isHeadRequest, type ActorContext } from "../../core/http";
 import { visitorOf } from "../../core/visitor";
 import { registerAsset } from "../assets";
 import { pageContextOf, renderOrError, type PagesDeps } from "../context";
+import { mailIsOff } from "../guest-forms";
 import { checkCsrf, formOf, htmlResponse } from "../http";
 import type { PageContext } from "../layout";
 import recordJs from "../static/record.js" with { type: "text" };
+import shareJs from "../static/share.js" with { type: "text" };
 import { AccessRequestPage, AccessRequestedPage, accessRequestBody, fieldErrorsOf } from "./request-page";
 import { LandingPage } from "./landing";
 import { withToken } from "./links";
 import { keyOfPath, previewResponse } from "./preview";
 import { loadDraftView, loadRecordView } from "./view";
+import { sharePage } from "./share-page";
+import { verifyLinkAnswer, verifyLinkPage, VERIFY_PATH } from "./verify";
+import { loadShareView } from "./share-view";
 
 registerAsset("record.js", recordJs);
+registerAsset("share.js", shareJs);
 
 /**
  * A redirect the records service answers (a parent id to its latest version, `/latest`) points at
@@ -70,8 +76,16 @@ export const recordPages = (http: ActorContext, deps: PagesDeps) => {
         const view = await loadRecordView(deps, actor, params.id, query.get("style"));
         // A landing page read is a view of the record, as InvenioRDM counts it (robots are left out).
         await services.stats.recordView({ recordId: view.record.id, parentId: view.record.parent.id, actor, visitor: visitorOf(server, request), accept: null });
-        return htmlResponse(<LandingPage ctx={ctx} view={view} baseUrl={baseUrl} />, 200, view.signposting ? { Link: view.signposting } : {});
+        // Sharing is the parent's: every version offers it to whoever manages the record.
+        const share = await loadShareView(deps, actor, view.record);
+        return htmlResponse(<LandingPage ctx={ctx} view={view} baseUrl={baseUrl} share={share} />, 200, view.signposting ? { Link: view.signposting } : {});
       });
+    })
+    .get(VERIFY_PATH, ({ actor, request, query }) => verifyLinkPage(deps, actor, request, query.token))
+    .post(VERIFY_PATH, ({ actor, request, body }) => verifyLinkAnswer(deps, actor, request, body))
+    .get("/records/:id/share", async ({ actor, request, params }) => {
+      const ctx = await pageContextOf(deps, actor, request);
+      return recordPage(ctx, actor, async () => htmlResponse(await sharePage(ctx, deps, actor, params.id)));
     })
     .get("/records/:id/latest", async ({ actor, request, params }) => {
       const ctx = await pageContextOf(deps, actor, request);
@@ -99,7 +113,9 @@ export const recordPages = (http: ActorContext, deps: PagesDeps) => {
         const action = withToken(`/records/${encodeURIComponent(params.id)}/access/request`, actor.linkToken);
         try {
           const result = (await services.accessRequests.requestAccess(actor, params.id, accessRequestBody(form))) as Record<string, unknown>;
-          return htmlResponse(<AccessRequestedPage ctx={ctx} recordUrl={withToken(`/records/${encodeURIComponent(params.id)}`, actor.linkToken)} result={result} />);
+          return htmlResponse(
+            <AccessRequestedPage ctx={ctx} recordUrl={withToken(`/records/${encodeURIComponent(params.id)}`, actor.linkToken)} result={result} mailOff={mailIsOff(deps)} />,
+          );
         } catch (error) {
           if (!(error instanceof HttpError) || error.status !== 400) throw error;
           // Refused input: the form again, with what was typed and why.
@@ -110,4 +126,4 @@ export const recordPages = (http: ActorContext, deps: PagesDeps) => {
 };
 
 /** The routes of this group that take forms (the hooks parse their bodies). */
-export const RECORD_FORM_ROUTES = ["POST /records/:id/access/request"];
+export const RECORD_FORM_ROUTES = ["POST /records/:id/access/request", "POST /access/requests/verify"];

@@ -5,11 +5,12 @@ import type { Actor } from "../../core/actor";
 import { stripHtml } from "../../core/html";
 import type { JsonObject } from "../../core/json";
 import type { PagesDeps } from "../context";
+import { mailIsOff } from "../guest-forms";
 import { offersAccessRequest, type AccessRequestForm } from "./access";
 import { chosenStyle } from "./citation";
 import { fileRows, textPreviewed, type FileRow, type TextPreviews } from "./files";
 import { recordUrls, withToken, type RecordUrls } from "./links";
-import { readTextStart } from "./preview";
+import { readPreviewStart } from "./preview";
 
 type Json = JsonObject;
 
@@ -48,12 +49,12 @@ async function versionsOf(deps: PagesDeps, actor: Actor, record: Json) {
   return { items: (found.hits.hits as Json[]).map(versionOf), total: Number(found.hits.total ?? 0) };
 }
 
-/** The starts of the first few text files, read through the files service as the caller. */
+/** The start of the open preview's text or table file, read through the files service as the caller. */
 async function textsOf(deps: PagesDeps, actor: Actor, id: string, isDraft: boolean, rows: FileRow[]): Promise<TextPreviews> {
   const read = await Promise.all(
     textPreviewed(rows).map(async (row) => {
       try {
-        return [row.key, await readTextStart(deps.services.files, actor, id, isDraft, row.key, row.size)] as const;
+        return [row.key, await readPreviewStart(deps.services.files, actor, id, isDraft, row)] as const;
       } catch {
         // A file whose bytes cannot be read now (not committed, or missing from the store) is listed without its preview.
         return null;
@@ -76,6 +77,7 @@ async function accessFormOf(deps: PagesDeps, actor: Actor, record: Json, rows: F
     message: "",
     consent: false,
     conditions: typeof record.parent?.access?.settings?.accept_conditions_text === "string" ? record.parent.access.settings.accept_conditions_text : null,
+    mailOff: mailIsOff(deps),
   };
 }
 

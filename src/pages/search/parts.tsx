@@ -92,7 +92,7 @@ export function Facets({ state, aggregations }: { state: SearchState; aggregatio
   });
   const visible = facets.filter((f) => f.buckets.length > 0);
   return (
-    <aside class="facets" aria-labelledby="filters-heading">
+    <aside class="facets" id="search-facets" aria-labelledby="filters-heading">
       <h2 id="filters-heading">Filters</h2>
       {visible.length === 0 ? <p class="muted">No filters for these results.</p> : null}
       {visible.map((facet) => (
@@ -219,6 +219,8 @@ export interface ResultsProps {
   card: (hit: Json) => Child;
   /** What to say when nothing matches. */
   empty: string;
+  /** Said above the hits (a query searched as its plain words). */
+  notice?: Child;
 }
 
 /** Facets beside the hits, with the count, sort, size and pager: the body of a search page. */
@@ -228,7 +230,13 @@ export function Results(props: ResultsProps) {
   const hits = (result?.hits?.hits ?? []) as Json[];
   return (
     <div class="columns search-results">
-      <Facets state={state} aggregations={result?.aggregations ?? {}} />
+      {/* On a phone the filters fold behind this button, so the results come first (site.css, site.js). */}
+      <div class="facets-panel">
+        <button type="button" class="filters-toggle secondary" aria-expanded="false" aria-controls="search-facets">
+          Filters
+        </button>
+        <Facets state={state} aggregations={result?.aggregations ?? {}} />
+      </div>
       <section aria-labelledby="results-heading">
         <div class="results-head">
           <h2 id="results-heading">{props.heading}</h2>
@@ -240,6 +248,7 @@ export function Results(props: ResultsProps) {
         </div>
         <SortAndSize state={state} sortOptions={props.sortOptions} sortBy={String(result?.sortBy ?? (state.sort || "newest"))} sizes={props.sizes} />
         {props.problem ? <ProblemNotice problem={props.problem} /> : null}
+        {props.notice}
         {result && hits.length === 0 ? <p class="muted">{props.empty}</p> : null}
         {hits.map((hit) => props.card(hit))}
         {result ? <Pager state={state} total={total} maxWindow={props.maxWindow} /> : null}

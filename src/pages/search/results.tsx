@@ -2,6 +2,7 @@
 // configuration sets, the syntax help as a disclosure, and a record search's results.
 import type { PagesDeps } from "../context";
 import { RecordCard, type SearchOutcome } from "./cards";
+import { queryFallbackOf, QueryFallbackNotice } from "./fallback";
 import { SearchHelp } from "./help";
 import { Results } from "./parts";
 import type { SearchState } from "./state";
@@ -38,6 +39,7 @@ export function HelpDisclosure() {
 /** A record search's body: facets, count, sort and size, record cards and pager (the search page's and a community's). */
 export function RecordResults({ deps, state, outcome, heading, empty }: { deps: PagesDeps; state: SearchState; outcome: SearchOutcome; heading: string; empty: string }) {
   const limits = searchLimits(deps);
+  const fallback = queryFallbackOf(outcome.result);
   return (
     <Results
       state={state}
@@ -50,6 +52,7 @@ export function RecordResults({ deps, state, outcome, heading, empty }: { deps: 
       noun={["record", "records"]}
       card={(hit) => <RecordCard hit={hit} />}
       empty={empty}
+      notice={fallback ? <QueryFallbackNotice fallback={fallback} /> : null}
     />
   );
 }

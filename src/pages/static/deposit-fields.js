@@ -34,16 +34,34 @@
 
   // ---- look-ups against the vocabularies ----------------------------------------------------
 
-  /** Suggestions under `input` from `url()?suggest=…`; a pick calls `pick(hit)`. */
-  function suggest(input, url, render, pick) {
+  /**
+   * Suggestions under `input` from `url()?suggest=…`; a pick calls `pick(hit)`. The first one is
+   * highlighted, the arrow keys move the highlight and Enter takes it; Enter on typed text with no
+   * suggestion does nothing. `extra(typed)` may add a last choice ({ text, pick }), such as a
+   * custom licence: typed text is only ever kept by choosing it.
+   */
+  function suggest(input, url, render, pick, extra) {
     const box = h("ul", { class: "plain suggestions", hidden: true, "aria-label": `Suggestions for ${input.id}` });
     input.after(box);
     input.setAttribute("autocomplete", "off");
     let timer = 0;
     let seq = 0;
+    let choices = [];
+    let active = -1;
     const close = () => {
       box.hidden = true;
       box.replaceChildren();
+      choices = [];
+      active = -1;
+    };
+    const highlight = (i) => {
+      active = i;
+      [...box.children].forEach((li, j) => {
+        const button = li.firstChild;
+        button.classList.toggle("active", j === i);
+        if (j === i) button.setAttribute("aria-current", "true");
+        else button.removeAttribute("aria-current");
+      });
     };
     input.addEventListener("input", () => {
       clearTimeout(timer);
@@ -55,24 +73,59 @@
         const res = await api(`${base}${base.includes("?") ? "&" : "?"}suggest=${encodeURIComponent(typed)}&size=8`);
         if (mine !== seq || !res.ok) return;
         const hits = res.json.hits.hits;
-        const choose = (hit) => () => {
-          close();
-          pick(hit);
-        };
-        box.replaceChildren(...hits.map((hit) => h("li", {}, h("button", { type: "button", class: "link", onclick: choose(hit) }, render(hit)))));
-        box.hidden = hits.length === 0;
+        choices = hits.map((hit) => ({ text: render(hit), pick: () => pick(hit) }));
+        const more = extra ? extra(typed) : null;
+        if (more) choices.push(more);
+        box.replaceChildren(
+          ...choices.map((choice) =>
+            h(
+              "li",
+              {},
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "link",
+                  tabindex: -1,
+                  onclick: () => {
+                    close();
+                    choice.pick();
+                  },
+                },
+                choice.text,
+              ),
+            ),
+          ),
+        );
+        box.hidden = choices.length === 0;
+        highlight(hits.length ? 0 : -1);
       }, 200);
     });
     input.addEventListener("keydown", (e) => {
       if (e.key === "Escape") close();
+      else if ((e.key === "ArrowDown" || e.key === "ArrowUp") && choices.length) {
+        e.preventDefault();
+        const step = e.key === "ArrowDown" ? 1 : -1;
+        highlight((active + step + choices.length) % choices.length);
+      } else if (e.key === "Enter") {
+        // Enter never submits the form from a look-up; it takes the highlighted choice, if any.
+        e.preventDefault();
+        const choice = choices[active];
+        close();
+        if (choice) choice.pick();
+      }
     });
   }
 
-  /** A list of chosen items ({id?, text}) with a look-up input; `free` lets Enter add typed text. */
-  function chips(holder, label, url, render, itemOf, free) {
+  /**
+   * A list of chosen items ({id?, text, raw?}) with a look-up input. `custom` (a noun such as
+   * "licence") adds the explicit last choice "Add a custom …: typed"; `raw` keeps an item's JSON as
+   * it came so an unchanged item saves unchanged.
+   */
+  function chips(holder, label, url, render, itemOf, custom) {
     const id = nextId("chips");
     const list = h("ul", { class: "plain chip-list", "aria-label": `${label}s` });
-    const input = h("input", { id, type: "text", placeholder: free ? "Type to search, Enter to add" : "Type to search" });
+    const input = h("input", { id, type: "text", placeholder: "Type to search" });
     let items = [];
     const draw = () =>
       list.replaceChildren(
@@ -99,7 +152,7 @@
         ),
       );
     const add = (item) => {
-      if (item.text && !items.some((x) => (x.id && x.id === item.id) || x.text === item.text)) items.push(item);
+      if (item.text && !items.some((x) => (x.id && x.id === item.id) || (!x.id && !item.id && x.text === item.text))) items.push(item);
       draw();
     };
     holder.append(h("label", { for: id }, label), list, input);
@@ -111,13 +164,16 @@
         add(itemOf(hit));
         input.value = "";
       },
+      custom
+        ? (typed) => ({
+            text: `Add a custom ${custom}: “${typed}”`,
+            pick: () => {
+              add({ text: typed });
+              input.value = "";
+            },
+          })
+        : null,
     );
-    input.addEventListener("keydown", (e) => {
-      if (e.key !== "Enter") return;
-      e.preventDefault();
-      if (free && input.value.trim()) add({ text: input.value.trim() });
-      input.value = "";
-    });
     return {
       get: () => items,
       set: (next) => {
@@ -140,9 +196,18 @@
 
   // ---- creators -------------------------------------------------------------------------------
 
-  function creatorRow(creator) {
+  /** A creator or (`kind.noun` "Contributor") a contributor; `kind.roles` are the role vocabulary's entries. */
+  function creatorRow(creator, kind) {
+    const { roles = [], roleRequired = false } = kind || {};
     const p = creator.person_or_org || { type: "personal" };
     const n = nextId("creator");
+    const role = h(
+      "select",
+      { id: `${n}-role` },
+      h("option", { value: "" }, roleRequired ? "Choose a role" : "No role"),
+      roles.map((r) => h("option", { value: r.id }, r.title)),
+    );
+    role.value = (creator.role && creator.role.id) || "";
     const input = (suffix, value) => h("input", { id: `${n}-${suffix}`, type: "text", value: value || "" });
     const type = h("select", { id: `${n}-type` }, h("option", { value: "personal" }, "Person"), h("option", { value: "organizational" }, "Organisation"));
     type.value = p.type === "organizational" ? "organizational" : "personal";
@@ -169,6 +234,7 @@
         field(".person_or_org.family_name", `${n}-family`, "Family name", family, "person-only"),
         field(".person_or_org.name", `${n}-name`, "Organisation name", orgName, "org-only"),
         field(".person_or_org.identifiers", `${n}-identifier`, "ORCID (a person) or ROR id (an organisation)", ident),
+        field(".role", `${n}-role`, roleRequired ? "Role (required)" : "Role", role),
         h("div", { class: "field", "data-sub": ".affiliations" }, affHolder, h("p", { class: "field-error", id: `${n}-aff-error`, hidden: true })),
         remove,
       ),
@@ -179,9 +245,9 @@
       "/api/affiliations",
       (hit) => hit.name,
       (hit) => ({ id: hit.id, text: hit.name }),
-      true,
+      "affiliation",
     );
-    affs.set((creator.affiliations || []).map((a) => ({ id: a.id, text: a.name || a.id })));
+    affs.set((creator.affiliations || []).map((a) => ({ id: a.id, text: a.name || a.id, raw: a.id ? null : a })));
     const showType = () => {
       const person = type.value === "personal";
       for (const el of row.querySelectorAll(".person-only")) el.hidden = !person;
@@ -221,8 +287,8 @@
       if (ident.value.trim()) others.unshift({ scheme: person ? "orcid" : "ror", identifier: ident.value.trim() });
       const creatorJson = { person_or_org: out };
       if (others.length) out.identifiers = others;
-      if (creator.role && creator.role.id) creatorJson.role = { id: creator.role.id };
-      const affiliations = affs.get().map((a) => (a.id ? { id: a.id } : { name: a.text }));
+      if (role.value) creatorJson.role = { id: role.value };
+      const affiliations = affs.get().map((a) => (a.id ? { id: a.id } : a.raw || { name: a.text }));
       if (affiliations.length) creatorJson.affiliations = affiliations;
       return creatorJson;
     }
@@ -308,13 +374,14 @@
     return row;
   }
 
-  /** Rows get their position: legends, remove labels and the dotted paths errors name. */
+  /**
+   * Rows get their position: legends, remove labels and the dotted paths errors name. Each list
+   * of rows says its path and noun (`data-base`, `data-noun` on the `ol.rows`).
+   */
   function renumber() {
-    for (const [listId, base, noun] of [
-      ["creator-list", "metadata.creators", "Creator"],
-      ["funding-list", "metadata.funding", "Funding"],
-    ]) {
-      [...$(listId).children].forEach((row, i) => {
+    for (const list of document.querySelectorAll("ol.rows[data-base]")) {
+      const { base, noun } = list.dataset;
+      [...list.children].forEach((row, i) => {
         row.dataset.field = `${base}.${i}`;
         row._legend.textContent = `${noun} ${i + 1}`;
         row._remove.setAttribute("aria-label", `Remove ${noun.toLowerCase()} ${i + 1}`);
@@ -323,5 +390,5 @@
     }
   }
 
-  window.cairnDeposit = { h, api, problem, title, chips, creatorRow, fundingRow, renumber };
+  window.cairnDeposit = { h, api, problem, title, nextId, suggest, field, chips, creatorRow, fundingRow, renumber };
 })();

@@ -12,9 +12,9 @@
   const RETRIES = 5;
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  /** `ctx`: the page's `state` ({id, draft, entries, uploading}), `save()`, `say(message, bad)`, `draftApi(suffix)`. */
+  /** `ctx`: the page's `state` ({id, draft, entries, uploading}), `save()`, `say(message, bad)`, `draftApi(suffix)`, `clearErrors(path)`. */
   window.cairnDeposit.uploader = function (ctx) {
-    const { state, save, say, draftApi } = ctx;
+    const { state, save, say, draftApi, clearErrors } = ctx;
     const fileUrl = (key) => draftApi(`/draft/files/${key.split("/").map(encodeURIComponent).join("/")}`);
     const sizeText = (n) => (n >= MiB ? `${(n / MiB).toFixed(1)} MB` : n >= 1024 ? `${(n / 1024).toFixed(1)} kB` : `${n} bytes`);
 
@@ -226,6 +226,8 @@
         while (waiting.length) await uploadOne(waiting.shift());
       };
       await Promise.all([next(), next()]);
+      // "Missing uploaded files" (files.enabled) no longer holds once every file has arrived.
+      if (!state.uploading && state.entries.size && [...state.entries.values()].every((e) => e.status === "completed")) clearErrors("files.enabled");
       say(`${files.length} file${files.length > 1 ? "s" : ""} processed.`);
     }
 

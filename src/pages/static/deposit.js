@@ -6,7 +6,7 @@
   "use strict";
   const form = document.getElementById("deposit");
   if (!form) return;
-  const { h, api, problem, title, chips, creatorRow, fundingRow, renumber } = window.cairnDeposit;
+  const { h, api, problem, renumber } = window.cairnDeposit;
   const $ = (id) => document.getElementById(id);
   const data = JSON.parse($("deposit-data").textContent);
   const state = { draft: data.draft, id: data.draft ? data.draft.id : null, entries: new Map(), queue: Promise.resolve(true), uploading: 0 };
@@ -29,37 +29,8 @@
 
   function collect() {
     const base = state.draft || {};
-    const metadata = Object.assign({}, base.metadata || {});
-    const put = (key, value) => {
-      if (value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0)) delete metadata[key];
-      else metadata[key] = value;
-    };
-    put("resource_type", text("resource-type") ? { id: text("resource-type") } : null);
-    put("title", text("title"));
-    put("publication_date", text("publication-date"));
-    put(
-      "creators",
-      [...$("creator-list").children].map((row) => row._collect()),
-    );
-    put("description", text("description"));
-    put(
-      "rights",
-      licences.get().map((l) => (l.id ? { id: l.id } : { title: { en: l.text } })),
-    );
-    const previous = base.metadata && base.metadata.subjects ? base.metadata.subjects : [];
-    const words = text("keywords")
-      .split(",")
-      .map((w) => w.trim())
-      .filter(Boolean);
-    put(
-      "subjects",
-      words.map((w) => {
-        const known = previous.find((s) => s.id && s.subject === w);
-        return known ? { id: known.id } : { subject: w };
-      }),
-    );
-    put("publisher", text("publisher"));
-    put("funding", [...$("funding-list").children].map((row) => row._collect()).filter(Boolean));
+    // The metadata and custom fields: deposit-metadata.js.
+    const { metadata, custom_fields } = window.cairnDeposit.collectMetadata(base);
     const radio = (name) => (form.querySelector(`input[name="${name}"]:checked`) || { value: "public" }).value;
     const access = { record: radio("access-record"), files: radio("access-files") };
     const active = $("embargo-active").checked;
@@ -70,13 +41,29 @@
       access,
       files: { enabled: onlyMetadata ? !onlyMetadata.checked : files.enabled !== false, default_preview: files.default_preview || null, order: files.order || [] },
       metadata,
-      custom_fields: base.custom_fields || {},
+      custom_fields,
       pids: base.pids || {},
     };
   }
 
-  /** Each error beside the field it names (the longest path that contains it), and all of them in the summary. */
+  /** Strips the "(required)" of a label: the summary names the field, the form says it is required. */
+  const bare = (text) => text.replace(/\s*\((required|optional)[^)]*\)/i, "").trim();
+  /** The heading of the form section holding `el` (an error no field owns is named after its section). */
+  const sectionOf = (el) => {
+    const section = el && el.closest("section");
+    const heading = section && section.querySelector("h2");
+    return heading ? { name: heading.textContent.trim(), id: heading.id } : null;
+  };
+
+  /**
+   * Each error beside the field it names (the longest path that contains it) and all of them in the
+   * summary, each named by its field's label or legend, never by its path. A path no field owns
+   * goes to the section of the fields sharing its first part ("metadata", "access"…), else the upload.
+   * Kept in `state.errors` so a cause that goes away (files uploaded) takes its error along (clearErrors).
+   */
   function showErrors(errors, heading) {
+    state.errors = errors;
+    state.errorHeading = heading;
     for (const el of form.querySelectorAll(".field-error")) {
       el.hidden = true;
       el.textContent = "";
@@ -90,9 +77,14 @@
     const wrappers = [...form.querySelectorAll("[data-field]")].filter((w) => w.dataset.field);
     const items = errors.map((error) => {
       const message = (error.messages || []).join(" ");
-      const inside = wrappers.filter((w) => error.field === w.dataset.field || error.field.startsWith(`${w.dataset.field}.`));
+      const path = String(error.field || "");
+      const inside = wrappers.filter((w) => path === w.dataset.field || path.startsWith(`${w.dataset.field}.`));
       const wrapper = inside.sort((a, b) => b.dataset.field.length - a.dataset.field.length)[0];
-      if (!wrapper) return h("li", {}, `${error.field || "Draft"}: ${message}`);
+      if (!wrapper) {
+        const head = path.split(".")[0];
+        const section = sectionOf(wrappers.find((w) => head && w.dataset.field.split(".")[0] === head));
+        return h("li", {}, section ? h("a", { href: `#${section.id}` }, section.name) : "The upload", `: ${message}`);
+      }
       const slot = wrapper.querySelector(":scope > .field-error");
       slot.textContent = slot.textContent ? `${slot.textContent} ${message}` : message;
       slot.hidden = false;
@@ -104,10 +96,19 @@
         if (!described.includes(slot.id)) control.setAttribute("aria-describedby", [...described, slot.id].join(" "));
       }
       const label = wrapper.querySelector("label, legend, h3");
-      const name = label ? label.textContent : error.field;
-      return h("li", {}, control && control.id ? h("a", { href: `#${control.id}` }, name) : name, `: ${message}`);
+      const section = sectionOf(wrapper);
+      const name = label && bare(label.textContent) ? bare(label.textContent) : section ? section.name : "The upload";
+      const target = control && control.id ? `#${control.id}` : section ? `#${section.id}` : null;
+      return h("li", {}, target ? h("a", { href: target }, name) : name, `: ${message}`);
     });
     box.append(h("p", {}, heading || "Please fix:"), items.length ? h("ul", {}, items) : "");
+  }
+
+  /** Takes away the errors of `path` (and below) once their cause is gone; the summary goes with the last one. */
+  function clearErrors(path) {
+    const errors = state.errors || [];
+    const left = errors.filter((e) => e.field !== path && !String(e.field || "").startsWith(`${path}.`));
+    if (left.length !== errors.length) showErrors(left, left.length ? state.errorHeading : "");
   }
 
   // ---- saving, publishing and the other actions -----------------------------------------------
@@ -136,7 +137,14 @@
     return state.queue;
   }
 
+  /** Publish asks first, in the dialog saying what can no longer change. */
+  function askPublish() {
+    if (state.uploading > 0) return say("Wait until the uploads have finished.", true);
+    $("publish-dialog").showModal();
+  }
+
   async function publish() {
+    $("publish-dialog").close();
     if (state.uploading > 0) return say("Wait until the uploads have finished.", true);
     if (!(await save())) return;
     say("Publishing…");
@@ -158,6 +166,24 @@
     say("DOI reserved.");
   }
 
+  /**
+   * Shows where the draft stands with its review: open ("In review by …", its request, Cancel; no
+   * Publish, Delete or other submission), else the choice of a community with `note` above it.
+   */
+  function showReview(review, community, note) {
+    const open = Boolean(review && review.status === "submitted");
+    $("review-open").hidden = !open;
+    $("review-choose").hidden = open;
+    $("publish").hidden = open;
+    $("delete-draft").hidden = open || !state.id;
+    if (open) {
+      $("review-community").textContent = community;
+      $("review-link").href = `/me/requests/${encodeURIComponent(review.id)}`;
+      $("cancel-review").dataset.request = review.id;
+    }
+    if (note) $("review-status").textContent = note;
+  }
+
   async function submitReview() {
     const community = $("community").value;
     if (!community) return showErrors([{ field: "receiver.community", messages: ["Choose a community."] }], "Choose the community to submit to.");
@@ -172,8 +198,21 @@
       return say(problem(res), true);
     }
     if (res.json.status === "accepted") return location.assign(`/records/${encodeURIComponent(state.id)}`);
-    $("review-status").replaceChildren(`Review: ${res.json.status}. `, h("a", { href: `/me/requests/${res.json.id}` }, "Open the review request"));
-    say("Submitted for review: the community's curators decide about publishing it.");
+    const name = $("community").selectedOptions[0].textContent.trim();
+    showReview(res.json, name);
+    $("review-message").value = "";
+    say(`Submitted for review: the curators of ${name} decide about publishing it.`);
+  }
+
+  /** Cancels the open review (the requests API's cancel); the draft can then be published or submitted again. */
+  async function cancelReview() {
+    const id = $("cancel-review").dataset.request;
+    if (!id || !window.confirm("Cancel the review? The curators will no longer see the upload in their queue.")) return;
+    const res = await api(`/api/requests/${encodeURIComponent(id)}/actions/cancel`, { method: "POST", json: {} });
+    if (!res.ok) return say(problem(res), true);
+    showReview(null, "", "The review was cancelled. Submit the upload again, to this or another community, or publish it yourself.");
+    say("The review was cancelled.");
+    $("submit-review").focus();
   }
 
   async function deleteDraft() {
@@ -185,22 +224,9 @@
 
   // ---- wiring ---------------------------------------------------------------------------------
 
-  const licences = chips(
-    $("licences"),
-    "Licence",
-    "/api/vocabularies/licenses",
-    (hit) => `${title(hit.title)} (${hit.id})`,
-    (hit) => ({ id: hit.id, text: title(hit.title) }),
-    true,
-  );
-  const metadata = (state.draft && state.draft.metadata) || {};
-  licences.set((metadata.rights || []).map((r) => ({ id: r.id, text: title(r.title) || r.id })));
-  // A new upload starts with its depositor as the first creator (their profile's name, ORCID iD and affiliation).
-  const creators = metadata.creators && metadata.creators.length ? metadata.creators : [data.firstCreator || { person_or_org: { type: "personal" } }];
-  for (const c of creators) $("creator-list").append(creatorRow(c));
-  for (const f of metadata.funding || []) $("funding-list").append(fundingRow(f));
-  renumber();
-  const { showEntry, showImport } = window.cairnDeposit.uploader({ state, save, say, draftApi });
+  // The metadata's rows and look-ups, filled from the draft (deposit-metadata.js wires their buttons).
+  window.cairnDeposit.fillMetadata(state.draft, data);
+  const { showEntry, showImport } = window.cairnDeposit.uploader({ state, save, say, draftApi, clearErrors });
   for (const entry of Object.values((state.draft && state.draft.files && state.draft.files.entries) || {})) {
     state.entries.set(entry.key, entry);
     showEntry(entry);
@@ -208,19 +234,17 @@
   showImport();
   if (state.draft && state.draft.errors) showErrors(state.draft.errors, "Before publishing, fix:");
 
-  $("add-creator").addEventListener("click", () => {
-    $("creator-list").append(creatorRow({ person_or_org: { type: "personal" } }));
-    renumber();
-  });
-  $("add-funding").addEventListener("click", () => {
-    $("funding-list").append(fundingRow({}));
-    renumber();
-  });
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     save();
   });
-  $("publish").addEventListener("click", publish);
+  $("publish").addEventListener("click", askPublish);
+  $("publish-confirm").addEventListener("click", publish);
+  $("publish-cancel").addEventListener("click", () => {
+    $("publish-dialog").close();
+    $("publish").focus();
+  });
+  if ($("cancel-review")) $("cancel-review").addEventListener("click", cancelReview);
   $("delete-draft").addEventListener("click", deleteDraft);
   $("reserve-doi").addEventListener("click", reserveDoi);
   if ($("submit-review")) $("submit-review").addEventListener("click", submitReview);

@@ -1,6 +1,7 @@
 // The landing page's enhancement: choosing a citation style fetches the citation from the record
 // API (text/x-bibliography) instead of reloading the page, the URL keeping the style for bookmarks;
-// opening a text file's preview loads its first bytes from the preview route into the page.
+// opening a text file's preview loads its first bytes from the preview route into the page, and a
+// table file's its first rows from its table page; the DOI badge's snippets copy to the clipboard.
 (function () {
   "use strict";
 
@@ -45,6 +46,57 @@
         details.removeEventListener("toggle", once);
         loadText(holder);
       });
+  });
+
+  // A table file's preview not read by the page: its table page's table, moved in when opened.
+  function loadTable(holder) {
+    var src = holder.getAttribute("data-table-src");
+    holder.removeAttribute("data-table-src");
+    fetch(src, { headers: { Accept: "text/html" }, credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        var table = new DOMParser().parseFromString(html, "text/html").querySelector(".csv-preview");
+        if (table) holder.replaceChildren(document.importNode(table, true));
+      })
+      .catch(function () {
+        // The link to the table page stays.
+      });
+  }
+
+  document.querySelectorAll("details.preview").forEach(function (details) {
+    var holder = details.querySelector(".table-preview[data-table-src]");
+    if (!holder) return;
+    if (details.open) loadTable(holder);
+    else
+      details.addEventListener("toggle", function once() {
+        if (!details.open) return;
+        details.removeEventListener("toggle", once);
+        loadTable(holder);
+      });
+  });
+
+  // The DOI badge's snippets: Copy puts the text on the clipboard (the buttons are hidden without scripts).
+  var copyStatus = document.getElementById("copy-status");
+  document.querySelectorAll("button[data-copy]").forEach(function (button) {
+    var field = document.getElementById(button.getAttribute("data-copy"));
+    if (!field) return;
+    button.hidden = false;
+    var label = button.textContent;
+    button.addEventListener("click", function () {
+      var done = function () {
+        button.textContent = "Copied";
+        if (copyStatus) copyStatus.textContent = label.replace(/^Copy /, "") + " copied to the clipboard.";
+        setTimeout(function () {
+          button.textContent = label;
+        }, 2000);
+      };
+      field.select();
+      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(field.value).then(done, function () {});
+      else if (document.execCommand("copy")) done();
+    });
   });
 
   var form = document.getElementById("citation-form");

@@ -3,6 +3,7 @@
 // SQLite engine (full-text tables) is in sqlite/ (createSqliteRecordSearch); facets.ts and sorts.ts are the
 // engine-neutral facet and sort tables every engine counts and orders by.
 import type { Page } from "../../core/paging";
+import { plainWordsOf, queryStringProblem } from "../../search/query-string";
 import type { RecordScope } from "../policy";
 import type { RecordRow } from "../store";
 import type { FacetLabels, withAggregations } from "./facets";
@@ -144,4 +145,22 @@ export interface RecordSearch {
   check(): Promise<IndexCheck>;
   /** Ends what the engine runs beside the request thread (reader workers, connections). */
   close(): void;
+}
+
+/**
+ * Why a search's query string was searched as its plain words, and which (Cairn decision 9: the
+ * API keeps answering such a query); the pages say so. Kept under a symbol on the answer, so the
+ * API's JSON, which the spec fixes, never shows it.
+ */
+export interface QueryFallback {
+  reason: string;
+  words: string[];
+}
+
+export const QUERY_FALLBACK = Symbol("cairn.queryFallback");
+
+/** `result` with the fallback of `q` noted when `q` does not parse (the same parser every engine runs). */
+export function withQueryFallback<T extends object>(result: T, q: string | undefined): T & { [QUERY_FALLBACK]?: QueryFallback } {
+  const reason = q?.trim() ? queryStringProblem(q) : null;
+  return reason ? Object.assign(result, { [QUERY_FALLBACK]: { reason, words: plainWordsOf(q!) } }) : result;
 }

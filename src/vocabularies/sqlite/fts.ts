@@ -71,11 +71,37 @@ const searchSchemaOf = (kind: Kind, table: string): SearchSchema => ({
  * beside the matched ones, which is most of what bm25's length norm says); beyond RANK_LIMIT,
  * index order.
  */
-function bestmatchOrder(index: Index, match: string | null, phrases: number, total: number): string {
+function bestmatchOrder(index: Index, match: string | null, phrases: number, total: number, exact: string): string {
   if (match === null) return "e.sort_key, e.id";
   if (total > RANK_LIMIT) return "f.rowid";
-  if (phrases === 1) return `bm25(${index.table}, ${index.weights.join(", ")}), e.sort_key`;
-  return "length(e.sort_key), e.sort_key, e.id";
+  if (phrases === 1) return `${exact}bm25(${index.table}, ${index.weights.join(", ")}), e.sort_key`;
+  return `${exact}length(e.sort_key), e.sort_key, e.id`;
+}
+
+/** An id or title as a person types it: lower case, `-`, `_`, `.` and runs of spaces as one space ("CC BY 4.0" = "cc-by-4.0"). */
+export const looseKey = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[-_.\s]+/g, " ")
+    .trim();
+
+/** The same key in SQL, for a column expression. */
+const looseSql = (column: string) => `trim(replace(replace(replace(lower(${column}), '-', ' '), '_', ' '), '.', ' '))`;
+
+/**
+ * Before bm25, the controlled lists (licences, languages, resource types…) put what the typed
+ * text names exactly first, then entries whose id or title starts with it (shortest id first): bm25
+ * alone ranks "CC BY 4.0" below licences that repeat "cc" and "by", and "cc-by" below a dozen
+ * variants of it. The directories (names, funders…) keep bm25 only: their lists are too long to
+ * scan titles and their ids are not what people type.
+ */
+function exactFirst(type: VocabularyType, suggest: string, params: (string | number)[]): string {
+  const typed = looseKey(suggest);
+  if (isSpecificType(type) || typed === "") return "";
+  const id = looseSql("e.id");
+  const title = looseSql("json_extract(e.data, '$.title.en')");
+  params.push(typed, typed, `${typed} %`, `${typed} %`);
+  return `CASE WHEN ${id} = ? OR ${title} = ? THEN 0 WHEN ${id} LIKE ? OR ${title} LIKE ? THEN length(e.id) ELSE 1000000 END, `;
 }
 
 /**
@@ -125,8 +151,10 @@ export function searchEntries(db: Db, type: VocabularyType, search: EntrySearch)
         : match !== null && ownIndex && search.tags.length === 0 && !condition
           ? sqlite.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM ${index.table} WHERE ${index.table} MATCH ?`).get(match)!.n
           : sqlite.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM ${from} WHERE ${sqlWhere}`).get(...params)!.n;
+    const orderParams: (string | number)[] = [];
+    const exact = search.order === "bestmatch" ? exactFirst(type, search.suggest, orderParams) : "";
     const orderBy = {
-      bestmatch: bestmatchOrder(index, match, phraseCount(match), total),
+      bestmatch: bestmatchOrder(index, match, phraseCount(match), total, exact),
       name: "e.sort_key, e.id",
       newest: "e.created DESC, e.pk DESC",
       oldest: "e.created, e.pk",
@@ -135,7 +163,7 @@ export function searchEntries(db: Db, type: VocabularyType, search: EntrySearch)
       .query<EntryRow, (string | number)[]>(
         `SELECT e.pk, e.type, e.id, e.data, e.created, e.updated, e.revision_id FROM ${from} WHERE ${sqlWhere} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
       )
-      .all(...params, search.limit, search.offset);
+      .all(...params, ...orderParams, search.limit, search.offset);
     return { rows, total };
   });
 }
