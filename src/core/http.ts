@@ -264,13 +264,15 @@ export function createHttp(options: HttpOptions, routes: () => RouteInfo[], hand
       const host = hostOf(request);
       if (!allowed.has(host)) {
         const error = badRequest(`Host '${host}' is not served here; use ${[...allowed].join(" or ")}.`);
-        return errorResponse(error, request);
+        return fail(error, undefined, request);
       }
     }
+    // Refusals before routing go the one error path too: a browser navigating to a page gets the
+    // error page (a 429 with its Retry-After), API clients and /api/ the spec's JSON.
     const early = policy.check(request, headers, server);
     // A rate limit that had to look up the token's user: the same answers, once it is known.
-    if (early instanceof Promise) return early.then((refusal) => (refusal ? errorResponse(refusal, request) : routeHead(request)));
-    if (early instanceof HttpError) return errorResponse(early, request);
+    if (early instanceof Promise) return early.then((refusal) => (refusal ? fail(refusal, undefined, request) : routeHead(request)));
+    if (early instanceof HttpError) return fail(early, undefined, request);
     if (early) return early;
     return routeHead(request);
   }

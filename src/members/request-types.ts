@@ -71,13 +71,15 @@ export function createMembershipRequestType({ members }: MemberTypeDeps): Reques
   return {
     id: MEMBERSHIP_REQUEST,
     entities: { creator: ["user"], receiver: ["community"], topic: ["community"] },
+    // Managers and owners decide (curators do not act for the community here); the badge reads this too.
+    receiverRole: "manager",
     can: {
       submit: (p) => p.isCreator(),
       delete: (p) => p.isCreator(),
       cancel: (p) => p.isCreator(),
       // Accepting gives the role: managers give any but owner, owners any (the members rule 3).
-      accept: (p, request) => p.isReceiver(managesRole("manager", offeredRole(request)) ? "manager" : "owner"),
-      decline: (p) => p.isReceiver("manager"),
+      accept: (p, request) => (managesRole("manager", offeredRole(request)) ? p.isReceiver() : p.isReceiver("owner")),
+      decline: (p) => p.isReceiver(),
     },
     on: { accept },
     expiresInDays: null,

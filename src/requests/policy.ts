@@ -33,11 +33,15 @@ export function actsFor(actor: Actor, roles: Roles, ref: EntityRef, atLeast: Rol
   }
 }
 
-export function partiesOf(actor: Actor, roles: Roles, request: Pick<RequestView, "createdBy" | "receiver">): Parties {
+/** The least role that decides a type's requests for a receiving community (the type's own rule). */
+export const receiverRoleOf = (type: Pick<RequestType, "receiverRole">): Role => type.receiverRole ?? DEFAULT_PARTY_ROLE;
+
+/** `receiverRole`: the least community role `isReceiver()` asks when the type's rule names none. */
+export function partiesOf(actor: Actor, roles: Roles, request: Pick<RequestView, "createdBy" | "receiver">, receiverRole: Role = DEFAULT_PARTY_ROLE): Parties {
   return {
     actor,
     isCreator: (atLeast) => actsFor(actor, roles, request.createdBy, atLeast),
-    isReceiver: (atLeast) => actsFor(actor, roles, request.receiver, atLeast),
+    isReceiver: (atLeast = receiverRole) => actsFor(actor, roles, request.receiver, atLeast),
   };
 }
 
@@ -63,7 +67,7 @@ export function canComment(actor: Actor, roles: Roles, request: Sides): boolean 
 export function canRunAction(type: RequestType, action: RequestAction, actor: Actor, roles: Roles, request: RequestView): boolean {
   if (actor.kind === "system") return true;
   const rule = type.can[action];
-  return rule ? rule(partiesOf(actor, roles, request), request) : false;
+  return rule ? rule(partiesOf(actor, roles, request, receiverRoleOf(type)), request) : false;
 }
 
 /** Only the creator edits the title and description (the same rule as submitting). */
@@ -95,14 +99,21 @@ export function readableRequestsFilter(actor: Actor, roles: Roles, ownOnly = fal
 
 /**
  * Requests waiting for the actor's decision, as SQL (the header's badge): open (`submitted`) and
- * received by the actor, a group of theirs, or a community they curate or manage (the usual
- * receiver rule, `accept: p.isReceiver()`); never what they created, nor what others receive.
+ * received by the actor, a group of theirs, or a community where they hold the type's
+ * `receiverRole` (the role `p.isReceiver()` asks when deciding: a membership request counts for
+ * managers, a review for curators); never what they created, nor what others receive. Types not
+ * registered (nobody decides them) never count for a community.
  */
-export function awaitingActionFilter(actor: Actor, roles: Roles): SQL {
+export function awaitingActionFilter(actor: Actor, roles: Roles, types: Iterable<RequestType>): SQL {
   if (actor.kind !== "user") return sql`1 = 0`;
-  const communities = [...roles].filter(([, role]) => holdsAtLeast(role, DEFAULT_PARTY_ROLE)).map(([id]) => id);
   const t = requestsTable;
-  return and(eq(t.status, "submitted"), sideFilter(t.receiverKind, t.receiverId, actor, communities))!;
+  const byRole = new Map<Role, string[]>();
+  for (const type of types) byRole.set(receiverRoleOf(type), [...(byRole.get(receiverRoleOf(type)) ?? []), type.id]);
+  const receivedByCommunity = [...byRole].flatMap(([role, typeIds]) => {
+    const communities = [...roles].filter(([, held]) => holdsAtLeast(held, role)).map(([id]) => id);
+    return communities.length ? [and(eq(t.receiverKind, "community"), inArray(t.receiverId, communities), inArray(t.type, typeIds))!] : [];
+  });
+  return and(eq(t.status, "submitted"), or(sideFilter(t.receiverKind, t.receiverId, actor, []), ...receivedByCommunity))!;
 }
 
 /**

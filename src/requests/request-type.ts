@@ -50,7 +50,7 @@ export interface Parties {
   readonly actor: Actor;
   /** The caller is the creating user, or acts for the creating community or group. */
   isCreator(atLeast?: Role): boolean;
-  /** The caller is the receiving user, or acts for the receiving community or group. */
+  /** The caller is the receiving user, or acts for the receiving community (by default with the type's `receiverRole`) or group. */
   isReceiver(atLeast?: Role): boolean;
 }
 
@@ -122,6 +122,12 @@ export interface RequestType {
    * the title and description follows `submit`.
    */
   can: Partial<Record<RequestAction, (parties: Parties, request: RequestView) => boolean>>;
+  /**
+   * The least role in a receiving community that decides this type (absent: `curator`). The one
+   * owner of that rule: `p.isReceiver()` in `can` defaults to it, and the header's badge counts a
+   * community's requests only for those holding it, so the two cannot disagree.
+   */
+  receiverRole?: Role;
   /**
    * Side effects of an action, run inside the engine's transaction after the status is written
    * (accept adds a member, say), and awaited there: a hook awaits nothing but the database (its

@@ -93,10 +93,10 @@ export function createRequestsService(deps: RequestsDeps) {
     searchRecordRequests: (actor: Actor, recordId: string, path: string, params: ListParams) =>
       search(actor, params, { kind: "topic", topic: { kind: "record", id: recordId }, path }),
 
-    /** How many open requests wait for the caller's decision (received by them, their groups, or communities they curate); 0 for guests. */
+    /** How many open requests wait for the caller's decision (received by them, their groups, or communities where they hold the type's `receiverRole`); 0 for guests. */
     async countAwaitingAction(actor: Actor): Promise<number> {
       if (actor.kind !== "user") return 0;
-      return await store.countRequests(db, awaitingActionFilter(actor, await ctx.rolesOf(actor)));
+      return await store.countRequests(db, awaitingActionFilter(actor, await ctx.rolesOf(actor), ctx.types.values()));
     },
 
     createComment: timeline.createComment,

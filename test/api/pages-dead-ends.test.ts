@@ -1,8 +1,10 @@
 // No dead ends for people: an unknown URL, a method a URL does not take and a fault of ours answer a
 // browser with the HTML error page in the layout (API clients and every /api/ path keep the spec's
-// JSON), and a query that cannot be read says so on the search pages while the API searches its words.
+// JSON), refusals before routing (a rate limit's 429, a refused Host) answer the same way, and a query
+// that cannot be read says so on the search pages while the API searches its words.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createTestApp, type TestApp } from "../helpers/app";
+import { withClientAddress } from "../../src/core/client-address";
+import { BASE_URL, createTestApp, type TestApp } from "../helpers/app";
 import { COMMUNITY_BODY } from "../helpers/communities";
 import { publishRecord, publishableDraft } from "../helpers/records";
 
@@ -156,5 +158,79 @@ describe("a query that cannot be read", () => {
     const res = await app.call("GET", `/communities/glaciers?q=${encodeURIComponent("ice (sheet")}`, { headers: { accept: BROWSER } });
     expect(res.status).toBe(200);
     expect(res.text).toContain("Your query could not be read as a query (a parenthesis is not closed); showing results for the words <q>ice</q> <q>sheet</q>");
+  });
+});
+
+describe("refusals before routing", () => {
+  let r: TestApp;
+  beforeAll(async () => {
+    r = await createTestApp({ RATELIMIT_GUEST_USER: "2 per minute" });
+    // Windows are whole minutes of the clock: start at one, so the wait below is predictable.
+    r.clock.set(Date.UTC(2026, 10, 22, 12, 0, 0));
+  });
+  afterAll(() => r.close());
+
+  /** Through app.handle from `address` (what the server's socket would report), as the rate limit sees a client. */
+  async function from(address: string, path: string, headers: Record<string, string>) {
+    const res = await r.app.handle(withClientAddress(new Request(BASE_URL + path, { headers }), address));
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, text, json: text.startsWith("{") ? JSON.parse(text) : undefined };
+  }
+
+  test("over the rate limit, a browser on a page gets the 429 page saying when to try again, with Retry-After", async () => {
+    for (let i = 0; i < 2; i++) expect((await from("203.0.113.9", "/search", { accept: BROWSER })).status).toBe(200);
+    r.clock.advance(15_000);
+    const page = await from("203.0.113.9", "/search", { accept: BROWSER });
+    expect({
+      status: page.status,
+      type: page.headers.get("content-type"),
+      h1: h1(page.text),
+      nav: siteNav(page.text),
+      retry: page.headers.get("retry-after"),
+      vary: page.headers.get("vary"),
+    }).toEqual({
+      status: 429,
+      type: "text/html; charset=utf-8",
+      h1: "Too many attempts",
+      nav: true,
+      retry: "45",
+      vary: "Accept",
+    });
+    expect(page.text).toContain("Retry after 45 seconds.");
+    expect(page.headers.get("x-ratelimit-remaining")).toBe("0");
+  });
+
+  test("over the rate limit, an API client (and /api/ for anyone) gets the JSON 429 with Retry-After", async () => {
+    r.clock.set(Date.UTC(2026, 10, 22, 13, 0, 0));
+    for (let i = 0; i < 2; i++) expect((await from("203.0.113.10", "/search", { accept: "application/json" })).status).toBe(200);
+    r.clock.advance(30_000);
+    const message = "Too many requests: the limit for this client address is 2 per 1 minute. Retry after 30 seconds.";
+    for (const [path, accept] of [
+      ["/search", "application/json"],
+      ["/api/records", BROWSER],
+      ["/api/records", "application/json"],
+    ]) {
+      const res = await from("203.0.113.10", path!, { accept: accept! });
+      expect({ path, accept, status: res.status, type: res.headers.get("content-type"), json: res.json, retry: res.headers.get("retry-after") }).toEqual({
+        path,
+        accept,
+        status: 429,
+        type: "application/json",
+        json: { status: 429, message },
+        retry: "30",
+      });
+    }
+  });
+
+  test("a Host not served here: the error page for a browser, the JSON for an API client", async () => {
+    const page = await from("203.0.113.11", "/search", { accept: BROWSER, host: "evil.example.org" });
+    expect({ status: page.status, type: page.headers.get("content-type"), h1: h1(page.text) }).toEqual({ status: 400, type: "text/html; charset=utf-8", h1: "That did not work" });
+    expect(page.text).toContain("<p>Host 'evil.example.org' is not served here; use 127.0.0.1 or localhost or ::1.</p>");
+    const api = await from("203.0.113.11", "/api/records", { accept: BROWSER, host: "evil.example.org" });
+    expect({ status: api.status, type: api.headers.get("content-type"), message: api.json?.message }).toEqual({
+      status: 400,
+      type: "application/json",
+      message: "Host 'evil.example.org' is not served here; use 127.0.0.1 or localhost or ::1.",
+    });
   });
 });

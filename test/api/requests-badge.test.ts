@@ -103,3 +103,29 @@ describe("a community's Requests tab", () => {
     expect((await page("curator", "/communities/hidden-reef/requests")).status).toBe(200);
   });
 });
+
+describe("the badge counts what the person may decide: the request type's receiverRole", () => {
+  test("a membership request counts for the community's managers and owner, not its curators, who may not decide it either", async () => {
+    const kelp = await t.makeCommunity("kelp", { title: "Kelp forests" });
+    const before = Object.fromEntries(await Promise.all(["curator", "manager", "owner", "reader"].map(async (n) => [n, await count(n)])));
+    const asked = await t.call("POST", `/api/communities/${kelp.slug}/membership-requests`, { as: "bob", body: { message: "I dive there" } });
+    expectStatus(asked, 201);
+    const after = Object.fromEntries(await Promise.all(["curator", "manager", "owner", "reader"].map(async (n) => [n, (await count(n)) - before[n]])));
+    expect(after).toEqual({ curator: 0, manager: 1, owner: 1, reader: 0 });
+    // The same rule decides the actions: the curator reads it but may not decline; the manager may.
+    const id = String(asked.json.id);
+    expect(Object.keys((await t.call("GET", `/api/requests/${id}`, { as: "curator" })).json.links.actions)).toEqual([]);
+    expect((await t.call("POST", `/api/requests/${id}/actions/decline`, { as: "curator", body: {} })).status).toBe(403);
+    expectStatus(await t.call("POST", `/api/requests/${id}/actions/decline`, { as: "manager", body: {} }), 200);
+    expect((await count("manager")) - before.manager).toBe(0);
+  });
+
+  test("a community submission to the same community counts for its curators", async () => {
+    const kelp = await t.makeCommunity("kelp-review", { title: "Kelp review" });
+    const before = await count("curator");
+    const draft = await createDraft(t, titled("Kelp canopy"), { as: "alice" });
+    expectStatus(await t.call("PUT", `/api/records/${draft.id}/draft/review`, { as: "alice", body: { receiver: { community: kelp.id }, type: "community-submission" } }), 200);
+    expectStatus(await t.call("POST", `/api/records/${draft.id}/draft/actions/submit-review`, { as: "alice", body: {} }), 202);
+    expect((await count("curator")) - before).toBe(1);
+  });
+});

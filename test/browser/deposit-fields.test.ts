@@ -70,6 +70,21 @@ async function enterPick(input: Locator, typed: string, expected: RegExp) {
   await input.fill(typed);
   const box = input.locator("xpath=following-sibling::ul[contains(@class, 'suggestions')]");
   await expect(box.locator("button.active").textContent({ timeout: 15_000 })).resolves.toMatch(expected);
+  // What the person types and the suggestion Enter takes are in sight, not under the form's sticky
+  // bar (one look: each locator's resolution is slow on a form this large).
+  const hidden = await input.evaluate((field) => {
+    let list = field.nextElementSibling;
+    while (list && !list.classList.contains("suggestions")) list = list.nextElementSibling;
+    const active = list!.querySelector("button.active")!;
+    return [field, active]
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        const hit = el.ownerDocument.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return hit === null || !el.contains(hit);
+      })
+      .map((el) => el.textContent || el.tagName);
+  });
+  expect(hidden).toEqual([]);
   await input.press("Enter");
 }
 
@@ -194,136 +209,140 @@ describe("a draft with every field", () => {
 });
 
 describe("a person fills every field", () => {
-  test("by label, with the keyboard in the look-ups, and publishes; the record holds what they entered", async () => {
-    const { person, page } = await signedIn(1280, "/uploads/new");
-    await page.getByRole("group", { name: "Creator 1" }).waitFor();
-    const row = (name: string) => group(page, name);
-    const field = (scope: Page | Locator, label: string) => scope.getByLabel(label, { exact: true });
+  // At both widths, each walk its own new upload (so the two records never meet).
+  for (const width of WIDTHS)
+    test(`by label, with the keyboard in the look-ups, and publishes; the record holds what they entered (${width} px)`, async () => {
+      const { person, page } = await signedIn(width, "/uploads/new");
+      await page.getByRole("group", { name: "Creator 1" }).waitFor();
+      const row = (name: string) => group(page, name);
+      const field = (scope: Page | Locator, label: string) => scope.getByLabel(label, { exact: true });
 
-    // Basic information
-    await field(page, "Resource type (required)").selectOption({ label: "Image: Other" });
-    await field(page, "Title (required)").fill("Crevasses of the Aletsch glacier");
-    await page.getByRole("button", { name: "Add a title in another language or a subtitle" }).click();
-    await field(row("Additional title 1"), "Additional title").fill("Gletscherspalten");
-    await field(row("Additional title 1"), "Title type").selectOption({ label: "Translated title" });
-    await enterPick(field(row("Additional title 1"), "Title language"), "German", /^German/);
-    await field(page, "Publication date (required)").fill("2024-06");
-    await field(row("Creator 1"), "Given name").fill("Ada");
-    await field(row("Creator 1"), "Family name").fill("Lovelace");
-    await field(row("Creator 1"), "Role").selectOption({ label: "Project leader" });
-    await enterPick(field(row("Creator 1"), "Affiliation"), "CERN", /^CERN/);
-    await field(page, "Description").fill("Photographs of crevasses.");
-    await page.getByRole("button", { name: "Add a description (methods, notes…)" }).click();
-    await field(row("Additional description 1"), "Additional description").fill("Taken from a drone.");
-    await field(row("Additional description 1"), "Description type").selectOption({ label: "Methods" });
-    const licence = field(page, "Licence");
-    await enterPick(licence, "CC BY 4.0", /\(cc-by-4\.0\)$/);
-    // Typed text with no suggestion: Enter keeps nothing; the custom licence is a choice of its own.
-    await licence.fill("Our own terms");
-    await page.getByRole("button", { name: "Add a custom licence: “Our own terms”" }).waitFor();
-    await licence.press("Enter");
-    await expect(page.getByRole("list", { name: "Licences" }).textContent()).resolves.toBe("Creative Commons Attribution 4.0 International ×");
-    await licence.fill("Our own terms");
-    await page.getByRole("button", { name: "Add a custom licence: “Our own terms”" }).click();
-    await field(page, "Copyright").fill("© 2024 Ada Lovelace");
+      // Basic information
+      await field(page, "Resource type (required)").selectOption({ label: "Image: Other" });
+      await field(page, "Title (required)").fill("Crevasses of the Aletsch glacier");
+      await page.getByRole("button", { name: "Add a title in another language or a subtitle" }).click();
+      await field(row("Additional title 1"), "Additional title").fill("Gletscherspalten");
+      await field(row("Additional title 1"), "Title type").selectOption({ label: "Translated title" });
+      await enterPick(field(row("Additional title 1"), "Title language"), "German", /^German/);
+      await field(page, "Publication date (required)").fill("2024-06");
+      await field(row("Creator 1"), "Given name").fill("Ada");
+      await field(row("Creator 1"), "Family name").fill("Lovelace");
+      await field(row("Creator 1"), "Role").selectOption({ label: "Project leader" });
+      await enterPick(field(row("Creator 1"), "Affiliation"), "CERN", /^CERN/);
+      await field(page, "Description").fill("Photographs of crevasses.");
+      await page.getByRole("button", { name: "Add a description (methods, notes…)" }).click();
+      await field(row("Additional description 1"), "Additional description").fill("Taken from a drone.");
+      await field(row("Additional description 1"), "Description type").selectOption({ label: "Methods" });
+      const licence = field(page, "Licence");
+      await enterPick(licence, "CC BY 4.0", /\(cc-by-4\.0\)$/);
+      // Typed text with no suggestion: Enter keeps nothing; the custom licence is a choice of its own.
+      await licence.fill("Our own terms");
+      await page.getByRole("button", { name: "Add a custom licence: “Our own terms”" }).waitFor();
+      await licence.press("Enter");
+      await expect(page.getByRole("list", { name: "Licences" }).textContent()).resolves.toBe("Creative Commons Attribution 4.0 International ×");
+      await licence.fill("Our own terms");
+      await page.getByRole("button", { name: "Add a custom licence: “Our own terms”" }).click();
+      await field(page, "Copyright").fill("© 2024 Ada Lovelace");
 
-    // Recommended information
-    await page.getByRole("button", { name: "Add a contributor" }).click();
-    await field(row("Contributor 1"), "Given name").fill("Richard");
-    await field(row("Contributor 1"), "Family name").fill("Roe");
-    await field(row("Contributor 1"), "Role (required)").selectOption({ label: "Supervisor" });
-    await field(page, "Keywords").fill("crevasses, ice");
-    await enterPick(field(page, "Subject"), "Calci", /^Calcimycin/);
-    await enterPick(field(page, "Language"), "Danish", /^Danish/);
-    await page.getByRole("button", { name: "Add a date (collected, valid, withdrawn…)" }).click();
-    await field(row("Date 1"), "Date").fill("2023-06-01/2023-08-31");
-    await field(row("Date 1"), "Date type").selectOption({ label: "Collected" });
-    await field(row("Date 1"), "What the date is about").fill("Flights");
-    await field(page, "Version").fill("v2");
-    await field(page, "Publisher").fill("Glacier archive");
-    await field(page, "Sizes").fill("120 photographs");
-    await field(page, "Formats").fill("image/jpeg");
+      // Recommended information
+      await page.getByRole("button", { name: "Add a contributor" }).click();
+      await field(row("Contributor 1"), "Given name").fill("Richard");
+      await field(row("Contributor 1"), "Family name").fill("Roe");
+      await field(row("Contributor 1"), "Role (required)").selectOption({ label: "Supervisor" });
+      await field(page, "Keywords").fill("crevasses, ice");
+      await enterPick(field(page, "Subject"), "Calci", /^Calcimycin/);
+      await enterPick(field(page, "Language"), "Danish", /^Danish/);
+      await page.getByRole("button", { name: "Add a date (collected, valid, withdrawn…)" }).click();
+      await field(row("Date 1"), "Date").fill("2023-06-01/2023-08-31");
+      await field(row("Date 1"), "Date type").selectOption({ label: "Collected" });
+      await field(row("Date 1"), "What the date is about").fill("Flights");
+      await field(page, "Version").fill("v2");
+      await field(page, "Publisher").fill("Glacier archive");
+      await field(page, "Sizes").fill("120 photographs");
+      await field(page, "Formats").fill("image/jpeg");
 
-    // The folded parts
-    await unfold(page, "Funding");
-    await page.getByRole("button", { name: "Add funding" }).click();
-    await enterPick(field(row("Funding 1"), "Funder"), "European", /^European Commission/);
-    await unfold(page, "Alternate identifiers");
-    await page.getByRole("button", { name: "Add an identifier" }).click();
-    await field(row("Alternate identifier 1"), "Identifier").fill("10.5281/zenodo.999");
-    // The scheme is detected as typed, by the server's own rules.
-    await expect(field(row("Alternate identifier 1"), "Scheme").inputValue()).resolves.toBe("doi");
-    await unfold(page, "Related works");
-    await page.getByRole("button", { name: "Add a related work" }).click();
-    await field(row("Related work 1"), "Relation (this upload …)").selectOption({ label: "Is supplement to" });
-    await field(row("Related work 1"), "Identifier of the related work").fill("https://example.org/paper");
-    await expect(field(row("Related work 1"), "Scheme").inputValue()).resolves.toBe("url");
-    await field(row("Related work 1"), "Resource type of the related work").selectOption({ label: "Publication: Journal article" });
-    await unfold(page, "References");
-    await page.getByRole("button", { name: "Add a reference" }).click();
-    await field(row("Reference 1"), "Reference").fill("Doe J. (2020) Ice.");
-    await field(row("Reference 1"), "Identifier of the reference (optional)").fill("arXiv:1501.00001");
-    await unfold(page, "Locations");
-    await page.getByRole("button", { name: "Add a location" }).click();
-    await field(row("Location 1"), "Place").fill("Konkordiaplatz");
-    await field(row("Location 1"), "About the place").fill("Where the glaciers meet");
-    await field(row("Location 1"), "Latitude (optional)").fill("46.5");
-    await field(row("Location 1"), "Longitude (optional)").fill("8.05");
-    await unfold(page, "Journal");
-    await field(page, "Journal title").fill("Journal of Glaciology");
-    await field(page, "Volume").fill("71");
-    await unfold(page, "Imprint (book, report, chapter)");
-    await field(page, "Place of publication").fill("Bern");
-    await unfold(page, "Conference");
-    await field(page, "Conference title").fill("Ice days");
-    await field(page, "Conference website").fill("https://example.org/ice");
-    await unfold(page, "Thesis");
-    await field(page, "Awarding university").fill("University of Bern");
-    await field(page, "Metadata-only record (no files)").check();
-    expect(await seriousAxeViolations(page)).toEqual([]);
+      // The folded parts
+      await unfold(page, "Funding");
+      await page.getByRole("button", { name: "Add funding" }).click();
+      await enterPick(field(row("Funding 1"), "Funder"), "European", /^European Commission/);
+      await unfold(page, "Alternate identifiers");
+      await page.getByRole("button", { name: "Add an identifier" }).click();
+      await field(row("Alternate identifier 1"), "Identifier").fill("10.5281/zenodo.999");
+      // The scheme is detected as typed, by the server's own rules.
+      await expect(field(row("Alternate identifier 1"), "Scheme").inputValue()).resolves.toBe("doi");
+      await unfold(page, "Related works");
+      await page.getByRole("button", { name: "Add a related work" }).click();
+      await field(row("Related work 1"), "Relation (this upload …)").selectOption({ label: "Is supplement to" });
+      await field(row("Related work 1"), "Identifier of the related work").fill("https://example.org/paper");
+      await expect(field(row("Related work 1"), "Scheme").inputValue()).resolves.toBe("url");
+      await field(row("Related work 1"), "Resource type of the related work").selectOption({ label: "Publication: Journal article" });
+      await unfold(page, "References");
+      await page.getByRole("button", { name: "Add a reference" }).click();
+      await field(row("Reference 1"), "Reference").fill("Doe J. (2020) Ice.");
+      await field(row("Reference 1"), "Identifier of the reference (optional)").fill("arXiv:1501.00001");
+      await unfold(page, "Locations");
+      await page.getByRole("button", { name: "Add a location" }).click();
+      await field(row("Location 1"), "Place").fill("Konkordiaplatz");
+      await field(row("Location 1"), "About the place").fill("Where the glaciers meet");
+      await field(row("Location 1"), "Latitude (optional)").fill("46.5");
+      await field(row("Location 1"), "Longitude (optional)").fill("8.05");
+      await unfold(page, "Journal");
+      await field(page, "Journal title").fill("Journal of Glaciology");
+      await field(page, "Volume").fill("71");
+      await unfold(page, "Imprint (book, report, chapter)");
+      await field(page, "Place of publication").fill("Bern");
+      await unfold(page, "Conference");
+      await field(page, "Conference title").fill("Ice days");
+      await field(page, "Conference website").fill("https://example.org/ice");
+      await unfold(page, "Thesis");
+      await field(page, "Awarding university").fill("University of Bern");
+      await field(page, "Metadata-only record (no files)").check();
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      // Every row filled, nothing wider than the screen (a phone's rows stack their fields).
+      expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
 
-    await page.getByRole("button", { name: "Publish", exact: true }).first().click();
-    await page.getByRole("dialog").getByRole("button", { name: "Publish", exact: true }).click();
-    await page.waitForURL(/\/records\//);
-    const id = new URL(page.url()).pathname.split("/").pop()!;
-    const record = await app.call("GET", `/api/records/${id}`, { as: "alice" });
-    expectStatus(record, 200);
-    const m = record.json.metadata;
-    expect(m).toMatchObject({
-      resource_type: { id: "image-other" },
-      title: "Crevasses of the Aletsch glacier",
-      additional_titles: [{ title: "Gletscherspalten", type: { id: "translated-title" }, lang: { id: "deu" } }],
-      publication_date: "2024-06",
-      creators: [
-        { person_or_org: { type: "personal", given_name: "Ada", family_name: "Lovelace" }, role: { id: "projectleader" }, affiliations: [{ id: "01ggx4157", name: "CERN" }] },
-      ],
-      description: "Photographs of crevasses.",
-      additional_descriptions: [{ description: "Taken from a drone.", type: { id: "methods" } }],
-      rights: [{ id: "cc-by-4.0" }, { title: { en: "Our own terms" } }],
-      copyright: "© 2024 Ada Lovelace",
-      contributors: [{ person_or_org: { given_name: "Richard", family_name: "Roe" }, role: { id: "supervisor" } }],
-      subjects: [{ id: "https://id.nlm.nih.gov/mesh/D000001", subject: "Calcimycin" }, { subject: "crevasses" }, { subject: "ice" }],
-      languages: [{ id: "dan" }],
-      dates: [{ date: "2023-06-01/2023-08-31", type: { id: "collected" }, description: "Flights" }],
-      version: "v2",
-      publisher: "Glacier archive",
-      sizes: ["120 photographs"],
-      formats: ["image/jpeg"],
-      funding: [{ funder: { id: "00k4n6c32", name: "European Commission" } }],
-      identifiers: [{ identifier: "10.5281/zenodo.999", scheme: "doi" }],
-      related_identifiers: [{ identifier: "https://example.org/paper", scheme: "url", relation_type: { id: "issupplementto" }, resource_type: { id: "publication-article" } }],
-      references: [{ reference: "Doe J. (2020) Ice.", identifier: "arXiv:1501.00001", scheme: "arxiv" }],
-      locations: { features: [{ place: "Konkordiaplatz", description: "Where the glaciers meet", geometry: { type: "Point", coordinates: [8.05, 46.5] } }] },
-    });
-    expect(m.rights[1]).toEqual({ title: { en: "Our own terms" } });
-    expect(record.json.custom_fields).toEqual({
-      "journal:journal": { title: "Journal of Glaciology", volume: "71" },
-      "imprint:imprint": { place: "Bern" },
-      "meeting:meeting": { title: "Ice days", url: "https://example.org/ice" },
-      "thesis:university": "University of Bern",
-    });
-    await person.close();
-  }, 300_000);
+      await page.getByRole("button", { name: "Publish", exact: true }).first().click();
+      await page.getByRole("dialog").getByRole("button", { name: "Publish", exact: true }).click();
+      await page.waitForURL(/\/records\//);
+      const id = new URL(page.url()).pathname.split("/").pop()!;
+      const record = await app.call("GET", `/api/records/${id}`, { as: "alice" });
+      expectStatus(record, 200);
+      const m = record.json.metadata;
+      expect(m).toMatchObject({
+        resource_type: { id: "image-other" },
+        title: "Crevasses of the Aletsch glacier",
+        additional_titles: [{ title: "Gletscherspalten", type: { id: "translated-title" }, lang: { id: "deu" } }],
+        publication_date: "2024-06",
+        creators: [
+          { person_or_org: { type: "personal", given_name: "Ada", family_name: "Lovelace" }, role: { id: "projectleader" }, affiliations: [{ id: "01ggx4157", name: "CERN" }] },
+        ],
+        description: "Photographs of crevasses.",
+        additional_descriptions: [{ description: "Taken from a drone.", type: { id: "methods" } }],
+        rights: [{ id: "cc-by-4.0" }, { title: { en: "Our own terms" } }],
+        copyright: "© 2024 Ada Lovelace",
+        contributors: [{ person_or_org: { given_name: "Richard", family_name: "Roe" }, role: { id: "supervisor" } }],
+        subjects: [{ id: "https://id.nlm.nih.gov/mesh/D000001", subject: "Calcimycin" }, { subject: "crevasses" }, { subject: "ice" }],
+        languages: [{ id: "dan" }],
+        dates: [{ date: "2023-06-01/2023-08-31", type: { id: "collected" }, description: "Flights" }],
+        version: "v2",
+        publisher: "Glacier archive",
+        sizes: ["120 photographs"],
+        formats: ["image/jpeg"],
+        funding: [{ funder: { id: "00k4n6c32", name: "European Commission" } }],
+        identifiers: [{ identifier: "10.5281/zenodo.999", scheme: "doi" }],
+        related_identifiers: [{ identifier: "https://example.org/paper", scheme: "url", relation_type: { id: "issupplementto" }, resource_type: { id: "publication-article" } }],
+        references: [{ reference: "Doe J. (2020) Ice.", identifier: "arXiv:1501.00001", scheme: "arxiv" }],
+        locations: { features: [{ place: "Konkordiaplatz", description: "Where the glaciers meet", geometry: { type: "Point", coordinates: [8.05, 46.5] } }] },
+      });
+      expect(m.rights[1]).toEqual({ title: { en: "Our own terms" } });
+      expect(record.json.custom_fields).toEqual({
+        "journal:journal": { title: "Journal of Glaciology", volume: "71" },
+        "imprint:imprint": { place: "Bern" },
+        "meeting:meeting": { title: "Ice days", url: "https://example.org/ice" },
+        "thesis:university": "University of Bern",
+      });
+      await person.close();
+    }, 300_000);
 });
 
 describe("the embargo", () => {

@@ -50,12 +50,14 @@ afterAll(() => app.stop());
 /** axe and html-validate at both widths, and nothing wider than a phone's screen. */
 async function checkBothWidths(page: Page) {
   expect(await htmlErrors(await (await page.request.get(page.url(), { headers: { accept: "text/html" } })).text())).toEqual([]);
+  const walked = page.viewportSize()!;
   for (const size of WIDTHS) {
     await page.setViewportSize(size);
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect((await page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")) as boolean).toBe(true);
   }
-  await page.setViewportSize(WIDTHS[0]!);
+  // Back to the width the person walks at.
+  await page.setViewportSize(walked);
 }
 
 describe("the landing page", () => {
@@ -135,34 +137,50 @@ describe("the landing page", () => {
   });
 });
 
-describe("no dead ends", () => {
-  test("an unknown link followed from a page opens the 404 page in the layout", async () => {
-    const person = await app.newPerson();
-    const page = await person.newPage();
-    await page.goto(`/records/${recordId}`);
-    const [response] = await Promise.all([page.waitForNavigation(), page.getByRole("link", { name: "the old notes page" }).click()]);
-    expect(response!.status()).toBe(404);
-    expect(new URL(page.url()).pathname).toBe("/notes/svalbard-2019");
-    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Not found");
-    expect(await page.getByRole("navigation", { name: "Site" }).getByRole("link", { name: "Search" }).count()).toBe(1);
-    expect(await page.locator("body").textContent()).not.toContain('"status"');
-    await checkBothWidths(page);
-    await person.close();
-  });
+/** The walks of "no dead ends" at a desktop's and a phone's width. */
+const WALKS = [
+  ["desktop", WIDTHS[0]!],
+  ["phone", WIDTHS[1]!],
+] as const;
 
-  test("a broken query on /search says it could not be read, and which words it searched", async () => {
-    const person = await app.newPerson();
-    const page = await person.newPage();
-    await page.goto("/search");
-    await page.getByRole("searchbox", { name: "Search records" }).fill('svalbard "glacier');
-    await page.getByRole("button", { name: "Search", exact: true }).click();
-    await page.waitForURL((url) => url.searchParams.get("q") === 'svalbard "glacier');
-    const notice = page.getByText("Your query could not be read as a query");
-    expect(await notice.textContent()).toBe(
-      "Your query could not be read as a query (a quotation mark is not closed); showing results for the words svalbard glacier. How to write a query",
-    );
-    expect(await page.getByRole("link", { name: "Svalbard glacier mass balance" }).count()).toBe(1);
-    await checkBothWidths(page);
-    await person.close();
-  });
+describe("no dead ends", () => {
+  for (const [name, size] of WALKS)
+    test(`an unknown link followed from a page opens the 404 page in the layout (${name})`, async () => {
+      const person = await app.newPerson();
+      const page = await person.newPage();
+      await page.setViewportSize(size);
+      await page.goto(`/records/${recordId}`);
+      const [response] = await Promise.all([page.waitForNavigation(), page.getByRole("link", { name: "the old notes page" }).click()]);
+      expect(response!.status()).toBe(404);
+      expect(new URL(page.url()).pathname).toBe("/notes/svalbard-2019");
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Not found");
+      // A way on from the 404 that a person can see: on a phone, behind the header's Menu button.
+      if (size.width < 768) await page.getByRole("button", { name: "Menu" }).click();
+      expect(await page.getByRole("navigation", { name: "Site" }).getByRole("link", { name: "Search" }).count()).toBe(1);
+      await expect(page.getByRole("navigation", { name: "Site" }).getByRole("link", { name: "Search" }).isVisible()).resolves.toBe(true);
+      expect(await page.locator("body").textContent()).not.toContain('"status"');
+      await checkBothWidths(page);
+      await person.close();
+    }, 120_000);
+
+  for (const [name, size] of WALKS)
+    test(`a broken query on /search says it could not be read, and which words it searched (${name})`, async () => {
+      const person = await app.newPerson();
+      const page = await person.newPage();
+      await page.setViewportSize(size);
+      await page.goto("/search");
+      await page.getByRole("searchbox", { name: "Search records" }).fill('svalbard "glacier');
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      await page.waitForURL((url) => url.searchParams.get("q") === 'svalbard "glacier');
+      const notice = page.getByText("Your query could not be read as a query");
+      expect(await notice.textContent()).toBe(
+        "Your query could not be read as a query (a quotation mark is not closed); showing results for the words svalbard glacier. How to write a query",
+      );
+      expect(await page.getByRole("link", { name: "Svalbard glacier mass balance" }).count()).toBe(1);
+      // Seen where a person reads it, at this width too: the notice and the record found.
+      expect(await notice.isVisible()).toBe(true);
+      expect(await page.getByRole("link", { name: "Svalbard glacier mass balance" }).isVisible()).toBe(true);
+      await checkBothWidths(page);
+      await person.close();
+    }, 120_000);
 });

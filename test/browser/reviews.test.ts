@@ -54,99 +54,102 @@ const DOTTED_PATH = /\b(metadata|files|access|pids|custom_fields|receiver)\.[a-z
 
 const titled = (title: string, extra: Record<string, unknown> = {}) => publishableDraft({ metadata: { ...publishableDraft().metadata, title }, ...extra });
 
+/** The review walk at each width: the depositor and the curator both at that width, on a draft of its own. */
+const WALKS = [
+  ["desktop", SIZES[0]!],
+  ["phone", SIZES[1]!],
+] as const;
+
 describe("reviews that say where they stand", () => {
-  test("submit → In review (no Publish), dashboard; cancel → resubmit; the curator accepts from the Requests tab; the badge counts it", async () => {
-    const draft = await createDraft(app, titled("Harbour tide log", { files: { enabled: true } }));
-    const person = await app.browser.newContext({ baseURL: app.base, viewport: SIZES[0] });
-    const page = await person.newPage();
-    page.on("dialog", (d) => d.accept());
-    await signIn(page, "alice", "alice-password", `/uploads/${draft.id}`);
+  for (const [name, size] of WALKS)
+    test(`submit → In review (no Publish), dashboard; cancel → resubmit; the curator accepts from the Requests tab; the badge counts it (${name})`, async () => {
+      // A title per walk: the dashboard, the Requests tab and the closed requests list the other walk's draft too.
+      const title = `Harbour tide log (${name})`;
+      const row = new RegExp(title.replace(/[()]/g, "\\$&"));
+      const draft = await createDraft(app, titled(title, { files: { enabled: true } }));
+      const person = await app.browser.newContext({ baseURL: app.base, viewport: size });
+      const page = await person.newPage();
+      page.on("dialog", (d) => d.accept());
+      await signIn(page, "alice", "alice-password", `/uploads/${draft.id}`);
 
-    // Two files uploaded: the "Missing uploaded files" error of the empty draft goes with them.
-    await page.getByText("Missing uploaded files").first().waitFor();
-    await page.locator("#file-input").setInputFiles([
-      { name: "log.csv", mimeType: "text/csv", buffer: Buffer.from("t,h\n1,2\n") },
-      { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("calm sea") },
-    ]);
-    for (const key of ["log.csv", "notes.txt"])
-      await page
-        .locator(`li.file[data-key="${key}"]`)
-        .getByText(/Uploaded/)
-        .waitFor();
-    await page.getByRole("status").getByText("2 files processed.").waitFor();
-    const text = await page.locator("main").innerText();
-    expect(text).not.toContain("Missing uploaded files");
-    expect(text).not.toMatch(DOTTED_PATH);
-    await expect(page.locator("#deposit-errors").isHidden()).resolves.toBe(true);
+      // Two files uploaded: the "Missing uploaded files" error of the empty draft goes with them.
+      await page.getByText("Missing uploaded files").first().waitFor();
+      await page.locator("#file-input").setInputFiles([
+        { name: "log.csv", mimeType: "text/csv", buffer: Buffer.from("t,h\n1,2\n") },
+        { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("calm sea") },
+      ]);
+      for (const key of ["log.csv", "notes.txt"])
+        await page
+          .locator(`li.file[data-key="${key}"]`)
+          .getByText(/Uploaded/)
+          .waitFor();
+      await page.getByRole("status").getByText("2 files processed.").waitFor();
+      const text = await page.locator("main").innerText();
+      expect(text).not.toContain("Missing uploaded files");
+      expect(text).not.toMatch(DOTTED_PATH);
+      await expect(page.locator("#deposit-errors").isHidden()).resolves.toBe(true);
 
-    await page.getByLabel("Community", { exact: true }).selectOption({ label: "Tide watchers" });
-    await page.getByRole("button", { name: "Submit for review" }).click();
-    await page.getByText("In review by Tide watchers").waitFor();
-    await expect(page.getByRole("button", { name: "Publish" }).count()).resolves.toBe(0);
-    await expect(page.getByRole("button", { name: "Submit for review" }).count()).resolves.toBe(0);
-    // As served after a reload too, with the request's link.
-    await page.reload();
-    await page.getByText("In review by Tide watchers").waitFor();
-    await expect(page.getByRole("button", { name: "Publish" }).count()).resolves.toBe(0);
-    await expect(page.getByRole("button", { name: "Delete draft" }).count()).resolves.toBe(0);
-    const requestHref = await page.getByRole("link", { name: "Open the review request" }).getAttribute("href");
-    expect(requestHref).toMatch(/^\/me\/requests\/[0-9a-f-]{36}$/);
-    await check(page);
+      await page.getByLabel("Community", { exact: true }).selectOption({ label: "Tide watchers" });
+      await page.getByRole("button", { name: "Submit for review" }).click();
+      await page.getByText("In review by Tide watchers").waitFor();
+      await expect(page.getByRole("button", { name: "Publish" }).count()).resolves.toBe(0);
+      await expect(page.getByRole("button", { name: "Submit for review" }).count()).resolves.toBe(0);
+      // As served after a reload too, with the request's link.
+      await page.reload();
+      await page.getByText("In review by Tide watchers").waitFor();
+      await expect(page.getByRole("button", { name: "Publish" }).count()).resolves.toBe(0);
+      await expect(page.getByRole("button", { name: "Delete draft" }).count()).resolves.toBe(0);
+      const requestHref = await page.getByRole("link", { name: "Open the review request" }).getAttribute("href");
+      expect(requestHref).toMatch(/^\/me\/requests\/[0-9a-f-]{36}$/);
+      await check(page);
 
-    await page.goto("/me/uploads");
-    await expect(page.getByRole("row", { name: /Harbour tide log/ }).textContent()).resolves.toContain("In review");
-    await check(page);
+      await page.goto("/me/uploads");
+      await expect(page.getByRole("row", { name: row }).textContent()).resolves.toContain("In review");
+      await check(page);
 
-    // Cancelled: Publish and the submission come back; submitted again.
-    await page.goto(`/uploads/${draft.id}`);
-    await page.getByRole("button", { name: "Cancel the review" }).click();
-    await page.getByRole("status").getByText("The review was cancelled.").waitFor();
-    await expect(page.getByRole("button", { name: "Publish" }).count()).resolves.toBe(1);
-    expect((await app.call("GET", `/api/requests/${requestHref!.split("/").pop()}`, { as: "alice" })).json.status).toBe("cancelled");
-    await page.reload();
-    await expect(page.locator("#review-status").textContent()).resolves.toContain("the review was cancelled");
-    await page.getByRole("button", { name: "Submit for review" }).click();
-    await page.getByText("In review by Tide watchers").waitFor();
-    await expect(page.getByRole("button", { name: "Publish" }).count()).resolves.toBe(0);
-    await check(page);
+      // Cancelled: Publish and the submission come back; submitted again.
+      await page.goto(`/uploads/${draft.id}`);
+      await page.getByRole("button", { name: "Cancel the review" }).click();
+      await page.getByRole("status").getByText("The review was cancelled.").waitFor();
+      await expect(page.getByRole("button", { name: "Publish" }).count()).resolves.toBe(1);
+      expect((await app.call("GET", `/api/requests/${requestHref!.split("/").pop()}`, { as: "alice" })).json.status).toBe("cancelled");
+      await page.reload();
+      await expect(page.locator("#review-status").textContent()).resolves.toContain("the review was cancelled");
+      await page.getByRole("button", { name: "Submit for review" }).click();
+      await page.getByText("In review by Tide watchers").waitFor();
+      await expect(page.getByRole("button", { name: "Publish" }).count()).resolves.toBe(0);
+      await check(page);
 
-    // The curator, on a phone: the badge says 1; the community's Requests tab; accept.
-    const curator = await app.browser.newContext({ baseURL: app.base, viewport: SIZES[1] });
-    const cPage = await curator.newPage();
-    await signIn(cPage, "carol", "carol-password", "/communities/tides");
-    // On a phone the badge stays in view beside the Menu button.
-    await expect(cPage.getByRole("link", { name: /^Requests 1/ }).getAttribute("href")).resolves.toBe("/me/requests");
-    await expect(cPage.getByRole("link", { name: /^Requests 1/ }).isVisible()).resolves.toBe(true);
-    await cPage.getByRole("navigation", { name: "Community" }).getByRole("link", { name: "Requests" }).click();
-    await cPage.waitForURL((url) => url.pathname === "/communities/tides/requests");
-    await check(cPage);
-    await cPage
-      .getByRole("row", { name: /Harbour tide log/ })
-      .getByRole("link")
-      .click();
-    await cPage.waitForURL(/\/me\/requests\/[0-9a-f-]+$/);
-    await check(cPage);
-    await cPage.getByRole("button", { name: "Accept" }).click();
-    await cPage.getByRole("status").getByText("The request was accepted.").waitFor();
-    await expect(cPage.getByRole("link", { name: "The published record" }).getAttribute("href")).resolves.toBe(`/records/${draft.id}`);
-    await expect(cPage.getByRole("link", { name: "Edit the draft" }).count()).resolves.toBe(0);
-    await expect(cPage.getByRole("link", { name: /^Requests \d/ }).count()).resolves.toBe(0);
-    await check(cPage);
-    expect((await app.call("GET", `/api/records/${draft.id}`)).json.metadata.title).toBe("Harbour tide log");
-    await curator.close();
+      // The curator: the badge says 1; the community's Requests tab; accept.
+      const curator = await app.browser.newContext({ baseURL: app.base, viewport: size });
+      const cPage = await curator.newPage();
+      await signIn(cPage, "carol", "carol-password", "/communities/tides");
+      // On a phone too the badge stays in view (beside the Menu button).
+      await expect(cPage.getByRole("link", { name: /^Requests 1/ }).getAttribute("href")).resolves.toBe("/me/requests");
+      await expect(cPage.getByRole("link", { name: /^Requests 1/ }).isVisible()).resolves.toBe(true);
+      await cPage.getByRole("navigation", { name: "Community" }).getByRole("link", { name: "Requests" }).click();
+      await cPage.waitForURL((url) => url.pathname === "/communities/tides/requests");
+      await check(cPage);
+      await cPage.getByRole("row", { name: row }).getByRole("link").click();
+      await cPage.waitForURL(/\/me\/requests\/[0-9a-f-]+$/);
+      await check(cPage);
+      await cPage.getByRole("button", { name: "Accept" }).click();
+      await cPage.getByRole("status").getByText("The request was accepted.").waitFor();
+      await expect(cPage.getByRole("link", { name: "The published record" }).getAttribute("href")).resolves.toBe(`/records/${draft.id}`);
+      await expect(cPage.getByRole("link", { name: "Edit the draft" }).count()).resolves.toBe(0);
+      await expect(cPage.getByRole("link", { name: /^Requests \d/ }).count()).resolves.toBe(0);
+      await check(cPage);
+      expect((await app.call("GET", `/api/records/${draft.id}`)).json.metadata.title).toBe(title);
+      await curator.close();
 
-    // The depositor's request page links to the record too, and the deposit page is the published record's.
-    await page.goto("/me/requests?filter=closed");
-    await page
-      .getByRole("row", { name: /Harbour tide log/ })
-      .filter({ hasText: "accepted" })
-      .getByRole("link")
-      .click();
-    await page.waitForURL(/\/me\/requests\/[0-9a-f-]+$/);
-    await expect(page.getByRole("link", { name: "The published record" }).getAttribute("href")).resolves.toBe(`/records/${draft.id}`);
-    await expect(page.getByRole("link", { name: "Edit the draft" }).count()).resolves.toBe(0);
-    await person.close();
-  });
+      // The depositor's request page links to the record too, and the deposit page is the published record's.
+      await page.goto("/me/requests?filter=closed");
+      await page.getByRole("row", { name: row }).filter({ hasText: "accepted" }).getByRole("link").click();
+      await page.waitForURL(/\/me\/requests\/[0-9a-f-]+$/);
+      await expect(page.getByRole("link", { name: "The published record" }).getAttribute("href")).resolves.toBe(`/records/${draft.id}`);
+      await expect(page.getByRole("link", { name: "Edit the draft" }).count()).resolves.toBe(0);
+      await person.close();
+    }, 180_000);
 
   test("Publish asks first, saying what can no longer change: Cancel keeps the draft, Publish publishes", async () => {
     const draft = await createDraft(app, titled("Wave heights"));

@@ -13,19 +13,32 @@ import { checkCsrf, formOf, seeOther } from "../http";
 import { Layout, type PageContext } from "../layout";
 import depositJs from "../static/deposit.js" with { type: "text" };
 import depositFieldsJs from "../static/deposit-fields.js" with { type: "text" };
+import depositCreatorsFundingJs from "../static/deposit-creators-funding.js" with { type: "text" };
 import depositRowsJs from "../static/deposit-rows.js" with { type: "text" };
 import depositMetadataJs from "../static/deposit-metadata.js" with { type: "text" };
 import depositFilesJs from "../static/deposit-files.js" with { type: "text" };
 import { AwaitingModerationNotice, isAwaitingModeration } from "../moderation";
 import { DepositForm, type DepositView } from "./form";
 import { depositChoices } from "./choices";
-import { identifierSchemesJs } from "./schemes-asset";
+import { fileNamePartsJs, identifierSchemesJs } from "./schemes-asset";
 
-// In this order: scheme detection (shared with the server's checks), the building blocks and the
+// In this order: scheme detection (shared with the server's checks) and file-name break points
+// (shared with the landing page), the building blocks, the creator and funding rows and the other
 // metadata rows, the uploads, then the form that uses them.
-const SCRIPTS = ["identifier-schemes.js", "deposit-fields.js", "deposit-rows.js", "deposit-metadata.js", "deposit-files.js", "deposit.js"];
+const SCRIPTS = [
+  "identifier-schemes.js",
+  "file-name-parts.js",
+  "deposit-fields.js",
+  "deposit-creators-funding.js",
+  "deposit-rows.js",
+  "deposit-metadata.js",
+  "deposit-files.js",
+  "deposit.js",
+];
 registerAsset("identifier-schemes.js", identifierSchemesJs);
+registerAsset("file-name-parts.js", fileNamePartsJs);
 registerAsset("deposit-fields.js", depositFieldsJs);
+registerAsset("deposit-creators-funding.js", depositCreatorsFundingJs);
 registerAsset("deposit-rows.js", depositRowsJs);
 registerAsset("deposit-metadata.js", depositMetadataJs);
 registerAsset("deposit-files.js", depositFilesJs);

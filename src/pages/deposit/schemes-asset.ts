@@ -7,6 +7,8 @@
 import jsonSource from "../../core/json.ts" with { type: "text" };
 // @ts-expect-error -- a text import of a TypeScript module
 import identifiersSource from "../../records/metadata/identifiers.ts" with { type: "text" };
+// @ts-expect-error -- a text import of a TypeScript module
+import fileNamePartsSource from "../record/file-name-parts.ts" with { type: "text" };
 
 const transpiler = new Bun.Transpiler({ loader: "ts", target: "browser" });
 
@@ -29,5 +31,14 @@ export const identifierSchemesJs = `// Made from src/records/metadata/identifier
 ${statements(jsonSource, [])}
 ${statements(identifiersSource, ["core/json"])}
 window.cairnIdentifiers = { detectSchemes, isValidIdentifier, RECORD_IDENTIFIER_SCHEMES, LOCATION_SCHEMES };
+})();
+`;
+
+/** The landing page's file-name break points (record/file-name-parts.ts) for the deposit page's file list: `window.cairnFileName`. */
+export const fileNamePartsJs = `// Made from src/pages/record/file-name-parts.ts (see src/pages/deposit/schemes-asset.ts).
+(function () {
+"use strict";
+${statements(fileNamePartsSource, [])}
+window.cairnFileName = { nameParts };
 })();
 `;

@@ -18,6 +18,9 @@
     const fileUrl = (key) => draftApi(`/draft/files/${key.split("/").map(encodeURIComponent).join("/")}`);
     const sizeText = (n) => (n >= MiB ? `${(n / MiB).toFixed(1)} MB` : n >= 1024 ? `${(n / 1024).toFixed(1)} kB` : `${n} bytes`);
 
+    /** A file name that wraps at the landing page's break points (file-name-parts.js), never mid-word. */
+    const wrappingName = (key) => window.cairnFileName.nameParts(key).flatMap((part, i) => (i > 0 ? [h("wbr"), part] : [part]));
+
     /** The row of a file: name, size, progress bar, state, resume and delete buttons. */
     function fileRow(key, size) {
       const existing = [...$("file-list").children].find((li) => li.dataset.key === key);
@@ -25,12 +28,12 @@
       const bar = h("progress", { max: "100", value: "0", "aria-label": `Upload of ${key}` });
       const pct = h("span", { class: "pct" }, "0%");
       const note = h("span", { class: "state muted" });
-      const resume = h("button", { type: "button", class: "link", hidden: true }, `Resume ${key}`);
-      const remove = h("button", { type: "button", class: "link" }, `Delete ${key}`);
+      const resume = h("button", { type: "button", class: "link", hidden: true }, "Resume ", wrappingName(key));
+      const remove = h("button", { type: "button", class: "link" }, "Delete ", wrappingName(key));
       const li = h(
         "li",
         { class: "file", "data-key": key },
-        h("span", { class: "name" }, key),
+        h("span", { class: "name" }, wrappingName(key)),
         " ",
         h("span", { class: "muted" }, sizeText(size || 0)),
         " ",

@@ -1,5 +1,5 @@
 // The deposit form's metadata in both directions: `fillMetadata(draft, data)` puts a draft's values
-// into the form (the rows of deposit-fields.js and deposit-rows.js, the licence, subject and
+// into the form (the rows of deposit-creators-funding.js and deposit-rows.js, the licence, subject and
 // language look-ups) and wires the "Add …" buttons; `collectMetadata(draft)` builds its `metadata`
 // and `custom_fields` back. An untouched form collects what it was filled with, so saving it
 // unchanged changes nothing.

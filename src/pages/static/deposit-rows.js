@@ -1,4 +1,4 @@
-// The deposit form's repeating metadata rows beyond creators and funding (deposit-fields.js):
+// The deposit form's repeating metadata rows beyond creators and funding (deposit-creators-funding.js):
 // additional titles and descriptions, dates, alternate identifiers, related works, references and
 // locations. Each row is an `li` with a numbered legend and `_collect()`, which gives its JSON back
 // as it came when nothing was changed (a location's shape and identifiers, which have no field,
