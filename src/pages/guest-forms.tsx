@@ -38,9 +38,10 @@ export function MailOffNotice({ instead }: { instead: string }) {
  * What a form that mailed a link answers (the same whether or not the address has an account);
  * with mail off, that nothing will arrive and what to do `instead`.
  */
-export function CheckYourMail(props: { ctx: PageContext; title: string; email: string; what: string; mailOff?: boolean; instead?: string }) {
-  const { ctx, title, email, what } = props;
-  if (props.mailOff) {
+export function CheckYourMail(props: { ctx: PageContext; deps: PagesDeps; email: string; what: string; instead?: string }) {
+  const { ctx, email, what } = props;
+  const title = "Check your mail";
+  if (mailIsOff(props.deps)) {
     return (
       <Layout ctx={ctx} title="No mail can be sent">
         <h1>No mail can be sent</h1>

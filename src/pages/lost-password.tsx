@@ -66,10 +66,9 @@ export const lostPasswordPages = (http: ActorContext, deps: PagesDeps) => {
           return (
             <CheckYourMail
               ctx={ctx}
-              title="Check your mail"
+              deps={deps}
               email={done.email}
               what="If there is an account with this address, a link to set a new password is on its way to"
-              mailOff={mailIsOff(deps)}
               instead="Ask the repository's administrators to set a new password for you."
             />
           );

@@ -12,7 +12,7 @@ import { PENDING_SIGN_IN_MS } from "../accounts/oidc";
 import type { FieldError } from "../core/errors";
 import { cookieOf, SESSION_COOKIE, type ActorContext } from "../core/http";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
-import { CheckYourMail, EXPIRED_FORM, FormAlert, LinkButtonPage, mailIsOff, withGuestForm, EmailForm } from "./guest-forms";
+import { CheckYourMail, EXPIRED_FORM, FormAlert, LinkButtonPage, withGuestForm, EmailForm } from "./guest-forms";
 import { cookie, endGuestCsrf, formOf, formRefusal, guestCsrfOk, htmlResponse, localPath } from "./http";
 import { Layout, type PageContext } from "./layout";
 import { linkedLocation, PENDING_LINK_COOKIE, PENDING_LINK_PATH, SIGN_IN_BROWSER_COOKIE } from "./linked-accounts";
@@ -27,14 +27,7 @@ const EMAIL_STEP_COOKIE = "cairn_oauth_signup";
  */
 export function mailedSignInStep(deps: PagesDeps, ctx: PageContext, email: string, ticket: string, what: string): Response {
   const res = htmlResponse(
-    <CheckYourMail
-      ctx={ctx}
-      title="Check your mail"
-      email={email}
-      what={what}
-      mailOff={mailIsOff(deps)}
-      instead="Signing in cannot be finished this way: ask the repository's administrators for help."
-    />,
+    <CheckYourMail ctx={ctx} deps={deps} email={email} what={what} instead="Signing in cannot be finished this way: ask the repository's administrators for help." />,
   );
   res.headers.append("Set-Cookie", cookie(deps.https, EMAIL_STEP_COOKIE, ticket, EMAIL_LINK_MS / 1000));
   return res;

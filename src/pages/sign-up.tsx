@@ -8,7 +8,7 @@ import type { ActorContext } from "../core/http";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
 import { TextField } from "./forms";
 import { endGuestCsrf, formOf, formRefusal, guestCsrfOk, htmlResponse, seeOther } from "./http";
-import { CheckYourMail, EXPIRED_FORM, FormAlert, mailedLinkPage, mailIsOff, withGuestForm, EmailForm } from "./guest-forms";
+import { CheckYourMail, EXPIRED_FORM, FormAlert, mailedLinkPage, withGuestForm, EmailForm } from "./guest-forms";
 import { Layout, type PageContext } from "./layout";
 
 interface SignUpState {
@@ -89,10 +89,9 @@ export const signUpPages = (http: ActorContext, deps: PagesDeps) => {
           return htmlResponse(
             <CheckYourMail
               ctx={ctx}
-              title="Check your mail"
+              deps={deps}
               email={done.email}
               what="To finish signing up, open the link we sent to"
-              mailOff={mailIsOff(deps)}
               instead="Your account is made but not confirmed: ask the repository's administrators to confirm it, then sign in."
             />,
             200,
@@ -141,10 +140,9 @@ export const signUpPages = (http: ActorContext, deps: PagesDeps) => {
           return (
             <CheckYourMail
               ctx={ctx}
-              title="Check your mail"
+              deps={deps}
               email={done.email}
               what="If an account waits for confirmation at this address, a new link is on its way to"
-              mailOff={mailIsOff(deps)}
               instead="Ask the repository's administrators to confirm your account."
             />
           );

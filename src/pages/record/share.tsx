@@ -116,6 +116,25 @@ function SettingsForm({ view }: { view: ShareView }) {
 }
 
 /** The look-up of a user or group: words typed, Find lists the matches in the select the form sends. */
+/** The form that gives a person (`user`) or a group (`role`) access: who, with what permission, until when. */
+function GrantForm(props: { summary: string; subjectType: "user" | "role"; prefix: string; label: string; kind: "users" | "groups"; today: string }) {
+  const { prefix } = props;
+  return (
+    <details class="share-add">
+      <summary>{props.summary}</summary>
+      <form data-share="grant" data-subject-type={props.subjectType}>
+        <SubjectPicker prefix={prefix} label={props.label} kind={props.kind} />
+        <label for={`${prefix}-permission`}>Permission</label>
+        <PermissionSelect id={`${prefix}-permission`} choices={PERMISSIONS} />
+        <ExpiryField id={`${prefix}-expiry`} label="Access ends after (optional)" min={props.today} />
+        <div class="actions">
+          <button type="submit">Give access</button>
+        </div>
+      </form>
+    </details>
+  );
+}
+
 function SubjectPicker({ prefix, label, kind }: { prefix: string; label: string; kind: "users" | "groups" }) {
   return (
     <>
@@ -166,30 +185,8 @@ function GrantsSection({ view }: { view: ShareView }) {
       ) : (
         <p class="muted">Nobody has been given access.</p>
       )}
-      <details class="share-add">
-        <summary>Give a person access</summary>
-        <form data-share="grant" data-subject-type="user">
-          <SubjectPicker prefix="share-user" label="Name, username or e-mail domain" kind="users" />
-          <label for="share-user-permission">Permission</label>
-          <PermissionSelect id="share-user-permission" choices={PERMISSIONS} />
-          <ExpiryField id="share-user-expiry" label="Access ends after (optional)" min={view.today} />
-          <div class="actions">
-            <button type="submit">Give access</button>
-          </div>
-        </form>
-      </details>
-      <details class="share-add">
-        <summary>Give a group access</summary>
-        <form data-share="grant" data-subject-type="role">
-          <SubjectPicker prefix="share-group" label="Group name" kind="groups" />
-          <label for="share-group-permission">Permission</label>
-          <PermissionSelect id="share-group-permission" choices={PERMISSIONS} />
-          <ExpiryField id="share-group-expiry" label="Access ends after (optional)" min={view.today} />
-          <div class="actions">
-            <button type="submit">Give access</button>
-          </div>
-        </form>
-      </details>
+      <GrantForm summary="Give a person access" subjectType="user" prefix="share-user" label="Name, username or e-mail domain" kind="users" today={view.today} />
+      <GrantForm summary="Give a group access" subjectType="role" prefix="share-group" label="Group name" kind="groups" today={view.today} />
     </section>
   );
 }
