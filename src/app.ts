@@ -1,7 +1,6 @@
 // createApp: opens the data directory, wires every service and mounts every module's routes.
 // Used alike by `serve`, the CLI commands and the tests.
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { Elysia } from "elysia";
 import type { Config } from "./config";
 import type { Deps } from "./core/deps";
@@ -12,7 +11,8 @@ import { httpPolicy } from "./core/http-policy";
 import { newUuid } from "./core/ids";
 import { createLinks } from "./core/links";
 import { systemClock, type Clock } from "./core/time";
-import { openDatabase } from "./db/sqlite/connection";
+import { openConfiguredDatabase } from "./db/open";
+import { DatabaseUnreachable } from "./db/port";
 import { docsRoutes } from "./docs/routes";
 import { groupsRoutes } from "./groups/routes";
 import { iiifRoutes } from "./iiif/routes";
@@ -111,15 +111,13 @@ export interface AppOptions {
   log?: (message: string) => void;
 }
 
-/** The database file of the data directory (the checkpointer of `serve` watches its write-ahead log). */
-export const databasePathOf = (config: Pick<Config, "DATA_DIR">) => join(config.DATA_DIR, "cairn.db");
-
 export function createServices(options: AppOptions) {
   const { config, clock = systemClock, log = (m: string) => console.error(m) } = options;
   const startedAt = clock.now();
   mkdirSync(config.DATA_DIR, { recursive: true });
-  // Migrated as it opens, synchronously: createServices stays synchronous (every test calls it so).
-  const db = openDatabase(databasePathOf(config), clock.now());
+  // Migrated as it opens (SQLite) or before its first statement (PostgreSQL): createServices stays
+  // synchronous (every test calls it so).
+  const db = openConfiguredDatabase(config, clock.now());
   const deps: Deps = { db, clock, config, links: createLinks(config.BASE_URL) };
   // The accounts and the audit log first: every area that acts for an administrator writes its entry in its own transaction.
   const users = createUsersService(deps);
@@ -131,7 +129,10 @@ export function createServices(options: AppOptions) {
   // One write transaction, queued now: every later statement waits behind it at the port's gate,
   // so nothing reads the vocabularies before they are loaded. `serve` awaits it before listening.
   const ready: Promise<void> = vocabularies.loadFixtures(shippedVocabularies, fixturesVersion()).then(() => undefined);
-  ready.catch((error: unknown) => log(`[cairn] loading the shipped vocabularies failed: ${error instanceof Error ? error.message : String(error)}`));
+  ready.catch((error: unknown) => {
+    // An unreachable database is said once, by whoever awaits `ready` (serve, the CLI).
+    if (!(error instanceof DatabaseUnreachable)) log(`[cairn] loading the shipped vocabularies failed: ${error instanceof Error ? error.message : String(error)}`);
+  });
   const jobs = createJobsService({ ...runner, audit });
   defineVocabularyJobs(registry, { vocabularies, config });
   const vocabularyImports = createVocabularyImports({ db, config, jobs, audit });
@@ -353,7 +354,7 @@ export function createServices(options: AppOptions) {
     vocabularyImports,
     jobs,
     backup,
-    health: createHealthService({ config, clock, startedAt, adminEmails, checkIndex: records.checkIndex }),
+    health: createHealthService({ config, clock, startedAt, adminEmails, checkIndex: records.checkIndex, databaseBytes: () => db.sizeBytes() }),
     worker: createWorker(runner, { concurrency: config.JOBS_CONCURRENCY, pollMs: config.JOBS_POLL_INTERVAL_MS }),
     stats,
     /** Resolves once the fixture load and buffered writes are done and the database is closed. */

@@ -78,6 +78,13 @@ export const CONFIG_KEYS = {
   HTTP: { kind: "boolean", default: false, description: "Serve plain HTTP (behind a TLS-terminating proxy, or in tests)." },
   TLS_CERT: { kind: "string", default: "", description: "PEM certificate file. Default: a self-signed one made on first start in DATA/tls/." },
   TLS_KEY: { kind: "string", default: "", description: "PEM private key file for TLS_CERT." },
+  DATABASE_URL: {
+    kind: "string",
+    default: "",
+    description:
+      "PostgreSQL database for everything cairn.db holds (postgres://user:password@host:5432/database; sslmode=require or verify-full in the query for TLS). Also read from DATABASE_URL. Empty: SQLite, the file cairn.db in the data directory.",
+    secret: true,
+  },
   SEARCH_DEFAULT_PAGE_SIZE: { kind: "integer", default: 10, description: "Items per page when a search gives no size." },
   SEARCH_MAX_PAGE_SIZE: { kind: "integer", default: 1000, description: "Largest accepted size (clients such as zen4R ask for 1,000); larger is a 400." },
   SEARCH_MAX_RESULTS_WINDOW: { kind: "integer", default: 10000, description: "Largest page*size; beyond it a 400." },

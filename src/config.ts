@@ -147,7 +147,8 @@ export function loadConfig(options: LoadOptions = {}): Config {
   for (const [key, spec] of Object.entries(CONFIG_KEYS) as [ConfigKey, KeySpec][]) {
     let value = spec.default;
     if (fileValues[key] !== undefined) value = coerce(key, spec.kind, fileValues[key], filePath);
-    const fromEnv = env[`CAIRN_${key}`];
+    // DATABASE_URL is the name every hosting platform and PostgreSQL tool sets: read it too.
+    const fromEnv = env[`CAIRN_${key}`] ?? (key === "DATABASE_URL" ? env.DATABASE_URL : undefined);
     if (fromEnv !== undefined) value = coerce(key, spec.kind, fromEnv, `CAIRN_${key}`);
     if (flags[key] !== undefined) value = coerce(key, spec.kind, flags[key], "the command line");
     config[key] = value;
@@ -193,6 +194,9 @@ function finish(config: Config): Config {
     throw new ConfigError(`BASE_URL is not a URL: ${config.BASE_URL}`);
   }
   if (base.protocol !== "http:" && base.protocol !== "https:") throw new ConfigError("BASE_URL must start with http:// or https://");
+  if (config.DATABASE_URL && !/^postgres(ql)?:\/\//.test(config.DATABASE_URL)) {
+    throw new ConfigError("DATABASE_URL must be a PostgreSQL address, postgres://user:password@host:5432/database (leave it empty for SQLite)");
+  }
   config.BASE_URL = base.origin + base.pathname.replace(/\/+$/, "");
   if (config.APP_ALLOWED_HOSTS.length === 0) {
     const host = base.hostname.replace(/^\[|\]$/g, "");

@@ -3,6 +3,7 @@
 import { auditCommand } from "./cli/audit";
 import { backupCommand, restoreCommand } from "./cli/backup";
 import { communitiesCommand } from "./cli/communities";
+import { dbCommand } from "./cli/db";
 import { startCommand } from "./cli/desktop";
 import { filesCommand } from "./cli/files";
 import { groupsCommand } from "./cli/groups";
@@ -18,7 +19,8 @@ import { usersCommand } from "./cli/users";
 import { vocabulariesCommand } from "./cli/vocabularies";
 import { UsageError, type Command } from "./cli/args";
 import { ConfigError, describeConfig } from "./config";
-import { HttpError } from "./core/errors";
+import { DatabaseUnreachable } from "./db/port";
+import { httpErrorOf } from "./core/errors";
 import { VERSION, VERSION_LINE } from "./version";
 
 const COMMANDS: Command[] = [
@@ -39,6 +41,7 @@ const COMMANDS: Command[] = [
   oaiSetsCommand,
   backupCommand,
   restoreCommand,
+  dbCommand,
 ];
 
 function help(): string {
@@ -62,9 +65,15 @@ function report(err: unknown): number {
     console.error(`cairn: ${err.message}`);
     return 2;
   }
-  if (err instanceof HttpError && err.status < 500) {
-    const details = err.errors?.map((e) => `${e.field}: ${e.messages.join(" ")}`).join("; ");
-    console.error(`cairn: ${details || err.message}`);
+  // The database away at start: the server cannot run, and no stack helps the one who starts it.
+  if (err instanceof DatabaseUnreachable) {
+    console.error(`cairn: ${err.message}`);
+    return 1;
+  }
+  const refusal = httpErrorOf(err);
+  if (refusal && refusal.status < 500) {
+    const details = refusal.errors?.map((e) => `${e.field}: ${e.messages.join(" ")}`).join("; ");
+    console.error(`cairn: ${details || refusal.message}`);
     return 2;
   }
   console.error(`cairn: ${(err as Error)?.stack ?? err}`);

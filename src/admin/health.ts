@@ -25,7 +25,7 @@ export interface Health {
   startedAt: number;
   uptimeMs: number;
   dataDir: string;
-  /** The database file and its write-ahead log, in bytes. */
+  /** The database's bytes: SQLite's file and write-ahead log, or the PostgreSQL database's size. */
   databaseBytes: number;
   /** The local file store's bytes; null when files are kept in S3 (not measured here). */
   fileStoreBytes: number | null;
@@ -45,6 +45,8 @@ export interface HealthDeps {
   adminEmails(): Promise<string[]>;
   /** The search port's comparison of the index with the records and drafts (records service). */
   checkIndex(): Promise<IndexCheck>;
+  /** The database's size in bytes (the database port's; default: SQLite's file in the data directory). */
+  databaseBytes?(): Promise<number>;
   /** The disk's free and total bytes (default: the system's statfs; tests give their own). */
   diskOf?(dir: string): Health["disk"];
 }
@@ -125,7 +127,7 @@ export function createHealthService(deps: HealthDeps) {
     /** The installation's health (administrators). */
     async readHealth(actor: Actor): Promise<Health> {
       requireAdmin(actor);
-      const database = join(config.DATA_DIR, "cairn.db");
+      const databaseFile = join(config.DATA_DIR, "cairn.db");
       const disk = (deps.diskOf ?? diskOf)(config.DATA_DIR);
       const warnings: HealthWarning[] = [];
       if (disk && disk.totalBytes > 0 && disk.freeBytes / disk.totalBytes < LOW_DISK_SHARE) {
@@ -143,7 +145,7 @@ export function createHealthService(deps: HealthDeps) {
         startedAt: deps.startedAt,
         uptimeMs: Math.max(0, now - deps.startedAt),
         dataDir: config.DATA_DIR,
-        databaseBytes: sizeOf(database) + sizeOf(`${database}-wal`),
+        databaseBytes: deps.databaseBytes ? await deps.databaseBytes() : sizeOf(databaseFile) + sizeOf(`${databaseFile}-wal`),
         fileStoreBytes: config.FILES_STORAGE === "s3" ? null : treeBytes(join(config.DATA_DIR, "files")),
         disk,
         searchIndex,

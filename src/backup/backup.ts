@@ -8,6 +8,7 @@ import { inLanes } from "./copy";
 import { openBackupFolder } from "./folder";
 import { BackupError, buildManifest, DATABASE_FILE, type Counts, type FileEntry, type ObjectEntry } from "./manifest";
 import type { BackupSink } from "./sink";
+import { snapshotPostgres } from "./postgres/snapshot";
 import { snapshotDatabase, type SnapshotFacts } from "./sqlite/snapshot";
 
 /** Snapshots taken again when objects vanished under the first (deleted after it was taken). */
@@ -31,6 +32,8 @@ export interface BackupOptions {
   links?: boolean;
   /** FILES_STORAGE: only a local store's objects are in the data directory to be copied. */
   storage: string;
+  /** DATABASE_URL: the PostgreSQL database to back up instead of the data directory's cairn.db. */
+  databaseUrl?: string;
   now: () => number;
   /** The job taking this backup, if one is (see snapshot.ts). */
   jobId?: number;
@@ -66,8 +69,8 @@ function extraFiles(dataDir: string): string[] {
   return found;
 }
 
-function checkPaths(dataDir: string, dest: string) {
-  if (!existsSync(join(dataDir, DATABASE_FILE))) throw badRequest(`${dataDir} holds no Cairn database (${DATABASE_FILE}): nothing to back up.`);
+function checkPaths(dataDir: string, dest: string, postgres: boolean) {
+  if (!postgres && !existsSync(join(dataDir, DATABASE_FILE))) throw badRequest(`${dataDir} holds no Cairn database (${DATABASE_FILE}): nothing to back up.`);
   const inside = relative(dataDir, dest);
   if (!(inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside))) {
     throw badRequest(`The backup destination ${dest} is inside the data directory ${dataDir}: choose a place outside it.`);
@@ -77,7 +80,7 @@ function checkPaths(dataDir: string, dest: string) {
 export async function runBackup(options: BackupOptions): Promise<BackupResult> {
   const dataDir = resolve(options.dataDir);
   const dest = resolve(options.dest);
-  checkPaths(dataDir, dest);
+  checkPaths(dataDir, dest, Boolean(options.databaseUrl));
   const kind = archiveKindOf(dest);
   const folder = kind ? null : await openBackupFolder(dest);
   try {
@@ -123,11 +126,11 @@ async function writeSnapshot(sink: BackupSink, dataDir: string, options: BackupO
   const progress = (p: BackupProgress) => options.onProgress?.(p);
   progress({ phase: "database", done: 0, total: 1, bytes: 0, totalBytes: 0 });
   const now = options.now();
-  const facts: SnapshotFacts = await snapshotDatabase(join(dataDir, DATABASE_FILE), sink.databasePath, {
-    ownJobId: options.jobId,
-    jobResult: { snapshot: sink.name, note: "recorded inside the snapshot this job took" },
-    now,
-  });
+  const snapshotOptions = { ownJobId: options.jobId, jobResult: { snapshot: sink.name, note: "recorded inside the snapshot this job took" }, now };
+  // The same SQLite file whichever engine the server runs on (postgres/snapshot.ts says why).
+  const facts: SnapshotFacts = options.databaseUrl
+    ? await snapshotPostgres(options.databaseUrl, sink.databasePath, snapshotOptions)
+    : await snapshotDatabase(join(dataDir, DATABASE_FILE), sink.databasePath, snapshotOptions);
   const files: FileEntry[] = [await sink.putDatabase()];
   for (const path of extraFiles(dataDir)) files.push(await sink.putFile(path, join(dataDir, ...path.split("/"))));
 
@@ -167,6 +170,7 @@ async function writeSnapshot(sink: BackupSink, dataDir: string, options: BackupO
     name: sink.name,
     created: new Date(now).toISOString(),
     migration: { level: facts.level, last: facts.migrationIds.at(-1) ?? null, ids: facts.migrationIds },
+    engine: options.databaseUrl ? "postgres" : "sqlite",
     storage: { files: options.storage },
     // What the database references, wherever it is kept (the list below holds what this backup has).
     counts: { ...facts.counts, objects: facts.objects.length, objectBytes: facts.objects.reduce((sum, o) => sum + o[1], 0) },

@@ -39,6 +39,8 @@ export interface Manifest {
   created: string;
   cairnVersion: string;
   migration: { level: number; last: string | null; ids: string[] };
+  /** The engine the backed-up server ran on (absent in older backups: SQLite). The database is a SQLite file either way. */
+  engine?: "sqlite" | "postgres";
   /** Where the records' files live; only "local" objects are inside a backup. */
   storage: { files: string };
   counts: Counts;

@@ -10,6 +10,7 @@ import { readArchive, readManifestEntry } from "./archive";
 import { copyHashed, inLanes, syncDir, writeHashed } from "./copy";
 import { poolPath, readManifestAt } from "./folder";
 import { BackupError, checkRestorable, DATABASE_FILE, MANIFEST_FILE, type Counts, type Manifest } from "./manifest";
+import { claimEmptyPostgres, restoreIntoPostgres } from "./postgres/snapshot";
 import { checkIntegrity, readFacts, type SnapshotFacts } from "./sqlite/snapshot";
 import { dataDirPathOf, resolveSource, snapshotOf, type BackupSource } from "./source";
 
@@ -23,8 +24,10 @@ export interface RestoreResult {
   /** Where the backed-up server kept its files: only "local" ones are in a backup. */
   storage: string;
   counts: Counts;
-  /** Migrations the first start will apply (the backup is from an older Cairn). */
+  /** Migrations the first start will apply (the backup is from an older Cairn); 0 into PostgreSQL, migrated by the restore. */
   migrationsToApply: number;
+  /** The engine the backed-up server ran on. */
+  engine: "sqlite" | "postgres";
   level: number;
   bytes: number;
 }
@@ -52,23 +55,44 @@ async function claimEmptyDir(dataDir: string) {
   for (const name of entries) await rm(join(dataDir, name), { recursive: true, force: true });
 }
 
-export async function restoreBackup(given: string, dataDirGiven: string, onProgress: RestoreProgress = () => {}): Promise<RestoreResult> {
+/** Where a restore puts the database when it is not the data directory's cairn.db: a PostgreSQL database (DATABASE_URL). */
+export interface RestoreTarget {
+  databaseUrl?: string;
+  now: number;
+}
+
+export async function restoreBackup(given: string, dataDirGiven: string, onProgress: RestoreProgress = () => {}, target?: RestoreTarget): Promise<RestoreResult> {
   const source = await resolveSource(given);
   const dataDir = resolve(dataDirGiven);
   await claimEmptyDir(dataDir);
+  if (target?.databaseUrl) await claimEmptyPostgres(target.databaseUrl);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const staging = join(dataDir, `${STAGING}${newUuid()}`);
   await mkdir(staging, { mode: 0o700 });
   try {
     const copied = source.kind === "archive" ? await extractArchive(source, staging, onProgress) : await copySnapshot(snapshotOf(source)!, staging, onProgress);
     const facts = await checkRestored(staging, copied.manifest);
+    if (target?.databaseUrl) {
+      // Checked like any restore, then copied into PostgreSQL (and checked again there): the data
+      // directory keeps the files, and no cairn.db that a server on DATABASE_URL would never read.
+      await restoreIntoPostgres(join(staging, DATABASE_FILE), target.databaseUrl, target.now);
+      for (const name of [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`]) await rm(join(staging, name), { force: true });
+    }
     // Into place: the database last, so a directory with a cairn.db holds everything else already.
     const names = readdirSync(staging).sort((a, b) => Number(a === DATABASE_FILE) - Number(b === DATABASE_FILE));
     for (const name of names) await rename(join(staging, name), join(dataDir, name));
     await rmdir(staging);
     await syncDir(dataDir);
     const { migrationsToApply } = checkRestorable({ level: facts.level, ids: facts.migrationIds });
-    return { snapshot: copied.manifest.name, storage: copied.manifest.storage.files, counts: copied.manifest.counts, migrationsToApply, level: facts.level, bytes: copied.bytes };
+    return {
+      snapshot: copied.manifest.name,
+      storage: copied.manifest.storage.files,
+      counts: copied.manifest.counts,
+      migrationsToApply: target?.databaseUrl ? 0 : migrationsToApply,
+      level: facts.level,
+      bytes: copied.bytes,
+      engine: copied.manifest.engine ?? "sqlite",
+    };
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;

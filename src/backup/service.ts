@@ -109,7 +109,7 @@ export function createBackupService(deps: { config: Config; clock: Clock; jobs?:
     /** Backs up the configured data directory to `dest` (a folder, or a .tar.zst/.tar.gz file). */
     backup(actor: Actor, input: Omit<BackupOptions, "dataDir" | "storage" | "now">) {
       requireAdmin(actor);
-      return runBackup({ ...input, dataDir: config.DATA_DIR, storage: config.FILES_STORAGE, now: () => clock.now() });
+      return runBackup({ ...input, dataDir: config.DATA_DIR, storage: config.FILES_STORAGE, databaseUrl: config.DATABASE_URL, now: () => clock.now() });
     },
 
     verify(actor: Actor, source: string, onProgress?: VerifyProgress) {
@@ -117,10 +117,10 @@ export function createBackupService(deps: { config: Config; clock: Clock; jobs?:
       return verifyBackup(source, onProgress);
     },
 
-    /** Restores `source` into the configured data directory, which must be empty. */
+    /** Restores `source` into the configured data directory, which must be empty (and into DATABASE_URL's database, which must be empty too). */
     restore(actor: Actor, source: string, onProgress?: RestoreProgress) {
       requireAdmin(actor);
-      return restoreBackup(source, config.DATA_DIR, onProgress);
+      return restoreBackup(source, config.DATA_DIR, onProgress, { databaseUrl: config.DATABASE_URL, now: clock.now() });
     },
 
     /**

@@ -5,6 +5,7 @@ import { systemActor } from "../core/actor";
 import { systemClock } from "../core/time";
 import { PRIVATE_UMASK } from "../server/data-dir";
 import { configFrom, parse, UsageError, type Command } from "./args";
+import { rebuildIndexes } from "./db";
 import { progressBar } from "./progress";
 
 const MiB = 1024 * 1024;
@@ -52,6 +53,9 @@ export const backupCommand: Command = {
     directory's file system; --copy always copies). --keep N removes all but the newest N.
     A backup only looks complete (DEST/<time>/manifest.json; the archive under its name) once
     everything in it is written, checked and synced.
+    With DATABASE_URL set, the database is the PostgreSQL one, copied inside one REPEATABLE READ
+    snapshot into the backup's cairn.db (the format of every backup: it restores into either
+    engine) and checked table by table; no pg_dump is needed.
 cairn backup --verify DEST
     Re-hashes a backup (a folder's every snapshot, one snapshot, or an archive) against its
     manifest and checks its database; prints each problem and exits 1 if there is any.`,
@@ -114,7 +118,11 @@ export const restoreCommand: Command = {
     DIR, which must be empty or missing: a restore never writes over live data. Every file is
     checked against the manifest and the database's integrity before the restore says it is done;
     a backup from a newer Cairn is refused. Start the server on DIR afterwards (an older backup's
-    database is migrated then).`,
+    database is migrated then).
+    With DATABASE_URL set, the database goes into that PostgreSQL database instead, which must be
+    empty too (no Cairn table holding a row): it is migrated, filled and checked table by table
+    (row counts and checksums), and its search indexes are built. A backup of either engine
+    restores into either.`,
   async run(argv) {
     const { values, positionals } = parse(argv, {}, 1);
     const source = positionals[0];
@@ -132,6 +140,8 @@ export const restoreCommand: Command = {
       console.log(`restored ${result.snapshot} into ${config.DATA_DIR} in ${((performance.now() - started) / 1000).toFixed(1)} s: every checksum matches`);
       console.log(`  ${c.records} records, ${c.drafts} drafts, ${c.communities} communities, ${c.users} users, ${c.objects} stored files (${mib(c.objectBytes)})`);
       if (result.storage !== "local") console.log(`  the files are in ${result.storage}, not in the backup: start the server with the same FILES_STORAGE and S3 settings`);
+      // The search indexes are the engine's own: a backup of the other engine carries none this one reads.
+      if (config.DATABASE_URL || result.engine === "postgres") await rebuildIndexes(config);
       if (result.migrationsToApply) {
         console.log(
           `  the backup is at migration level ${result.level}; the first start (cairn serve --data ${config.DATA_DIR}) applies ${result.migrationsToApply} newer migration(s)`,

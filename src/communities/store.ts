@@ -1,6 +1,6 @@
 // Queries on the communities, community_members and featured_communities tables.
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { matchAllWords, wordPrefixGlob } from "../core/word-match";
+import { matchAllWords, wordPrefixGlob, wordPrefixMatch, sqlLower } from "../core/word-match";
 import { changesOf, first, type Db } from "../db/port";
 import { communitiesTable, communityMembersTable, featuredCommunitiesTable, groupMembersTable, usersTable } from "../db/tables";
 import type { Role } from "./roles";
@@ -11,9 +11,10 @@ export type CommunityRow = typeof communitiesTable.$inferSelect;
 export type FeaturedRow = typeof featuredCommunitiesTable.$inferSelect;
 
 const c = communitiesTable;
-const title = sql`json_extract(${c.metadata}, '$.title')`;
-const description = sql`json_extract(${c.metadata}, '$.description')`;
-export const typeColumn = sql`json_extract(${c.metadata}, '$.type.id')`;
+// `->` and `->>` read JSON alike on SQLite and PostgreSQL.
+const title = sql`(${c.metadata} ->> 'title')`;
+const description = sql`(${c.metadata} ->> 'description')`;
+export const typeColumn = sql`(${c.metadata} -> 'type' ->> 'id')`;
 
 /** The community with this id, or else this slug (any case), within `filter`. */
 export const findCommunity = async (db: Db, key: string, filter: SQL) =>
@@ -21,7 +22,7 @@ export const findCommunity = async (db: Db, key: string, filter: SQL) =>
     db
       .select()
       .from(c)
-      .where(and(filter, sql`(${c.id} = ${key} OR lower(${c.slug}) = lower(${key}))`))
+      .where(and(filter, sql`(${c.id} = ${key} OR lower(${c.slug}) = ${sqlLower(key)})`))
       // A slug can never equal an id (slugs are not UUIDs), but an id match wins all the same.
       .orderBy(desc(sql`${c.id} = ${key}`))
       .limit(1),
@@ -48,7 +49,7 @@ export const findCommunityBySlug = async (db: Db, slug: string) =>
     db
       .select({ id: c.id })
       .from(c)
-      .where(sql`lower(${c.slug}) = lower(${slug})`)
+      .where(sql`lower(${c.slug}) = ${sqlLower(slug)}`)
       .limit(1),
   );
 
@@ -109,7 +110,7 @@ export interface SearchSpec {
 
 /** Best match: every word must match somewhere; a title match counts most, then the slug, then the description. */
 export function relevance(words: string[]): SQL {
-  const score = (column: SQL, weight: number, pattern: string) => sql`(CASE WHEN (' ' || coalesce(${column}, '')) GLOB ${pattern} THEN ${weight} ELSE 0 END)`;
+  const score = (column: SQL, weight: number, pattern: string) => sql`(CASE WHEN ${wordPrefixMatch(column, pattern)} THEN ${weight} ELSE 0 END)`;
   const parts = words.map((w) => {
     const p = wordPrefixGlob(w);
     return sql`${score(title, 4, p)} + ${score(sql`${c.slug}`, 2, p)} + ${score(description, 1, p)}`;

@@ -23,6 +23,17 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * The HttpError `error` is, or carries as its cause: drizzle wraps whatever a database port throws
+ * (a 503 while the database is away, a 400 for text it cannot hold) in its own query error.
+ */
+export function httpErrorOf(error: unknown): HttpError | null {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof HttpError) return e;
+  }
+  return null;
+}
+
 /** A redirect with InvenioRDM's JSON body, e.g. from a parent id to its latest version. */
 export class RedirectError extends HttpError {
   constructor(status: 301 | 302, location: string, message: string) {

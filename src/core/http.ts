@@ -4,7 +4,7 @@ import type { Server } from "bun";
 import { Elysia, ValidationError } from "elysia";
 import { anonymous, type Actor } from "./actor";
 import { isFormContentType, isJsonContentType, readActionPayload, readFormBody, readJsonBody, requireJsonObject, takesActionPayload } from "./body";
-import { badRequest, type FieldError, forbidden, HttpError, invalidToken, methodNotAllowed, notAcceptable, notFound, unsupportedMediaType } from "./errors";
+import { badRequest, type FieldError, forbidden, HttpError, httpErrorOf, invalidToken, methodNotAllowed, notAcceptable, notFound, unsupportedMediaType } from "./errors";
 import { createRequestPolicy, DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http-policy";
 import { JSON_MEDIA_TYPES, negotiate, prefersHtml } from "./negotiation";
 import { createRoutesIndex } from "./routes-index";
@@ -290,7 +290,8 @@ export function createHttp(options: HttpOptions, routes: () => RouteInfo[], hand
 
   /** Anything a route or hook threw as the refusal to answer: the spec's error, a 500 (logged) only for our own faults. */
   function refusalOf(error: unknown, code: unknown, request: Request): HttpError {
-    if (error instanceof HttpError) return error;
+    const refusal = httpErrorOf(error);
+    if (refusal) return refusal;
     if (error instanceof ValidationError) return fromValidation(error);
     if (code === "NOT_FOUND") {
       const methods = index.allowedMethods(new URL(request.url).pathname);

@@ -41,14 +41,28 @@ export function wordPrefixGlob(word: string): string {
   return `*${SEPARATOR}${body}*`;
 }
 
+/**
+ * `column` matches a `wordPrefixGlob` pattern. Written as SQLite's glob() function, which
+ * PostgreSQL's schema also provides (db/postgres/migrations/0000_functions.sql): one SQL text on
+ * both engines. The leading space lets a word at the very start of the text match too.
+ */
+export const wordPrefixMatch = (column: SQL, pattern: string): SQL => sql`glob(${pattern}, ' ' || coalesce(${column}, ''))`;
+
+/**
+ * `value` as SQL's lower() folds a stored column: ASCII letters only (SQLite's lower(), and
+ * PostgreSQL's on Cairn's `COLLATE "C"` text). Compared with `lower(column)`, it matches what the
+ * lower() unique indexes hold alike on both engines; PostgreSQL's lower() of a bound value would
+ * fold every script by the database's locale.
+ */
+export const sqlLower = (value: string): string => value.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+
 /** True when every word starts a word of at least one column; undefined (no condition) without words. */
 export function matchAllWords(words: string[], columns: SQL[]): SQL | undefined {
   if (words.length === 0) return undefined;
   return and(
     ...words.map((word) => {
       const pattern = wordPrefixGlob(word);
-      // The leading space lets a word at the very start of the text match too.
-      return or(...columns.map((column) => sql`(' ' || coalesce(${column}, '')) GLOB ${pattern}`));
+      return or(...columns.map((column) => wordPrefixMatch(column, pattern)));
     }),
   );
 }

@@ -13,6 +13,9 @@
 // (records/search/index.ts, passing test/helpers/search-conformance.ts).
 import type { SqliteRemoteDatabase, SqliteRemoteResult } from "drizzle-orm/sqlite-proxy";
 
+/** Why the database could not be reached when Cairn started: said in one line, with no stack. */
+export class DatabaseUnreachable extends Error {}
+
 /** Values a statement binds. */
 export type Binding = string | number | bigint | boolean | null | Uint8Array;
 
@@ -34,6 +37,8 @@ export interface Statements {
  */
 export type Db = Omit<SqliteRemoteDatabase, "transaction" | "batch" | "all" | "get" | "run" | "values"> & {
   readonly statements: Statements;
+  /** Which engine runs the statements, for the few whose SQL differs between them (drizzle keeps its own `dialect` on the builder). */
+  readonly engine: "sqlite" | "postgres";
   /**
    * The same object for the port and every transaction of it: the key of a per-database cache of
    * values that never change once written (a transaction's `tx` is a new object each time).
@@ -55,8 +60,11 @@ export type Db = Omit<SqliteRemoteDatabase, "transaction" | "batch" | "all" | "g
 
 /** A database engine as the application holds it. */
 export type DatabasePort = Db & {
-  /** Which engine this is (drizzle keeps its own `dialect` on the builder). */
-  readonly engine: "sqlite" | "postgres";
+  /**
+   * Resolves once the engine can answer (a server engine connected and migrated; SQLite at once).
+   * Statements wait for it themselves; start-up awaits it to say in one line when it cannot.
+   */
+  ready(): Promise<void>;
   /** Applies the embedded migrations that are missing (this engine's dialect); the ids applied. */
   migrate(now: number): Promise<string[]>;
   /** How many migrations are applied. */
@@ -66,6 +74,13 @@ export type DatabasePort = Db & {
    * engine: a change sequence): in-process caches (the search column copy) know they are stale.
    */
   changeCounter(): Promise<number>;
+  /** The bytes the database takes (SQLite: its file and write-ahead log; a server engine: its database's size). */
+  sizeBytes(): Promise<number>;
+  /**
+   * Daily housekeeping: SQLite refreshes its planner's statistics and truncates the write-ahead log
+   * (the checkpoint's counts); a server engine's own autovacuum does this (null).
+   */
+  optimize(): Promise<Record<string, number> | null>;
   close(): void;
 };
 

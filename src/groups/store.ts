@@ -1,6 +1,6 @@
 // Queries on the groups and group_members tables.
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import { matchAllWords } from "../core/word-match";
+import { matchAllWords, sqlLower } from "../core/word-match";
 import { changesOf, first, type Db } from "../db/port";
 import { groupMembersTable, groupsTable } from "../db/tables";
 
@@ -13,7 +13,7 @@ export const findGroupByName = async (db: Db, name: string) =>
     db
       .select()
       .from(groupsTable)
-      .where(sql`lower(${groupsTable.name}) = lower(${name})`)
+      .where(sql`lower(${groupsTable.name}) = ${sqlLower(name)}`)
       .limit(1),
   );
 
@@ -25,7 +25,7 @@ export const findGroupByIdOrName = async (db: Db, key: string, filter: SQL) =>
     db
       .select()
       .from(groupsTable)
-      .where(and(filter, or(eq(groupsTable.id, key), sql`lower(${groupsTable.name}) = lower(${key})`)))
+      .where(and(filter, or(eq(groupsTable.id, key), sql`lower(${groupsTable.name}) = ${sqlLower(key)}`)))
       // A name that happens to equal another group's id loses to the id.
       .orderBy(desc(sql`${groupsTable.id} = ${key}`))
       .limit(1),

@@ -1,11 +1,10 @@
-// Housekeeping jobs every install runs: pruning finished jobs and keeping SQLite tidy.
+// Housekeeping jobs every install runs: pruning finished jobs and keeping the database tidy.
 import { DAY_MS, type Clock } from "../core/time";
-import type { Db } from "../db/port";
-import { optimizeDatabase } from "../db/sqlite/connection";
+import type { DatabasePort } from "../db/port";
 import type { JobRegistry } from "./registry";
 import * as store from "./store";
 
-export function defineMaintenanceJobs(registry: JobRegistry, deps: { db: Db; clock: Clock; retentionDays: number }) {
+export function defineMaintenanceJobs(registry: JobRegistry, deps: { db: DatabasePort; clock: Clock; retentionDays: number }) {
   registry.define({
     name: "jobs-prune",
     description: "Deletes finished jobs older than JOBS_RETENTION_DAYS.",
@@ -14,8 +13,8 @@ export function defineMaintenanceJobs(registry: JobRegistry, deps: { db: Db; clo
   });
   registry.define({
     name: "db-optimize",
-    description: "Refreshes SQLite's query planner statistics and truncates the write-ahead log.",
+    description: "Refreshes SQLite's query planner statistics and truncates the write-ahead log (on PostgreSQL its autovacuum does this: nothing to do).",
     schedule: { dailyAt: "03:20" },
-    run: async () => ({ checkpoint: await optimizeDatabase(deps.db) }),
+    run: async () => ({ checkpoint: await deps.db.optimize() }),
   });
 }

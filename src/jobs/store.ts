@@ -10,13 +10,19 @@ export const insertJob = async (db: Db, row: typeof jobsTable.$inferInsert): Pro
 
 export const findJobById = async (db: Db, id: number): Promise<JobRow | undefined> => first(db.select().from(jobsTable).where(eq(jobsTable.id, id)).limit(1));
 
-/** Takes the next due job (or one whose lease lapsed) and marks it running. */
+const DUE = "((status = 'queued' AND run_at <= ?2) OR (status = 'running' AND lease_until < ?2))";
+
+/**
+ * Takes the next due job (or one whose lease lapsed) and marks it running. On PostgreSQL several
+ * processes claim at once: SKIP LOCKED passes over a row another claim holds, so each takes a
+ * different job; the outer condition, checked again on the locked row, never retakes a taken one.
+ * (SQLite runs one writer at a time: the plain subquery is enough.)
+ */
 export async function claimNextJob(db: Db, now: number, leaseUntil: number): Promise<JobRow | null> {
+  const lock = db.engine === "postgres" ? "FOR UPDATE SKIP LOCKED" : "";
   const row = await db.statements.get<{ id: number }>(
     `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_until = ?1, updated = ?2
-       WHERE id = (SELECT id FROM jobs
-                   WHERE (status = 'queued' AND run_at <= ?2) OR (status = 'running' AND lease_until < ?2)
-                   ORDER BY run_at, id LIMIT 1)
+       WHERE id = (SELECT id FROM jobs WHERE ${DUE} ORDER BY run_at, id LIMIT 1 ${lock}) AND ${DUE}
        RETURNING id`,
     [leaseUntil, now],
   );
@@ -47,7 +53,7 @@ export const markFailed = async (db: Db, id: number, error: string, now: number)
 export const releaseJob = async (db: Db, id: number, now: number) =>
   await db
     .update(jobsTable)
-    .set({ status: "queued", attempts: sql`max(0, ${jobsTable.attempts} - 1)`, leaseUntil: null, runAt: now, updated: now })
+    .set({ status: "queued", attempts: sql`(CASE WHEN ${jobsTable.attempts} > 0 THEN ${jobsTable.attempts} - 1 ELSE 0 END)`, leaseUntil: null, runAt: now, updated: now })
     .where(and(eq(jobsTable.id, id), eq(jobsTable.status, "running")));
 
 /** At server start nothing of ours runs yet: a `running` row was left by a process that died. */

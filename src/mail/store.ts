@@ -1,4 +1,5 @@
 // Queries on the mail_outbox table.
+import { sqlLower } from "../core/word-match";
 import { and, asc, count, eq, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { first, type Db } from "../db/port";
 import { mailOutboxTable } from "../db/tables";
@@ -19,7 +20,8 @@ export const listDueMail = async (db: Db, now: number, maxAttempts: number, retr
       and(
         isNull(mailOutboxTable.sentAt),
         lt(mailOutboxTable.attempts, maxAttempts),
-        sql`${mailOutboxTable.created} + ${retryBaseMs} * ((1 << ${mailOutboxTable.attempts}) - 1) <= ${now}`,
+        // 64-bit shifted by an int: PostgreSQL has no `integer << bigint`, SQLite reads both casts as no-ops.
+        sql`${mailOutboxTable.created} + ${retryBaseMs} * ((CAST(1 AS BIGINT) << CAST(${mailOutboxTable.attempts} AS INTEGER)) - 1) <= ${now}`,
       ),
     )
     .orderBy(asc(mailOutboxTable.id))
@@ -64,12 +66,13 @@ export async function searchMail(db: Db, filters: { status?: MailStatus; text?: 
   const conditions: SQL[] = [];
   if (filters.status) conditions.push(statusCondition(filters.status));
   if (filters.text) {
-    const pattern = `%${filters.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    // LIKE ignores ASCII case on SQLite only: lower() on the column and sqlLower on the text fold ASCII alike on both engines.
+    const pattern = `%${sqlLower(filters.text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     conditions.push(
       or(
-        sql`${mailOutboxTable.recipient} LIKE ${pattern} ESCAPE '\\'`,
-        sql`${mailOutboxTable.subject} LIKE ${pattern} ESCAPE '\\'`,
-        sql`${mailOutboxTable.topic} LIKE ${pattern} ESCAPE '\\'`,
+        sql`lower(${mailOutboxTable.recipient}) LIKE ${pattern} ESCAPE '\\'`,
+        sql`lower(${mailOutboxTable.subject}) LIKE ${pattern} ESCAPE '\\'`,
+        sql`lower(${mailOutboxTable.topic}) LIKE ${pattern} ESCAPE '\\'`,
       )!,
     );
   }

@@ -1,6 +1,6 @@
 // Queries on the community_members table, joined with the users and groups they name.
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import { matchAllWords, wordPrefixGlob } from "../core/word-match";
+import { matchAllWords, wordPrefixGlob, wordPrefixMatch } from "../core/word-match";
 import { changesOf, first, type Db } from "../db/port";
 import { communitiesTable, communityMembersTable, groupsTable, usersTable } from "../db/tables";
 import type { Role } from "../communities/roles";
@@ -76,14 +76,15 @@ export const countBy = async (db: Db, column: SQL, where: SQL | undefined) =>
 
 /** Sort orders; ties go by id so pages never overlap. */
 export const ORDERS: Record<string, SQL[]> = {
-  name: [sql`${memberName} COLLATE NOCASE`, asc(m.id)],
+  // lower() folds ASCII only on both engines (text is COLLATE "C" on PostgreSQL), as NOCASE did.
+  name: [sql`lower(${memberName})`, asc(m.id)],
   newest: [desc(m.created), asc(m.id)],
   oldest: [asc(m.created), asc(m.id)],
 };
 
 /** bestmatch: InvenioRDM's field weights (full name 3, username and e-mail 2, the rest 1) per matched query word. */
 export function relevance(words: string[], weighted: { column: SQL; weight: number }[]): SQL {
-  const parts = words.flatMap((w) => weighted.map(({ column, weight }) => sql`(CASE WHEN (' ' || coalesce(${column}, '')) GLOB ${wordPrefixGlob(w)} THEN ${weight} ELSE 0 END)`));
+  const parts = words.flatMap((w) => weighted.map(({ column, weight }) => sql`(CASE WHEN ${wordPrefixMatch(column, wordPrefixGlob(w))} THEN ${weight} ELSE 0 END)`));
   return parts.length ? sql.join(parts, sql` + `) : sql`0`;
 }
 

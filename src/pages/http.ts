@@ -3,7 +3,7 @@
 import type { Actor } from "../core/actor";
 import { cookieOf } from "../core/http";
 import { newSecret } from "../core/ids";
-import { forbidden, HttpError, type FieldError } from "../core/errors";
+import { forbidden, httpErrorOf, type FieldError } from "../core/errors";
 import type { Node } from "./jsx-runtime";
 import { renderPage } from "./render";
 
@@ -96,8 +96,9 @@ export function localPath(next: string | null | undefined, fallback = "/"): stri
  * A service's refusal of what a form sent (a 400 with field errors, a 429 asking to wait) as the
  * messages to show with the form again, its status and headers; null for anything else.
  */
-export function formRefusal(error: unknown): { errors: FieldError[]; status: number; headers: Record<string, string> } | null {
-  if (!(error instanceof HttpError)) return null;
+export function formRefusal(thrown: unknown): { errors: FieldError[]; status: number; headers: Record<string, string> } | null {
+  const error = httpErrorOf(thrown);
+  if (!error) return null;
   if (error.status === 400 && error.errors) return { errors: error.errors, status: 400, headers: {} };
   // A 429 keeps its Retry-After.
   if (error.status === 429) return { errors: [{ field: "form", messages: [error.message] }], status: 429, headers: error.headers };
@@ -105,7 +106,8 @@ export function formRefusal(error: unknown): { errors: FieldError[]; status: num
 }
 
 /** A service's refusal as a status and a message for an error page; other errors go on to the app's handler. */
-export function pageError(error: unknown): { status: number; message: string; tombstone?: Record<string, any> } {
-  if (error instanceof HttpError) return { status: error.status, message: error.message, tombstone: error.extra.tombstone as Record<string, any> | undefined };
-  throw error;
+export function pageError(thrown: unknown): { status: number; message: string; tombstone?: Record<string, any> } {
+  const error = httpErrorOf(thrown);
+  if (error) return { status: error.status, message: error.message, tombstone: error.extra.tombstone as Record<string, any> | undefined };
+  throw thrown;
 }

@@ -16,7 +16,7 @@ import type { RequestDirectory } from "../requests/directory";
 import { atLeast, canReadFiles, curates, isPublicRecord, levelOf, plainLevelOf, recordScope, requireNotDeleted, type Level } from "./policy";
 import { filesSettings, presentDraft, presentListedRecord, presentRecord, type PresentContext } from "./present";
 import { indexedRecord, type IndexedParent, type RecordSearch } from "./search";
-import { createSqliteRecordSearch } from "./search/sqlite";
+import { createRecordSearch } from "./search/engine";
 import * as store from "./store";
 
 export interface RecordsDeps extends Deps {
@@ -203,7 +203,7 @@ export function createRecordsContext(deps: RecordsDeps) {
     };
   }
 
-  const search: RecordSearch = createSqliteRecordSearch(db, deps.lookup, {
+  const search: RecordSearch = createRecordSearch(db, deps.lookup, {
     readers: { count: config.SEARCH_READERS, timeoutMs: config.SEARCH_TIMEOUT_MS, log: deps.log },
   });
 

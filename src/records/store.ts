@@ -40,7 +40,12 @@ export const updateRecord = async (db: Db, id: string, fields: Partial<typeof re
 /** Marks `latestId` as the parent's latest version and every other version as not latest. */
 export async function setLatestVersion(db: Db, parentId: string, latestId: string, now: number) {
   // On every publish: cached statements (drizzle's builder prepares each call anew).
-  await db.statements.run("UPDATE records SET is_latest = (id = ?) WHERE parent_id = ? AND is_latest IS NOT (id = ?)", [latestId, parentId, latestId]);
+  // CASE, not `(id = ?)`: PostgreSQL's comparison is a boolean, and is_latest an integer column on both engines.
+  await db.statements.run("UPDATE records SET is_latest = CASE WHEN id = ? THEN 1 ELSE 0 END WHERE parent_id = ? AND is_latest <> CASE WHEN id = ? THEN 1 ELSE 0 END", [
+    latestId,
+    parentId,
+    latestId,
+  ]);
   await db.statements.run("UPDATE record_parents SET latest_id = ?, updated = ? WHERE id = ?", [latestId, now, parentId]);
 }
 
@@ -65,7 +70,10 @@ export const updateParentPids = async (db: Db, id: string, pids: Record<string, 
 // The highest version index used by a parent's records and drafts (`p` is the parent row). As
 // correlated subqueries of the parent's row it costs well under a microsecond; the same maxima
 // over a bound parameter in a statement of their own cost ~10 µs, on every record read.
-const MAX_VERSION_INDEX = `max(coalesce((SELECT max(version_index) FROM records WHERE parent_id = p.id), 0), coalesce((SELECT max(version_index) FROM drafts WHERE parent_id = p.id), 0))`;
+// (The larger of the two by CASE: SQLite's two-argument max() is greatest() on PostgreSQL.)
+const RECORDS_MAX = `coalesce((SELECT max(version_index) FROM records WHERE parent_id = p.id), 0)`;
+const DRAFTS_MAX = `coalesce((SELECT max(version_index) FROM drafts WHERE parent_id = p.id), 0)`;
+const MAX_VERSION_INDEX = `(CASE WHEN ${RECORDS_MAX} >= ${DRAFTS_MAX} THEN ${RECORDS_MAX} ELSE ${DRAFTS_MAX} END)`;
 
 /** The parent and the highest version index used by its records and drafts, in one statement. */
 export async function findParentWithVersions(db: Db, id: string): Promise<{ parent: ParentRow; maxVersionIndex: number } | null> {
@@ -138,8 +146,8 @@ export async function removeParentCommunity(db: Db, parentId: string, communityI
   if (!removed) return false;
   if (removed.isDefault === 1) {
     await db.statements.run(
-      "UPDATE record_communities SET is_default = 1 WHERE rowid = (SELECT rowid FROM record_communities WHERE parent_id = ? ORDER BY created, community_id LIMIT 1)",
-      [parentId],
+      "UPDATE record_communities SET is_default = 1 WHERE parent_id = ? AND community_id = (SELECT community_id FROM record_communities WHERE parent_id = ? ORDER BY created, community_id LIMIT 1)",
+      [parentId, parentId],
     );
   }
   return true;

@@ -217,7 +217,14 @@ export async function listUnfinishedOfCreator(db: Db, userId: number) {
     .where(and(inArray(t.status, ["created", "submitted"]), refIs(t.createdByKind, t.createdById, { kind: "user", id: String(userId) })));
 }
 
-export const insertEvent = async (db: Db, row: typeof requestEventsTable.$inferInsert) => (await first(db.insert(requestEventsTable).values(row).returning()))!;
+/** Writes an event, numbered after its request's earlier ones (inside the write transaction, which writers take one at a time). */
+export const insertEvent = async (db: Db, row: typeof requestEventsTable.$inferInsert) =>
+  (await first(
+    db
+      .insert(requestEventsTable)
+      .values({ ...row, seq: sql`(SELECT coalesce(max(e.seq), 0) + 1 FROM request_events e WHERE e.request_id = ${row.requestId})` })
+      .returning(),
+  ))!;
 
 export const findEvent = async (db: Db, requestId: string, eventId: string) =>
   first(
@@ -237,7 +244,7 @@ export const updateEvent = async (db: Db, id: string, set: Partial<typeof reques
       .returning(),
   ))!;
 
-/** A request's events in time order; rowid breaks ties, so events of one instant keep the order they were written in. */
+/** A request's events in time order; `seq` breaks ties, so events of one instant keep the order they were written in. */
 export async function listEvents(db: Db, requestId: string, newestFirst: boolean, limit: number, offset: number) {
   const where = eq(requestEventsTable.requestId, requestId);
   const counted = await first(
@@ -249,12 +256,6 @@ export async function listEvents(db: Db, requestId: string, newestFirst: boolean
   );
   const total = counted?.n ?? 0;
   const dir = newestFirst ? desc : asc;
-  const rows = await db
-    .select()
-    .from(requestEventsTable)
-    .where(where)
-    .orderBy(dir(requestEventsTable.created), dir(sql`rowid`))
-    .limit(limit)
-    .offset(offset);
+  const rows = await db.select().from(requestEventsTable).where(where).orderBy(dir(requestEventsTable.created), dir(requestEventsTable.seq)).limit(limit).offset(offset);
   return { rows, total };
 }

@@ -2,7 +2,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { Server } from "bun";
-import { createApp, databasePathOf } from "../app";
+import { createApp } from "../app";
+import { databasePathOf } from "../db/open";
 import { REINDEX_JOB } from "../records/jobs";
 import { ConfigError, type Config } from "../config";
 import { startCheckpointer } from "../db/sqlite/checkpointer";
@@ -103,7 +104,7 @@ export async function startServer(config: Config, say: (line: string) => void = 
       await services.jobs.enqueue(REINDEX_JOB);
     }
     // Checkpoints off the request thread: only the long-running server needs them (see db/sqlite/checkpointer).
-    const checkpointer = startCheckpointer(sqliteOf(services.deps.db), databasePathOf(config), services.log);
+    const checkpointer = services.deps.db.engine === "sqlite" ? startCheckpointer(sqliteOf(services.deps.db), databasePathOf(config), services.log) : null;
     const port = app.server!.port!;
     say(
       `Cairn serving ${config.BASE_URL} (listening on ${tls ? "https" : "http"}://${config.HOST}:${port}, data in ${config.DATA_DIR}) after ${Math.round(performance.now() - startedAt)} ms`,
@@ -118,7 +119,7 @@ export async function startServer(config: Config, say: (line: string) => void = 
         (stopped ??= (async () => {
           await app.stop(false); // finish in-flight requests, refuse new ones
           await services.worker.stop();
-          await checkpointer.stop();
+          await checkpointer?.stop();
           await services.close();
           releaseLock();
           process.umask(umask);

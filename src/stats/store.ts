@@ -25,7 +25,7 @@ export async function recordKeyOf(db: Db, recordId: string): Promise<number> {
   if (!known) recordKeys.set(db.database, (known = new Map()));
   let key = known.get(recordId);
   if (key === undefined) {
-    await db.statements.run("INSERT OR IGNORE INTO stats_keys (value) VALUES (?)", [recordId]);
+    await db.statements.run("INSERT INTO stats_keys (value) VALUES (?) ON CONFLICT (value) DO NOTHING", [recordId]);
     key = (await db.statements.get<{ key: number }>("SELECT key FROM stats_keys WHERE value = ?", [recordId]))!.key;
     if (known.size >= 100_000) known.clear();
     known.set(recordId, key);
@@ -64,7 +64,7 @@ export async function writeState(db: Db, key: string, value: string) {
 
 /** Keeps an existing value (another process may have written it first); returns the stored one. */
 export async function insertStateIfMissing(db: Db, key: string, value: string): Promise<string> {
-  await db.statements.run("INSERT OR IGNORE INTO stats_state (key, value) VALUES (?, ?)", [key, value]);
+  await db.statements.run("INSERT INTO stats_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", [key, value]);
   return (await readState(db, key))!;
 }
 
@@ -88,8 +88,9 @@ export const listAggregatedInHour = (db: Db, from: number, to: number, maxId: nu
   );
 
 const COUNT_COLUMNS = "views, unique_views, downloads, unique_downloads, volume";
+// The table is `t` (INSERT INTO … AS t): PostgreSQL reads a bare column in DO UPDATE as ambiguous with excluded's.
 const ADD_COUNTS =
-  "views = views + excluded.views, unique_views = unique_views + excluded.unique_views, downloads = downloads + excluded.downloads, unique_downloads = unique_downloads + excluded.unique_downloads, volume = volume + excluded.volume";
+  "views = t.views + excluded.views, unique_views = t.unique_views + excluded.unique_views, downloads = t.downloads + excluded.downloads, unique_downloads = t.unique_downloads + excluded.unique_downloads, volume = t.volume + excluded.volume";
 const countValues = (c: Counts) => [c.views, c.uniqueViews, c.downloads, c.uniqueDownloads, c.volume];
 
 /** Rows per upsert statement: binding many rows per call halves the cost of the totals' writes. */
@@ -112,21 +113,21 @@ async function upsertRows(db: Db, into: string, width: number, conflict: string,
 export async function addDeltas(db: Db, records: DayTotals[], parents: DayTotals[]) {
   await upsertRows(
     db,
-    `stats_record_daily (record_id, day, parent_id, ${COUNT_COLUMNS}, unique_investigations, machine_downloads, machine_unique_downloads, machine_volume)`,
+    `stats_record_daily AS t (record_id, day, parent_id, ${COUNT_COLUMNS}, unique_investigations, machine_downloads, machine_unique_downloads, machine_volume)`,
     12,
-    `ON CONFLICT (record_id, day) DO UPDATE SET ${ADD_COUNTS}, unique_investigations = unique_investigations + excluded.unique_investigations, machine_downloads = machine_downloads + excluded.machine_downloads,
-       machine_unique_downloads = machine_unique_downloads + excluded.machine_unique_downloads, machine_volume = machine_volume + excluded.machine_volume`,
+    `ON CONFLICT (record_id, day) DO UPDATE SET ${ADD_COUNTS}, unique_investigations = t.unique_investigations + excluded.unique_investigations, machine_downloads = t.machine_downloads + excluded.machine_downloads,
+       machine_unique_downloads = t.machine_unique_downloads + excluded.machine_unique_downloads, machine_volume = t.machine_volume + excluded.machine_volume`,
     records.map((r) => [r.id, r.day, r.parentId, ...countValues(r), r.uniqueInvestigations, r.machineDownloads, r.machineUniqueDownloads, r.machineVolume]),
   );
   await upsertRows(
     db,
-    `stats_parent_daily (parent_id, day, ${COUNT_COLUMNS})`,
+    `stats_parent_daily AS t (parent_id, day, ${COUNT_COLUMNS})`,
     7,
     `ON CONFLICT (parent_id, day) DO UPDATE SET ${ADD_COUNTS}`,
     parents.map((p) => [p.id, p.day, ...countValues(p)]),
   );
   const totals = [...Array.from(sumById(records), ([id, c]) => ["record", id, ...countValues(c)]), ...Array.from(sumById(parents), ([id, c]) => ["parent", id, ...countValues(c)])];
-  await upsertRows(db, `stats_totals (scope, id, ${COUNT_COLUMNS})`, 7, `ON CONFLICT (scope, id) DO UPDATE SET ${ADD_COUNTS}`, totals);
+  await upsertRows(db, `stats_totals AS t (scope, id, ${COUNT_COLUMNS})`, 7, `ON CONFLICT (scope, id) DO UPDATE SET ${ADD_COUNTS}`, totals);
 }
 
 /** The days' totals summed per id: one all-time update per record or parent. `days` come grouped by id (key order). */
@@ -211,9 +212,9 @@ export const listDailySums = (db: Db, from: string, to: string) =>
 // One fixed statement per ordering (a column cannot be bound): most viewed, most downloaded.
 const TOP_SQL = {
   views:
-    "SELECT record_id AS recordId, sum(views) AS count FROM stats_record_daily WHERE day >= ? AND day <= ? GROUP BY record_id HAVING count > 0 ORDER BY count DESC, record_id LIMIT ?",
+    "SELECT record_id AS recordId, sum(views) AS count FROM stats_record_daily WHERE day >= ? AND day <= ? GROUP BY record_id HAVING sum(views) > 0 ORDER BY count DESC, record_id LIMIT ?",
   downloads:
-    "SELECT record_id AS recordId, sum(downloads) AS count FROM stats_record_daily WHERE day >= ? AND day <= ? GROUP BY record_id HAVING count > 0 ORDER BY count DESC, record_id LIMIT ?",
+    "SELECT record_id AS recordId, sum(downloads) AS count FROM stats_record_daily WHERE day >= ? AND day <= ? GROUP BY record_id HAVING sum(downloads) > 0 ORDER BY count DESC, record_id LIMIT ?",
 };
 
 /** The record versions with the most views (or downloads) between two days, most first. */

@@ -1,6 +1,6 @@
 // Queries on the users table.
 import { and, asc, count, desc, eq, gte, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
-import { matchAllWords } from "../core/word-match";
+import { matchAllWords, sqlLower } from "../core/word-match";
 import { first, type Db } from "../db/port";
 import { usersTable } from "../db/tables";
 import type { AccountFilters, AllUsersSort } from "./model";
@@ -26,7 +26,7 @@ const findUserByName = async (db: Db, column: typeof usersTable.email | typeof u
     db
       .select()
       .from(usersTable)
-      .where(sql`lower(${column}) = lower(${value})`)
+      .where(sql`lower(${column}) = ${sqlLower(value)}`)
       .limit(1),
   );
 

@@ -1,5 +1,6 @@
 // Per-type search settings: which text columns an entry's index row holds, the field names clients
-// query by, the columns search-as-you-type looks at, and the sorts (the index itself: sqlite/fts.ts).
+// query by, the columns search-as-you-type looks at, their relevance weights, and the sorts (the
+// indexes themselves: sqlite/fts.ts, postgres/index.ts).
 import { GENERIC_TYPES, SPECIFIC_TYPES, type VocabularyType } from "./model";
 
 type Entry = Record<string, any>;
@@ -9,6 +10,8 @@ export interface Kind {
   /** Query fields (InvenioRDM's names) -> column. */
   fields: Record<string, string>;
   suggestColumns: string[];
+  /** Relevance weight of each column, in `columns` order: the name/title counts most. */
+  weights: number[];
   /** Column texts, in `columns` order. */
   texts(entry: Entry): string[];
   sortKey(entry: Entry): string;
@@ -27,6 +30,7 @@ const generic: Kind = {
   columns: ["title", "ident", "description", "tags"],
   fields: { title: "title", "title.en": "title", id: "ident", description: "description", tags: "tags", "props.subtype": "ident" },
   suggestColumns: ["title", "ident"],
+  weights: [10, 5, 1, 1],
   texts: (e) => [localized(e.title), e.id, localized(e.description), join(e.tags ?? [])],
   sortKey: (e) => firstTitle(e).toLowerCase(),
   nameSort: "title",
@@ -37,6 +41,7 @@ const organisation: Kind = {
   columns: ["name", "acronym", "title", "country", "identifiers"],
   fields: { name: "name", acronym: "acronym", title: "title", "title.en": "title", country: "country", "identifiers.identifier": "identifiers", id: "identifiers" },
   suggestColumns: ["name", "acronym", "title"],
+  weights: [10, 5, 3, 1, 1],
   texts: (e) => [e.name ?? "", e.acronym ?? "", localized(e.title), e.country ?? "", join([e.id, identifiers(e)])],
   sortKey: (e) => String(e.name ?? "").toLowerCase(),
   nameSort: "name",
@@ -51,6 +56,7 @@ export const KINDS: Record<VocabularyType, Kind> = {
     columns: ["name", "given_name", "family_name", "affiliations", "identifiers"],
     fields: { name: "name", given_name: "given_name", family_name: "family_name", "affiliations.name": "affiliations", "identifiers.identifier": "identifiers", id: "identifiers" },
     suggestColumns: ["name", "given_name", "family_name"],
+    weights: [10, 5, 5, 2, 1],
     texts: (e) => [e.name ?? "", e.given_name ?? "", e.family_name ?? "", join((e.affiliations ?? []).map((a: { name?: string }) => a.name)), join([e.id, identifiers(e)])],
     sortKey: (e) => String(e.name ?? "").toLowerCase(),
     nameSort: "name",
@@ -60,6 +66,7 @@ export const KINDS: Record<VocabularyType, Kind> = {
     columns: ["subject", "scheme", "ident"],
     fields: { subject: "subject", scheme: "scheme", id: "ident" },
     suggestColumns: ["subject"],
+    weights: [10, 1, 1],
     texts: (e) => [e.subject ?? "", e.scheme ?? "", e.id ?? ""],
     sortKey: (e) => String(e.subject ?? "").toLowerCase(),
     nameSort: "subject",
@@ -78,6 +85,7 @@ export const KINDS: Record<VocabularyType, Kind> = {
       id: "number",
     },
     suggestColumns: ["title", "number", "acronym"],
+    weights: [10, 5, 5, 1, 1],
     texts: (e) => [localized(e.title), e.number ?? "", e.acronym ?? "", join([e.funder?.id, e.funder?.name]), identifiers(e)],
     sortKey: (e) => firstTitle(e).toLowerCase(),
     nameSort: "title",

@@ -13,8 +13,8 @@ import { chooseSort } from "../search/sorts";
 import { KINDS, isVocabularyType, sortOptions } from "./kinds";
 import { GENERIC_TYPES, SPECIFIC_TYPES, type EditRule, type ImportItem, type VocabularyEntry, type VocabularyType } from "./model";
 import { editRuleOf } from "./policy";
+import { vocabularySearchOf } from "./engines";
 import { presentEntry } from "./present";
-import { searchEntries } from "./sqlite/fts";
 import * as store from "./store";
 import { validateEntry } from "./validate";
 
@@ -50,6 +50,8 @@ export type VocabulariesService = ReturnType<typeof createVocabulariesService>;
 
 export function createVocabulariesService(deps: VocabulariesDeps) {
   const { db, clock, config, links } = deps;
+  /** The engine's vocabulary index: searched here, kept in step by the store's writes. */
+  const index = vocabularySearchOf(db);
 
   /** The audit entry of a change to entry `id` of `type` (or to the whole type: imports), written in the change's transaction `tx`. */
   const audited = (actor: Actor, tx: Db, action: VocabularyAction, type: VocabularyType, id: string | null, origin: VocabularyOrigin, details?: Record<string, unknown>) =>
@@ -101,7 +103,7 @@ export function createVocabulariesService(deps: VocabulariesDeps) {
     const entry = await validated(type, body);
     if (await store.findEntry(db, type, entry.id)) throw validationError([{ field: "id", messages: [`An entry with id '${entry.id}' exists already.`] }]);
     await db.write(async (tx) => {
-      await store.upsertEntry(tx, type, entry, clock.now());
+      await store.upsertEntry(tx, type, entry, clock.now(), index);
       await audited(actor, tx, "create", type, entry.id, origin);
     });
     return presentEntry(await loadRow(type, entry.id), links);
@@ -114,7 +116,7 @@ export function createVocabulariesService(deps: VocabulariesDeps) {
     checkRevision(ifMatch, current.revision_id);
     const entry = await validated(type, { ...(body as object), id });
     await db.write(async (tx) => {
-      const outcome = await store.upsertEntry(tx, type, entry, clock.now());
+      const outcome = await store.upsertEntry(tx, type, entry, clock.now(), index);
       await audited(actor, tx, "update", type, id, origin, { outcome });
     });
     return presentEntry(await loadRow(type, id), links);
@@ -133,7 +135,7 @@ export function createVocabulariesService(deps: VocabulariesDeps) {
         .flatMap((t) => t.split(","))
         .map((t) => t.trim())
         .filter(Boolean);
-      const { rows, total } = await searchEntries(db, type, {
+      const { rows, total } = await index.searchEntries(db, type, {
         query: parsed,
         suggest: query.suggest ?? "",
         tags,
@@ -209,7 +211,7 @@ export function createVocabulariesService(deps: VocabulariesDeps) {
         const row = await store.findEntry(tx, type, id);
         if (!row) throw notFound(`The ${type} entry '${id}' does not exist.`);
         if (retire === (row.retired_at !== null && row.retired_at !== undefined)) throw conflict(`The ${type} entry '${id}' is ${retire ? "retired already" : "not retired"}.`);
-        await store.setRetired(tx, type, row, retire, clock.now());
+        await store.setRetired(tx, type, row, retire, clock.now(), index);
         await audited(actor, tx, retire ? "retire" : "restore", type, id, origin);
       });
       return presentEntry(await loadRow(type, id), links);
@@ -230,7 +232,7 @@ export function createVocabulariesService(deps: VocabulariesDeps) {
       checkRevision(ifMatch, (await loadRow(type, id)).revision_id);
       await db.write(async (tx) => {
         // Another administrator's delete may have come first: only the one that removed it is recorded.
-        if (await store.deleteEntry(tx, type, id)) await audited(actor, tx, "delete", type, id, origin);
+        if (await store.deleteEntry(tx, type, id, index)) await audited(actor, tx, "delete", type, id, origin);
       });
     },
 
@@ -248,11 +250,36 @@ export function createVocabulariesService(deps: VocabulariesDeps) {
         const now = clock.now();
         const summary: ImportSummary = { created: 0, updated: 0, unchanged: 0, skipped: {} };
         for (const { type, entries } of shipped()) {
-          for (const entry of entries) summary[await store.upsertEntry(tx, type, entry as { id: string }, now)]++;
+          const outcomes = await store.upsertEntries(tx, type, entries as unknown as { id: string }[], now, index);
+          for (const outcome of ["created", "updated", "unchanged"] as const) summary[outcome] += outcomes[outcome];
         }
         await store.saveFixtureVersion(tx, "vocabularies", version, now);
         return summary;
       });
+    },
+
+    /**
+     * Writes every offered entry's search-index rows again, in batched transactions: a database
+     * copied from another engine (`cairn db copy`, a restore) has the entries but not this
+     * engine's index of them. Returns how many entries were indexed.
+     */
+    async rebuildIndex(actor: Actor, onProgress?: (done: number) => void): Promise<number> {
+      requireAdmin(actor);
+      let after = 0;
+      let done = 0;
+      for (;;) {
+        const rows = await db.write(async (tx) => {
+          const batch = await store.listOfferedEntries(tx, after, 2000);
+          for (const row of batch) {
+            await index.unindexEntry(tx, row.type, row.pk);
+            await index.indexEntry(tx, row.type, row.pk, JSON.parse(row.data) as Record<string, unknown>);
+          }
+          return batch;
+        });
+        if (!rows.length) return done;
+        after = rows.at(-1)!.pk;
+        onProgress?.((done += rows.length));
+      }
     },
 
     /**
@@ -275,6 +302,7 @@ export function createVocabulariesService(deps: VocabulariesDeps) {
         const now = clock.now();
         await db.write(async (tx) => {
           if (pendingAudit) await audited(actor, tx, "import", type, null, pendingAudit.origin, pendingAudit.details);
+          const valid: ReturnType<typeof validateEntry>["entry"][] = [];
           for (const body of batch) {
             const { entry, errors } = validateEntry(type, body);
             if (errors.length) {
@@ -283,8 +311,10 @@ export function createVocabulariesService(deps: VocabulariesDeps) {
               continue;
             }
             if (type === "names") await resolveAffiliations(entry, tx);
-            summary[await store.upsertEntry(tx, type, entry, now)]++;
+            valid.push(entry);
           }
+          const outcomes = await store.upsertEntries(tx, type, valid, now, index);
+          for (const outcome of ["created", "updated", "unchanged"] as const) summary[outcome] += outcomes[outcome];
         });
         pendingAudit = undefined;
         batch = [];

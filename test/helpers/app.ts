@@ -1,12 +1,13 @@
 // A Cairn app on a fresh temporary data directory, with ready users and tokens, called in-process.
 import { expect } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../src/app";
 import { loadConfig, type ConfigKey } from "../../src/config";
 import { systemActor } from "../../src/core/actor";
 import { ManualClock } from "../../src/core/time";
+import { freshPostgresDatabase, onPostgres } from "./postgres";
 
 export const BASE_URL = "http://127.0.0.1:5000";
 
@@ -24,10 +25,19 @@ export interface CallOptions {
 
 export async function createTestApp(overrides: Partial<Record<ConfigKey, unknown>> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "cairn-test-"));
-  const config = loadConfig({ flags: { DATA_DIR: dataDir, HTTP: true, BASE_URL, ...overrides }, env: {} });
+  // On the PostgreSQL run of the suite, every app has a database of its own (helpers/postgres.ts).
+  const database = onPostgres() && overrides.DATABASE_URL === undefined ? await freshPostgresDatabase() : null;
+  // Written into the data directory's config file, as an installation would keep it: a second app,
+  // a server or a CLI process on the same data directory then opens the same database.
+  if (database) writeFileSync(join(dataDir, "cairn.toml"), `DATABASE_URL = ${JSON.stringify(database.url)}\n`);
+  const config = loadConfig({ flags: { DATA_DIR: dataDir, HTTP: true, BASE_URL, ...(database ? { DATABASE_URL: database.url } : {}), ...overrides }, env: {} });
   const clock = new ManualClock(Date.UTC(2026, 10, 22, 12, 0, 0));
   const logs: string[] = [];
-  const { app, services, directRoutes } = createApp({ config, clock, log: (m) => logs.push(m) });
+  // CAIRN_TEST_LOGS=1 prints the app's log as it comes, for debugging (tests that read `logs` then find it empty).
+  const { app, services, directRoutes } = createApp({ config, clock, log: (m) => (process.env.CAIRN_TEST_LOGS ? console.error(m) : logs.push(m)) });
+  // As `serve` does: on PostgreSQL a read does not wait behind the shipped vocabularies' load
+  // (SQLite's port holds every statement until that transaction ends).
+  await services.ready;
 
   const makeUser = async (name: string, admin = false) => {
     const user = await services.users.createUser(systemActor, { email: `${name}@example.org`, username: name, password: `${name}-password`, admin });
@@ -70,6 +80,7 @@ export async function createTestApp(overrides: Partial<Record<ConfigKey, unknown
     /** Closes the services (buffered statistics written, workers and the database closed), then removes the data. */
     async close() {
       await services.close();
+      await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

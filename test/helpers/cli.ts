@@ -24,9 +24,9 @@ export function cairn(args: string[], env: Record<string, string> = {}, options:
   return { code: proc.exitCode ?? -1, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
 }
 
-/** The environment without any CAIRN_* the developer's shell may carry. */
+/** The environment without any CAIRN_* (or DATABASE_URL, which Cairn also reads) the developer's shell may carry. */
 export function cleanEnv(): Record<string, string> {
-  return Object.fromEntries(Object.entries(process.env).filter(([k, v]) => !k.startsWith("CAIRN_") && v !== undefined)) as Record<string, string>;
+  return Object.fromEntries(Object.entries(process.env).filter(([k, v]) => !k.startsWith("CAIRN_") && k !== "DATABASE_URL" && v !== undefined)) as Record<string, string>;
 }
 
 /** A TCP port nothing listens on right now. */

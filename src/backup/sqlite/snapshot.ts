@@ -76,6 +76,17 @@ self.onmessage = (event) => {
       } finally {
         db.close();
       }
+    } else if (m.op === "adjust") {
+      // A copy made from another engine (backup/postgres/snapshot.ts): the same adjustments, and
+      // the rollback journal a VACUUM INTO file has, so no -wal/-shm file lies beside it.
+      const db = new Database(m.source, { readwrite: true, create: false });
+      try {
+        db.exec("PRAGMA journal_mode = DELETE");
+        sanitize(db, m);
+        postMessage({ facts: facts(db) });
+      } finally {
+        db.close();
+      }
     } else {
       const db = new Database(m.source, { readonly: true });
       try {
@@ -109,6 +120,11 @@ function runWorker(message: Record<string, unknown>): Promise<SnapshotFacts> {
 /** Writes a consistent copy of the database at `source` to `target` (which must not exist) and reads its facts. */
 export function snapshotDatabase(source: string, target: string, options: SnapshotOptions): Promise<SnapshotFacts> {
   return runWorker({ op: "snapshot", source, target, ...options });
+}
+
+/** Adjusts a database copied into `path` (by no VACUUM INTO: from PostgreSQL) as a snapshot is, and reads its facts. */
+export function adjustSnapshot(path: string, options: SnapshotOptions): Promise<SnapshotFacts> {
+  return runWorker({ op: "adjust", source: path, ...options });
 }
 
 /** The facts of a database that nothing else writes (a snapshot, a restored copy before its first start). */

@@ -39,14 +39,6 @@ export function openDatabase(path: string, migrateAt?: number): DatabasePort {
   return createSqlitePort(sqlite);
 }
 
-/** Refreshes the query planner's statistics and truncates the write-ahead log; returns the checkpoint's counts. */
-export function optimizeDatabase(db: Db): Promise<Record<string, number> | null> {
-  return onConnection(db, (sqlite) => {
-    sqlite.exec("PRAGMA optimize");
-    return sqlite.query<Record<string, number>, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
-  });
-}
-
 /** A read-only connection to a database another connection has opened (a reader worker's). */
 export function openReader(path: string): Database {
   const sqlite = new Database(path, { readwrite: true, create: false, strict: true });
@@ -58,6 +50,8 @@ export function openReader(path: string): Database {
 
 /** Runs `work` with SQLite's page cache at `kib` KiB, restored afterwards (it is per connection): bulk writes whose B-trees outgrow the default 2 MB. */
 export async function withPageCache<T>(db: Db, kib: number, work: () => Promise<T>): Promise<T> {
+  // A server engine sizes its own caches: nothing to set.
+  if (db.engine !== "sqlite") return work();
   const previous = await onConnection(db, (sqlite) => {
     const before = sqlite.query<{ cache_size: number }, []>("PRAGMA cache_size").get()!.cache_size;
     sqlite.exec(`PRAGMA cache_size = -${kib}`);

@@ -3,45 +3,13 @@
 // gate that every other statement on the connection waits at while one is open.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Database } from "bun:sqlite";
+import { statSync } from "node:fs";
 import { drizzle } from "drizzle-orm/sqlite-proxy";
 import type { Binding, DatabasePort, Db, Statements } from "../port";
+import { createGate } from "../gate";
 import { migrate, schemaVersion } from "./migrate";
 
 type Params = readonly Binding[];
-
-/**
- * One connection is shared by every request, and an `await` inside a transaction lets other
- * requests' continuations run before COMMIT: without the gate they would read its uncommitted rows,
- * or fail opening a transaction inside it. The gate is a queue of transactions; a statement outside
- * one runs at once when the queue is empty (the common case: no waiting, no extra tick) and
- * otherwise after the queue has drained.
- */
-function createGate() {
-  let tail: Promise<void> = Promise.resolve();
-  let queued = 0;
-  return {
-    /** True while a transaction runs or waits: statements outside it must wait. */
-    busy: () => queued > 0,
-    /** Resolves when no transaction runs or waits. */
-    idle: async () => {
-      while (queued > 0) await tail;
-    },
-    /** Runs `work` after every transaction queued before it. */
-    async exclusive<T>(work: () => Promise<T>): Promise<T> {
-      const before = tail;
-      let release!: () => void;
-      tail = new Promise<void>((resolve) => (release = resolve));
-      queued++;
-      try {
-        await before;
-        return await work();
-      } finally {
-        queued--;
-        release();
-      }
-    },
-  };
-}
 
 /** An open (or ended) transaction, known to the statements of its asynchronous flow. */
 interface Transaction {
@@ -54,6 +22,14 @@ interface Transaction {
 type Access = <T>(statement: () => T) => T | Promise<T>;
 
 const SQLITE = Symbol("sqlite connection");
+
+const fileSize = (path: string) => {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+};
 
 /** Drizzle's asynchronous builder and the cached statements, both reaching SQLite through `access`. */
 function session(sqlite: Database, access: Access, write: Db["write"], database: object): Db {
@@ -77,7 +53,7 @@ function session(sqlite: Database, access: Access, write: Db["write"], database:
     get: async <R>(sql: string, params: Params = []) => access(() => sqlite.query<R, Binding[]>(sql).get(...(params as Binding[])) ?? null),
     run: async (sql: string, params: Params = []) => access(() => ({ changes: sqlite.query(sql).run(...(params as Binding[])).changes })),
   };
-  return Object.assign(orm, { statements, write, database, [SQLITE]: { sqlite, access } }) as unknown as Db;
+  return Object.assign(orm, { statements, write, database, engine: "sqlite" as const, [SQLITE]: { sqlite, access } }) as unknown as Db;
 }
 
 export function createSqlitePort(sqlite: Database): DatabasePort {
@@ -141,10 +117,19 @@ export function createSqlitePort(sqlite: Database): DatabasePort {
 
   const db = session(sqlite, outside, write, database);
   return Object.assign(db, {
-    engine: "sqlite" as const,
+    ready: () => Promise.resolve(),
     migrate: (now: number) => gate.exclusive(async () => migrate(sqlite, now)),
     schemaVersion: async () => outside(() => schemaVersion(sqlite)),
     changeCounter: async () => outside(() => sqlite.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version),
+    sizeBytes: async () => {
+      if (sqlite.filename === ":memory:" || sqlite.filename === "") return 0;
+      return fileSize(sqlite.filename) + fileSize(`${sqlite.filename}-wal`);
+    },
+    optimize: async () =>
+      outside(() => {
+        sqlite.exec("PRAGMA optimize");
+        return sqlite.query<Record<string, number>, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
+      }),
     close: () => sqlite.close(),
   });
 }

@@ -1,6 +1,6 @@
 // The mail outbox: every notification is a row written after the change it reports has
 // committed; the `mail-send` job delivers it over SMTP when MAIL_SERVER is set.
-// Dialect-specific: none (mail/store.ts listDueMail's `1 << attempts` is valid PostgreSQL too).
+// Dialect-specific: none (mail/store.ts listDueMail shifts a BIGINT by an INTEGER cast: PostgreSQL has no `integer << bigint`).
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const mailOutboxTable = sqliteTable(

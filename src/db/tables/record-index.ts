@@ -4,17 +4,16 @@
 // the record, so a search right after a publish finds it.
 // Only drizzle-kit reads these declarations (to generate migrations): the search code queries the
 // tables with its own SQL (src/records/search/*, the records policy's scopes).
-// Dialect-specific (records search, src/records/search/sqlite/, and records/policy.ts): record_fts
-// is SQLite full-text (contentless, rowid = key; indexer MATCH/`DELETE … WHERE rowid`, sql-path `bm25(…)`,
-// memory-path `group_concat(rowid)`) -> a tsvector column with GIN, `@@`, ts_rank (setweight has 4
-// weights for 5 columns), array_agg; keyword and column wildcards compile to GLOB on record_terms
-// (src/search/sqlite/compile.ts, bounds.ts) -> LIKE/`~` with text_pattern_ops, and wildcards.ts
-// expands terms through the full-text vocabulary -> pg_trgm or a terms table; is_draft/deleted/is_latest compared
-// to 0/1 (records/policy.ts scopeSql, search.ts, harvest.ts, rebuild.ts) -> booleans; search.ts
-// `+r.is_draft` (unary plus: no index) -> plain; indexer's `is_latest IS NOT (…)` -> IS DISTINCT
-// FROM; rebuild.ts reads sqlite_master for its shadow tables and sets the page cache;
-// column-copy.ts polls SQLite's data_version (the port's changeCounter). languages, file_types,
-// communities are comma-joined text (-> text[] with GIN if facets move to SQL).
+// Dialect-specific: record_fts is SQLite full-text (contentless, rowid = key; sql-path `bm25(…)`,
+// memory-path `group_concat(rowid)`); on PostgreSQL (src/db/postgres/migrations/0000_record_search.sql,
+// src/records/search/postgres/) it is a table of (key, doc tsvector with GIN, length), its words
+// written as FTS5 cuts them (src/search/postgres/text.ts), ranked by the same bm25 (bm25.ts), and
+// full-text wildcards expand through record_fts_vocab (pg_trgm) instead of fts5vocab. Keyword and
+// column wildcards are GLOB on SQLite, anchored `~` on PostgreSQL (src/search/*/compile.ts).
+// is_draft/deleted/is_latest are 0/1 integers on both engines (records/policy.ts scopeSql runs on
+// both); the indexer's `is_latest IS NOT (…)` is a CASE with IS DISTINCT FROM there; SQLite's rebuild
+// uses shadow tables (sqlite_master, the page cache), PostgreSQL's one transaction; column-copy.ts
+// (SQLite only) polls data_version. languages, file_types, communities are comma-joined text on both.
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const recordIndexTable = sqliteTable(

@@ -6,7 +6,7 @@
 // words with GLOB (core/word-match.ts) -> `~` regex, the latter ordering by the match with a `0`
 // fallback (-> false); nextNumber's `max(number) + 1` is safe under SQLite's single writer only ->
 // a sequence on PostgreSQL; payload JSON text -> jsonb. request_events: listEvents breaks ties of
-// `created` by `rowid` -> a bigint identity column to order by (ids are UUIDs); payload -> jsonb.
+// `created` by `seq` (written in order by insertEvent: SQLite's rowid once did it, PostgreSQL has none); payload -> jsonb.
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const requestsTable = sqliteTable(
@@ -62,6 +62,8 @@ export const requestEventsTable = sqliteTable(
     created: integer("created").notNull(),
     updated: integer("updated").notNull(),
     revisionId: integer("revision_id").notNull().default(1),
+    /** Order of writing (requests/store.ts insertEvent): breaks ties of `created`, so events of one instant list in the order they were written. */
+    seq: integer("seq").notNull().default(0),
   },
   (t) => [index("request_events_request_idx").on(t.requestId, t.created)],
 );

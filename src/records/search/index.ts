@@ -1,7 +1,10 @@
 // The search port of records: what any record-search engine provides (index writes, search with
 // facets, OAI-PMH harvest queries, rebuild, check) and the engine-neutral types it speaks in. The
-// SQLite engine (full-text tables) is in sqlite/ (createSqliteRecordSearch); facets.ts and sorts.ts are the
-// engine-neutral facet and sort tables every engine counts and orders by.
+// SQLite engine (FTS5 tables) is in sqlite/ (createSqliteRecordSearch), the PostgreSQL engine
+// (tsvector) in postgres/ (createPostgresRecordSearch); engine.ts picks one by the database's
+// engine. The engine-neutral pieces every engine shares: facets.ts and sorts.ts (the facet and
+// sort tables they count and order by), schema.ts (how queries map onto the index), document.ts
+// (what a record is indexed as), harvest.ts (the OAI-PMH statements), ranking.ts, rebuild-rows.ts.
 import type { Page } from "../../core/paging";
 import { plainWordsOf, queryStringProblem } from "../../search/query-string";
 import type { RecordScope } from "../policy";

@@ -29,6 +29,7 @@ import m25 from "./0025_saml_and_group_sync.sql" with { type: "text" };
 import m26 from "./0026_account_links.sql" with { type: "text" };
 import m27 from "./0027_blocking_audit_saml_links.sql" with { type: "text" };
 import m28 from "./0028_administration.sql" with { type: "text" };
+import m29 from "./0029_request_event_order.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -60,4 +61,5 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0026_account_links", sql: m26 },
   { id: "0027_blocking_audit_saml_links", sql: m27 },
   { id: "0028_administration", sql: m28 },
+  { id: "0029_request_event_order", sql: m29 },
 ];

@@ -2,7 +2,7 @@
 // FTS5 (or the copy's match cache) and everything else (visibility, facets, totals, the page) is
 // counted in memory. Same rules as the SQL path (sql-path.ts): the conformance suite compares them.
 import type { SqliteDb } from "../../../db/sqlite/connection";
-import type { Bound } from "../../../search/sqlite/compile";
+import type { Bound } from "../../../search/bounds";
 import type { CachedMatch, Columns } from "./column-copy";
 import { passes, type FacetGroup } from "../facets";
 import { sortOf, type RowOrder } from "../sorts";

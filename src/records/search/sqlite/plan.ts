@@ -1,7 +1,9 @@
 // Which path answers a search, decided by reading the query tree: the in-memory path takes queries
 // that are AND-ed publication-date ranges and full-text conditions (or nothing); anything else
 // (keyword fields, other columns, negated non-text parts) goes to SQL.
-import { columnRange, flatten, ftsExpression, type Bound, type SearchSchema } from "../../../search/sqlite/compile";
+import type { Bound } from "../../../search/bounds";
+import { columnRange, flatten, type SearchSchema } from "../../../search/compile";
+import { ftsExpression } from "../../../search/sqlite/compile";
 import type { QueryNode } from "../../../search/query-string";
 import type { MatchPlan } from "./memory-path";
 

@@ -3,15 +3,12 @@
 // leaves the live index as it was (the next rebuild drops the leftover shadow tables).
 import type { Db } from "../../../db/port";
 import { onSqlite, withPageCache, type SqliteDb } from "../../../db/sqlite/connection";
-import { indexedRecord, type IndexedParent, type IndexedRow, type RebuildHooks } from "../index";
-import { indexRecord, LIVE_TABLES, rowOf, type IndexTables } from "./indexer";
+import type { RebuildHooks } from "../index";
+import { draftOf, publishedOf, withFileTypes, type FileTypes, type Indexed, type Raw } from "../rebuild-rows";
+import { indexRecord, LIVE_TABLES, type IndexTables } from "./indexer";
 
 const SHADOW: IndexTables = { index: "record_index_rebuild", terms: "record_terms_rebuild", fts: "record_fts_rebuild" };
 const BATCH = 2000;
-
-/** A record's or draft's file extensions (the files service's; it reads the database). */
-type FileTypes = (id: string, isDraft: boolean) => string[] | Promise<string[]>;
-type Raw = Record<string, any>;
 
 /** The live tables' and indexes' CREATE statements, as SQLite keeps them (ALTERed columns included). */
 function liveSchema(db: SqliteDb) {
@@ -39,56 +36,12 @@ function createShadow(db: SqliteDb) {
   for (const object of liveSchema(db)) if (object.type === "table") db.$client.exec(shadowSql(object.sql));
 }
 
-/** The parent's pids and community ids, read with each row (PARENT_COLUMNS): no per-record lookups. */
-function parentOf(raw: Raw): IndexedParent {
-  return { pids: raw.parent_pids ? JSON.parse(raw.parent_pids) : {}, communities: raw.parent_communities ? String(raw.parent_communities).split(",") : [] };
-}
-
 /** Columns of the parent `p` (record_parents) a row is indexed with. */
 const PARENT_COLUMNS = "p.pids AS parent_pids, (SELECT group_concat(community_id) FROM record_communities WHERE parent_id = p.id) AS parent_communities";
-
-/** A record or draft to index, read and shaped before its batch's transaction. */
-interface Indexed {
-  row: IndexedRow;
-  parent: IndexedParent;
-}
-
-/** A published record's row as the index takes it. */
-const publishedOf = (raw: Raw): Indexed => ({ row: indexedRecord(rowOf(raw)), parent: parentOf(raw) });
 
 const DRAFTS_SQL = `SELECT d.*, ${PARENT_COLUMNS},
     d.version_index >= (SELECT max(v) FROM (SELECT max(version_index) AS v FROM records WHERE parent_id = d.parent_id UNION ALL SELECT max(version_index) FROM drafts WHERE parent_id = d.parent_id)) AS is_latest
   FROM drafts d LEFT JOIN record_parents p ON p.id = d.parent_id`;
-
-/** A draft's row as the index takes it. */
-function draftOf(raw: Raw): Indexed {
-  const document = JSON.parse(raw.document);
-  const row: IndexedRow = {
-    id: raw.id,
-    parentId: raw.parent_id,
-    ownerId: raw.owner_id,
-    isLatest: raw.is_latest === 1,
-    isDraft: true,
-    accessRecord: document.access?.record ?? "public",
-    versionIndex: raw.version_index,
-    document,
-    created: raw.created,
-    updated: raw.updated,
-  };
-  return { row, parent: parentOf(raw) };
-}
-
-/**
- * The file types of each record or draft (the files service reads them from the database), asked
- * before the rows are written so that the batch's writes run with no await between them.
- */
-async function withFileTypes(items: Indexed[], fileTypes: FileTypes): Promise<Indexed[]> {
-  // Metadata-only records have no files to look up.
-  const types = await Promise.all(
-    items.map(async ({ row }) => (!row.isDraft && (row.document as { files?: { enabled?: boolean } }).files?.enabled === false ? [] : fileTypes(row.id, row.isDraft))),
-  );
-  return items.map((item, i) => ({ ...item, row: { ...item.row, fileTypes: types[i]! } }));
-}
 
 /** Writes rows into the shadow tables. */
 const indexShadow = (db: SqliteDb, items: Indexed[]) => items.forEach(({ row, parent }) => indexRecord(db, row, parent, SHADOW));

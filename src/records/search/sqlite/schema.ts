@@ -1,92 +1,12 @@
-// How record queries map onto the index: full-text fields (record_fts columns), exact keyword
-// fields (record_terms), range columns (record_index), and the short names clients use.
+// The record search schema (../schema.ts) on SQLite: queries with their full-text wildcards expanded
+// through the FTS5 vocabulary.
 import type { SqliteDb } from "../../../db/sqlite/connection";
-import type { SearchSchema } from "../../../search/sqlite/compile";
 import type { QueryNode } from "../../../search/query-string";
-import { expandWildcards, ftsVocabulary } from "../../../search/sqlite/wildcards";
+import { ftsVocabulary } from "../../../search/sqlite/wildcards";
+import { expandWildcards } from "../../../search/wildcards";
+import { RECORD_SEARCH_SCHEMA } from "../schema";
 
-/** Full-text fields and the record_fts column each is indexed in. */
-const FULL_TEXT_COLUMNS: Record<string, string> = {
-  "metadata.title": "title",
-  "metadata.additional_titles.title": "title",
-  "metadata.description": "description",
-  "metadata.additional_descriptions.description": "description",
-  "metadata.creators.person_or_org.name": "creators",
-  "metadata.creators.person_or_org.given_name": "creators",
-  "metadata.creators.person_or_org.family_name": "creators",
-  "metadata.creators.affiliations.name": "creators",
-  "metadata.contributors.person_or_org.name": "creators",
-  "metadata.subjects.subject": "subjects",
-  "metadata.publisher": "other",
-  "metadata.version": "other",
-  "metadata.funding.funder.name": "other",
-};
-
-export const RECORD_SEARCH_SCHEMA: SearchSchema = {
-  key: "r.key",
-  fts: {
-    table: "record_fts",
-    columns: FULL_TEXT_COLUMNS,
-    defaultColumns: null,
-    // A bit per full-text field the record has a value for (indexer.ts), in the order of `columns` above.
-    presence: { column: "r.present", fields: Object.keys(FULL_TEXT_COLUMNS) },
-  },
-  keywords: {
-    table: "record_terms",
-    keyColumn: "key",
-    fields: Object.fromEntries(
-      [
-        "id",
-        "parent.id",
-        "pids.doi.identifier",
-        "parent.pids.doi.identifier",
-        "parent.communities.ids",
-        "access.record",
-        "access.files",
-        "metadata.resource_type.id",
-        "metadata.languages.id",
-        "metadata.rights.id",
-        "metadata.subjects.id",
-        "metadata.creators.person_or_org.identifiers.identifier",
-        "metadata.creators.affiliations.id",
-        "metadata.funding.funder.id",
-        "metadata.funding.award.id",
-        "metadata.identifiers.identifier",
-        "metadata.related_identifiers.identifier",
-      ].map((f) => [f, f]),
-    ),
-  },
-  columns: {
-    "metadata.publication_date": "r.publication_date",
-    created: "r.created_iso",
-    updated: "r.updated_iso",
-    "versions.index": "r.version_index",
-    "access.status": "r.access_status",
-    "stats.all_versions.unique_views": "r.views",
-    "stats.all_versions.unique_downloads": "r.downloads",
-  },
-  aliases: {
-    doi: "pids.doi.identifier",
-    conceptdoi: "parent.pids.doi.identifier",
-    recid: "id",
-    conceptrecid: "parent.id",
-    title: "metadata.title",
-    description: "metadata.description",
-    "creators.name": "metadata.creators.person_or_org.name",
-    "creators.orcid": "metadata.creators.person_or_org.identifiers.identifier",
-    "creators.affiliation": "metadata.creators.affiliations.name",
-    keywords: "metadata.subjects.subject",
-    subjects: "metadata.subjects.subject",
-    publication_date: "metadata.publication_date",
-    resource_type: "metadata.resource_type.id",
-    "resource_type.id": "metadata.resource_type.id",
-    language: "metadata.languages.id",
-    publisher: "metadata.publisher",
-    version: "metadata.version",
-    access_status: "access.status",
-    communities: "parent.communities.ids",
-  },
-};
+export { RECORD_SEARCH_SCHEMA } from "../schema";
 
 /** A record query with its full-text wildcards expanded to the index's terms: what search and harvest compile. */
 export const expandRecordQuery = (db: SqliteDb, node: QueryNode | null) => expandWildcards(node, RECORD_SEARCH_SCHEMA, ftsVocabulary(db.$client, RECORD_SEARCH_SCHEMA.fts.table));

@@ -10,15 +10,11 @@ import { grantedParts, scopePredicate, scopeSql, type RecordScope } from "../../
 import type { ColumnCopy } from "./column-copy";
 import { facetFilter, listingFacets, selectedFacets, totalOf, type FoundRecords } from "../facets";
 import type { RecordSearchInput } from "../index";
+import { MAX_RANKED_PHRASES, RANK_LIMIT } from "../ranking";
 import { memorySearch } from "./memory-path";
 import { memoryPlan } from "./plan";
 import { expandRecordQuery, RECORD_SEARCH_SCHEMA } from "./schema";
 import { groupedCounts, publishedHitsOf, rankedPage, sortedPage, type Hit } from "./sql-path";
-
-/** Above this many hits bestmatch orders by newest: ranking every match costs more than a page is worth. */
-const RANK_LIMIT = 5000;
-/** Most phrases a bestmatch query is ranked with (200 words made one search take a second at 1,500 records). */
-const MAX_RANKED_PHRASES = 32;
 
 /**
  * bm25 needs each phrase's document frequency: cheap for a word (its doclist), but for a phrase of

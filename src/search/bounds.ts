@@ -1,7 +1,8 @@
-// Bounds of text comparisons as SQL evaluates them: ranges (date prefixes cover their period),
-// prefixes, and wildcard patterns (`?` exactly one character, `*` any run, `\` escapes one) as an
-// index range on their literal prefix plus a GLOB. compile.ts renders them; wildcards.ts expands
-// full-text wildcards against the index's terms with the same patterns.
+// Bounds of text comparisons as SQL evaluates them, for every engine: ranges (date prefixes cover
+// their period), prefixes, and wildcard patterns (`?` exactly one character, `*` any run, `\`
+// escapes one) as an index range on their literal prefix plus a pattern (a GLOB, the form a
+// full-text vocabulary is asked with; each engine's SQL dialect renders its own, sqlite/ and
+// postgres/). compile.ts renders them; wildcards.ts expands full-text wildcards with the same patterns.
 
 /** `2022`, `2022-06`, `2022-06-30`: a date that stands for a whole period of ISO timestamps. */
 export const DATE_PREFIX = /^\d{4}(-\d{2}){0,2}$/;
@@ -79,10 +80,13 @@ export function after(prefix: string): string | null {
   return null;
 }
 
-/** A `?`/inner-`*` wildcard over values stored lower-cased (`lowerCased`) or as they are: a range on its literal prefix, then GLOB. */
-export function wildcardBounds(pattern: string, lowerCased: boolean): { limits: Bound[]; glob: string } {
+/**
+ * A `?`/inner-`*` wildcard over values stored lower-cased (`lowerCased`) or as they are: a range on
+ * its literal prefix, and the pattern's parts (folded) that each engine's SQL matches after it.
+ */
+export function wildcardBounds(pattern: string, lowerCased: boolean): { limits: Bound[]; parts: PatternPart[] } {
   const fold = lowerCased ? (v: string) => v.toLowerCase() : (v: string) => v;
   const parts = patternParts(pattern);
   const prefix = literalPrefix(parts, fold);
-  return { limits: prefix ? prefixBounds(prefix) : [], glob: globOf(parts, fold) };
+  return { limits: prefix ? prefixBounds(prefix) : [], parts: parts.map((p) => ("literal" in p ? { literal: fold(p.literal) } : p)) };
 }
