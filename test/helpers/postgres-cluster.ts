@@ -23,6 +23,9 @@ export function postgresMissing(): string | null {
   return postgresBin() ? null : "PostgreSQL's server is not installed (Debian: apt-get install postgresql)";
 }
 
+const RUNUSER = ["/usr/sbin/runuser", "/sbin/runuser"].find((p) => existsSync(p)) ?? "runuser";
+const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p)) ?? "setpriv";
+
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = createServer();
@@ -52,7 +55,8 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   const asRoot = userInfo().uid === 0;
   const pgIds = asRoot ? { uid: Bun.spawnSync(["id", "-u", "postgres"]).stdout.toString().trim(), gid: Bun.spawnSync(["id", "-g", "postgres"]).stdout.toString().trim() } : null;
   if (pgIds) chownSync(dir, Number(pgIds.uid), Number(pgIds.gid));
-  const as = (cmd: string[]) => (asRoot ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd);
+  // By their full paths: /usr/sbin is not on every PATH (a CI runner's, a fresh clone's).
+  const as = (cmd: string[]) => (asRoot ? [RUNUSER, "-u", "postgres", "--", ...cmd] : cmd);
   const run = (cmd: string[]) => {
     const result = Bun.spawnSync(as(cmd), { stdout: "pipe", stderr: "pipe" });
     if (result.exitCode !== 0) throw new Error(`${cmd[0]} failed (${result.exitCode}): ${result.stderr.toString()}${result.stdout.toString()}`);
@@ -78,7 +82,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   let server: ReturnType<typeof Bun.spawn> | null = null;
   const logPath = join(dir, "log");
   const resume = () => {
-    server = Bun.spawn(["setpriv", "--pdeathsig", "INT", ...ids, "--", join(bin, "postgres"), "-D", data, ...settings], {
+    server = Bun.spawn([SETPRIV, "--pdeathsig", "INT", ...ids, "--", join(bin, "postgres"), "-D", data, ...settings], {
       stdin: "ignore",
       stdout: Bun.file(logPath),
       stderr: Bun.file(logPath),
