@@ -36,7 +36,7 @@ export interface VocabularySearch {
   /**
    * One page of a type's offered (not retired) entries and the exact total. `bestmatch` orders, for
    * the controlled lists, what the typed text names exactly first, then entries whose id or English
-   * title starts with it (shortest id first), then by relevance; see sqlite/fts.ts.
+   * title starts with it (shortest id first), then by relevance; see search-sql.ts.
    */
   searchEntries(db: Db, type: VocabularyType, search: EntrySearch): Promise<{ rows: EntryRow[]; total: number }>;
 }

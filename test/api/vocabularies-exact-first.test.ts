@@ -31,3 +31,16 @@ describe("exact matches first", () => {
     expect((await suggest("languages", "eng"))[0]).toBe("eng");
   });
 });
+
+describe("a suggestion with no letters or digits", () => {
+  // Such text matches nothing in the index, so the list comes in name order; the exact-match
+  // ordering's parameters were once bound anyway, one too many for the statement: a 500.
+  for (const typed of ["%", "!!", "_", "-- "]) {
+    test(`"${typed}" lists licences in name order, as with no suggestion`, async () => {
+      const res = await ctx.call("GET", `/api/vocabularies/licenses?suggest=${encodeURIComponent(typed)}&size=5`);
+      expect(res.status).toBe(200);
+      const plain = await ctx.call("GET", "/api/vocabularies/licenses?size=5&sort=title");
+      expect(hitIds(res.json)).toEqual(hitIds(plain.json));
+    });
+  }
+});

@@ -3,6 +3,9 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import type { Clock } from "../../src/core/time";
 
+// Where the CLI tests have always found it.
+export { freePort } from "./free-port";
+
 export const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 
 export interface CliResult {
@@ -27,14 +30,6 @@ export function cairn(args: string[], env: Record<string, string> = {}, options:
 /** The environment without any CAIRN_* (or DATABASE_URL, which Cairn also reads) the developer's shell may carry. */
 export function cleanEnv(): Record<string, string> {
   return Object.fromEntries(Object.entries(process.env).filter(([k, v]) => !k.startsWith("CAIRN_") && k !== "DATABASE_URL" && v !== undefined)) as Record<string, string>;
-}
-
-/** A TCP port nothing listens on right now. */
-export function freePort(): number {
-  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = server.port;
-  server.stop(true);
-  return port;
 }
 
 /** Starts `cairn serve` as a process and resolves once it says it is serving (or gives up after 20 s). */

@@ -4,9 +4,9 @@
 // kept). PostgreSQL refuses to run as root: as root it runs as the `postgres` user. The server is a
 // child process that the kernel stops when its parent ends (setpriv --pdeathsig).
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./free-port";
 
 /** The newest installed server's binaries (Debian: /usr/lib/postgresql/<major>/bin), or null. */
 export function postgresBin(): string | null {
@@ -25,16 +25,6 @@ export function postgresMissing(): string | null {
 
 const RUNUSER = ["/usr/sbin/runuser", "/sbin/runuser"].find((p) => existsSync(p)) ?? "runuser";
 const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p)) ?? "setpriv";
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 export interface PostgresCluster {
   /** `postgres://cairn@127.0.0.1:PORT/postgres`: the superuser on the maintenance database. */
@@ -64,7 +54,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   const data = join(dir, "data");
   // C.UTF-8: byte order for text, as SQLite compares, and UTF-8 for every script.
   run([join(bin, "initdb"), "-D", data, "-U", "cairn", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"]);
-  const port = await freePort();
+  const port = freePort();
   const settings = [
     ["port", String(port)],
     ["listen_addresses", "127.0.0.1"],

@@ -4,9 +4,10 @@
 // overlay (groupOfNames members show memberOf on the person's entry), {SSHA} passwords made by
 // slappasswd and a certificate made by openssl. Entries are added with ldapadd, as its root.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, connect } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./free-port";
 
 export const SUFFIX = "dc=uni,dc=example";
 export const PEOPLE = `ou=people,${SUFFIX}`;
@@ -39,16 +40,6 @@ export function slapdMissing(): string | null {
   }
   return null;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 const canConnect = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -110,7 +101,7 @@ export async function startSlapd() {
       "",
     ].join("\n"),
   );
-  const [port, securePort] = [await freePort(), await freePort()];
+  const [port, securePort] = [freePort(), freePort()];
   const urls = `ldap://127.0.0.1:${port}/ ldaps://127.0.0.1:${securePort}/`;
   let proc = Bun.spawn([SLAPD, "-f", conf, "-h", urls, "-d", "0"], { stdout: "ignore", stderr: "pipe" });
   const waitReady = async () => {

@@ -7,9 +7,10 @@
 // Dialect-specific: record_fts is SQLite full-text (contentless, rowid = key; sql-path `bm25(…)`,
 // memory-path `group_concat(rowid)`); on PostgreSQL (src/db/postgres/migrations/0000_record_search.sql,
 // src/records/search/postgres/) it is a table of (key, doc tsvector with GIN, length), its words
-// written as FTS5 cuts them (src/search/postgres/text.ts), ranked by the same bm25 (bm25.ts), and
-// full-text wildcards expand through record_fts_vocab (pg_trgm) instead of fts5vocab. Keyword and
-// column wildcards are GLOB on SQLite, anchored `~` on PostgreSQL (src/search/*/compile.ts).
+// cut as SQLite's tokenizer cuts them (src/search/postgres/text.ts), ranked by the same bm25
+// formula (bm25.ts), and full-text wildcards expand through record_fts_vocab (pg_trgm), where
+// SQLite reads its fts5vocab table. Keyword and column wildcards are GLOB on SQLite, anchored `~`
+// on PostgreSQL (src/search/*/compile.ts).
 // is_draft/deleted/is_latest are 0/1 integers on both engines (records/policy.ts scopeSql runs on
 // both); the indexer's `is_latest IS NOT (…)` is a CASE with IS DISTINCT FROM there; SQLite's rebuild
 // uses shadow tables (sqlite_master, the page cache), PostgreSQL's one transaction; column-copy.ts

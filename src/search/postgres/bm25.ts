@@ -1,4 +1,4 @@
-// bm25 on PostgreSQL, computed as SQLite's FTS5 computes it (fts5_aux.c, bm25()), so bestmatch
+// bm25 on PostgreSQL, computed as the SQLite engine ranks (SQLite's full-text bm25()), so bestmatch
 // orders alike on both engines: for each phrase of the match, its idf over the whole full-text
 // table (rows holding it among all rows) times its weighted frequency in the row, damped by the
 // row's length against the average (k1 = 1.2, b = 0.75). The phrases are the words of a tsquery
@@ -57,7 +57,7 @@ export async function bm25(db: Db, table: string, tsquery: string, weights: Reco
         params: [...lexemes.flatMap((l) => l.params), ...lexemes.flatMap((l) => l.params)],
       }
     : { sql: "", params: [] };
-  // In the order FTS5 sums: score += idf * (f * (k1 + 1)) / (f + k1 * (1 - b + b * D / avgdl)).
+  // Summed in SQLite's bm25() order, so the doubles round alike: score += idf * (f * (k1 + 1)) / (f + k1 * (1 - b + b * D / avgdl)).
   const damping = `(${f8(K1)} * (${f8(1 - B)} + ${f8(B)} * f.length::float8 / ${f8(avgdl || 1)}))`;
   const terms = phrases.map((_, i) => `${f8(idfs[i]!)} * ((tf.t${i} * ${f8(K1 + 1)}) / (tf.t${i} + ${damping}))`);
   return { from, score: { sql: [f8(0), ...terms].join(" + "), params: [] } };

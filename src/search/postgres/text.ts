@@ -1,5 +1,5 @@
-// Full text on PostgreSQL as tsvector and tsquery literals, written here from the terms SQLite's
-// FTS5 tokenizer would make (../tokens.ts), never through a text search parser or dictionary (whose
+// Full text on PostgreSQL as tsvector and tsquery literals, written here from the terms the SQLite
+// engine's tokenizer makes (../tokens.ts), never through a text search parser or dictionary (whose
 // word rules, "covid-19" as one hyphenated word, stemming, would differ): both engines index and
 // search the same words. A document holds each word twice at the same positions: bare, for words
 // searched in every column, and marked with its column (`|title|ocean`), for a search on one.
@@ -26,7 +26,7 @@ export interface DocumentColumn {
 /**
  * A document's columns as a tsvector literal: every word bare and marked with its column, at its
  * position and with its column's weight. A column starts two positions after the last one ends,
- * so a phrase never runs from one column into the next (FTS5 phrases stay in a column).
+ * so a phrase never runs from one column into the next (as on SQLite, a phrase stays in its column).
  */
 export function documentOf(columns: DocumentColumn[]): string {
   const positions = new Map<string, string[]>();
@@ -53,13 +53,14 @@ export function documentOf(columns: DocumentColumn[]): string {
 export const columnWords = (columns: DocumentColumn[]): [string, string][] =>
   columns.flatMap((c) => [...new Set(termsOf(c.text))].filter((w) => Buffer.byteLength(w) <= MAX_WORD_BYTES).map((w): [string, string] => [w, c.name]));
 
-/** Text with at least one letter or digit: FTS5 searches nothing else (sqlite/fts.ts). */
+/** Text with at least one letter or digit: SQLite's full text searches nothing else (sqlite/fts.ts). */
 const searchable = (s: string) => /[\p{L}\p{N}]/u.test(s);
 
 /**
  * One phrase (a prefix query on its last word when `prefix`) as a tsquery, limited to `columns`
- * (null: any), or null when the text has nothing searchable: FTS5's quoted phrase (sqlite/fts.ts
- * ftsPhrase). Every compound result is parenthesised, so callers combine them without precedence worries.
+ * (null: any), or null when the text has nothing searchable: the SQLite engine's quoted phrase
+ * (sqlite/fts.ts ftsPhrase). Every compound result is parenthesised, so callers combine them
+ * without precedence worries.
  */
 export function tsPhrase(value: string, prefix: boolean, columns: string[] | null): string | null {
   const words = termsOf(value);
@@ -71,6 +72,28 @@ export function tsPhrase(value: string, prefix: boolean, columns: string[] | nul
   const marks = columns === null ? [""] : columns.map(columnMark);
   return marks.length === 1 ? phrase(marks[0]!) : `(${marks.map(phrase).join(" | ")})`;
 }
+
+/** A tsquery expression and how many phrases it stands for (bestmatch ranks a single one). */
+export interface TsQuery {
+  q: string;
+  phrases: number;
+}
+
+/** Tsqueries AND-ed (null for none), their phrases counted together. */
+export function allOf(parts: TsQuery[]): TsQuery | null {
+  if (parts.length === 0) return null;
+  return { q: parts.length === 1 ? parts[0]!.q : `(${parts.map((p) => p.q).join(" & ")})`, phrases: parts.reduce((n, p) => n + p.phrases, 0) };
+}
+
+/** Search-as-you-type: every word of the input as a prefix, AND-ed, over `columns` (sqlite/fts.ts toFtsSuggest). */
+export const tsSuggest = (input: string, columns: string[]): TsQuery | null =>
+  allOf(
+    input
+      .split(/[^\p{L}\p{N}]+/u)
+      .map((w) => tsPhrase(w, true, columns))
+      .filter((q): q is string => q !== null)
+      .map((q) => ({ q, phrases: 1 })),
+  );
 
 /**
  * Whether bestmatch ranks a tsquery built here, as search on SQLite decides for its MATCH (records'

@@ -1,24 +1,18 @@
 // A parsed vocabulary query (search/query-string.ts) as PostgreSQL SQL over a type's index table:
-// the shared compiler (search/compile.ts) in a tsquery dialect whose phrases know the type's columns
-// (text.ts), so it makes the decisions it makes on SQLite. A query that is one full-text condition
-// comes back as that tsquery (`ftsOnly`), which the search ranks by; anything else (`-word` alone,
-// a range, a wildcard that matched no word) is an SQL condition on `e.pk`. Vocabulary fields are
-// all full text, so ranges and `_exists_` match nothing there, as on SQLite.
+// the shared compiler in its PostgreSQL dialect (search/postgres/compile.ts), whose phrases know the
+// type's column marks (text.ts), so it makes the decisions it makes on SQLite. A query that is one
+// full-text condition comes back as that tsquery (`ftsOnly`), which the search ranks by; anything
+// else (`-word` alone, a range, a wildcard that matched no word) is an SQL condition on `e.pk`.
+// Vocabulary fields are all full text, so ranges and `_exists_` match nothing there, as on SQLite.
 import type { Db } from "../../db/port";
-import { createCompiler, flatten, type CompiledQuery, type SearchSchema, type TextDialect } from "../../search/compile";
+import { createCompiler, flatten, type CompiledQuery, type TextDialect } from "../../search/compile";
+import { postgresDialect } from "../../search/postgres/compile";
+import { columnMark, quote, tsPhrase } from "../../search/postgres/text";
 import type { QueryNode } from "../../search/query-string";
-import { expandWildcards, type Vocabulary } from "../../search/wildcards";
+import { expandWildcardsAsync } from "../../search/wildcards";
 import type { Kind } from "../kinds";
-import { columnMark, quote, tsPhrase } from "./text";
-
-/** How the shared query tools see a type's fields: every one full text (as sqlite/fts.ts's schema). */
-const schemaOf = (kind: Kind, table: string): SearchSchema => ({
-  key: "e.pk",
-  fts: { table, columns: kind.fields, defaultColumns: null },
-  keywords: { table: "", fields: {} },
-  columns: {},
-  aliases: {},
-});
+import { searchSchemaOf } from "../search-sql";
+import { markNamesOf } from "./text";
 
 /** `glob` (GLOB syntax, as search/bounds.ts writes it) as a LIKE pattern with `\` escapes. */
 function likeOf(glob: string): string {
@@ -36,26 +30,15 @@ function likeOf(glob: string): string {
   return out;
 }
 
-/** The kind's columns (names) as their indexes. */
-const indexesOf = (kind: Kind, columns: string[] | null) => columns && columns.map((c) => kind.columns.indexOf(c));
-
-function dialectOf(kind: Kind): TextDialect {
-  return {
-    phrase: (value, prefix, columns) => tsPhrase(value, prefix, indexesOf(kind, columns)),
-    or: (parts) => `(${parts.join(" | ")})`,
-    andNot: (positive, negative) => `(${[...positive, ...negative.map((n) => `!${n}`)].join(" & ")})`,
-    matchIn: (s, match) => ({ sql: `${s.key} IN (SELECT pk FROM ${s.fts.table} WHERE doc @@ ?::tsquery)`, params: [match] }),
-    // Only keyword and column fields take patterns: vocabularies have none, but the rendering is the same.
-    pattern: (expr, parts) => ({
-      sql: `${expr} LIKE ? ESCAPE '\\'`,
-      params: [parts.map((p) => ("wild" in p ? (p.wild === "*" ? "%" : "_") : p.literal.replace(/[%_\\]/g, "\\$&"))).join("")],
-    }),
-  };
-}
+/** PostgreSQL's dialect over a type's index table (keyed by `pk`), its phrases limited by the type's column marks. */
+const dialectOf = (kind: Kind): TextDialect => ({
+  ...postgresDialect(undefined, "pk"),
+  phrase: (value, prefix, columns) => tsPhrase(value, prefix, columns && markNamesOf(kind, columns)),
+});
 
 const compilers = new Map<Kind, ReturnType<typeof createCompiler>>();
 
-/** How many phrases the query's full text holds (FTS5 counts its MATCH's quoted phrases): a single one is ranked by relevance. */
+/** How many phrases the query's full text holds, counted as the SQLite engine counts its MATCH's: a single one is ranked by relevance. */
 function phrasesOf(kind: Kind, node: QueryNode): number {
   const count = (value: string, prefix: boolean) => (tsPhrase(value, prefix, null) === null ? 0 : 1);
   switch (node.kind) {
@@ -76,7 +59,7 @@ function phrasesOf(kind: Kind, node: QueryNode): number {
 export function compileVocabularyQuery(node: QueryNode | null, kind: Kind, table: string): CompiledQuery & { phrases: number } {
   let compiler = compilers.get(kind);
   if (!compiler) compilers.set(kind, (compiler = createCompiler(dialectOf(kind))));
-  const compiled = compiler.compileQuery(node, schemaOf(kind, table));
+  const compiled = compiler.compileQuery(node, searchSchemaOf(kind, table));
   return { ...compiled, phrases: node && compiled.ftsOnly !== null ? phrasesOf(kind, flatten(node)) : 0 };
 }
 
@@ -86,11 +69,11 @@ const byCodePoint = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buf
 /**
  * The index's words matching `glob` (each starting with `prefix`), ascending, at most `limit`, in
  * `columns` (names; null: any). Read with ts_stat from the documents holding a word with that prefix
- * (the GIN index finds them); a pattern without a literal prefix reads the whole table, as
- * SQLite's fts5vocab reads every term. Like fts5vocab, a shared table answers every type's words.
+ * (the GIN index finds them); a pattern without a literal prefix reads the whole table, as the
+ * SQLite engine reads every term of its index. As there, a shared table answers every type's words.
  */
 async function wordsLike(db: Db, kind: Kind, table: string, glob: string, prefix: string, columns: string[] | null, limit: number): Promise<string[]> {
-  const marks = columns === null ? [""] : [...new Set(indexesOf(kind, columns)!.map(columnMark))];
+  const marks = columns === null ? [""] : [...new Set(markNamesOf(kind, columns).map(columnMark))];
   const found = new Set<string>();
   for (const mark of marks) {
     const start = mark + prefix;
@@ -104,31 +87,6 @@ async function wordsLike(db: Db, kind: Kind, table: string, glob: string, prefix
   return [...found].sort(byCodePoint).slice(0, limit);
 }
 
-/** Whether the query has a wildcard to expand (most have none: no look-up then). */
-const hasWildcard = (node: QueryNode): boolean =>
-  node.kind === "term"
-    ? node.wildcard !== undefined
-    : node.kind === "not"
-      ? hasWildcard(node.item)
-      : node.kind === "and" || node.kind === "or"
-        ? node.items.some(hasWildcard)
-        : false;
-
-/**
- * The query with its full-text wildcards expanded to the index's words, by the shared expansion
- * (search/wildcards.ts): it asks its questions synchronously, so a first pass collects them, they
- * are answered from the database, and a second pass reads the answers.
- */
-export async function expandVocabularyQuery(db: Db, kind: Kind, table: string, node: QueryNode | null): Promise<QueryNode | null> {
-  if (node === null || !hasWildcard(node)) return node;
-  const schema = schemaOf(kind, table);
-  const keyOf = (...ask: Parameters<Vocabulary>) => JSON.stringify(ask);
-  const asks = new Map<string, Parameters<Vocabulary>>();
-  expandWildcards(node, schema, (...ask) => {
-    asks.set(keyOf(...ask), ask);
-    return [];
-  });
-  const answers = new Map<string, string[]>();
-  for (const [key, [glob, prefix, columns, limit]] of asks) answers.set(key, await wordsLike(db, kind, table, glob, prefix, columns, limit));
-  return expandWildcards(node, schema, (...ask) => answers.get(keyOf(...ask)) ?? []);
-}
+/** The query with its full-text wildcards expanded to the index's words (the shared expansion, search/wildcards.ts). */
+export const expandVocabularyQuery = (db: Db, kind: Kind, table: string, node: QueryNode | null): Promise<QueryNode | null> =>
+  expandWildcardsAsync(node, searchSchemaOf(kind, table), (glob, prefix, columns, limit) => wordsLike(db, kind, table, glob, prefix, columns, limit));

@@ -7,16 +7,15 @@ import type { Db } from "../../../db/port";
 import { bm25 } from "../../../search/postgres/bm25";
 import { rankableTsQuery } from "../../../search/postgres/text";
 import { parseQueryString } from "../../../search/query-string";
-import { chooseSort } from "../../../search/sorts";
-import { scopeSql, type RecordScope } from "../../policy";
-import { facetFilter, listingFacets, selectedFacets, splitList, totalOf, type FacetGroup, type FoundRecords } from "../facets";
+import type { RecordScope } from "../../policy";
+import { splitList, totalOf, type FacetGroup, type FoundRecords } from "../facets";
+import { foundRecords, queryAndSortOf, searchConditions, type Sql } from "../find";
 import type { RecordSearchInput } from "../index";
 import { RANK_LIMIT, MAX_RANKED_PHRASES } from "../ranking";
 import { sortOf } from "../sorts";
 import { RECORD_SEARCH_SCHEMA as RECORD_SCHEMA } from "../schema";
 import { compileQuery, expandRecordQuery } from "./schema";
 
-type Sql = { where: string; params: (string | number)[] };
 type Hit = { record_id: string; is_draft: number };
 
 /** bm25's column weights (as on SQLite: title 10, description 3, creators 5, subjects 3, other 1) by the weight label each column's words carry (indexer.ts). */
@@ -50,36 +49,12 @@ async function rankedPage(db: Db, match: string, filter: Sql, limit: number, off
 
 /** Searches the index as `scope` sees it. */
 export async function findRecords(db: Db, scope: RecordScope, input: RecordSearchInput, page: Page): Promise<FoundRecords> {
-  const q = input.q?.trim() ?? "";
-  const sort = chooseSort({ options: input.sortOptions, requested: input.sort, hasQuery: q !== "", defaultSort: input.defaultSort });
+  const { q, sort } = queryAndSortOf(input);
   const compiled = compileQuery(await expandRecordQuery(db, parseQueryString(q)), RECORD_SCHEMA);
-  const visible = scopeSql(scope);
-  const scoped: string[] = [visible.where];
-  const scopedParams = [...visible.params];
-  if (!input.allversions) scoped.push("r.is_latest = 1");
-  if (input.parentId) {
-    scoped.push("r.parent_id = ?");
-    scopedParams.push(input.parentId);
-  }
-  if (input.communityId) {
-    scoped.push("r.parent_id IN (SELECT parent_id FROM record_communities WHERE community_id = ?)");
-    scopedParams.push(input.communityId);
-  }
-  const base = { where: `${scoped.join(" AND ")} AND (${compiled.where})`, params: [...scopedParams, ...compiled.params] };
-  const selected = selectedFacets(input.query);
-  const facets = facetFilter(selected);
-  const filter = { where: `${base.where} AND ${facets.where}`, params: [...base.params, ...facets.params] };
-
+  const { base, filter, selected } = searchConditions(scope, input, compiled);
   const groups = await groupedCounts(db, base);
   const total = totalOf(groups, selected);
   const ranked = sort === "bestmatch" && compiled.rankMatch !== null && rankableTsQuery(compiled.rankMatch, MAX_RANKED_PHRASES) && total <= RANK_LIMIT;
   const hits = ranked ? await rankedPage(db, compiled.rankMatch!, filter, page.size, page.offset) : await sortedPage(db, filter, sort, page.size, page.offset);
-  return {
-    hits: hits.map((r) => ({ id: r.record_id, isDraft: r.is_draft === 1 })),
-    total,
-    sortBy: sort,
-    groups,
-    facets: selected,
-    shown: listingFacets(scope.kind === "own" || (scope.kind === "everything" && scope.drafts), input.facets),
-  };
+  return foundRecords(hits, { total, sort, groups, selected }, scope, input);
 }

@@ -5,10 +5,10 @@ import type { Page } from "../../../core/paging";
 import type { SqliteDb } from "../../../db/sqlite/connection";
 import { compileQuery } from "../../../search/sqlite/compile";
 import { parseQueryString } from "../../../search/query-string";
-import { chooseSort } from "../../../search/sorts";
-import { grantedParts, scopePredicate, scopeSql, type RecordScope } from "../../policy";
+import { grantedParts, scopePredicate, type RecordScope } from "../../policy";
 import type { ColumnCopy } from "./column-copy";
-import { facetFilter, listingFacets, selectedFacets, totalOf, type FoundRecords } from "../facets";
+import { totalOf, type FoundRecords } from "../facets";
+import { foundRecords, queryAndSortOf, searchConditions } from "../find";
 import type { RecordSearchInput } from "../index";
 import { MAX_RANKED_PHRASES, RANK_LIMIT } from "../ranking";
 import { memorySearch } from "./memory-path";
@@ -40,28 +40,11 @@ function grantedKeys(db: SqliteDb, scope: RecordScope): Set<number> {
 
 /** Searches the index as `scope` sees it; `copy` (when given and current) lets the in-memory path answer. */
 export function findRecords(db: SqliteDb, scope: RecordScope, input: RecordSearchInput, page: Page, copy?: ColumnCopy): FoundRecords {
-  const q = input.q?.trim() ?? "";
-  const sort = chooseSort({ options: input.sortOptions, requested: input.sort, hasQuery: q !== "", defaultSort: input.defaultSort });
+  const { q, sort } = queryAndSortOf(input);
   // Both paths search the expanded query: the same index terms for every wildcard.
   const node = expandRecordQuery(db, parseQueryString(q));
   const compiled = compileQuery(node, RECORD_SEARCH_SCHEMA);
-  const visible = scopeSql(scope);
-  const scoped: string[] = [visible.where];
-  const scopedParams = [...visible.params];
-  if (!input.allversions) scoped.push("r.is_latest = 1");
-  if (input.parentId) {
-    scoped.push("r.parent_id = ?");
-    scopedParams.push(input.parentId);
-  }
-  if (input.communityId) {
-    scoped.push("r.parent_id IN (SELECT parent_id FROM record_communities WHERE community_id = ?)");
-    scopedParams.push(input.communityId);
-  }
-  const base = { where: `${scoped.join(" AND ")} AND (${compiled.where})`, params: [...scopedParams, ...compiled.params] };
-  const selected = selectedFacets(input.query);
-  const facets = facetFilter(selected);
-  const filter = { where: `${base.where} AND ${facets.where}`, params: [...base.params, ...facets.params] };
-
+  const { base, filter, selected } = searchConditions(scope, input, compiled);
   const rankInSql = (hits: number) => sort === "bestmatch" && compiled.rankMatch !== null && rankable(compiled.rankMatch) && hits <= RANK_LIMIT;
   // The copy knows no parents or communities: those listings are answered in SQL.
   const columns = copy && !input.parentId && !input.communityId ? copy.current(db) : null;
@@ -77,12 +60,5 @@ export function findRecords(db: SqliteDb, scope: RecordScope, input: RecordSearc
   if (fast?.page) hits = publishedHitsOf(db, fast.page);
   else if (rankInSql(total)) hits = rankedPage(db, compiled.rankMatch!, filter, page.size, page.offset);
   else hits = sortedPage(db, filter, sort, page.size, page.offset);
-  return {
-    hits: hits.map((r) => ({ id: r.record_id, isDraft: r.is_draft === 1 })),
-    total,
-    sortBy: sort,
-    groups,
-    facets: selected,
-    shown: listingFacets(scope.kind === "own" || (scope.kind === "everything" && scope.drafts), input.facets),
-  };
+  return foundRecords(hits, { total, sort, groups, selected }, scope, input);
 }
