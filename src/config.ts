@@ -13,6 +13,7 @@ import { ldapSettingsProblem, parseLdapAttributes, type LdapAttributeNames } fro
 import { parseFooterLinks, type FooterLink } from "./core/footer-links";
 import { imageFileProblem } from "./core/image-type";
 import { isHexColor } from "./core/theme-color";
+import { tlsProblem } from "./core/postgres-tls";
 
 import { CONFIG_KEYS, GiB, MiB, type ConfigKey, type Kind, type KeySpec } from "./config-keys";
 
@@ -197,6 +198,8 @@ function finish(config: Config): Config {
   if (config.DATABASE_URL && !/^postgres(ql)?:\/\//.test(config.DATABASE_URL)) {
     throw new ConfigError("DATABASE_URL must be a PostgreSQL address, postgres://user:password@host:5432/database (leave it empty for SQLite)");
   }
+  const tls = config.DATABASE_URL ? tlsProblem(config.DATABASE_URL) : null;
+  if (tls) throw new ConfigError(tls);
   config.BASE_URL = base.origin + base.pathname.replace(/\/+$/, "");
   if (config.APP_ALLOWED_HOSTS.length === 0) {
     const host = base.hostname.replace(/^\[|\]$/g, "");

@@ -1,11 +1,12 @@
 // A throw-away PostgreSQL server for the tests and the bench: Debian's own binaries (an independent
 // implementation, never Cairn playing the other side), a new cluster in a temporary folder on a free
 // port of 127.0.0.1, trust authentication for the `cairn` superuser, fsync off (nothing in it is
-// kept). PostgreSQL refuses to run as root: as root it runs as the `postgres` user. The server is a
+// kept; the bench asks for a durable one, as an installation runs it). PostgreSQL refuses to run as root: as root it runs as the `postgres` user. The server is a
 // child process that the kernel stops when its parent ends (setpriv --pdeathsig).
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
+import { makeCertificates } from "./certificates";
 import { freePort } from "./free-port";
 
 /** The newest installed server's binaries (Debian: /usr/lib/postgresql/<major>/bin), or null. */
@@ -30,6 +31,10 @@ export interface PostgresCluster {
   /** `postgres://cairn@127.0.0.1:PORT/postgres`: the superuser on the maintenance database. */
   url: string;
   port: number;
+  /** The server's binaries. */
+  bin: string;
+  /** With `tls`: the CA file that signed the server's certificate (for 127.0.0.1). */
+  ca: string | null;
   /** A URL of another database on the same server. */
   urlOf(database: string): string;
   /** Stops the server and starts it again on the same port, keeping its data (a database that goes away and comes back). */
@@ -38,7 +43,7 @@ export interface PostgresCluster {
   stop(): void;
 }
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export async function startPostgresCluster(options: { durable?: boolean; tls?: boolean } = {}): Promise<PostgresCluster> {
   const bin = postgresBin();
   if (!bin) throw new Error(postgresMissing()!);
   const dir = mkdtempSync(join(tmpdir(), "cairn-pg-"));
@@ -55,13 +60,28 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   // C.UTF-8: byte order for text, as SQLite compares, and UTF-8 for every script.
   run([join(bin, "initdb"), "-D", data, "-U", "cairn", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"]);
   const port = freePort();
+  // TLS (a certificate for 127.0.0.1 from a CA of the test's own, `tls.ca`) beside plain connections.
+  const tls = options.tls ? makeCertificates(dir, "Test database CA") : null;
+  if (tls && pgIds) for (const file of [tls.cert, tls.key]) chownSync(file, Number(pgIds.uid), Number(pgIds.gid));
+  if (tls) chmodSync(tls.key, 0o600);
   const settings = [
+    ...(tls
+      ? [
+          ["ssl", "on"],
+          ["ssl_cert_file", tls.cert],
+          ["ssl_key_file", tls.key],
+        ]
+      : []),
     ["port", String(port)],
     ["listen_addresses", "127.0.0.1"],
     ["unix_socket_directories", dir],
-    ["fsync", "off"],
-    ["synchronous_commit", "off"],
-    ["full_page_writes", "off"],
+    ...(options.durable
+      ? []
+      : [
+          ["fsync", "off"],
+          ["synchronous_commit", "off"],
+          ["full_page_writes", "off"],
+        ]),
     ["max_connections", "300"],
     ["shared_buffers", "128MB"],
   ].flatMap(([k, v]) => ["-c", `${k}=${v}`]);
@@ -104,5 +124,5 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     rmSync(dir, { recursive: true, force: true });
   };
   process.once("exit", stop);
-  return { url: urlOf("postgres"), port, urlOf, halt, resume, stop };
+  return { url: urlOf("postgres"), port, bin, ca: tls?.ca ?? null, urlOf, halt, resume, stop };
 }

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeCertificates, OPENSSL } from "./certificates";
 import { freePort } from "./free-port";
 
 export const SUFFIX = "dc=uni,dc=example";
@@ -21,7 +22,6 @@ const SLAPD = "/usr/sbin/slapd";
 const SLAPPASSWD = "/usr/sbin/slappasswd";
 const LDAPADD = "/usr/bin/ldapadd";
 const LDAPMODIFY = "/usr/bin/ldapmodify";
-const OPENSSL = "/usr/bin/openssl";
 
 export interface DirectoryPerson {
   uid: string;
@@ -54,23 +54,12 @@ function run(cmd: string[], stdin?: string): string {
   return result.stdout.toString();
 }
 
-/** A CA and a certificate for 127.0.0.1 signed by it, in `dir`. */
-function makeCertificates(dir: string) {
-  const conf = join(dir, "san.cnf");
-  writeFileSync(conf, "basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n");
-  const f = (name: string) => join(dir, name);
-  run([OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f("ca.key"), "-out", f("ca.pem"), "-days", "3650", "-subj", "/CN=Test directory CA"]);
-  run([OPENSSL, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", f("server.key"), "-out", f("server.csr"), "-subj", "/CN=127.0.0.1"]);
-  run([OPENSSL, "x509", "-req", "-in", f("server.csr"), "-CA", f("ca.pem"), "-CAkey", f("ca.key"), "-CAcreateserial", "-out", f("server.pem"), "-days", "3650", "-extfile", conf]);
-  return { ca: f("ca.pem"), cert: f("server.pem"), key: f("server.key") };
-}
-
 export type TestSlapd = Awaited<ReturnType<typeof startSlapd>>;
 
 export async function startSlapd() {
   const dir = mkdtempSync(join(tmpdir(), "cairn-slapd-"));
   mkdirSync(join(dir, "data"));
-  const tls = makeCertificates(dir);
+  const tls = makeCertificates(dir, "Test directory CA");
   const conf = join(dir, "slapd.conf");
   writeFileSync(
     conf,

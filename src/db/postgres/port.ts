@@ -14,6 +14,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { drizzle } from "drizzle-orm/sqlite-proxy";
 import postgres from "postgres";
 import { HttpError } from "../../core/errors";
+import { connectionOf } from "../../core/postgres-tls";
 import { createGate } from "../gate";
 import { DatabaseUnreachable, type Binding, type DatabasePort, type Db, type Statements } from "../port";
 import { migrate, schemaVersion } from "./migrate";
@@ -39,11 +40,14 @@ const CONNECTION_CODES = new Set([
   "CONNECTION_DESTROYED",
 ]);
 
+/** TLS refused: the server's certificate not trusted, expired or for another name, or the handshake failed (Node's codes). */
+const TLS_REFUSAL = /CERT|TLS|SSL|UNABLE_TO_(GET|VERIFY)/;
+
 /** A lost or refused connection (or a server shutting down, SQLSTATE 57P0x, class 08): the database is away, not the request wrong. */
 export function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string") return false;
-  return CONNECTION_CODES.has(code) || code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03";
+  return CONNECTION_CODES.has(code) || code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || TLS_REFUSAL.test(code);
 }
 
 /**
@@ -71,8 +75,10 @@ export function describeUrl(url: string): string {
 /** A client with the types the stores expect (see above). */
 export function openClient(url: string, max = 10): Sql {
   const asNumber = (x: string) => Number(x);
-  return postgres(url, {
+  const connection = connectionOf(url);
+  return postgres(connection.url, {
     max,
+    ssl: connection.ssl,
     idle_timeout: 60,
     connect_timeout: 10,
     onnotice: () => {},
