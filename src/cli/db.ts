@@ -60,6 +60,13 @@ export async function rebuildIndexes(config: Config) {
   } finally {
     await services.close();
   }
+  // The planner's statistics of every table written, so the first searches do not plan blind.
+  const port = openConfiguredDatabase(config, systemClock.now());
+  try {
+    await port.optimize();
+  } finally {
+    port.close();
+  }
 }
 
 async function copy(values: Record<string, unknown>): Promise<number> {

@@ -77,8 +77,9 @@ export type DatabasePort = Db & {
   /** The bytes the database takes (SQLite: its file and write-ahead log; a server engine: its database's size). */
   sizeBytes(): Promise<number>;
   /**
-   * Daily housekeeping: SQLite refreshes its planner's statistics and truncates the write-ahead log
-   * (the checkpoint's counts); a server engine's own autovacuum does this (null).
+   * Daily housekeeping, and after bulk writes (a copy, a restore): SQLite refreshes its planner's
+   * statistics and truncates the write-ahead log (the checkpoint's counts); a server engine
+   * refreshes its statistics and leaves the rest to its own autovacuum (null).
    */
   optimize(): Promise<Record<string, number> | null>;
   close(): void;

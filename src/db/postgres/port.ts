@@ -238,7 +238,13 @@ export function createPostgresPort(url: string, options: PostgresPortOptions = {
       await ready();
       return ((await sql.unsafe("SELECT pg_database_size(current_database()) AS n"))[0] as unknown as { n: number }).n;
     },
-    optimize: () => Promise.resolve(null),
+    // Fresh planner statistics (after a copy or a restore the tables have none until autovacuum
+    // comes round); the rest of SQLite's housekeeping autovacuum does.
+    optimize: async () => {
+      await ready();
+      await sql.unsafe("ANALYZE");
+      return null;
+    },
     close: () => {
       void sql.end({ timeout: 5 });
     },
