@@ -59,13 +59,20 @@ export function createStatsService(deps: StatsDeps) {
     popularityTimer.unref?.();
   }
 
-  async function aggregate(options: RunOptions = {}) {
-    await recorder.flush();
-    try {
-      return await aggregator.run(options);
-    } finally {
-      deps.totals.clear();
-    }
+  // The run under way, which close() waits for: closing the database under it would fail its
+  // remaining statements (on PostgreSQL the pool refuses them once it is ending).
+  let running: Promise<unknown> = Promise.resolve();
+  function aggregate(options: RunOptions = {}) {
+    const run = (async () => {
+      await recorder.flush();
+      try {
+        return await aggregator.run(options);
+      } finally {
+        deps.totals.clear();
+      }
+    })();
+    running = run.catch(() => undefined);
+    return run;
   }
 
   // New events are folded in within STATS_AGGREGATE_INTERVAL_MS of being written: counts show
@@ -177,12 +184,13 @@ export function createStatsService(deps: StatsDeps) {
     flush: () => recorder.flush(),
     pendingEvents: () => recorder.pending(),
 
-    /** Clean shutdown: no more timers, buffered events written. */
+    /** Clean shutdown: no more timers, the aggregation under way finished, buffered events written. */
     async close() {
       closed = true;
       if (aggregationTimer) clearTimeout(aggregationTimer);
       if (popularityTimer) clearTimeout(popularityTimer);
       aggregationTimer = null;
+      await running;
       await recorder.close();
     },
   };

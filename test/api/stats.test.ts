@@ -236,3 +236,23 @@ describe("popularity sorts", () => {
     expect((await ids("mostviewed"))[0]).toBe(b2.id);
   });
 });
+
+describe("shutdown", () => {
+  test("closing waits for an aggregation under way: it finishes, nothing is logged as failed", async () => {
+    const own = await createTestApp();
+    try {
+      const rec = await publishRecord(own);
+      await own.call("GET", `/api/records/${rec.id}`, { headers: { "user-agent": CHROME } });
+      const run = own.services.stats.aggregate();
+      await own.services.close(); // as a SIGTERM during the periodic aggregation
+      expect(
+        await run.then(
+          () => "finished",
+          (error: Error) => `failed: ${error.message}`,
+        ),
+      ).toBe("finished");
+    } finally {
+      await own.close().catch(() => undefined); // the services are closed already; the data goes
+    }
+  });
+});
