@@ -7,6 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { conflict } from "../core/errors";
 import { newUuid } from "../core/ids";
 import { readArchive, readManifestEntry } from "./archive";
+import { pointConfigAtDatabase } from "./config-file";
 import { copyHashed, inLanes, syncDir, writeHashed } from "./copy";
 import { poolPath, readManifestAt } from "./folder";
 import { BackupError, checkRestorable, DATABASE_FILE, MANIFEST_FILE, type Counts, type Manifest } from "./manifest";
@@ -78,6 +79,7 @@ export async function restoreBackup(given: string, dataDirGiven: string, onProgr
       await restoreIntoPostgres(join(staging, DATABASE_FILE), target.databaseUrl, target.now);
       for (const name of [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`]) await rm(join(staging, name), { force: true });
     }
+    await pointConfigAtDatabase(staging, target?.databaseUrl ?? "");
     // Into place: the database last, so a directory with a cairn.db holds everything else already.
     const names = readdirSync(staging).sort((a, b) => Number(a === DATABASE_FILE) - Number(b === DATABASE_FILE));
     for (const name of names) await rename(join(staging, name), join(dataDir, name));

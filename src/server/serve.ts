@@ -54,8 +54,17 @@ export async function startServer(config: Config, say: (line: string) => void = 
   // Given back at stop, for callers that run a server in their own process (tests).
   const umask = process.umask();
   secureDataDir(config.DATA_DIR, warn);
-  const { app, services, directRoutes } = createApp({ config });
+  // The lock first: a second server is refused before it opens (and migrates) the database, and,
+  // holding no connection pool yet, exits at once (a PostgreSQL pool would keep it alive).
   const releaseLock = takePidLock(config.DATA_DIR);
+  let created: ReturnType<typeof createApp>;
+  try {
+    created = createApp({ config });
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  const { app, services, directRoutes } = created;
   try {
     // The shipped vocabularies are loaded before the first request is served.
     await services.ready;

@@ -4,7 +4,7 @@
 // holds data, and a PostgreSQL-made backup restores into SQLite too.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checksumTables, copyDatabase } from "../../src/db/copy/copy";
@@ -78,8 +78,10 @@ describe("cairn backup on PostgreSQL", () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toContain("3 records, 0 drafts, 1 communities, 3 users, 3 stored files");
     expect(res.stdout).toContain("rebuilt the search indexes: 3 records,");
-    // No cairn.db beside DATABASE_URL: the data directory holds the files.
-    expect(readdirSync(dir).sort()).toEqual(["files"]);
+    // No cairn.db beside DATABASE_URL: the data directory holds the files, and a cairn.toml naming
+    // the database restored into (a server started there later reads the restored data).
+    expect(readdirSync(dir).sort()).toEqual(["cairn.toml", "files"]);
+    expect(readFileSync(join(dir, "cairn.toml"), "utf8")).toBe(`DATABASE_URL = ${JSON.stringify(target.url)}\n`);
     expect(Object.keys(listing(join(dir, "files"))).length).toBe(3);
     expect(await checksumTables(postgresCopyEnd(target.url))).toEqual(await checksumTables(postgresCopyEnd(source.url)));
     const port = createPostgresPort(target.url);

@@ -38,11 +38,11 @@ const sortedPage = (db: Db, filter: Sql, sort: string, limit: number, offset: nu
     offset,
   ]);
 
-/** A page ranked by bm25 over the full-text match, as on SQLite; ties by newest, as there. */
+/** A page ranked by bm25 over the full-text match, as on SQLite; ties by newest, then by index key (one order for every page), as there. */
 async function rankedPage(db: Db, match: string, filter: Sql, limit: number, offset: number): Promise<Hit[]> {
   const { from, score } = await bm25(db, "record_fts", match, BM25_WEIGHTS);
   return db.statements.all<Hit>(
-    `SELECT r.record_id, r.is_draft FROM record_fts f JOIN record_index r ON r.key = f.key ${from.sql} WHERE f.doc @@ ?::tsquery AND ${filter.where} ORDER BY ${score.sql} DESC, r.created DESC LIMIT ? OFFSET ?`,
+    `SELECT r.record_id, r.is_draft FROM record_fts f JOIN record_index r ON r.key = f.key ${from.sql} WHERE f.doc @@ ?::tsquery AND ${filter.where} ORDER BY ${score.sql} DESC, r.created DESC, r.key DESC LIMIT ? OFFSET ?`,
     [...from.params, match, ...filter.params, ...score.params, limit, offset],
   );
 }

@@ -28,7 +28,7 @@ export function sortedPage(db: SqliteDb, filter: Sql, sort: string, limit: numbe
 export function rankedPage(db: SqliteDb, match: string, filter: Sql, limit: number, offset: number): Hit[] {
   return db.$client
     .query<Hit, (string | number)[]>(
-      `SELECT r.record_id, r.is_draft FROM record_fts f JOIN record_index r ON r.key = f.rowid WHERE record_fts MATCH ? AND ${filter.where} ORDER BY bm25(record_fts, 10, 3, 5, 3, 1), r.created DESC LIMIT ? OFFSET ?`,
+      `SELECT r.record_id, r.is_draft FROM record_fts f JOIN record_index r ON r.key = f.rowid WHERE record_fts MATCH ? AND ${filter.where} ORDER BY bm25(record_fts, 10, 3, 5, 3, 1), r.created DESC, r.key DESC LIMIT ? OFFSET ?`,
     )
     .all(match, ...filter.params, limit, offset);
 }
