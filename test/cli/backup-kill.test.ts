@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { createTestApp } from "../helpers/app";
 import { listing, seedRecords, snapshotsIn, startCairn } from "../helpers/backup";
 import { cairn } from "../helpers/cli";
+import { testEngine } from "../helpers/data-dir";
 
 let root = "";
 let data = "";
@@ -23,10 +24,12 @@ beforeAll(async () => {
   await seedRecords(app, FILES, { bytes: FILE_BYTES, random: true });
   await app.services.close(); // a stopped server: nothing but the backup touches the directory
   data = app.dataDir;
-  // Everything in cairn.db itself, so that the comparisons below see the backup's doing only.
-  const db = new Database(join(data, "cairn.db"));
-  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-  db.close();
+  // SQLite's: everything in cairn.db itself, so that the comparisons below see the backup's doing only.
+  if (testEngine() === "sqlite") {
+    const db = new Database(join(data, "cairn.db"));
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    db.close();
+  }
 });
 afterAll(() => {
   rmSync(root, { recursive: true, force: true });

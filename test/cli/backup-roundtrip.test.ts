@@ -2,9 +2,8 @@
 // backed up while records go on being published, restored into a new directory and started there;
 // every record, file byte, search hit, statistic and OAI-PMH record matches the original.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../src/app";
@@ -13,6 +12,7 @@ import { ManualClock } from "../../src/core/time";
 import { BASE_URL, createTestApp, type TestApp, type Who } from "../helpers/app";
 import { readManifest, runCairn, seedRecords, snapshotsIn, startCairn } from "../helpers/backup";
 import { COMMUNITY_BODY } from "../helpers/communities";
+import { databaseEnv, dropDataDirDatabases, readRows, testEngine } from "../helpers/data-dir";
 import { publishableDraft, publishRecord } from "../helpers/records";
 
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0";
@@ -22,6 +22,8 @@ let root = "";
 let original: TestApp;
 let restored: ReturnType<typeof createApp>;
 let seeded: { id: string; md5: string }[] = [];
+let restoredConfig = "";
+let restoredUrl = "";
 let duringBackup = 0;
 let manifest: any;
 
@@ -39,7 +41,9 @@ const callOriginal = async (method: string, path: string, as: Who = "anonymous")
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "cairn-roundtrip-"));
   original = await createTestApp();
-  seeded = await seedRecords(original, 8, { bytes: 50_000, random: true });
+  // A second apart: records of one same instant are ordered by their index rows' numbering, which
+  // an index rebuilt (a restore into PostgreSQL rebuilds it) makes anew in record-id order.
+  seeded = await seedRecords(original, 8, { bytes: 50_000, random: true, apartMs: 1000 });
   // A community with a logo: an object the database keeps no MD5 for.
   expect((await original.call("POST", "/api/communities", { as: "alice", body: COMMUNITY_BODY("survey-lab") })).status).toBe(201);
   expect((await original.call("PUT", "/api/communities/survey-lab/logo", { as: "alice", rawBody: PNG, headers: { "content-type": "application/octet-stream" } })).status).toBe(200);
@@ -72,20 +76,32 @@ beforeAll(async () => {
   manifest = readManifest(join(dest, snapshotsIn(dest)[0]!));
 
   const target = join(root, "restored");
-  const restore = await runCairn(["restore", dest, "--data", target]);
+  const env = await databaseEnv(target, { empty: true });
+  const restore = await runCairn(["restore", dest, "--data", target], { env });
   expect(restore.stderr).toBe("");
   expect(restore.code).toBe(0);
+  // The restored cairn.toml names the database restored into (on PostgreSQL the backed-up one named
+  // the original's), so the server below, given no DATABASE_URL, reads the restored data.
+  restoredConfig = existsSync(join(target, "cairn.toml")) ? readFileSync(join(target, "cairn.toml"), "utf8") : "";
+  restoredUrl = env.DATABASE_URL ?? "";
   restored = createApp({ config: loadConfig({ flags: { DATA_DIR: target, HTTP: true, BASE_URL }, env: {} }), clock: new ManualClock(original.clock.now()), log: () => {} });
 });
 afterAll(async () => {
   await restored?.services.close();
   await original?.close();
+  await dropDataDirDatabases();
   rmSync(root, { recursive: true, force: true });
 });
 
 const restoredIds = async () => (await restored.services.deps.db.statements.all<{ id: string }>("SELECT id FROM records ORDER BY id")).map(({ id }) => id);
 
 describe("a backup taken while records were published, restored and started", () => {
+  test("the restored cairn.toml names the database restored into, not the backed-up installation's", () => {
+    const named = [...restoredConfig.matchAll(/^\s*DATABASE_URL\s*=\s*"([^"]*)"/gm)].map((m) => m[1]);
+    expect(named).toEqual(testEngine() === "postgres" ? [restoredUrl] : []);
+    if (testEngine() === "postgres") expect(restoredUrl).not.toBe(original.config.DATABASE_URL);
+  });
+
   test("holds what its manifest counts: every seeded record, and some of those published meanwhile", async () => {
     const ids = await restoredIds();
     expect(ids.length).toBe(manifest.counts.records);
@@ -159,8 +175,6 @@ describe("a backup taken while records were published, restored and started", ()
       }),
     );
     expect(created.status).toBe(201);
-    const db = new Database(join(root, "restored", "cairn.db"), { readonly: true });
-    expect(db.query("SELECT count(*) AS n FROM file_parts").get()).toEqual({ n: 0 });
-    db.close();
+    expect(await readRows(join(root, "restored"), "SELECT count(*) AS n FROM file_parts")).toEqual([{ n: 0 }]);
   });
 });

@@ -11,17 +11,25 @@ import { VERSION } from "../../src/version";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { listing, readManifest, runCairn, seedRecords, snapshotsIn } from "../helpers/backup";
 import { cairn, freePort, serve } from "../helpers/cli";
+import { databaseEnv, dropDataDirDatabases, prepareDataDir, testEngine } from "../helpers/data-dir";
 import { createDraft, publishableDraft } from "../helpers/records";
 
 let root = "";
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "cairn-backup-"));
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(async () => {
+  await dropDataDirDatabases();
+  rmSync(root, { recursive: true, force: true });
+});
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 const md5 = (path: string) => createHash("md5").update(readFileSync(path)).digest("hex");
 const objectPath = (base: string, id: string) => join(base, id.slice(0, 2), id);
+/** `cairn restore SRC --data target` on the suite's engine (on PostgreSQL into a new empty database). */
+const restore = async (source: string, target: string) => cairn(["restore", source, "--data", target], await databaseEnv(target, { empty: true }));
+/** On PostgreSQL the data directory's cairn.toml (naming the database) is backed up and restored with the rest. */
+const configFiles = () => (testEngine() === "postgres" ? ["cairn.toml"] : []);
 
 /** A tiny HTTPS client of a served data directory, as the administrator. */
 function client(port: number, token: string) {
@@ -39,7 +47,7 @@ function client(port: number, token: string) {
 
 describe("a running server", () => {
   test("is backed up beside it while it writes; the manifest lists what the snapshot holds, with checksums", async () => {
-    const data = join(root, "served");
+    const data = await prepareDataDir(join(root, "served"));
     const port = freePort();
     const { proc, output } = await serve(["--data", data, "--port", String(port)]);
     expect(output).toContain(`Cairn serving https://127.0.0.1:${port}`);
@@ -83,6 +91,7 @@ describe("a running server", () => {
       expect(manifest).toMatchObject({
         format: "cairn-backup",
         formatVersion: 1,
+        engine: testEngine(),
         name,
         cairnVersion: VERSION,
         migration: { level: migrations.length, last: migrations.at(-1)!.id, ids: migrations.map((m) => m.id) },
@@ -104,10 +113,10 @@ describe("a running server", () => {
         expect(statSync(copy).ino).toBe(statSync(objectPath(join(data, "files", "objects"), id)).ino);
       }
       // The certificate a restored server needs to be the same server, and the database, with SHA-256s.
-      expect(manifest.files.map((f: { path: string }) => f.path)).toEqual(["cairn.db", "tls/cert.pem", "tls/key.pem", "tls/names.json"]);
+      expect(manifest.files.map((f: { path: string }) => f.path)).toEqual(["cairn.db", "tls/cert.pem", "tls/key.pem", "tls/names.json", ...configFiles()]);
       for (const f of manifest.files) expect([f.size, f.sha256]).toEqual([statSync(join(snapshot, f.path)).size, sha256(join(snapshot, f.path))]);
       expect(readFileSync(join(snapshot, "tls", "key.pem"), "utf8")).toBe(readFileSync(join(data, "tls", "key.pem"), "utf8"));
-      expect(readdirSync(snapshot).sort()).toEqual(["cairn.db", "manifest.json", "tls"]);
+      expect(readdirSync(snapshot).sort()).toEqual(["cairn.db", ...configFiles(), "manifest.json", "tls"]);
       // The server carried on throughout.
       expect((await api("GET", "/records?size=20")).hits.total).toBe(8);
     } finally {
@@ -212,9 +221,9 @@ describe("backups of a data directory", () => {
     expect(res.stdout).toContain(`backup backup.${extension} written to ${archive}`);
     expect(cairn(["backup", "--verify", archive]).stdout).toContain("checked 1 snapshot(s), 6 stored files");
     const restored = join(root, `restored-${extension}`);
-    const restore = cairn(["restore", archive, "--data", restored]);
-    expect(restore.stderr).toBe("");
-    expect(restore.stdout).toContain(`restored backup.${extension} into ${restored}`);
+    const restoring = await restore(archive, restored);
+    expect(restoring.stderr).toBe("");
+    expect(restoring.stdout).toContain(`restored backup.${extension} into ${restored}`);
     // Every object the database references, byte for byte as in the live store.
     const live = listing(join(app.dataDir, "files", "objects"));
     const referenced = (await app.services.deps.db.statements.all<{ id: string }>("SELECT id FROM file_objects")).map(({ id }) => `${id.slice(0, 2)}/${id}`);
@@ -233,7 +242,7 @@ describe("backups of a data directory", () => {
     expect(damaged.stdout).toMatch(/DAMAGED .*backup\.tar\.(zst|gz): /);
   });
 
-  test("with FILES_STORAGE = s3 the files are the bucket's to back up: the backup says so and holds none", () => {
+  test("with FILES_STORAGE = s3 the files are the bucket's to back up: the backup says so and holds none", async () => {
     const dest = join(root, "s3-backup");
     const res = cairn(["backup", dest, "--data", app.dataDir], { CAIRN_FILES_STORAGE: "s3", CAIRN_S3_BUCKET: "cairn-files" }, { clock: app.clock });
     expect(res.code).toBe(0);
@@ -241,10 +250,17 @@ describe("backups of a data directory", () => {
     const manifest = readManifest(join(dest, snapshotsIn(dest)[0]!));
     expect(manifest).toMatchObject({ storage: { files: "s3" }, objects: [], counts: { records: 6, objects: 6 } });
     expect(readdirSync(join(dest, "objects"))).toEqual([]);
-    const restored = cairn(["restore", dest, "--data", join(root, "s3-restored")]);
+    const target = join(root, "s3-restored");
+    const restored = await restore(dest, target);
     expect(restored.code).toBe(0);
     expect(restored.stdout).toContain("the files are in s3, not in the backup: start the server with the same FILES_STORAGE and S3 settings");
-    expect(readdirSync(join(root, "s3-restored"))).toEqual(["cairn.db"]);
+    if (testEngine() === "sqlite") expect(readdirSync(target)).toEqual(["cairn.db"]);
+    else {
+      // PostgreSQL's database is the server's: the backed-up cairn.toml, and the folders of the
+      // local file store the restore's index rebuild opened (cli/db.ts rebuildIndexes), with no file in them.
+      expect(readdirSync(target).sort()).toEqual(["cairn.toml", "files"]);
+      expect(listing(join(target, "files"))).toEqual({});
+    }
   });
 
   test("a stored file whose bytes changed, or that is gone, fails the backup loudly and nothing looks written", async () => {
@@ -288,6 +304,7 @@ describe("backups of a data directory", () => {
     const inside = backup(join(app.dataDir, "backups"));
     expect(inside.code).toBe(2);
     expect(inside.stderr).toBe(`cairn: The backup destination ${join(app.dataDir, "backups")} is inside the data directory ${app.dataDir}: choose a place outside it.\n`);
+    // No database at all (no cairn.toml naming one, no cairn.db): the same folder on both engines' runs.
     const empty = join(root, "no-data");
     const none = cairn(["backup", join(root, "none"), "--data", empty]);
     expect(none.code).toBe(2);

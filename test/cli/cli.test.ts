@@ -3,25 +3,22 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Database } from "bun:sqlite";
 import { cairn } from "../helpers/cli";
+import { dropDataDirDatabases, prepareDataDir, readRows } from "../helpers/data-dir";
 
 let data = "";
 // --data goes right after the command words, so a flag left without its value stays last.
 const withData = (...args: string[]) => [...args.slice(0, 2), "--data", data, ...args.slice(2)];
-const count = (table: string) => {
-  const db = new Database(join(data, "cairn.db"), { readonly: true });
-  try {
-    return (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-};
+const count = async (table: string) => (await readRows<{ n: number }>(data, `SELECT count(*) AS n FROM ${table}`))[0]!.n;
+const counts = async () => ({ users: await count("users"), tokens: await count("tokens"), groups: await count("groups"), jobs: await count("jobs") });
 
-beforeAll(() => {
-  data = mkdtempSync(join(tmpdir(), "cairn-cli-"));
+beforeAll(async () => {
+  data = await prepareDataDir(mkdtempSync(join(tmpdir(), "cairn-cli-")));
 });
-afterAll(() => rmSync(data, { recursive: true, force: true }));
+afterAll(async () => {
+  await dropDataDirDatabases();
+  rmSync(data, { recursive: true, force: true });
+});
 
 describe("help and version", () => {
   test("--version prints the package version", async () => {
@@ -77,13 +74,13 @@ describe("users, tokens and groups", () => {
     expect(cairn(withData("tokens", "list", "--email", "ada@example.org")).stdout).toMatch(/^1\s+laptop\s+user:email\s+\S+\s+-\s+\d{4}-/m);
   });
 
-  test("groups create and add-member", () => {
+  test("groups create and add-member", async () => {
     const created = cairn(withData("groups", "create", "lab-members", "--description", "The lab"));
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
     expect(cairn(withData("groups", "add-member", "lab-members", "--email", "ada@example.org")).stdout).toBe("added ada@example.org to lab-members\n");
     expect(cairn(withData("groups", "add-member", "lab-members", "--email", "ada@example.org")).stdout).toBe("ada@example.org is already in lab-members\n");
-    expect(count("group_members")).toBe(1);
+    expect(await count("group_members")).toBe(1);
   });
 });
 
@@ -120,13 +117,13 @@ describe("wrong arguments: one line, exit 2, nothing written", () => {
     ],
     ["bad limit", ["jobs", "list", "--limit", "0"], "cairn: --limit must be a whole number of 1 or more\n"],
   ];
-  test.each(cases)("%s", (_name, args, stderr) => {
-    const before = { users: count("users"), tokens: count("tokens"), groups: count("groups"), jobs: count("jobs") };
+  test.each(cases)("%s", async (_name, args, stderr) => {
+    const before = await counts();
     const res = cairn(args.length ? withData(...args) : []);
     expect(res.code).toBe(2);
     if (stderr) expect(res.stderr).toBe(stderr);
     expect(res.stderr.trim().split("\n").length).toBeLessThanOrEqual(stderr ? 1 : 100);
-    expect({ users: count("users"), tokens: count("tokens"), groups: count("groups"), jobs: count("jobs") }).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   test("a bad configuration value is named", () => {

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestApp } from "../helpers/app";
 import { freePort, serve } from "../helpers/cli";
+import { dropDataDirDatabases, prepareDataDir } from "../helpers/data-dir";
 import { md5, uploadFile } from "../helpers/files";
 import { publishableDraft } from "../helpers/records";
 
@@ -13,10 +14,13 @@ let root = "";
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "cairn-path-"));
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(async () => {
+  await dropDataDirDatabases();
+  rmSync(root, { recursive: true, force: true });
+});
 
 test("serves, stores and returns a file from a data directory named with spaces and non-ASCII characters", async () => {
-  const data = join(root, "Forschungsdaten Jörg – データ", "Application Support", "Cairn");
+  const data = await prepareDataDir(join(root, "Forschungsdaten Jörg – データ", "Application Support", "Cairn"));
   const port = freePort();
   const { proc, output } = await serve(["--data", data, "--http", "--port", String(port)]);
   try {

@@ -7,20 +7,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SESSION_COOKIE } from "../../src/core/http";
 import { MAIN, cairn, cleanEnv } from "../helpers/cli";
+import { databaseEnv, dropDataDirDatabases, testEngine } from "../helpers/data-dir";
 
 let home = "";
 let opened = "";
 let env: Record<string, string> = {};
-beforeAll(() => {
+beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), "cairn-desktop-"));
   opened = join(home, "opened.txt");
   const recorder = join(home, "browser.sh");
   writeFileSync(recorder, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`);
   chmodSync(recorder, 0o755);
   const base = Object.fromEntries(Object.entries(cleanEnv()).filter(([k]) => !k.startsWith("XDG_") && k !== "APPDATA"));
-  env = { ...base, HOME: join(home, "home"), CAIRN_BROWSER: recorder };
+  // The data folder is the start's to make: on PostgreSQL its database is named by the environment.
+  env = { ...base, HOME: join(home, "home"), CAIRN_BROWSER: recorder, ...(await databaseEnv(dataDir())) };
 });
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+afterAll(async () => {
+  await dropDataDirDatabases();
+  rmSync(home, { recursive: true, force: true });
+});
 
 const dataDir = () => join(home, "home", ".local", "share", "cairn");
 const LINK = /Sign in:\s+(http:\/\/127\.0\.0\.1:(\d+)\/login\/once\?token=[A-Za-z0-9_-]{43})\n/;
@@ -67,7 +72,9 @@ describe("the desktop start", () => {
     const first = await start();
     port = first.port;
     try {
-      expect(existsSync(join(dataDir(), "cairn.db"))).toBe(true);
+      expect(existsSync(dataDir())).toBe(true);
+      // SQLite's database file; on PostgreSQL the database is the server's, and no cairn.db is made.
+      expect(existsSync(join(dataDir(), "cairn.db"))).toBe(testEngine() === "sqlite");
       expect(first.output).toContain(`Data:     ${dataDir()}\n`);
       expect(first.output).toContain(`Address:  http://127.0.0.1:${port}/\n`);
       expect(first.output).toMatch(/Cairn \d+\.\d+\.\d+ \(source\) is running on this computer\./);

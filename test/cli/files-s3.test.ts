@@ -3,7 +3,6 @@
 // stop; resumable and idempotent), `cairn files verify` on the bucket, and a server killed in the
 // middle of S3 multipart uploads (restart: the transfer resumes, the orphan is aborted).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,13 +13,17 @@ import { md5, octet } from "../helpers/files";
 import { draftWithFiles, publishDraft, publishableDraft } from "../helpers/records";
 import { pseudoRandomBytes, startS3Server, type S3TestServer } from "../helpers/s3-server";
 import { COMMUNITY_BODY } from "../helpers/communities";
+import { dropDataDirDatabases, prepareDataDir, readRows } from "../helpers/data-dir";
 
 const MiB = 1024 * 1024;
 let s3: S3TestServer;
 beforeAll(async () => {
   s3 = await startS3Server();
 });
-afterAll(() => s3.stop());
+afterAll(async () => {
+  await s3.stop();
+  await dropDataDirDatabases();
+});
 
 /** `cairn ARGS` as a child process, awaited (the S3 server answers from this process meanwhile). */
 async function cairn(args: string[], env: Record<string, string>) {
@@ -145,7 +148,7 @@ describe("cairn files migrate --to s3, then cairn files verify", () => {
 
 describe("a server killed in the middle of S3 multipart uploads", () => {
   test("after a restart the multipart transfer resumes, the cut-off upload is aborted, and nothing committed points at a missing object", async () => {
-    const data = join(mkdtempSync(join(tmpdir(), "cairn-kill-")), "data");
+    const data = await prepareDataDir(join(mkdtempSync(join(tmpdir(), "cairn-kill-")), "data"));
     const port = freePort();
     const env = s3.env("k/");
     const first = await serve(["--data", data, "--http", "--port", String(port)], env);
@@ -189,9 +192,7 @@ describe("a server killed in the middle of S3 multipart uploads", () => {
       expect(second.output).toContain("Cairn serving");
       // The start-up sweep runs in the background: the whole file's upload, which no row names, goes.
       for (let i = 0; i < 200 && s3.pendingUploads().length > 1; i++) await Bun.sleep(25);
-      const db = new Database(join(data, "cairn.db"), { readonly: true });
-      const recorded = db.query("SELECT object_id, upload_id FROM file_uploads").all() as { object_id: string; upload_id: string }[];
-      db.close();
+      const recorded = await readRows<{ object_id: string; upload_id: string }>(data, "SELECT object_id, upload_id FROM file_uploads");
       expect(s3.pendingUploads()).toEqual([{ key: `k/${recorded[0]!.object_id}`, uploadId: recorded[0]!.upload_id }]);
       expect(readdirSync(join(data, "files", "tmp"))).toEqual([]);
       const bigEntry = (await (await api("GET", `${files()}/big.nc`)).json()) as { status: string; transfer: { uploaded_parts: number[] } };
@@ -214,9 +215,7 @@ describe("a server killed in the middle of S3 multipart uploads", () => {
         expect(md5(new Uint8Array(await (await api("GET", `/records/${id}/files/${key}/content`)).arrayBuffer()))).toBe(md5(bytes));
       }
       expect(s3.pendingUploads()).toEqual([]);
-      const check = new Database(join(data, "cairn.db"), { readonly: true });
-      const objects = check.query("SELECT id, size FROM file_objects").all() as { id: string; size: number }[];
-      check.close();
+      const objects = await readRows<{ id: string; size: number }>(data, "SELECT id, size FROM file_objects");
       const inBucket = await s3.objects("k/");
       expect(objects.map((o) => [o.id, inBucket.get(`k/${o.id}`)])).toEqual(objects.map((o) => [o.id, o.size]));
     } finally {

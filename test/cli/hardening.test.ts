@@ -7,12 +7,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { narrowPermissions } from "../../src/server/data-dir";
 import { MAIN, cairn, cleanEnv, freePort, raw, serve } from "../helpers/cli";
+import { databaseEnv, dropDataDirDatabases, prepareDataDir, testEngine } from "../helpers/data-dir";
 
 let root = "";
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "cairn-hardening-"));
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(async () => {
+  await dropDataDirDatabases();
+  rmSync(root, { recursive: true, force: true });
+});
 
 /** Stops the server; resolves to its exit code and everything it wrote to stderr. */
 async function stop(proc: Bun.Subprocess<"ignore", "pipe", "pipe">) {
@@ -33,6 +37,7 @@ describe("one server over HTTP", () => {
 
   beforeAll(async () => {
     port = freePort();
+    await prepareDataDir(data());
     server = await serve(["--data", data(), "--http", "--port", String(port)], { CAIRN_APP_TRUSTED_PROXIES: "127.0.0.1", CAIRN_RATELIMIT_GUEST_USER: "2 per day" });
     auth = { authorization: `Bearer ${tokenOf(data())}` };
     const created = await fetch(`http://127.0.0.1:${port}/api/records`, {
@@ -99,10 +104,11 @@ describe("one server over HTTP", () => {
 });
 
 describe("listening", () => {
-  test("a port another program holds is said in one line", () => {
+  test("a port another program holds is said in one line", async () => {
+    const data = await prepareDataDir(join(root, "taken"));
     const other = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
     try {
-      const res = Bun.spawnSync([process.execPath, MAIN, "serve", "--data", join(root, "taken"), "--http", "--port", String(other.port)], { env: cleanEnv() });
+      const res = Bun.spawnSync([process.execPath, MAIN, "serve", "--data", data, "--http", "--port", String(other.port)], { env: cleanEnv() });
       expect(res.exitCode).toBe(2);
       expect(res.stderr.toString()).toBe(`cairn: 127.0.0.1:${other.port} is in use by another program\n`);
     } finally {
@@ -114,7 +120,7 @@ describe("listening", () => {
 describe("HTTPS", () => {
   test("responses carry HSTS", async () => {
     const port = freePort();
-    const { proc } = await serve(["--data", join(root, "https"), "--port", String(port)]);
+    const { proc } = await serve(["--data", await prepareDataDir(join(root, "https")), "--port", String(port)]);
     try {
       const res = await fetch(`https://127.0.0.1:${port}/api/users`, { tls: { rejectUnauthorized: false } } as RequestInit);
       expect(res.headers.get("strict-transport-security")).toBe("max-age=31556926; includeSubDomains");
@@ -127,9 +133,12 @@ describe("HTTPS", () => {
 
 describe("the data directory", () => {
   test("an existing one open to others is made private at start, with one warning naming what changed", async () => {
-    const data = join(root, "old");
+    const data = await prepareDataDir(join(root, "old"));
     // A data directory as an earlier version left it, under the usual umask.
     expect(cairn(["users", "list", "--data", data]).code).toBe(0);
+    // Cairn's own files at its top: SQLite's database with its write-ahead log and shared-memory
+    // index; on PostgreSQL, whose database is the server's, the cairn.toml naming it.
+    const own = testEngine() === "sqlite" ? ["cairn.db", "cairn.db-wal", "cairn.db-shm"] : ["cairn.toml"];
     mkdirSync(join(data, "files", "objects", "ab"), { recursive: true });
     writeFileSync(join(data, "files", "objects", "ab", "abcdef"), "bytes");
     writeFileSync(join(root, "outside.txt"), "not ours");
@@ -137,14 +146,13 @@ describe("the data directory", () => {
     symlinkSync(join(root, "outside.txt"), join(data, "files", "link"));
     writeFileSync(join(data, "notes.txt"), "the operator's own file");
     for (const dir of [data, join(data, "files"), join(data, "files", "objects"), join(data, "files", "objects", "ab")]) chmodSync(dir, 0o755);
-    for (const file of ["cairn.db", "notes.txt", "files/objects/ab/abcdef"]) chmodSync(join(data, file), 0o644);
+    for (const file of [own[0]!, "notes.txt", "files/objects/ab/abcdef"]) chmodSync(join(data, file), 0o644);
 
     const port = freePort();
     const { proc } = await serve(["--data", data, "--http", "--port", String(port)]);
     let token = "";
     try {
-      for (const path of ["", "cairn.db", "cairn.db-wal", "cairn.db-shm", "admin-credentials.txt", "cairn.pid"])
-        expect({ path, mode: modeOf(join(data, path)) }).toEqual({ path, mode: path ? "600" : "700" });
+      for (const path of ["", ...own, "admin-credentials.txt", "cairn.pid"]) expect({ path, mode: modeOf(join(data, path)) }).toEqual({ path, mode: path ? "600" : "700" });
       expect(modeOf(join(data, "files", "objects", "ab"))).toBe("700");
       expect(modeOf(join(data, "files", "objects", "ab", "abcdef"))).toBe("600");
       // Not Cairn's: the operator's file and the target of a link are left as they were.
@@ -173,7 +181,7 @@ describe("the data directory", () => {
       expect(code).toBe(0);
       const warnings = stderr.split("\n").filter((l) => l.startsWith("warning:"));
       expect(warnings).toEqual([
-        `warning: ${data} was readable by other users; made private (directories 0700, files 0600): ., cairn.db, files/, files/objects/, files/objects/ab/, files/objects/ab/abcdef`,
+        `warning: ${data} was readable by other users; made private (directories 0700, files 0600): ., ${own[0]}, files/, files/objects/, files/objects/ab/, files/objects/ab/abcdef`,
       ]);
     }
     // Once private, a restart has nothing to say.
@@ -182,9 +190,10 @@ describe("the data directory", () => {
     expect(stderr).not.toContain("warning:");
   });
 
-  test("a new one is made private, and so is what a CLI command creates in it", () => {
+  test("a new one is made private, and so is what a CLI command creates in it", async () => {
     const data = join(root, "fresh", "data");
-    expect(cairn(["users", "list", "--data", data]).code).toBe(0);
+    // Made by the command itself: on PostgreSQL the database is named by the environment.
+    expect(cairn(["users", "list", "--data", data], await databaseEnv(data)).code).toBe(0);
     expect(modeOf(data)).toBe("700");
     for (const name of readdirSync(data)) expect({ name, mode: modeOf(join(data, name)) }).toEqual({ name, mode: lstatSync(join(data, name)).isDirectory() ? "700" : "600" });
   });

@@ -4,14 +4,17 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Database } from "bun:sqlite";
 import { MAIN, cairn, cleanEnv, freePort, serve } from "../helpers/cli";
+import { dropDataDirDatabases, prepareDataDir, readRows, writeRows } from "../helpers/data-dir";
 
 let root = "";
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "cairn-serve-"));
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(async () => {
+  await dropDataDirDatabases();
+  rmSync(root, { recursive: true, force: true });
+});
 
 async function stop(proc: Bun.Subprocess) {
   proc.kill("SIGTERM");
@@ -20,7 +23,7 @@ async function stop(proc: Bun.Subprocess) {
 
 describe("first start with --admin-email", () => {
   test("the first administrator has that address, and OAI-PMH Identify gives it as adminEmail", async () => {
-    const data = join(root, "admin-email");
+    const data = await prepareDataDir(join(root, "admin-email"));
     const port = freePort();
     const { proc, output } = await serve(["--data", data, "--http", "--port", String(port), "--admin-email", "repository@library.example.org"]);
     try {
@@ -42,6 +45,7 @@ describe("first start over HTTP", () => {
 
   test("creates the administrator and its token, and answers with it", async () => {
     port = freePort();
+    await prepareDataDir(data());
     const { proc, output } = await serve(["--data", data(), "--http", "--port", String(port)]);
     try {
       const file = join(data(), "admin-credentials.txt");
@@ -64,18 +68,17 @@ describe("first start over HTTP", () => {
   });
 
   test("a second start keeps the administrator and resumes a job a crash left running", async () => {
-    const db = new Database(join(data(), "cairn.db"));
     const now = Date.now();
-    db.query("INSERT INTO jobs (name, status, attempts, run_at, lease_until, created, updated) VALUES ('jobs-prune', 'running', 1, ?1, ?2, ?1, ?1)").run(now, now + 3_600_000);
-    db.close();
+    await writeRows(data(), "INSERT INTO jobs (name, status, attempts, run_at, lease_until, created, updated) VALUES ('jobs-prune', 'running', 1, ?1, ?2, ?1, ?1)", [
+      now,
+      now + 3_600_000,
+    ]);
     const { proc, output } = await serve(["--data", data(), "--http", "--port", String(port)]);
     try {
       expect(output).not.toContain("Created administrator");
       let status = "";
       for (let i = 0; i < 100 && status !== "succeeded"; i++) {
-        const check = new Database(join(data(), "cairn.db"), { readonly: true });
-        status = (check.query("SELECT status FROM jobs ORDER BY id DESC LIMIT 1").get() as { status: string }).status;
-        check.close();
+        status = (await readRows<{ status: string }>(data(), "SELECT status FROM jobs ORDER BY id DESC LIMIT 1"))[0]!.status;
         if (status !== "succeeded") await Bun.sleep(50);
       }
       expect(status).toBe("succeeded");
@@ -93,7 +96,7 @@ describe("first start over HTTP", () => {
 describe("HTTPS by default", () => {
   test("serves a self-signed certificate made for the host names", async () => {
     const port = freePort();
-    const data = join(root, "https");
+    const data = await prepareDataDir(join(root, "https"));
     const { proc, output } = await serve(["--data", data, "--port", String(port)]);
     try {
       expect(output).toContain(`Cairn serving https://127.0.0.1:${port}`);
@@ -109,10 +112,15 @@ describe("HTTPS by default", () => {
   });
 
   test("a second server on the same data directory is refused", async () => {
-    const data = join(root, "locked");
+    const data = await prepareDataDir(join(root, "locked"));
     const first = await serve(["--data", data, "--http", "--port", String(freePort())]);
     try {
-      const second = Bun.spawnSync([process.execPath, MAIN, "serve", "--data", data, "--http", "--port", String(freePort())], { env: cleanEnv() });
+      // Stopped after 20 s: a refused server that does not exit fails here rather than hanging the file.
+      const second = Bun.spawnSync([process.execPath, MAIN, "serve", "--data", data, "--http", "--port", String(freePort())], {
+        env: cleanEnv(),
+        timeout: 20_000,
+        killSignal: "SIGKILL",
+      });
       expect(second.exitCode).toBe(2);
       expect(second.stderr.toString()).toBe(`cairn: another cairn server (pid ${first.proc.pid}) is serving ${data}\n`);
     } finally {
@@ -120,8 +128,9 @@ describe("HTTPS by default", () => {
     }
   });
 
-  test("missing TLS files are named", () => {
-    const res = Bun.spawnSync([process.execPath, MAIN, "serve", "--data", join(root, "tls-missing"), "--tls-cert", "/nope/cert.pem", "--tls-key", "/nope/key.pem"], {
+  test("missing TLS files are named", async () => {
+    const data = await prepareDataDir(join(root, "tls-missing"));
+    const res = Bun.spawnSync([process.execPath, MAIN, "serve", "--data", data, "--tls-cert", "/nope/cert.pem", "--tls-key", "/nope/key.pem"], {
       env: cleanEnv(),
     });
     expect(res.exitCode).toBe(2);

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Database } from "bun:sqlite";
 import { gzipSync } from "node:zlib";
 import { cairn } from "../helpers/cli";
+import { dropDataDirDatabases, prepareDataDir, readRows } from "../helpers/data-dir";
 
 let dir = "";
 let data = "";
@@ -14,17 +14,11 @@ const file = (name: string, content: string | Uint8Array) => {
   writeFileSync(path, content);
   return path;
 };
-const rows = (type: string) => {
-  const db = new Database(join(data, "cairn.db"), { readonly: true });
-  try {
-    return db
-      .query("SELECT id, data FROM vocabulary_entries WHERE type = ? ORDER BY id")
-      .all(type)
-      .map((r: any) => ({ id: r.id, ...JSON.parse(r.data) }));
-  } finally {
-    db.close();
-  }
-};
+const rows = async (type: string) =>
+  (await readRows<{ id: string; data: string }>(data, "SELECT id, data FROM vocabulary_entries WHERE type = ? ORDER BY id", [type])).map((r) => ({
+    id: r.id,
+    ...JSON.parse(r.data),
+  }));
 const importFile = (type: string, path: string) => cairn(["vocabularies", "import", type, path, "--data", data]);
 
 const rorOrg = (id: string, name: string, extra: object = {}) => ({
@@ -37,14 +31,17 @@ const rorOrg = (id: string, name: string, extra: object = {}) => ({
   ...extra,
 });
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "cairn-vocab-cli-"));
-  data = join(dir, "data");
+  data = await prepareDataDir(join(dir, "data"));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await dropDataDirDatabases();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe("imports", () => {
-  test("names from CSV: created, then unchanged on a second run, updated when a row changes", () => {
+  test("names from CSV: created, then unchanged on a second run, updated when a row changes", async () => {
     const csv =
       "id,given_name,family_name,identifiers,affiliations\n0000-0002-1825-0097,Ada,Lovelace,orcid:0000-0002-1825-0097,Analytical Society\nn2,Charles,Babbage,,Cambridge;Royal Society\n,Nobody,Known,,\n";
     const path = file("names.csv", csv);
@@ -55,7 +52,7 @@ describe("imports", () => {
     expect(again.stdout).toMatch(/^names: created 0, updated 0, unchanged 2, skipped 1 /);
     file("names.csv", csv.replace("Cambridge;Royal Society", "Trinity College"));
     expect(importFile("names", path).stdout).toMatch(/^names: created 0, updated 1, unchanged 1, skipped 1 /);
-    expect(rows("names")).toEqual([
+    expect(await rows("names")).toEqual([
       {
         id: "0000-0002-1825-0097",
         name: "Lovelace, Ada",
@@ -68,12 +65,12 @@ describe("imports", () => {
     ]);
   });
 
-  test("funders from a gzipped ROR v2 dump", () => {
+  test("funders from a gzipped ROR v2 dump", async () => {
     const dump = [rorOrg("00k4n6c32", "European Commission"), { id: "https://ror.org/0000000xx", names: [], status: "active" }];
     const res = importFile("funders", file("ror.json.gz", gzipSync(JSON.stringify(dump))));
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^funders: created 1, updated 0, unchanged 0, skipped 1 /);
-    expect(rows("funders")).toEqual([
+    expect(await rows("funders")).toEqual([
       expect.objectContaining({
         id: "00k4n6c32",
         name: "European Commission",
@@ -86,10 +83,10 @@ describe("imports", () => {
     ]);
   });
 
-  test("subjects from YAML and awards from OpenAIRE JSON lines", () => {
+  test("subjects from YAML and awards from OpenAIRE JSON lines", async () => {
     const yaml = "- id: https://id.nlm.nih.gov/mesh/D000001\n  scheme: MeSH\n  subject: Calcimycin\n- id: x\n  scheme: MeSH\n";
     expect(importFile("subjects", file("subjects.yaml", yaml)).stdout).toMatch(/^subjects: created 1, updated 0, unchanged 0, skipped 1 /);
-    expect(rows("subjects")).toEqual([{ id: "https://id.nlm.nih.gov/mesh/D000001", scheme: "MeSH", subject: "Calcimycin" }]);
+    expect(await rows("subjects")).toEqual([{ id: "https://id.nlm.nih.gov/mesh/D000001", scheme: "MeSH", subject: "Calcimycin" }]);
     const project = {
       code: "101000001",
       title: "Ocean observations",
@@ -100,7 +97,7 @@ describe("imports", () => {
     const res = importFile("awards", file("projects.jsonl.gz", gzipSync(JSON.stringify(project) + "\n")));
     expect(res.code).toBe(0);
     expect(res.stdout).toStartWith("awards: created 1,");
-    expect(rows("awards")[0]).toMatchObject({ id: "00k4n6c32::101000001", number: "101000001", title: { en: "Ocean observations" }, acronym: "OCEAN" });
+    expect((await rows("awards"))[0]).toMatchObject({ id: "00k4n6c32::101000001", number: "101000001", title: { en: "Ocean observations" }, acronym: "OCEAN" });
   });
 });
 
@@ -116,8 +113,8 @@ describe("wrong arguments: one line, exit 2", () => {
     expect(res.stderr).toBe(stderr);
   });
 
-  test("a zip or a broken dump is named, and nothing of it is written", () => {
-    const before = rows("funders").length;
+  test("a zip or a broken dump is named, and nothing of it is written", async () => {
+    const before = (await rows("funders")).length;
     const zip = importFile("funders", file("ror.zip", new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0])));
     expect(zip.code).toBe(2);
     expect(zip.stderr).toStartWith(`cairn: cannot read ${join(dir, "ror.zip")}: `);
@@ -125,8 +122,8 @@ describe("wrong arguments: one line, exit 2", () => {
     const broken = importFile("affiliations", file("broken.json", '[{"id": "https://ror.org/x", "names": ['));
     expect(broken.code).toBe(2);
     expect(broken.stderr.split("\n").length).toBe(2);
-    expect(rows("funders").length).toBe(before);
-    expect(rows("affiliations")).toEqual([]);
+    expect((await rows("funders")).length).toBe(before);
+    expect(await rows("affiliations")).toEqual([]);
   });
 
   test("subjects need a tabular file", () => {

@@ -10,11 +10,11 @@ import { publishableDraft, publishRecord } from "./records";
 
 const FAKE_NOW = join(import.meta.dir, "fake-now.ts");
 
-/** `cairn ARGS` without blocking this process (cli.ts's cairn() does): in-process writes go on meanwhile. */
-export function startCairn(args: string[], options: { clock?: Clock } = {}) {
+/** `cairn ARGS` without blocking this process (cli.ts's cairn() does): in-process writes go on meanwhile. `env` adds to the clean environment. */
+export function startCairn(args: string[], options: { clock?: Clock; env?: Record<string, string> } = {}) {
   const preload = options.clock ? ["--preload", FAKE_NOW] : [];
   const clockEnv: Record<string, string> = options.clock ? { FAKE_NOW_MS: String(options.clock.now()) } : {};
-  const proc = Bun.spawn([process.execPath, ...preload, MAIN, ...args], { env: { ...cleanEnv(), ...clockEnv }, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, ...preload, MAIN, ...args], { env: { ...cleanEnv(), ...clockEnv, ...options.env }, stdout: "pipe", stderr: "pipe" });
   const result = (async (): Promise<CliResult> => {
     const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     return { code, stdout, stderr };
@@ -22,15 +22,16 @@ export function startCairn(args: string[], options: { clock?: Clock } = {}) {
   return { proc, result };
 }
 
-export const runCairn = (args: string[], options: { clock?: Clock } = {}) => startCairn(args, options).result;
+export const runCairn = (args: string[], options: { clock?: Clock; env?: Record<string, string> } = {}) => startCairn(args, options).result;
 
 /**
  * Publishes `count` records as alice, each with one file of `bytes` bytes (random base64 with
  * `random`, which compresses little); returns their ids and files' MD5s.
  */
-export async function seedRecords(app: TestApp, count: number, { bytes = 2000, title = "Seeded survey", random = false } = {}) {
+export async function seedRecords(app: TestApp, count: number, { bytes = 2000, title = "Seeded survey", random = false, apartMs = 0 } = {}) {
   const records: { id: string; md5: string }[] = [];
   for (let i = 0; i < count; i++) {
+    if (i > 0 && apartMs) app.clock.advance(apartMs);
     const filler = random ? randomBytes(bytes).toString("base64").slice(0, bytes) : String.fromCharCode(97 + (i % 26));
     const content = `${title} ${i}\n`.padEnd(bytes, filler);
     const body = publishableDraft({ files: { enabled: true } });
