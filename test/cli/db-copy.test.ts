@@ -92,6 +92,8 @@ describe("cairn db copy", () => {
       "SELECT relname AS \"table\" FROM pg_stat_user_tables WHERE last_analyze IS NULL AND last_autoanalyze IS NULL AND relname IN ('records', 'users', 'vocabulary_entries', 'record_parents')",
     );
     expect(unanalyzed).toEqual([]);
+    // The full-text index's pending list merged (a search would read it through sequentially): nothing left to merge.
+    expect(await port.statements.get("SELECT gin_clean_pending_list('record_fts_doc'::regclass) AS pages")).toEqual({ pages: 0 });
     port.close();
   }, 60_000);
 

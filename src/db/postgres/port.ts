@@ -239,10 +239,14 @@ export function createPostgresPort(url: string, options: PostgresPortOptions = {
       return ((await sql.unsafe("SELECT pg_database_size(current_database()) AS n"))[0] as unknown as { n: number }).n;
     },
     // Fresh planner statistics (after a copy or a restore the tables have none until autovacuum
-    // comes round); the rest of SQLite's housekeeping autovacuum does.
+    // comes round), the GIN indexes' pending entries merged; the rest autovacuum does.
     optimize: async () => {
       await ready();
       await sql.unsafe("ANALYZE");
+      // The full-text (GIN) indexes' pending lists merged in, which searches read through sequentially.
+      await sql.unsafe(
+        "SELECT gin_clean_pending_list(c.oid::regclass) FROM pg_class c JOIN pg_am a ON a.oid = c.relam JOIN pg_namespace n ON n.oid = c.relnamespace WHERE a.amname = 'gin' AND n.nspname = current_schema()",
+      );
       return null;
     },
     close: () => {

@@ -56,6 +56,10 @@ export async function rebuildIndex(db: Db, fileTypes: FileTypes = () => [], hook
   // Fresh statistics for the planner: with the old ones (or none, after a copy) it takes a keyword
   // lookup for one row and loops over it (0.3 s a search at 1,000 records) until autovacuum runs.
   await db.statements.run("ANALYZE record_index, record_terms, record_fts, record_fts_vocab");
+  // And the full-text indexes' pending entries merged in: a GIN index takes a bulk write into a
+  // pending list that every search then reads through (a sequential scan, 66 ms instead of 3.5 ms
+  // for one word at 20,000 records) until vacuum merges it.
+  await db.statements.get("SELECT gin_clean_pending_list('record_fts_doc'::regclass) AS a, gin_clean_pending_list('record_fts_vocab_trgm'::regclass) AS b");
   return indexed;
 }
 
