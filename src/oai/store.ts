@@ -70,14 +70,19 @@ export const earliestTombstone = async (db: Db) =>
     )
   )?.t ?? null;
 
+const keysIn = async (db: Db) => (await db.select().from(oaiTokenKeysTable).orderBy(desc(oaiTokenKeysTable.id))).map((r) => r.secret);
+
 /** The signing keys of resumption tokens, newest first; the first call makes one. */
-export function tokenKeys(db: Db, newSecret: () => string, now: number): Promise<string[]> {
+export async function tokenKeys(db: Db, newSecret: () => string, now: number): Promise<string[]> {
+  // Read first: a harvest must not wait for the write lock (behind a long write, such as the
+  // statistics' aggregation) only to find the keys there.
+  const existing = await keysIn(db);
+  if (existing.length) return existing;
   // One transaction: two first harvests at once make one key, not two.
   return db.write(async (tx) => {
-    const keys = async () => (await tx.select().from(oaiTokenKeysTable).orderBy(desc(oaiTokenKeysTable.id))).map((r) => r.secret);
-    const existing = await keys();
-    if (existing.length) return existing;
+    const again = await keysIn(tx);
+    if (again.length) return again;
     await tx.insert(oaiTokenKeysTable).values({ secret: newSecret(), created: now });
-    return keys();
+    return keysIn(tx);
   });
 }
