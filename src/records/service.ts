@@ -281,9 +281,7 @@ export function createRecordsService(deps: RecordsDeps) {
 
     /** Statistics: parents' all-version unique views/downloads into the index columns the popularity sorts use. */
     async updatePopularity(rows: { parentId: string; views: number; downloads: number }[]) {
-      await db.write(async () => {
-        for (const row of rows) await index.setPopularity(row.parentId, row.views, row.downloads);
-      });
+      await db.write(() => index.setPopularity(rows));
     },
 
     /**

@@ -573,7 +573,7 @@ export function runSearchConformance(name: string, makeSearch: (corpus: SearchCo
         ] as const) {
           const parent = (await c.ctx.services.deps.db.statements.all<{ p: string }>("SELECT parent_id AS p FROM records GROUP BY parent_id ORDER BY min(created), parent_id"))[2]!
             .p;
-          await c.ctx.services.deps.db.write(() => search.setPopularity(parent, 7, 3));
+          await c.ctx.services.deps.db.write(() => search.setPopularity([{ parentId: parent, views: 7, downloads: 3 }]));
         }
         const before = await engine.check();
         expect(await engine.rebuild(corpus.ctx.clock.now(), () => [])).toBe(before.records);

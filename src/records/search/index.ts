@@ -108,6 +108,13 @@ export interface IndexCheck {
  * write transaction (`db.write`), in its asynchronous flow, so they join it: an index row is
  * written or rolled back with the record row it stands for.
  */
+/** A parent's all-version unique views and downloads. */
+export interface ParentPopularity {
+  parentId: string;
+  views: number;
+  downloads: number;
+}
+
 export interface RecordSearch {
   /** Writes (or rewrites) the index rows of a record or draft. */
   indexRecord(row: IndexedRow, parent: IndexedParent): Promise<void>;
@@ -115,8 +122,8 @@ export interface RecordSearch {
   unindexRecord(recordId: string, isDraft: boolean): Promise<void>;
   /** Mirrors records.is_latest for a parent's published versions. */
   indexLatestFlags(parentId: string, latestId: string): Promise<void>;
-  /** A parent's popularity (all versions' unique views/downloads), which the popularity sorts use. */
-  setPopularity(parentId: string, views: number, downloads: number): Promise<void>;
+  /** Parents' popularity (all versions' unique views/downloads), which the popularity sorts use; many at once (an aggregation's). */
+  setPopularity(rows: readonly ParentPopularity[]): Promise<void>;
   /** The access the index holds for a published record, before it is re-indexed (OAI-PMH hears of a change). */
   indexedAccess(id: string): Promise<string | null>;
 

@@ -23,7 +23,7 @@ export function createPostgresRecordSearch(db: Db, lookup: EntryLookup): RecordS
     indexRecord: (row, parent) => indexer.indexRecord(db, row, parent),
     unindexRecord: (recordId, isDraft) => indexer.unindexRecord(db, recordId, isDraft),
     indexLatestFlags: (parentId, latestId) => indexer.indexLatestFlags(db, parentId, latestId),
-    setPopularity: (parentId, views, downloads) => indexer.setPopularity(db, parentId, views, downloads),
+    setPopularity: (rows) => indexer.setPopularity(db, rows),
     indexedAccess: (id) => harvest.indexedAccess(db, id),
 
     // One transaction: writers wait for it, so `since` (writes made while it ran) has nothing to catch up.

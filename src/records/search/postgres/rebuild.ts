@@ -6,7 +6,7 @@
 import type { Db } from "../../../db/port";
 import type { IndexCheck, RebuildHooks } from "../index";
 import { draftOf, publishedOf, withFileTypes, type FileTypes, type Raw } from "../rebuild-rows";
-import { indexRecord } from "./indexer";
+import { indexRecord, setPopularity } from "./indexer";
 
 const BATCH = 2000;
 
@@ -49,7 +49,10 @@ export async function rebuildIndex(db: Db, fileTypes: FileTypes = () => [], hook
     // Drafts too: the owners' own listings search them.
     const drafts = await withFileTypes((await tx.statements.all<Raw>(DRAFTS_SQL)).map(draftOf), fileTypes);
     for (const { row, parent } of drafts) await indexRecord(tx, row, parent, true);
-    for (const p of popularity) await tx.statements.run("UPDATE record_index SET views = ?, downloads = ? WHERE parent_id = ?", [p.views, p.downloads, p.parent_id]);
+    await setPopularity(
+      tx,
+      popularity.map((p) => ({ parentId: p.parent_id, views: p.views, downloads: p.downloads })),
+    );
     hooks.beforeSwap?.();
     return (await tx.statements.get<{ n: number }>("SELECT count(*) AS n FROM record_index WHERE is_draft = 0"))!.n;
   });

@@ -102,11 +102,13 @@ export function createSqliteRecordSearch(db: Db, lookup: EntryLookup, options: R
     check: () => onSqlite(db, checkIndex),
 
     /** On the index rows and in the copies, which stay current (see column-copy.ts). */
-    setPopularity: (parentId, views, downloads) =>
+    setPopularity: (rows) =>
       onSqlite(db, (s) => {
-        const keys = indexer.setPopularity(s, parentId, views, downloads);
-        for (const key of keys) copy.setPopularity(key, views, downloads);
-        readers?.setPopularity(keys, views, downloads);
+        for (const { parentId, views, downloads } of rows) {
+          const keys = indexer.setPopularity(s, parentId, views, downloads);
+          for (const key of keys) copy.setPopularity(key, views, downloads);
+          readers?.setPopularity(keys, views, downloads);
+        }
       }),
 
     close: () => readers?.close(),
