@@ -84,3 +84,30 @@ describe("recorder", () => {
     expect(salts.length).toBe(2);
   });
 });
+
+describe("the events' record keys", () => {
+  let ctx: TestApp;
+  beforeAll(async () => {
+    ctx = await createTestApp();
+  });
+  afterAll(() => ctx.close());
+
+  test("a batch of views of 1,200 records seen for the first time (more than one look-up batch): one key each, the same key again later", async () => {
+    const { insertEvents } = await import("../../src/stats/store");
+    const ids = Array.from({ length: 1200 }, (_, i) => `rec${String(i).padStart(4, "0")}-x`);
+    const event = (recordId: string, ts: number) => ({ kind: VIEW, ts, recordId, parentId: `p-${recordId}`, visitor: "v1", fileKey: null, bytes: 0, isMachine: false });
+    await insertEvents(ctx.services.deps.db, [...ids, ...ids.slice(0, 10)].map((id, i) => event(id, 1000 + i)));
+    await insertEvents(ctx.services.deps.db, [event(ids[700]!, 5000), event("rec-new-x", 5001)]);
+    const db = ctx.services.deps.db;
+    const keys = await db.statements.all<{ key: number; value: string }>("SELECT key, value FROM stats_keys WHERE value LIKE 'rec%-x' ORDER BY value");
+    expect(keys.length).toBe(1201);
+    expect(new Set(keys.map((k) => k.key)).size).toBe(1201);
+    // Every stored event carries its own record's key.
+    const wrong = await db.statements.all<{ n: number }>(
+      "SELECT count(*) AS n FROM stats_events e JOIN stats_keys k ON k.key = e.record_key WHERE e.record_id LIKE 'rec%-x' AND k.value <> e.record_id",
+    );
+    expect(wrong).toEqual([{ n: 0 }]);
+    const counted = await db.statements.get<{ n: number }>("SELECT count(*) AS n FROM stats_events WHERE record_id LIKE 'rec%-x'");
+    expect(counted).toEqual({ n: 1212 });
+  });
+});

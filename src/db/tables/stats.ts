@@ -4,7 +4,7 @@
 // the aggregation's upserts then touch one B-tree instead of two.
 // Only drizzle-kit reads these declarations (to generate migrations): src/stats/store.ts queries
 // the tables with its own SQL (upserts into WITHOUT ROWID tables).
-// Dialect-specific (src/stats/store.ts): recordKeyOf and insertStateIfMissing use `INSERT OR
+// Dialect-specific (src/stats/store.ts): recordKeysOf and insertStateIfMissing use `INSERT OR
 // IGNORE` -> `ON CONFLICT DO NOTHING`; withPageCache (db/sqlite/connection.ts) sets SQLite's page cache (-> nothing, or `SET
 // work_mem`); the WITHOUT ROWID tables are plain tables with their primary key; stats_keys.key is a
 // rowid alias -> identity; deleteStatesLike's `LIKE ? || '%'` is ASCII case-insensitive on SQLite,
