@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createRecorder } from "../../src/stats/events";
-import { DOWNLOAD, VIEW } from "../../src/stats/model";
+import { DOWNLOAD, VIEW, type NewEvent } from "../../src/stats/model";
 import { classifyAgent } from "../../src/stats/robots";
 
 describe("COUNTER user-agent lists", () => {
@@ -95,8 +95,11 @@ describe("the events' record keys", () => {
   test("a batch of views of 1,200 records seen for the first time (more than one look-up batch): one key each, the same key again later", async () => {
     const { insertEvents } = await import("../../src/stats/store");
     const ids = Array.from({ length: 1200 }, (_, i) => `rec${String(i).padStart(4, "0")}-x`);
-    const event = (recordId: string, ts: number) => ({ kind: VIEW, ts, recordId, parentId: `p-${recordId}`, visitor: "v1", fileKey: null, bytes: 0, isMachine: false });
-    await insertEvents(ctx.services.deps.db, [...ids, ...ids.slice(0, 10)].map((id, i) => event(id, 1000 + i)));
+    const event = (recordId: string, ts: number): NewEvent => ({ kind: VIEW, ts, recordId, parentId: `p-${recordId}`, visitor: "v1", fileKey: null, bytes: 0, isMachine: false });
+    await insertEvents(
+      ctx.services.deps.db,
+      [...ids, ...ids.slice(0, 10)].map((id, i) => event(id, 1000 + i)),
+    );
     await insertEvents(ctx.services.deps.db, [event(ids[700]!, 5000), event("rec-new-x", 5001)]);
     const db = ctx.services.deps.db;
     const keys = await db.statements.all<{ key: number; value: string }>("SELECT key, value FROM stats_keys WHERE value LIKE 'rec%-x' ORDER BY value");
