@@ -9,8 +9,9 @@
 // src/records/search/postgres/) it is a table of (key, doc tsvector with GIN, length), its words
 // cut as SQLite's tokenizer cuts them (src/search/postgres/text.ts), ranked by the same bm25
 // formula (bm25.ts), and full-text wildcards expand through record_fts_vocab (pg_trgm), where
-// SQLite reads its fts5vocab table. Keyword and column wildcards are GLOB on SQLite, anchored `~`
-// on PostgreSQL (src/search/*/compile.ts).
+// SQLite reads its full-text index's own vocabulary table (src/search/sqlite/wildcards.ts).
+// Keyword and column wildcards are GLOB on SQLite, anchored `~` on PostgreSQL
+// (src/search/*/compile.ts).
 // is_draft/deleted/is_latest are 0/1 integers on both engines (records/policy.ts scopeSql runs on
 // both); the indexer's `is_latest IS NOT (…)` is a CASE with IS DISTINCT FROM there; SQLite's rebuild
 // uses shadow tables (sqlite_master, the page cache), PostgreSQL's one transaction; column-copy.ts
