@@ -2,7 +2,7 @@
 // (dependency-cruiser) in CI: no circles, shared layers never import feature areas, no area reads
 // another's store, pages reach services only, and within an area nothing imports back up its layers.
 const FEATURES =
-  "(access|access-requests|accounts|admin|audit|backup|cli|communities|curation|docs|exports|files|groups|iiif|mail|members|moderation|oai|pages|pids|quotas|record-requests|records|requests|server|sessions|stats|tokens|users|vocabularies)";
+  "(access|access-requests|accounts|admin|audit|backup|cli|communities|curation|docs|exports|files|groups|iiif|mail|members|moderation|oai|pages|pids|quotas|rate-limits|record-requests|records|requests|server|sessions|stats|tokens|users|vocabularies)";
 
 module.exports = {
   forbidden: [

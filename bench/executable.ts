@@ -45,12 +45,12 @@ export interface Launched {
   stop: () => Promise<void>;
 }
 
-/** Spawns `cairn serve --http` on `data` and polls GET /ping every 2 ms until it answers. */
-export async function launch(data: string, command: string[] = [EXECUTABLE]): Promise<Launched> {
+/** Spawns `cairn serve --http` (with `extra` arguments) on `data` and polls GET /ping every 2 ms until it answers. */
+export async function launch(data: string, command: string[] = [EXECUTABLE], extra: string[] = []): Promise<Launched> {
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const server = Bun.spawn([...command, "serve", "--http", "--port", String(port), "--data", data], { stdout: "ignore", stderr: "inherit" });
+  const server = Bun.spawn([...command, "serve", "--http", "--port", String(port), "--data", data, ...extra], { stdout: "ignore", stderr: "inherit" });
   for (;;) {
     if (server.exitCode !== null) throw new Error(`${command.join(" ")} exited with ${server.exitCode} before answering`);
     if (performance.now() - started > 60_000) throw new Error(`${command.join(" ")} did not answer within 60 s`);

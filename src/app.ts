@@ -8,6 +8,7 @@ import { systemActor } from "./core/actor";
 import { createAddressResolver } from "./core/client-address";
 import { actorContext, createHttp } from "./core/http";
 import { httpPolicy } from "./core/http-policy";
+import { createSharedRateCounts } from "./rate-limits/store";
 import { newUuid } from "./core/ids";
 import { createLinks } from "./core/links";
 import { systemClock, type Clock } from "./core/time";
@@ -315,6 +316,7 @@ export function createServices(options: AppOptions) {
   const iiif = createIiifService({ links: deps.links, records, files: fileStore, log });
   const recordRequests = createRecordRequestsService({ records: records.curation, requests });
   const oai = createOaiService({ ...deps, audit, records, exportContext: exportsService.context(), adminEmails, communitySets: communities.oaiSets });
+  const worker = createWorker(runner, { concurrency: config.JOBS_CONCURRENCY, pollMs: config.JOBS_POLL_INTERVAL_MS });
   return {
     deps,
     log,
@@ -354,8 +356,16 @@ export function createServices(options: AppOptions) {
     vocabularyImports,
     jobs,
     backup,
-    health: createHealthService({ config, clock, startedAt, adminEmails, checkIndex: records.checkIndex, databaseBytes: () => db.sizeBytes() }),
-    worker: createWorker(runner, { concurrency: config.JOBS_CONCURRENCY, pollMs: config.JOBS_POLL_INTERVAL_MS }),
+    health: createHealthService({
+      config,
+      clock,
+      startedAt,
+      adminEmails,
+      checkIndex: records.checkIndex,
+      databaseBytes: () => db.sizeBytes(),
+      servingProcesses: () => worker.listInstances(),
+    }),
+    worker,
     stats,
     /** Resolves once the fixture load and buffered writes are done and the database is closed. */
     close: async () => {
@@ -385,7 +395,7 @@ export function createApp(options: AppOptions) {
       authenticate,
       streamedBodyRoutes: new Set<string>([...FILE_CONTENT_ROUTES, ...COMMUNITY_CONTENT_ROUTES, ...ADMIN_UPLOAD_ROUTES, ...VOCABULARY_IMPORT_ROUTES]),
       formBodyRoutes: new Set<string>([...OAI_FORM_ROUTES, ...PAGE_FORM_ROUTES]),
-      policy: httpPolicy(config, services.deps.clock),
+      policy: httpPolicy(config, services.deps.clock, { sharedCounts: createSharedRateCounts(services.deps.db), log: services.log }),
       htmlError: htmlErrorPages(pages),
     },
     () => app.routes,

@@ -18,6 +18,12 @@ export const MiB = 1024 ** 2;
 export const CONFIG_KEYS = {
   HOST: { kind: "string", default: "127.0.0.1", description: "Address the server listens on." },
   PORT: { kind: "integer", default: 5000, description: "Port the server listens on." },
+  WORKERS: {
+    kind: "string",
+    default: "1",
+    description:
+      "Serving processes of `cairn serve` on this machine, sharing its port (Linux spreads the connections between them): a number, or auto for one per CPU core. A crashed one is started again. Elsewhere than Linux one process serves.",
+  },
   BASE_URL: {
     kind: "string",
     default: "",

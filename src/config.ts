@@ -184,6 +184,7 @@ const LOGO_MAX_BYTES = 1024 * 1024;
 /** Derived defaults and cross-key checks. */
 function finish(config: Config): Config {
   if (config.PORT < 0 || config.PORT > 65535) throw new ConfigError(`PORT must be 0-65535, got ${config.PORT}`);
+  if (!/^(auto|[1-9]\d{0,2})$/.test(config.WORKERS)) throw new ConfigError(`WORKERS must be a number of processes (1-999) or auto, got ${JSON.stringify(config.WORKERS)}`);
   if (!config.BASE_URL) {
     const host = config.HOST.includes(":") && !config.HOST.startsWith("[") ? `[${config.HOST}]` : config.HOST;
     config.BASE_URL = `${config.HTTP ? "http" : "https"}://${host}:${config.PORT}`;
@@ -297,4 +298,13 @@ export function describeConfig(): { key: ConfigKey; kind: Kind; default: string;
         : String(spec.default),
     description: spec.description,
   }));
+}
+
+/**
+ * Set in the environment of the processes `cairn serve --workers N` starts (server/workers.ts):
+ * which worker this is and its supervisor's pid, or null in any other process.
+ */
+export function workerRole(env: Record<string, string | undefined> = process.env): { index: number; supervisorPid: number } | null {
+  const m = /^(\d+):(\d+)$/.exec(env.CAIRN_WORKER_OF ?? "");
+  return m ? { index: Number(m[1]), supervisorPid: Number(m[2]) } : null;
 }

@@ -160,6 +160,8 @@ export function createAdminApi(deps: AdminApiDeps) {
           drafts: index.drafts,
           indexed_drafts: index.indexedDrafts,
         },
+        process: h.process,
+        serving_processes: h.servingProcesses.map((p) => ({ host: p.host, pid: p.pid, started: iso(p.startedAt), last_seen: iso(p.seenAt) })),
         warnings: h.warnings,
       };
     },

@@ -1,6 +1,7 @@
 // The installation's health for administrators: version, uptime, where the data lives and how much
 // room it takes, the disk's free space, and the configuration choices that need a look.
 import { readdirSync, statfsSync, statSync, type Dirent } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { requireAdmin, type Actor } from "../core/actor";
 import type { Config } from "../config";
@@ -33,7 +34,18 @@ export interface Health {
   disk: { freeBytes: number; totalBytes: number } | null;
   /** Records and drafts in the database against those the search index holds. */
   searchIndex: IndexCheck;
+  /** The process that answered (one of several with `cairn serve --workers N` or servers on several machines). */
+  process: { host: string; pid: number };
+  /** Every process serving this database now, as each says every few seconds (jobs/instances.ts). */
+  servingProcesses: ServingProcess[];
   warnings: HealthWarning[];
+}
+
+export interface ServingProcess {
+  host: string;
+  pid: number;
+  startedAt: number;
+  seenAt: number;
 }
 
 export interface HealthDeps {
@@ -47,6 +59,8 @@ export interface HealthDeps {
   checkIndex(): Promise<IndexCheck>;
   /** The database's size in bytes (the database port's; default: SQLite's file in the data directory). */
   databaseBytes?(): Promise<number>;
+  /** The processes serving this database (the job workers' registry; default: none known). */
+  servingProcesses?(): Promise<ServingProcess[]>;
   /** The disk's free and total bytes (default: the system's statfs; tests give their own). */
   diskOf?(dir: string): Health["disk"];
 }
@@ -149,6 +163,8 @@ export function createHealthService(deps: HealthDeps) {
         fileStoreBytes: config.FILES_STORAGE === "s3" ? null : treeBytes(join(config.DATA_DIR, "files")),
         disk,
         searchIndex,
+        process: { host: hostname(), pid: process.pid },
+        servingProcesses: ((await deps.servingProcesses?.()) ?? []).map(({ host, pid, startedAt, seenAt }) => ({ host, pid, startedAt, seenAt })),
         warnings,
       };
     },

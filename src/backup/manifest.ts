@@ -53,7 +53,7 @@ export interface Manifest {
 export const EXCLUDED = [
   "cairn.db-wal, cairn.db-shm (the snapshot is a self-contained database)",
   "files/tmp and files/parts (uploads in progress; their part rows are dropped from the snapshot)",
-  "cairn.pid",
+  "cairn.pid and cairn-<pid>.pid (which servers run)",
   "admin-credentials.txt (the first start's password and token in clear text; the accounts themselves are in the database)",
   "files outside the data directory: a --config file, TLS_CERT/TLS_KEY",
 ];

@@ -5,7 +5,7 @@ import type { Config } from "../config";
 import { createAddressResolver, isLoopback, type AddressResolver, type PeerInfo } from "./client-address";
 import { corsPolicy, preflightResponse, setCorsHeaders, type CorsPolicy } from "./cors";
 import { HttpError } from "./errors";
-import { createRateLimiter, parseRateLimits, type RateLimit } from "./rate-limit";
+import { createRateLimiter, parseRateLimits, type RateDecision, type RateLimit, type SharedCounts } from "./rate-limit";
 import { targetRefusal } from "./request-target";
 import { setSecurityHeaders } from "./security-headers";
 import { systemClock, type Clock } from "./time";
@@ -18,10 +18,14 @@ export interface HttpPolicy {
   /** BASE_URL is https: HSTS also when TLS ends at a proxy in front. */
   httpsBase: boolean;
   clock: Clock;
+  /** The rate-limit counts the serving processes share (the database's); absent: this process counts alone. */
+  sharedCounts?: SharedCounts;
+  log?: (line: string) => void;
 }
 
-export function httpPolicy(config: Config, clock: Clock): HttpPolicy {
+export function httpPolicy(config: Config, clock: Clock, shared: Pick<HttpPolicy, "sharedCounts" | "log"> = {}): HttpPolicy {
   return {
+    ...shared,
     rateLimits: config.RATELIMIT_ENABLED ? { authenticated: parseRateLimits(config.RATELIMIT_AUTHENTICATED_USER), guest: parseRateLimits(config.RATELIMIT_GUEST_USER) } : null,
     clientAddress: createAddressResolver(config.APP_TRUSTED_PROXIES),
     cors: corsPolicy(config.CORS_ORIGINS),
@@ -57,7 +61,7 @@ const pathOf = (url: string) => {
 };
 
 export function createRequestPolicy(policy: HttpPolicy, deps: PolicyDeps) {
-  const limiter = policy.rateLimits ? createRateLimiter(policy.clock) : null;
+  const limiter = policy.rateLimits ? createRateLimiter(policy.clock, undefined, policy.sharedCounts ?? null, policy.log) : null;
 
   /** 429 or null; sets the X-RateLimit-* headers of whatever answers a limited client. */
   function rateLimit(request: Request, headers: HeaderBag, server: PeerInfo | null): HttpError | null | Promise<HttpError | null> {
@@ -71,9 +75,14 @@ export function createRequestPolicy(policy: HttpPolicy, deps: PolicyDeps) {
   }
 
   /** Counts the request against its user's (or else its address's) limits. */
-  function count(headers: HeaderBag, address: string, userId: number | null): HttpError | null {
+  function count(headers: HeaderBag, address: string, userId: number | null): HttpError | null | Promise<HttpError | null> {
     const limits = userId === null ? policy.rateLimits!.guest : policy.rateLimits!.authenticated;
     const decision = limiter!.take(userId === null ? `a:${address}` : `u:${userId}`, limits);
+    return decision instanceof Promise ? decision.then((d) => answer(headers, d, userId)) : answer(headers, decision, userId);
+  }
+
+  /** The X-RateLimit-* headers of the decision, and its 429 when refused. */
+  function answer(headers: HeaderBag, decision: RateDecision, userId: number | null): HttpError | null {
     headers["x-ratelimit-limit"] = String(decision.limit.count);
     headers["x-ratelimit-remaining"] = String(decision.remaining);
     headers["x-ratelimit-reset"] = String(Math.ceil(decision.resetAt / 1000));

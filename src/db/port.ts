@@ -12,6 +12,16 @@
 // (SQLite: the WAL checkpointer and its optimize pragma, db/sqlite/), and a record search engine
 // (records/search/index.ts, passing test/helpers/search-conformance.ts).
 import type { SqliteRemoteDatabase, SqliteRemoteResult } from "drizzle-orm/sqlite-proxy";
+import { HttpError } from "../core/errors";
+
+/** How long a write waits for another process's write (SQLite's busy timeout, PostgreSQL's lock timeout) before it is refused. */
+export const WRITE_WAIT_MS = 5000;
+
+/**
+ * A write that waited WRITE_WAIT_MS for other processes' writes (workers of one server, servers on
+ * one database, the CLI): refused whole, and the client may send it again.
+ */
+export const databaseBusy = () => new HttpError(503, "The database is busy with other writes; nothing was changed. Try again shortly.", undefined, { "Retry-After": "2" });
 
 /** Why the database could not be reached when Cairn started: said in one line, with no stack. */
 export class DatabaseUnreachable extends Error {}

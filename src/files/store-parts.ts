@@ -103,5 +103,39 @@ export function createStoreParts(ctx: FilesContext) {
       }
       return upload.objectId;
     },
+
+    /**
+     * At commit, when some parts (`elsewhere`) were received by another machine: completes the
+     * upload every part went to and hashes the object it became (the bytes are read back once:
+     * an MD5 cannot be joined from the parts'). A part that stayed on the other machine's disk
+     * (a layout under S3's 5 MiB parts) is a 409 asking for it again, here.
+     */
+    async completeElsewhere(entry: store.EntryRow, parts: store.PartRow[], elsewhere: store.PartRow[], size: number) {
+      const unsent = elsewhere.filter((p) => !p.etag).map((p) => p.part);
+      const upload = await store.findUpload(db, entry.id);
+      if (unsent.length || !upload) {
+        const missing = unsent.length ? unsent : elsewhere.map((p) => p.part);
+        await db.write((tx) => store.deletePartsNumbered(tx, entry.id, missing));
+        throw new HttpError(
+          409,
+          `Part${missing.length > 1 ? "s" : ""} ${missing.join(", ")} went to another server, which kept ${missing.length > 1 ? "them" : "it"} on its disk: upload ${missing.length > 1 ? "them" : "it"} again, then commit.`,
+        );
+      }
+      try {
+        await multipart!.complete(
+          upload,
+          parts.map((p) => ({ part: p.part, etag: p.etag! })),
+          size,
+        );
+      } catch (error) {
+        throw storeUnavailable(error, "the joined parts");
+      }
+      const stored = await files.hashObject(upload.objectId).catch((error) => {
+        throw storeUnavailable(error, "the joined parts");
+      });
+      if (!stored || stored.size !== size)
+        throw new HttpError(503, "The file storage did not hold the joined parts; nothing was committed. Commit again.", undefined, { "Retry-After": "5" });
+      return { objectId: upload.objectId, size: stored.size, md5: stored.md5 };
+    },
   };
 }

@@ -95,6 +95,8 @@ export const upsertPart = async (db: Db, row: typeof filePartsTable.$inferInsert
     .values(row)
     .onConflictDoUpdate({ target: [filePartsTable.entryId, filePartsTable.part], set: { size: row.size, path: row.path, etag: row.etag ?? null, created: row.created } });
 export const deleteParts = async (db: Db, entryId: number) => await db.delete(filePartsTable).where(eq(filePartsTable.entryId, entryId));
+export const deletePartsNumbered = async (db: Db, entryId: number, parts: number[]) =>
+  await db.delete(filePartsTable).where(and(eq(filePartsTable.entryId, entryId), inArray(filePartsTable.part, parts)));
 
 export const findUpload = async (db: Db, entryId: number) => (await first(db.select().from(fileUploadsTable).where(eq(fileUploadsTable.entryId, entryId)).limit(1))) ?? null;
 export const insertUpload = async (db: Db, row: typeof fileUploadsTable.$inferInsert) => await db.insert(fileUploadsTable).values(row);

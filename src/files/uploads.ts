@@ -1,5 +1,6 @@
 // Putting bytes into draft files: a whole upload (`PUT .../content`), the parts of a multipart
 // transfer (`PUT .../content/{part}`), and commit, which makes the entry `completed`.
+import { hostname } from "node:os";
 import type { Actor } from "../core/actor";
 import { badRequest, HttpError, payloadTooLarge } from "../core/errors";
 import { newUuid } from "../core/ids";
@@ -120,7 +121,8 @@ export function createUploadOperations(ctx: FilesContext) {
       const etag = await storeParts.sendPart(entry, part, path, position, received.size);
       // Recorded only once its bytes are durable (and in S3 when sent there); a part sent again overwrites its own range.
       await db.write(async (tx) => {
-        if (await store.findEntryById(tx, entry.id)) await store.upsertPart(tx, { entryId: entry.id, part, size: received.size, path, etag, created: clock.now() });
+        if (await store.findEntryById(tx, entry.id))
+          await store.upsertPart(tx, { entryId: entry.id, part, size: received.size, path, etag, host: hostname(), created: clock.now() });
       });
       return presentEntry(ctx.linkBase, await ctx.loadEntry(id, true, key), await store.listParts(db, entry.id));
     },
@@ -182,6 +184,17 @@ export function createUploadOperations(ctx: FilesContext) {
     if (refusal) {
       await dropParts(entry);
       throw refusal;
+    }
+    // Parts another server received (behind a balancer: another machine, or another data
+    // directory) are not in this one's file: the object store joins them, and hashes are taken there.
+    const here = hostname();
+    const elsewhere = parts.filter((p) => (p.host !== null && p.host !== here) || p.path !== path);
+    if (elsewhere.length) {
+      const joined = await storeParts.completeElsewhere(entry, parts, elsewhere, size);
+      await recordObject(entry.id, joined.objectId, joined);
+      await files.removeFile(path);
+      await forget();
+      return ctx.loadEntry(entry.recordId, true, entry.key);
     }
     const received = await files.hashFile(path);
     try {

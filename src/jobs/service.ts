@@ -87,6 +87,12 @@ export function createJobsService(deps: { db: Db; clock: Clock; registry: JobReg
       });
     },
 
+    /** Enqueues a job of kind `name` unless one is queued or running already (several servers starting at once ask for one reindex); null then. */
+    async enqueueOnce(name: string): Promise<store.JobRow | null> {
+      if (!registry.get(name)) throw new Error(`unknown job kind ${name}`);
+      return db.write(async (tx) => ((await store.hasUnfinishedJob(tx, name)) ? null : this.enqueue(name, {}, { tx })));
+    },
+
     async listJobs(actor: Actor, limit = 50) {
       requireAdmin(actor);
       return store.listRecentJobs(db, limit);

@@ -1,8 +1,8 @@
 // Queries on the jobs and job_schedules tables. Claims are single UPDATE statements, so two
 // workers (or a worker and the CLI) never take the same job.
-import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { changesOf, first, type Db } from "../db/port";
-import { jobSchedulesTable, jobsTable } from "../db/tables";
+import { jobSchedulesTable, jobsTable, serverInstancesTable } from "../db/tables";
 
 export type JobRow = typeof jobsTable.$inferSelect;
 
@@ -18,13 +18,13 @@ const DUE = "((status = 'queued' AND run_at <= ?2) OR (status = 'running' AND le
  * different job; the outer condition, checked again on the locked row, never retakes a taken one.
  * (SQLite runs one writer at a time: the plain subquery is enough.)
  */
-export async function claimNextJob(db: Db, now: number, leaseUntil: number): Promise<JobRow | null> {
+export async function claimNextJob(db: Db, now: number, leaseUntil: number, claimer: string | null = null): Promise<JobRow | null> {
   const lock = db.engine === "postgres" ? "FOR UPDATE SKIP LOCKED" : "";
   const row = await db.statements.get<{ id: number }>(
-    `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_until = ?1, updated = ?2
+    `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_until = ?1, updated = ?2, claimed_by = ?3
        WHERE id = (SELECT id FROM jobs WHERE ${DUE} ORDER BY run_at, id LIMIT 1 ${lock}) AND ${DUE}
        RETURNING id`,
-    [leaseUntil, now],
+    [leaseUntil, now, claimer],
   );
   return row ? ((await findJobById(db, row.id)) ?? null) : null;
 }
@@ -56,9 +56,17 @@ export const releaseJob = async (db: Db, id: number, now: number) =>
     .set({ status: "queued", attempts: sql`(CASE WHEN ${jobsTable.attempts} > 0 THEN ${jobsTable.attempts} - 1 ELSE 0 END)`, leaseUntil: null, runAt: now, updated: now })
     .where(and(eq(jobsTable.id, id), eq(jobsTable.status, "running")));
 
-/** At server start nothing of ours runs yet: a `running` row was left by a process that died. */
-export const requeueRunningJobs = async (db: Db, now: number) =>
-  changesOf(await db.update(jobsTable).set({ status: "queued", leaseUntil: null, runAt: now, updated: now }).where(eq(jobsTable.status, "running")));
+/** Every running job and the process that claimed it. */
+export const listRunningJobs = async (db: Db) => await db.select({ id: jobsTable.id, claimedBy: jobsTable.claimedBy }).from(jobsTable).where(eq(jobsTable.status, "running"));
+
+/** Puts a running job back in the queue, unless another process claimed it since (`claimedBy` as it was read). */
+export const requeueRunningJob = async (db: Db, id: number, claimedBy: string | null, now: number) =>
+  changesOf(
+    await db
+      .update(jobsTable)
+      .set({ status: "queued", leaseUntil: null, runAt: now, updated: now })
+      .where(and(eq(jobsTable.id, id), eq(jobsTable.status, "running"), claimedBy === null ? isNull(jobsTable.claimedBy) : eq(jobsTable.claimedBy, claimedBy))),
+  );
 
 export const hasUnfinishedJob = async (db: Db, name: string) =>
   !!(await first(
@@ -119,3 +127,22 @@ export const cancelQueuedJob = async (db: Db, id: number, reason: string, now: n
       .set({ status: "failed", lastError: reason, leaseUntil: null, finishedAt: now, updated: now })
       .where(and(eq(jobsTable.id, id), eq(jobsTable.status, "queued"))),
   ) > 0;
+
+export type InstanceRow = typeof serverInstancesTable.$inferSelect;
+
+export const upsertInstance = async (db: Db, row: InstanceRow) =>
+  await db
+    .insert(serverInstancesTable)
+    .values(row)
+    .onConflictDoUpdate({ target: serverInstancesTable.name, set: { seenAt: row.seenAt } });
+
+/** False when the row is gone (deleted as dead by another process after a long stall): the caller writes it again. */
+export const touchInstance = async (db: Db, name: string, now: number) =>
+  changesOf(await db.update(serverInstancesTable).set({ seenAt: now }).where(eq(serverInstancesTable.name, name))) > 0;
+
+export const deleteInstance = async (db: Db, name: string) => await db.delete(serverInstancesTable).where(eq(serverInstancesTable.name, name));
+
+export const listInstances = async (db: Db): Promise<InstanceRow[]> => await db.select().from(serverInstancesTable);
+
+/** Rows of processes silent since `before`: they ended without saying so (a kill, a crash, a lost machine). */
+export const deleteInstancesSeenBefore = async (db: Db, before: number) => changesOf(await db.delete(serverInstancesTable).where(lt(serverInstancesTable.seenAt, before)));

@@ -1,4 +1,5 @@
 // The in-process worker: claims due jobs up to a concurrency, runs them, enqueues scheduled ones.
+import { createInstances } from "./instances";
 import { LEASE_MS, runClaimedJob, type RunnerDeps } from "./runner";
 import { nextRun } from "./registry";
 import * as store from "./store";
@@ -12,6 +13,9 @@ export type Worker = ReturnType<typeof createWorker>;
 
 export function createWorker(deps: RunnerDeps, options: WorkerOptions) {
   const { db, clock, registry } = deps;
+  // This process among those serving the database; its claims carry its name.
+  const instances = createInstances(db, clock, deps.log);
+  const self = instances.name;
   const inFlight = new Map<number, { promise: Promise<unknown>; abort: AbortController }>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let stopping = false;
@@ -40,7 +44,7 @@ export function createWorker(deps: RunnerDeps, options: WorkerOptions) {
   /** Claims and starts one due job; false when none is due. */
   async function claimOne(): Promise<boolean> {
     const now = clock.now();
-    const job = await store.claimNextJob(db, now, now + LEASE_MS);
+    const job = await store.claimNextJob(db, now, now + LEASE_MS, self);
     if (!job) return false;
     const abort = new AbortController();
     const promise = runClaimedJob(deps, job, abort.signal).finally(() => inFlight.delete(job.id));
@@ -82,9 +86,17 @@ export function createWorker(deps: RunnerDeps, options: WorkerOptions) {
   }
 
   return {
-    /** Starts polling; first puts back any job a crashed process left running. Resolves after the first tick. */
+    /**
+     * Starts polling; first puts back the running jobs of processes known to have ended (a crash,
+     * a kill), not those of live ones (other workers, other machines). Resolves after the first tick.
+     */
     async start() {
-      const resumed = await store.requeueRunningJobs(db, clock.now());
+      await instances.start();
+      const ended = await instances.endedTest();
+      let resumed = 0;
+      for (const job of await store.listRunningJobs(db)) {
+        if (ended(job.claimedBy)) resumed += await store.requeueRunningJob(db, job.id, job.claimedBy, clock.now());
+      }
       if (resumed) deps.log(`[jobs] resumed ${resumed} job(s) left unfinished by the last run`);
       stopping = false;
       ticking = tick();
@@ -108,18 +120,31 @@ export function createWorker(deps: RunnerDeps, options: WorkerOptions) {
         for (const j of inFlight.values()) j.abort.abort();
         await all();
       }
+      await instances.stop();
     },
+
+    /** How many other processes serve this database now (a clean-up of shared things waits for none). */
+    otherInstances: () => instances.others(),
+    /** The processes serving this database now (Health lists them). */
+    listInstances: () => instances.list(),
 
     /** Runs everything due now, one after another, until nothing is left (tests and `jobs run`). */
     async drain(): Promise<number> {
-      await enqueueDueSchedules();
-      let ran = 0;
-      for (;;) {
-        const now = clock.now();
-        const job = await store.claimNextJob(db, now, now + LEASE_MS);
-        if (!job) return ran;
-        await runClaimedJob(deps, job, new AbortController().signal);
-        ran++;
+      // Said alive while it runs jobs (`cairn jobs run` beside servers), so no server takes them back.
+      const unregistered = !instances.registered();
+      if (unregistered) await instances.start();
+      try {
+        await enqueueDueSchedules();
+        let ran = 0;
+        for (;;) {
+          const now = clock.now();
+          const job = await store.claimNextJob(db, now, now + LEASE_MS, self);
+          if (!job) return ran;
+          await runClaimedJob(deps, job, new AbortController().signal);
+          ran++;
+        }
+      } finally {
+        if (unregistered) await instances.stop();
       }
     },
 

@@ -49,14 +49,24 @@ function listen(options: Parameters<typeof Bun.serve>[0]) {
   }
 }
 
-export async function startServer(config: Config, say: (line: string) => void = console.log, warn: (line: string) => void = console.error): Promise<RunningServer> {
+/** A worker of `cairn serve --workers N` (server/workers.ts): its supervisor holds the data directory's pid file, and it shares the port. */
+export interface WorkerOptions {
+  index: number;
+}
+
+export async function startServer(
+  config: Config,
+  say: (line: string) => void = console.log,
+  warn: (line: string) => void = console.error,
+  worker: WorkerOptions | null = null,
+): Promise<RunningServer> {
   const startedAt = performance.now();
   // Given back at stop, for callers that run a server in their own process (tests).
   const umask = process.umask();
   secureDataDir(config.DATA_DIR, warn);
   // The lock first: a second server is refused before it opens (and migrates) the database, and,
   // holding no connection pool yet, exits at once (a PostgreSQL pool would keep it alive).
-  const releaseLock = takePidLock(config.DATA_DIR);
+  const releaseLock = worker ? () => {} : takePidLock(config.DATA_DIR, config.PORT);
   let created: ReturnType<typeof createApp>;
   try {
     created = createApp({ config });
@@ -68,8 +78,10 @@ export async function startServer(config: Config, say: (line: string) => void = 
   try {
     // The shipped vocabularies are loaded before the first request is served.
     await services.ready;
-    // Only the one server of this data directory may clear upload leftovers (the CLI may run beside it).
-    await services.files.cleanStore();
+    // Upload leftovers (temporary files, parts of deleted uploads, the object store's unrecorded
+    // uploads) are cleared before serving, and only when no other process serves the database:
+    // another one's uploads in progress look the same. (The CLI may run beside a server.)
+    if ((await services.worker.otherInstances()) === 0) await services.files.cleanStore();
     const credentials = await ensureAdministrator(services);
     if (credentials) {
       say(`Created administrator ${credentials.email}; its password and API token are in ${credentials.path}`);
@@ -95,6 +107,8 @@ export async function startServer(config: Config, say: (line: string) => void = 
       maxRequestBodySize: Math.max(config.MAX_CONTENT_LENGTH, config.RDM_FILES_DEFAULT_MAX_FILE_SIZE) + 1024 * 1024,
       idleTimeout: 30,
       development: false,
+      // The workers of one supervisor bind the same port; Linux spreads the connections over them.
+      reusePort: worker !== null,
       routes: { ...rawTargetRoutes(app.fetch), ...directRoutes },
       fetch: app.fetch,
     });
@@ -110,16 +124,16 @@ export async function startServer(config: Config, say: (line: string) => void = 
           ? "The search index was built by an older Cairn: rebuilding it in the background (until then _exists_ on full-text fields finds nothing)."
           : `WARNING: the search index holds ${index.indexedRecords} of ${index.records} records and ${index.indexedDrafts} of ${index.drafts} drafts: rebuilding it in the background (searches and OAI-PMH are incomplete until then).`,
       );
-      await services.jobs.enqueue(REINDEX_JOB);
+      await services.jobs.enqueueOnce(REINDEX_JOB);
     }
     // Checkpoints off the request thread: only the long-running server needs them (see db/sqlite/checkpointer).
     const checkpointer = services.deps.db.engine === "sqlite" ? startCheckpointer(sqliteOf(services.deps.db), databasePathOf(config), services.log) : null;
     const port = app.server!.port!;
     say(
-      `Cairn serving ${config.BASE_URL} (listening on ${tls ? "https" : "http"}://${config.HOST}:${port}, data in ${config.DATA_DIR}) after ${Math.round(performance.now() - startedAt)} ms`,
+      `${worker ? `Worker ${worker.index} (pid ${process.pid})` : "Cairn"} serving ${config.BASE_URL} (listening on ${tls ? "https" : "http"}://${config.HOST}:${port}, data in ${config.DATA_DIR}) after ${Math.round(performance.now() - startedAt)} ms`,
     );
     // Without a mail server nobody receives a confirmation, a reset link or a notification: said once, at the start.
-    if (!config.MAIL_SERVER) warn(MAIL_OFF_WARNING);
+    if (!config.MAIL_SERVER && (worker?.index ?? 1) === 1) warn(MAIL_OFF_WARNING);
     let stopped: Promise<void> | null = null;
     return {
       url: config.BASE_URL,

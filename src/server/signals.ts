@@ -12,3 +12,21 @@ export function stopRequested(): Promise<string> {
     for (const signal of STOP_SIGNALS) process.once(signal, () => resolve(signal));
   });
 }
+
+/** How often a worker looks whether its supervisor still runs. */
+const SUPERVISOR_CHECK_MS = 1000;
+
+/**
+ * Resolves when the supervisor of this worker has ended (its parent is no longer that process): a
+ * supervisor killed with SIGKILL cannot stop its workers, so they stop themselves.
+ */
+export function supervisorGone(supervisorPid: number): Promise<string> {
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      if (process.ppid === supervisorPid) return;
+      clearInterval(timer);
+      resolve("no supervisor");
+    }, SUPERVISOR_CHECK_MS);
+    timer.unref();
+  });
+}

@@ -10,7 +10,8 @@ import { withPageCache } from "../db/sqlite/connection";
 import { VIEW, type DayTotals, type EventRow } from "./model";
 import * as store from "./store";
 
-const WATERMARK = "aggregation_watermark";
+/** stats_state's key of the time up to which events are folded in: it moves with every aggregation, by any process. */
+export const WATERMARK = "aggregation_watermark";
 const DEFAULT_CHUNK = 50_000;
 /** A batch is written once it holds this many distinct (item, day) totals or events (memory bound, ~300 MB). */
 const MAX_PENDING = 800_000;

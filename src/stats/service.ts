@@ -5,7 +5,7 @@ import type { Actor } from "../core/actor";
 import type { Deps } from "../core/deps";
 import { JSON_MEDIA_TYPES, negotiate } from "../core/negotiation";
 import type { RecordDocument } from "../core/record-document";
-import { createAggregator, type Popularity, type RunOptions } from "./aggregate";
+import { createAggregator, WATERMARK, type Popularity, type RunOptions } from "./aggregate";
 import { buildDatasetReport, type ReportRecord } from "./counter-report";
 import { createRecorder } from "./events";
 import { createStatsOverview, parsePeriod, periodOf, type StatsGrowth } from "./overview";
@@ -28,6 +28,9 @@ export interface StatsDeps extends Deps {
 }
 
 export type StatsService = ReturnType<typeof createStatsService>;
+
+/** How often a process looks whether another one aggregated (its kept totals are then stale). */
+export const TOTALS_CHECK_MS = 2000;
 
 export function createStatsService(deps: StatsDeps) {
   const { db, clock, config, log } = deps;
@@ -91,6 +94,23 @@ export function createStatsService(deps: StatsDeps) {
   }
 
   const recorder = createRecorder({ db, clock, log, onWritten: scheduleAggregation });
+
+  // Other processes aggregate too (the workers of one server, other machines): the totals kept in
+  // memory are forgotten when the watermark moves, so a record shows another process's counts
+  // within TOTALS_CHECK_MS of its aggregation.
+  let seenWatermark: string | null | undefined;
+  const totalsCheck = enabled
+    ? setInterval(() => {
+        store.readState(db, WATERMARK).then(
+          (watermark) => {
+            if (seenWatermark !== undefined && watermark !== seenWatermark) deps.totals.clear();
+            seenWatermark = watermark;
+          },
+          () => {},
+        );
+      }, TOTALS_CHECK_MS)
+    : null;
+  totalsCheck?.unref?.();
   /** COUNTER-style Dataset Report (DSR) of every record with usage between two days (inclusive). */
   async function exportReport(actor: Actor, from: string, to: string, now = clock.now()) {
     requireExport(actor);
@@ -187,6 +207,7 @@ export function createStatsService(deps: StatsDeps) {
     /** Clean shutdown: no more timers, the aggregation under way finished, buffered events written. */
     async close() {
       closed = true;
+      if (totalsCheck) clearInterval(totalsCheck);
       if (aggregationTimer) clearTimeout(aggregationTimer);
       if (popularityTimer) clearTimeout(popularityTimer);
       aggregationTimer = null;

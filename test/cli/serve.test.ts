@@ -1,4 +1,4 @@
-// `cairn serve` as a process: first start, HTTPS by default, one server per data directory,
+// `cairn serve` as a process: first start, HTTPS by default, one server per port of a data directory,
 // resuming jobs a crashed server left, and a clean stop on SIGTERM.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -111,18 +111,30 @@ describe("HTTPS by default", () => {
     }
   });
 
-  test("a second server on the same data directory is refused", async () => {
+  test("a second server on the same data directory serves beside the first on another port, and is refused on the same one", async () => {
     const data = await prepareDataDir(join(root, "locked"));
-    const first = await serve(["--data", data, "--http", "--port", String(freePort())]);
+    const port = freePort();
+    const first = await serve(["--data", data, "--http", "--port", String(port)]);
     try {
       // Stopped after 20 s: a refused server that does not exit fails here rather than hanging the file.
-      const second = Bun.spawnSync([process.execPath, MAIN, "serve", "--data", data, "--http", "--port", String(freePort())], {
+      const samePort = Bun.spawnSync([process.execPath, MAIN, "serve", "--data", data, "--http", "--port", String(port)], {
         env: cleanEnv(),
         timeout: 20_000,
         killSignal: "SIGKILL",
       });
-      expect(second.exitCode).toBe(2);
-      expect(second.stderr.toString()).toBe(`cairn: another cairn server (pid ${first.proc.pid}) is serving ${data}\n`);
+      expect(samePort.exitCode).toBe(2);
+      expect(samePort.stderr.toString()).toBe(`cairn: another cairn server (pid ${first.proc.pid}) is serving ${data} on port ${port}\n`);
+
+      const secondPort = freePort();
+      const second = await serve(["--data", data, "--http", "--port", String(secondPort)]);
+      try {
+        expect(second.output).toContain("Cairn serving");
+        expect(readFileSync(join(data, `cairn-${second.proc.pid}.pid`), "utf8")).toBe(`${second.proc.pid} ${secondPort}\n`);
+        expect(readFileSync(join(data, "cairn.pid"), "utf8")).toBe(`${first.proc.pid} ${port}\n`);
+      } finally {
+        expect(await stop(second.proc)).toBe(0);
+      }
+      expect(existsSync(join(data, `cairn-${second.proc.pid}.pid`))).toBe(false);
     } finally {
       expect(await stop(first.proc)).toBe(0);
     }

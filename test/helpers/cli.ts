@@ -32,9 +32,14 @@ export function cleanEnv(): Record<string, string> {
   return Object.fromEntries(Object.entries(process.env).filter(([k, v]) => !k.startsWith("CAIRN_") && k !== "DATABASE_URL" && v !== undefined)) as Record<string, string>;
 }
 
-/** Starts `cairn serve` as a process and resolves once it says it is serving (or gives up after 20 s). */
-export async function serve(args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn([process.execPath, MAIN, "serve", ...args], { env: { ...cleanEnv(), ...env }, stdout: "pipe", stderr: "pipe" });
+/**
+ * Starts `cairn serve` as a process and resolves once it says it is serving (or gives up after 20 s).
+ * With `clockAt` (ms since the epoch), the process's clock starts there (and the processes it starts inherit it).
+ */
+export async function serve(args: string[], env: Record<string, string> = {}, options: { clockAt?: number } = {}) {
+  const preload = options.clockAt === undefined ? [] : ["--preload", FAKE_NOW];
+  const clockEnv = options.clockAt === undefined ? {} : { FAKE_NOW_MS: String(options.clockAt) };
+  const proc = Bun.spawn([process.execPath, ...preload, MAIN, "serve", ...args], { env: { ...cleanEnv(), ...clockEnv, ...env }, stdout: "pipe", stderr: "pipe" });
   let output = "";
   const reader = proc.stdout.getReader();
   const deadline = Date.now() + 20_000;

@@ -3,7 +3,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CONFIG_KEYS, ConfigError, describeConfig, loadConfig, type LoadOptions } from "../../src/config";
+import { CONFIG_KEYS, ConfigError, describeConfig, loadConfig, workerRole, type LoadOptions } from "../../src/config";
+import { kernelBalancesPorts, workerCount } from "../../src/server/workers";
 
 const root = mkdtempSync(join(tmpdir(), "cairn-config-"));
 let counter = 0;
@@ -274,6 +275,8 @@ describe("ConfigError", () => {
       options: () => ({ flags: { PORT: 70000 } }),
       message: "PORT must be 0-65535, got 70000",
     },
+    { name: "WORKERS zero", options: () => ({ env: { CAIRN_WORKERS: "0" } }), message: 'WORKERS must be a number of processes (1-999) or auto, got "0"' },
+    { name: "WORKERS a word", options: () => ({ flags: { WORKERS: "all" } }), message: 'WORKERS must be a number of processes (1-999) or auto, got "all"' },
     {
       name: "page size below 1",
       options: () => ({ env: { CAIRN_SEARCH_MAX_PAGE_SIZE: "0" } }),
@@ -292,6 +295,13 @@ describe("ConfigError", () => {
     const err = configError(() => load(options()));
     if (typeof message === "string") expect(err.message).toBe(message);
     else expect(err.message).toMatch(message);
+  });
+
+  test("WORKERS takes a number or auto, which is the number of cores", () => {
+    expect([load({}).WORKERS, load({ env: { CAIRN_WORKERS: "4" } }).WORKERS, load({ flags: { WORKERS: "auto" } }).WORKERS]).toEqual(["1", "4", "auto"]);
+    expect([workerCount("1"), workerCount("12"), workerCount("auto", 16), workerCount("auto", 0)]).toEqual([1, 12, 16, 1]);
+    expect([kernelBalancesPorts("linux"), kernelBalancesPorts("darwin"), kernelBalancesPorts("win32")]).toEqual([true, false, false]);
+    expect([workerRole({}), workerRole({ CAIRN_WORKER_OF: "2:4100" }), workerRole({ CAIRN_WORKER_OF: "two" })]).toEqual([null, { index: 2, supervisorPid: 4100 }, null]);
   });
 
   test("TLS_CERT with TLS_KEY is accepted", () => {

@@ -1,5 +1,6 @@
 // src/jobs on a real migrated database: the runner, retries, schedules, crash recovery, the worker, the service.
 import { afterEach, describe, expect, test } from "bun:test";
+import { hostname } from "node:os";
 import { systemActor, type Actor } from "../../src/core/actor";
 import { HttpError } from "../../src/core/errors";
 import { ManualClock } from "../../src/core/time";
@@ -338,6 +339,51 @@ describe("leases and the worker loop", () => {
     await waitFor(async () => (await job(id)).status === "succeeded");
     expect(await job(id)).toMatchObject({ status: "succeeded", result: { got: { n: 7 } }, attempts: 2 });
     expect(logs).toContain("[jobs] resumed 1 job(s) left unfinished by the last run");
+  });
+
+  test("start() leaves the running jobs of live processes alone and takes back those of ended ones", async () => {
+    const { db, clock, registry, job, logs, start } = setup([echo]);
+    const host = hostname();
+    // Another serving process of this database, alive: its worker has said so.
+    const sibling = createWorker({ db, clock, registry, log: () => {} }, { concurrency: 0, pollMs: 60_000 });
+    started.push(sibling);
+    await sibling.start();
+    const [siblingRow] = await store.listInstances(db);
+    // A process on another machine that said it is alive 5 s ago, and one silent for a minute.
+    await store.upsertInstance(db, { name: "elsewhere/41/aa", host: "elsewhere", pid: 41, startedAt: T0 - 60_000, seenAt: T0 - 5000 });
+    await store.upsertInstance(db, { name: "gone/42/bb", host: "gone", pid: 42, startedAt: T0 - 120_000, seenAt: T0 - 60_000 });
+    // A process on this machine whose pid has ended (a crash a moment ago: its row is fresh).
+    const deadPid = Bun.spawnSync(["true"]).pid;
+    await store.upsertInstance(db, { name: `${host}/${deadPid}/cc`, host, pid: deadPid, startedAt: T0 - 1000, seenAt: T0 });
+    const running = async (claimedBy: string) =>
+      (await db.statements.get<{ id: number }>(
+        "INSERT INTO jobs (name, payload, status, attempts, max_attempts, run_at, lease_until, claimed_by, created, updated) VALUES ('echo', '{}', 'running', 1, 5, ?, ?, ?, ?, ?) RETURNING id",
+        [T0 - 1000, T0 + LEASE_MS, claimedBy, T0 - 1000, T0 - 1000],
+      ))!.id;
+    const ofSibling = await running(siblingRow!.name);
+    const ofElsewhere = await running("elsewhere/41/aa");
+    const ofSilent = await running("gone/42/bb");
+    const ofCrashed = await running(`${host}/${deadPid}/cc`);
+    start();
+    await waitFor(async () => (await job(ofSilent)).status === "succeeded" && (await job(ofCrashed)).status === "succeeded");
+    expect([(await job(ofSibling)).status, (await job(ofElsewhere)).status]).toEqual(["running", "running"]);
+    expect(logs).toContain("[jobs] resumed 2 job(s) left unfinished by the last run");
+    // The ended processes' rows are gone; the live ones' stay, and this worker's is there too.
+    const names = (await store.listInstances(db)).map((i) => i.name);
+    const own = names.filter((n) => n !== siblingRow!.name && n.startsWith(`${host}/${process.pid}/`));
+    expect([names.length, own.length, names.includes("elsewhere/41/aa"), names.includes(siblingRow!.name)]).toEqual([3, 1, true, true]);
+  });
+
+  test("a worker names itself in its claims, and its row goes at a graceful stop", async () => {
+    const { db, clock, worker, job, start } = setup([echo]);
+    const { id } = await store.insertJob(db, { name: "echo", runAt: clock.now(), created: clock.now(), updated: clock.now() });
+    start();
+    await waitFor(async () => (await job(id)).status === "succeeded");
+    const [self] = await worker.listInstances();
+    expect(self).toMatchObject({ host: hostname(), pid: process.pid, startedAt: T0, seenAt: T0 });
+    expect((await job(id)).claimedBy).toBe(self!.name);
+    await worker.stop(20);
+    expect(await store.listInstances(db)).toEqual([]);
   });
 
   test("the worker runs at most `concurrency` jobs at once and picks up the rest as slots free", async () => {

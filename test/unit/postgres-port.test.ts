@@ -164,6 +164,42 @@ describe("the port on PostgreSQL", () => {
     expect((await db.statements.get<{ name: string }>("SELECT name FROM t WHERE id = 1"))!.name).toBe("first then second");
   });
 
+  test("a write that waits for another process's past the wait is a 503 with Retry-After, and writes nothing", async () => {
+    const impatient = createPostgresPort(cluster.url, { max: 2, writeWaitMs: 150 });
+    let releaseFirst!: () => void;
+    const firstHolds = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let firstStarted!: () => void;
+    const started = new Promise<void>((resolve) => (firstStarted = resolve));
+    const first = db.write(async (tx) => {
+      await tx.statements.run("UPDATE t SET name = ? WHERE id = 1", ["held"]);
+      firstStarted();
+      await firstHolds;
+    });
+    await started;
+    try {
+      const refused = await impatient
+        .write((tx) => tx.statements.run("UPDATE t SET name = ? WHERE id = 1", ["impatient"]))
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
+      expect(refused).toBeInstanceOf(HttpError);
+      expect([(refused as HttpError).status, (refused as HttpError).message, (refused as HttpError).headers]).toEqual([
+        503,
+        "The database is busy with other writes; nothing was changed. Try again shortly.",
+        { "Retry-After": "2" },
+      ]);
+    } finally {
+      releaseFirst();
+      await first;
+    }
+    expect((await db.statements.get<{ name: string }>("SELECT name FROM t WHERE id = 1"))!.name).toBe("held");
+    // Once the other write is done, the same write goes through.
+    await impatient.write((tx) => tx.statements.run("UPDATE t SET name = ? WHERE id = 1", ["impatient"]));
+    expect((await db.statements.get<{ name: string }>("SELECT name FROM t WHERE id = 1"))!.name).toBe("impatient");
+    impatient.close();
+  });
+
   test("drizzle's builder runs on it: inserts naming an INTEGER PRIMARY KEY with NULL get the next value", async () => {
     const { jobsTable } = await import("../../src/db/tables");
     const rows = await db.insert(jobsTable).values({ name: "a", runAt: 1, created: 1, updated: 1 }).returning();

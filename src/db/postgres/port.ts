@@ -16,7 +16,7 @@ import postgres from "postgres";
 import { HttpError } from "../../core/errors";
 import { connectionOf } from "../../core/postgres-tls";
 import { createGate } from "../gate";
-import { DatabaseUnreachable, type Binding, type DatabasePort, type Db, type Statements } from "../port";
+import { databaseBusy, DatabaseUnreachable, WRITE_WAIT_MS, type Binding, type DatabasePort, type Db, type Statements } from "../port";
 import { migrate, schemaVersion } from "./migrate";
 import { numberedPlaceholders } from "./placeholders";
 
@@ -58,7 +58,14 @@ const NUL_IN_TEXT = "22021";
 const nulRefused = () => new HttpError(400, "Text holding a NUL character (U+0000) cannot be stored or looked up: remove it and send again.");
 
 /** A server error that is the client's (a 4xx), the database being away (503), or the error itself. */
-const translated = (error: unknown) => (isConnectionError(error) ? unavailable() : (error as { code?: unknown } | null)?.code === NUL_IN_TEXT ? nulRefused() : error);
+/** SQLSTATE lock_not_available: a lock waited past lock_timeout. */
+const LOCK_NOT_AVAILABLE = "55P03";
+
+const translated = (error: unknown) => {
+  if (isConnectionError(error)) return unavailable();
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === NUL_IN_TEXT ? nulRefused() : code === LOCK_NOT_AVAILABLE ? databaseBusy() : error;
+};
 
 const unavailable = () => new HttpError(503, "The database is not reachable just now; nothing was changed. Try again shortly.", undefined, { "Retry-After": "5" });
 
@@ -140,10 +147,13 @@ export interface PostgresPortOptions {
   migrateAt?: number;
   /** Pooled connections (default 10). */
   max?: number;
+  /** How long a write waits for other processes' writes before its 503 (default WRITE_WAIT_MS; tests wait less). */
+  writeWaitMs?: number;
 }
 
 export function createPostgresPort(url: string, options: PostgresPortOptions = {}): DatabasePort {
   const sql = openClient(url, options.max);
+  const writeWaitMs = Math.round(options.writeWaitMs ?? WRITE_WAIT_MS);
   const gate = createGate();
   const database = {};
   const flow = new AsyncLocalStorage<Transaction>();
@@ -189,7 +199,8 @@ export function createPostgresPort(url: string, options: PostgresPortOptions = {
             database,
           );
           try {
-            await txSql.unsafe(`SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
+            // Waiting for other processes' writes is bounded as on SQLite: past it, a 503 (55P03).
+            await txSql.unsafe(`SET LOCAL lock_timeout = ${writeWaitMs}; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
             return await flow.run(transaction, () => work(transaction.db));
           } finally {
             transaction.open = false;

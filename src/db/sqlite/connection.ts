@@ -4,7 +4,7 @@ import { closeSync, existsSync, openSync } from "node:fs";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as tables from "../tables";
 import { migrate } from "./migrate";
-import type { DatabasePort, Db } from "../port";
+import { WRITE_WAIT_MS, type DatabasePort, type Db } from "../port";
 import { createSqlitePort, onConnection } from "./port";
 
 // bun:sqlite keeps only the 20 most recently used statements of db.query(); a request's path uses
@@ -20,7 +20,7 @@ export function openSqlite(path: string): Database {
   const sqlite = new Database(path, { create: true, strict: true });
   // First, so that the pragmas after it wait for a lock another connection holds instead of
   // failing at once (journal_mode needs one while a closing connection still has the file).
-  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec(`PRAGMA busy_timeout = ${WRITE_WAIT_MS}`);
   // WAL lets readers run beside the writer (and the CLI beside a running server).
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
@@ -43,7 +43,7 @@ export function openDatabase(path: string, migrateAt?: number): DatabasePort {
 export function openReader(path: string): Database {
   const sqlite = new Database(path, { readwrite: true, create: false, strict: true });
   sqlite.exec("PRAGMA query_only = 1");
-  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec(`PRAGMA busy_timeout = ${WRITE_WAIT_MS}`);
   sqlite.exec("PRAGMA temp_store = MEMORY");
   return sqlite;
 }

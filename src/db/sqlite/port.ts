@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { drizzle } from "drizzle-orm/sqlite-proxy";
-import type { Binding, DatabasePort, Db, Statements } from "../port";
+import { databaseBusy, type Binding, type DatabasePort, type Db, type Statements } from "../port";
 import { createGate } from "../gate";
 import { migrate, schemaVersion } from "./migrate";
 
@@ -22,6 +22,18 @@ interface Transaction {
 type Access = <T>(statement: () => T) => T | Promise<T>;
 
 const SQLITE = Symbol("sqlite connection");
+
+/** Another process held the write lock past busy_timeout (WRITE_WAIT_MS, db/sqlite/connection.ts). */
+const isBusy = (error: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown } | null)?.code ?? ""));
+
+/** Runs a statement, SQLite's busy answer turned into the 503 above. */
+function guarded<T>(statement: () => T): T {
+  try {
+    return statement();
+  } catch (error) {
+    throw isBusy(error) ? databaseBusy() : error;
+  }
+}
 
 const fileSize = (path: string) => {
   try {
@@ -63,10 +75,10 @@ export function createSqlitePort(sqlite: Database): DatabasePort {
 
   /** Outside a transaction: at once when nothing is queued, inside the caller's own transaction, else once the queue has drained. */
   const outside: Access = (statement) => {
-    if (!gate.busy()) return statement();
+    if (!gate.busy()) return guarded(statement);
     const current = flow.getStore();
     if (current?.open) return statement();
-    return gate.idle().then(statement);
+    return gate.idle().then(() => guarded(statement));
   };
 
   async function write<T>(work: (tx: Db) => Promise<T>): Promise<T> {
@@ -86,7 +98,7 @@ export function createSqlitePort(sqlite: Database): DatabasePort {
       );
       // IMMEDIATE takes the write lock up front: a deferred transaction that reads first and writes
       // later fails with SQLITE_BUSY when another connection wrote in between, instead of waiting.
-      sqlite.exec("BEGIN IMMEDIATE");
+      guarded(() => sqlite.exec("BEGIN IMMEDIATE"));
       try {
         const result = await flow.run(transaction, () => work(transaction.db));
         sqlite.exec("COMMIT");

@@ -70,6 +70,12 @@ export const filePartsTable = sqliteTable(
     path: text("path").notNull(),
     /** The part's ETag in the object store when it was also sent there as a part of `file_uploads`' upload. */
     etag: text("etag"),
+    /**
+     * The machine whose disk holds the part's bytes (at `path`, in its data directory): several
+     * servers behind a balancer each receive some parts, and a commit on another one (another
+     * machine or data directory) joins them in the object store instead.
+     */
+    host: text("host"),
     created: integer("created").notNull(),
   },
   (t) => [primaryKey({ columns: [t.entryId, t.part] })],

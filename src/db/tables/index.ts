@@ -28,3 +28,4 @@ export * from "./access";
 export * from "./sessions";
 export * from "./accounts";
 export * from "./audit";
+export * from "./rate-limits";

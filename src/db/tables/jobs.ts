@@ -22,6 +22,8 @@ export const jobsTable = sqliteTable(
     runAt: integer("run_at").notNull(),
     /** A running job whose lease passed is taken to be abandoned (its process died). */
     leaseUntil: integer("lease_until"),
+    /** The serving process that claimed it (server_instances.name): when it has ended, the job is put back without waiting for the lease. */
+    claimedBy: text("claimed_by"),
     lastError: text("last_error"),
     result: text("result", { mode: "json" }).$type<unknown>(),
     /** How far a long job is, as it reports it (an import's entries, a backup's bytes): `{done, total?, message?}`. */
@@ -37,4 +39,18 @@ export const jobSchedulesTable = sqliteTable("job_schedules", {
   name: text("name").primaryKey(),
   nextRunAt: integer("next_run_at").notNull(),
   lastRunAt: integer("last_run_at"),
+});
+
+/**
+ * The serving processes of this database, each with the time it last said it was alive
+ * (jobs/instances.ts): a job claimed by a process that stopped saying so is put back at once, and
+ * clean-ups that could take another process's work in progress wait until no other one is alive.
+ */
+export const serverInstancesTable = sqliteTable("server_instances", {
+  /** `host/pid/random`, as jobs.claimed_by names it. */
+  name: text("name").primaryKey(),
+  host: text("host").notNull(),
+  pid: integer("pid").notNull(),
+  startedAt: integer("started_at").notNull(),
+  seenAt: integer("seen_at").notNull(),
 });

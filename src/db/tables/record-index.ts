@@ -15,7 +15,8 @@
 // is_draft/deleted/is_latest are 0/1 integers on both engines (records/policy.ts scopeSql runs on
 // both); the indexer's `is_latest IS NOT (…)` is a CASE with IS DISTINCT FROM there; SQLite's rebuild
 // uses shadow tables (sqlite_master, the page cache), PostgreSQL's one transaction; column-copy.ts
-// (SQLite only) polls data_version. languages, file_types, communities are comma-joined text on both.
+// (SQLite only) reads search_state's count of index writes. languages, file_types, communities are
+// comma-joined text on both.
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const recordIndexTable = sqliteTable(
@@ -75,3 +76,14 @@ export const recordTermsTable = sqliteTable(
   },
   (t) => [index("record_terms_field_value").on(t.field, t.value, t.key), index("record_terms_key").on(t.key)],
 );
+
+/**
+ * Counts of writes to the search index, by any process (`record_index`: every SQLite index write
+ * adds one in its transaction): a process's in-memory copy of the index (column-copy.ts) knows
+ * from it whether another process wrote the index, rather than from any commit at all (statistics,
+ * sessions and rate counts commit all the time). PostgreSQL keeps no copy and writes no count.
+ */
+export const searchStateTable = sqliteTable("search_state", {
+  key: text("key").primaryKey(),
+  value: integer("value").notNull(),
+});

@@ -25,6 +25,15 @@ function indexText(index: Health["searchIndex"]): string {
   return index.complete ? `Complete: ${counts}` : `Incomplete: ${counts}${index.outdated ? " (built by an older Cairn)" : ""}`;
 }
 
+/** "2: 4211 and 4212 on web1, 977 on web2" (the processes serving this database, by machine). */
+function processesText(health: Health): string {
+  const all = health.servingProcesses;
+  if (all.length === 0) return "This one (its job worker has not started)";
+  const hosts = [...new Set(all.map((p) => p.host))];
+  const list = (pids: number[]) => (pids.length === 1 ? `${pids[0]}` : `${pids.slice(0, -1).join(", ")} and ${pids.at(-1)}`);
+  return `${all.length}: ${hosts.map((host) => `${list(all.filter((p) => p.host === host).map((p) => p.pid))} on ${host}`).join(", ")}`;
+}
+
 export function HealthPage({ ctx, health, mailOff }: { ctx: PageContext; health: Health; mailOff: boolean }) {
   const facts: [string, string][] = [
     ["Version", health.version],
@@ -36,6 +45,8 @@ export function HealthPage({ ctx, health, mailOff }: { ctx: PageContext; health:
     ["File store", health.fileStoreBytes === null ? "In S3 (not measured here)" : bytes(health.fileStoreBytes)],
     ["Free disk space", diskText(health.disk)],
     ["Search index", indexText(health.searchIndex)],
+    ["Answered by", `Process ${health.process.pid} on ${health.process.host}`],
+    ["Serving processes", processesText(health)],
   ];
   return (
     <AdminPage ctx={ctx} title="Health" screen={HEALTH} mailOff={mailOff}>

@@ -30,6 +30,7 @@ import m26 from "./0026_account_links.sql" with { type: "text" };
 import m27 from "./0027_blocking_audit_saml_links.sql" with { type: "text" };
 import m28 from "./0028_administration.sql" with { type: "text" };
 import m29 from "./0029_request_event_order.sql" with { type: "text" };
+import m30 from "./0030_processes.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -62,4 +63,5 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0027_blocking_audit_saml_links", sql: m27 },
   { id: "0028_administration", sql: m28 },
   { id: "0029_request_event_order", sql: m29 },
+  { id: "0030_processes", sql: m30 },
 ];

@@ -39,8 +39,12 @@ export interface Columns {
 /** Rows matching a full-text condition: a list when few, a bitset over the rows when many (32 times smaller). */
 export type CachedMatch = { rows: Int32Array; bytes: number } | { bits: Uint32Array; count: number; bytes: number };
 
-/** Commits by other connections to this database: the changes `PRAGMA data_version` counts. */
-export const dataVersion = (db: SqliteDb) => (db.$client.query("PRAGMA data_version").get() as { data_version: number }).data_version;
+/** Writes to the index by any process, as search_state counts them (each index write adds one in its own transaction). */
+export const indexWrites = (db: SqliteDb) => db.$client.query<{ value: number }, []>("SELECT value FROM search_state WHERE key = 'record_index'").get()?.value ?? 0;
+
+/** Counts one write to the index, in the writer's transaction (see indexWrites). */
+export const countIndexWrite = (db: SqliteDb) =>
+  db.$client.query("INSERT INTO search_state (key, value) VALUES ('record_index', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1").run();
 
 /** Time between rebuilds: under a stream of writes, searches use SQL rather than rebuild per write. */
 const REBUILD_INTERVAL_MS = 5000;
@@ -198,12 +202,13 @@ function patch(db: SqliteDb, c: Columns, keys: Set<number>): boolean {
 
 /**
  * A copy of an index. `stamp(db)` names the state of the index the copy must match: the
- * search module's count of its own index writes plus `PRAGMA data_version` (commits by other
- * connections), as `<version>:<data_version>`; in a reader worker, the same pair as the server's
- * connection sees it. The search module tells the copy which index rows each of its writes touched
- * (`changed`): when only such writes happened since the copy was made, a search patches those rows
- * in (a few rows, re-read) instead of rebuilding the copy, so a stream of deposits does not push
- * every search onto the SQL path. Commits by other processes (the CLI) still rebuild it.
+ * search module's count of its own index writes and the database's count of every process's
+ * (search_state, indexWrites), as `<version>:<writes>`; in a reader worker, the same pair as the
+ * server's connection sees it. The search module tells the copy which index rows each of its writes
+ * touched (`changed`): when only such writes happened since the copy was made (both counts moved
+ * alike), a search patches those rows in (a few rows, re-read) instead of rebuilding the copy, so a
+ * stream of deposits does not push every search onto the SQL path. Index writes by other processes
+ * (other servers or workers, the CLI) rebuild it; their other commits do not touch it.
  * `current` and `refresh` are handed the connection to read (the engine reaches it once per search
  * through the database port; a worker has its own), so nothing here awaits.
  */
@@ -216,11 +221,12 @@ export function createColumnCopy(stamp: (db: SqliteDb) => string) {
   // whose stamp has reached its version; applying one twice does no harm (rows are re-read).
   let pending: { version: number; keys: number[] | null }[] = [];
   const versionOf = (s: string) => Number(s.slice(0, s.indexOf(":")));
-  const dataVersionOf = (s: string) => s.slice(s.indexOf(":") + 1);
+  const writesOf = (s: string) => Number(s.slice(s.indexOf(":") + 1));
 
   /** Applies the noted writes up to the present stamp's version; false when the copy must be rebuilt instead. */
   function catchUp(db: SqliteDb, now: string): boolean {
-    if (!columns || dataVersionOf(now) !== dataVersionOf(seen)) return false;
+    // Every index write moved both counts, unless another process wrote (or one of ours rolled back).
+    if (!columns || writesOf(now) - writesOf(seen) !== versionOf(now) - versionOf(seen)) return false;
     const upTo = versionOf(now);
     const due = pending.filter((p) => p.version <= upTo);
     if (due.some((p) => p.keys === null)) return false;

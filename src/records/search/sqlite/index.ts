@@ -9,7 +9,7 @@ import { sqliteOf } from "../../../db/sqlite/port";
 import type { RecordScope } from "../../policy";
 import { vocabularyLabels, withAggregations, type EntryLookup, type FacetLabels, type FoundRecords } from "../facets";
 import type { RecordSearch, RecordSearchInput, RecordSearchResult } from "../index";
-import { createColumnCopy, dataVersion, type Columns } from "./column-copy";
+import { countIndexWrite, createColumnCopy, indexWrites, type Columns } from "./column-copy";
 import * as harvest from "./harvest";
 import * as indexer from "./indexer";
 import { createSearchReaders, type ReaderOptions } from "./readers";
@@ -37,8 +37,8 @@ export interface SqliteRecordSearch extends RecordSearch {
 /** `db` is the database port (SQLite); `lookup` the vocabularies' entries, which label the facet buckets. */
 export function createSqliteRecordSearch(db: Db, lookup: EntryLookup, options: RecordSearchOptions = {}): SqliteRecordSearch {
   let version = 0;
-  /** The state of the index: writes through this module, and commits by other processes (read on the connection the copy reads). */
-  const stamp = (s: SqliteDb) => `${version}:${dataVersion(s)}`;
+  /** The state of the index: writes through this module, and every process's (read on the connection the copy reads). */
+  const stamp = (s: SqliteDb) => `${version}:${indexWrites(s)}`;
   const copy = createColumnCopy(stamp);
   const readers = options.readers && options.readers.count > 0 ? createSearchReaders({ ...options.readers, path: sqliteOf(db).filename }) : null;
   /** Tells the copies (this thread's and the workers') that index write `at` touched the rows of `keys` (null: unknown, they rebuild). */
@@ -56,6 +56,7 @@ export function createSqliteRecordSearch(db: Db, lookup: EntryLookup, options: R
       let keys: number[] | null = null;
       try {
         keys = work(s);
+        countIndexWrite(s);
       } finally {
         noteChange(at, keys);
       }
@@ -101,14 +102,20 @@ export function createSqliteRecordSearch(db: Db, lookup: EntryLookup, options: R
     },
     check: () => onSqlite(db, checkIndex),
 
-    /** On the index rows and in the copies, which stay current (see column-copy.ts). */
+    /**
+     * On the index rows and in the copies, which stay current (see column-copy.ts); counted as
+     * one index write, so other processes' copies follow.
+     */
     setPopularity: (rows) =>
-      onSqlite(db, (s) => {
+      write((s) => {
+        const touched: number[] = [];
         for (const { parentId, views, downloads } of rows) {
           const keys = indexer.setPopularity(s, parentId, views, downloads);
           for (const key of keys) copy.setPopularity(key, views, downloads);
           readers?.setPopularity(keys, views, downloads);
+          touched.push(...keys);
         }
+        return touched;
       }),
 
     close: () => readers?.close(),

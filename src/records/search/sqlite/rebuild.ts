@@ -6,6 +6,7 @@ import { onSqlite, withPageCache, type SqliteDb } from "../../../db/sqlite/conne
 import type { RebuildHooks } from "../index";
 import { draftOf, publishedOf, withFileTypes, type FileTypes, type Indexed, type Raw } from "../rebuild-rows";
 import { indexRecord, LIVE_TABLES, type IndexTables } from "./indexer";
+import { countIndexWrite } from "./column-copy";
 
 const SHADOW: IndexTables = { index: "record_index_rebuild", terms: "record_terms_rebuild", fts: "record_fts_rebuild" };
 const BATCH = 2000;
@@ -96,6 +97,8 @@ function swapTables(db: SqliteDb) {
   for (const live of Object.values(LIVE_TABLES)) db.$client.exec(`DROP TABLE ${live}`);
   for (const [role, live] of Object.entries(LIVE_TABLES)) db.$client.exec(`ALTER TABLE ${SHADOW[role as keyof IndexTables]} RENAME TO ${live}`);
   for (const object of schema) if (object.type === "index") db.$client.exec(object.sql);
+  // Other processes' copies of the index rebuild from the new tables.
+  countIndexWrite(db);
 }
 
 /** One transaction: the catch-up, then the swap; `swapped` runs in it once the live tables are the new ones. */
