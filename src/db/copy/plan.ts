@@ -24,8 +24,17 @@ const KINDS: Record<string, ColumnKind> = {
  * tables, PostgreSQL's tsvectors) can only be written by the target's own search engine: the
  * target rebuilds the whole index from the copied records instead (records' `reindex`), as
  * `cairn reindex` does. The vocabulary entries are copied; their full-text index is rebuilt too.
+ * The serving processes' own state is left behind as well: the target's processes make theirs.
  */
-export const DERIVED_TABLES: ReadonlySet<string> = new Set(["record_index", "record_terms"]);
+export const DERIVED_TABLES: ReadonlySet<string> = new Set([
+  "record_index",
+  "record_terms",
+  // The SQLite index's count of its writes, which the target's rebuild moves.
+  "search_state",
+  // What the source's serving processes kept for themselves: which ran, and their rate-limit counts.
+  "server_instances",
+  "rate_counts",
+]);
 
 export interface TablePlan {
   name: string;
