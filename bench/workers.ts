@@ -15,6 +15,7 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { startPostgresCluster } from "../test/helpers/postgres-cluster";
 import { ensureBuilt, EXECUTABLE, launch, type Launched } from "./executable";
+import { runLoad } from "./load";
 import { measureReads, measureSearch, prepareRecords, type ReadRow } from "./read-phases";
 import { apiClient, createAndPublish, type RateResult } from "./write-phases";
 
@@ -33,6 +34,7 @@ interface Row {
   engine: Engine;
   workers: number;
   reads: ReadRow;
+  cpu: Awaited<ReturnType<typeof cpuPerRead>>;
   search: Awaited<ReturnType<typeof measureSearch>>;
   publish: RateResult;
 }
@@ -44,26 +46,49 @@ function onDatabase(dir: string, url: string): string {
   return dir;
 }
 
-/** `cairn serve --workers N`, once every worker serves (the first answers /ping before the others have started). */
-async function launchWorkers(data: string, workers: number): Promise<Launched> {
+/** CPU seconds (user + system, all threads) a process has used, from /proc. */
+const TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
+function cpuSeconds(pid: number) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from the 3rd (state) on
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
+/** `cairn serve --workers N`, once every worker serves (the first answers /ping before the others have started); with the serving pids. */
+async function launchWorkers(data: string, workers: number): Promise<Launched & { pids: number[] }> {
   const server = await launch(data, [EXECUTABLE], ["--workers", String(workers)]);
   const token = /token=(\S+)/.exec(readFileSync(join(data, "admin-credentials.txt"), "utf8"))![1]!;
   for (let i = 0; i < 600; i++) {
-    const health = (await (await fetch(`${server.base}/api/administration/health`, { headers: { authorization: `Bearer ${token}` } })).json()) as { serving_processes: unknown[] };
-    if (health.serving_processes.length === workers) return server;
+    const health = (await (await fetch(`${server.base}/api/administration/health`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      serving_processes: { pid: number }[];
+    };
+    // One worker is the server itself (no supervisor); with more, the workers.
+    if (health.serving_processes.length === workers) return { ...server, pids: health.serving_processes.map((p) => p.pid) };
     await Bun.sleep(50);
   }
   await server.stop();
   throw new Error(`${workers} workers did not all serve within 30 s`);
 }
 
-async function measureOne(engine: Engine, workers: number, data: string, writeData: string, ids: string[], queryMix: string[]): Promise<Row> {
+/** The serving processes' CPU µs per record read at 64 connections (one more load, on Cairn alone). */
+async function cpuPerRead(server: Launched & { pids: number[] }, ids: string[]) {
+  let n = 0;
+  const before = server.pids.map(cpuSeconds);
+  const load = await runLoad({ base: server.base, connections: 64, seconds: P.readSeconds, path: () => `/api/records/${ids[n++ % ids.length]}`, warmup: 0 });
+  const cpu = server.pids.map(cpuSeconds).reduce((sum, s, i) => sum + s - before[i]!, 0);
+  return { perSecond: load.perSecond, cpuMicrosPerRead: +((cpu * 1e6) / load.requests).toFixed(1), cpuCores: +(cpu / load.seconds).toFixed(2) };
+}
+
+/** One engine and worker count; the bare baseline reads the SQLite copy of the same records (`bareData`). */
+async function measureOne(engine: Engine, workers: number, data: string, bareData: string, writeData: string, ids: string[], queryMix: string[]): Promise<Row> {
   say(`${engine}, ${workers} worker(s): GET /api/records/{id} at 64 connections beside the bare server, then the search mix...`);
   const server = await launchWorkers(data, workers);
   let reads: ReadRow;
   let search: Row["search"];
+  let cpu: Row["cpu"];
   try {
-    reads = (await measureReads(server.base, data, ids, P.readSeconds, P.rounds, [64]))[0]!;
+    reads = (await measureReads(server.base, bareData, ids, P.readSeconds, P.rounds, [64]))[0]!;
+    cpu = await cpuPerRead(server, ids);
     search = await measureSearch(server.base, queryMix);
   } finally {
     await server.stop();
@@ -71,7 +96,7 @@ async function measureOne(engine: Engine, workers: number, data: string, writeDa
   say(`${engine}, ${workers} worker(s): create + publish, 16 clients, ${P.seconds} s...`);
   const writer = await launchWorkers(writeData, workers);
   try {
-    return { engine, workers, reads: reads!, search: search!, publish: await createAndPublish(apiClient(writer), 16, P.seconds) };
+    return { engine, workers, reads: reads!, cpu: cpu!, search: search!, publish: await createAndPublish(apiClient(writer), 16, P.seconds) };
   } finally {
     await writer.stop();
   }
@@ -79,13 +104,13 @@ async function measureOne(engine: Engine, workers: number, data: string, writeDa
 
 function formatTable(rows: Row[]) {
   const lines = [
-    "| engine | workers | GET 64 conn. req/s | bare Bun.serve req/s | ×1 worker | search p50 / p95 ms | create + publish 16 clients rec/s |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| engine | workers | GET 64 conn. req/s | bare Bun.serve req/s | ×1 worker | server CPU µs a read (cores busy) | search p50 / p95 ms | create + publish 16 clients rec/s |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const r of rows) {
     const one = rows.find((o) => o.engine === r.engine && o.workers === 1)!;
     lines.push(
-      `| ${r.engine} | ${r.workers} | ${r.reads.cairn.perSecond} | ${r.reads.bare.perSecond} | ${(r.reads.cairn.perSecond / one.reads.cairn.perSecond).toFixed(2)} | ${r.search.p50} / ${r.search.p95} | ${r.publish.perSecond} |`,
+      `| ${r.engine} | ${r.workers} | ${r.reads.cairn.perSecond} | ${r.reads.bare.perSecond} | ${(r.reads.cairn.perSecond / one.reads.cairn.perSecond).toFixed(2)} | ${r.cpu.cpuMicrosPerRead} (${r.cpu.cpuCores}) | ${r.search.p50} / ${r.search.p95} | ${r.publish.perSecond} |`,
     );
   }
   return lines.join("\n");
@@ -118,7 +143,7 @@ async function main() {
         const writeData = engine === "postgres" ? onDatabase(join(root, name), await database(name.replaceAll("-", "_"))) : join(root, name);
         // A first start makes the write side's administrator, whose token the publishing clients use.
         await (await launch(writeData)).stop();
-        rows.push(await measureOne(engine, workers, data, writeData, prepared.publicIds, queryMix));
+        rows.push(await measureOne(engine, workers, data, sqliteData, writeData, prepared.publicIds, queryMix));
       }
     }
     const result = {
