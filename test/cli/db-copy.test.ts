@@ -41,6 +41,8 @@ beforeAll(async () => {
   // A deleted user's key stays used: the target's sequence must continue past it, not reuse it.
   const gone = await app.services.users.createUser(systemActor, { email: "gone@example.org", username: "gone", password: "gone-password-1" });
   await app.services.deps.db.statements.run("DELETE FROM users WHERE id = ?", [gone.id]);
+  // Statistics' keys of two records: a plain rowid alias (no AUTOINCREMENT), whose PostgreSQL sequence must continue too.
+  await app.services.deps.db.statements.run("INSERT INTO stats_keys (value) VALUES ('viewed-1'), ('viewed-2')");
 }, 60_000);
 
 afterAll(async () => {
@@ -192,6 +194,9 @@ describe("the copy's checks", () => {
       "INSERT INTO users (email, username, password_hash, created, updated) VALUES ('new@example.org', 'new', 'x', 0, 0) RETURNING id",
     );
     expect(next).toEqual({ id: 5 });
+    // A record viewed for the first time after the copy gets the next statistics key, not a copied one's.
+    const key = await port.statements.get<{ key: number }>("INSERT INTO stats_keys (value) VALUES ('viewed-after-copy') RETURNING key");
+    expect(key).toEqual({ key: 3 });
     port.close();
   }, 60_000);
 

@@ -41,7 +41,10 @@ export interface TablePlan {
   columns: { name: string; kind: ColumnKind }[];
   /** The primary key's columns: rows are read and checksummed in this order on both engines. */
   key: string[];
-  /** An AUTOINCREMENT key column, whose sequence the target continues past the source's. */
+  /**
+   * An INTEGER PRIMARY KEY column (SQLite's rowid alias, AUTOINCREMENT or not), whose next value
+   * the target continues past the source's: PostgreSQL gives each a sequence (db/postgres/schema.ts).
+   */
   sequence: string | null;
 }
 
@@ -54,7 +57,9 @@ function planOf(table: SQLiteTable): TablePlan & { parents: string[] } {
   });
   const key = [...config.columns.filter((c) => c.primary).map((c) => c.name), ...config.primaryKeys.flatMap((pk) => pk.columns.map((c) => c.name))];
   if (!key.length) throw new Error(`copy: ${config.name} has no primary key to read it in order by`);
-  const auto = config.columns.find((c) => (c as unknown as { autoIncrement?: boolean }).autoIncrement === true);
+  // Not AUTOINCREMENT alone: after a copy into PostgreSQL, a plain rowid alias's sequence would
+  // start at 1 and hand out the keys of copied rows (stats_keys: every new record's views refused).
+  const auto = config.columns.find((c) => c.primary && c.columnType === "SQLiteInteger");
   const parents = config.foreignKeys.map((fk) => getTableName(fk.reference().foreignTable)).filter((p) => p !== config.name);
   return { name: config.name, columns, key, sequence: auto?.name ?? null, parents };
 }

@@ -50,6 +50,8 @@ export function sqliteCopyEnd(path: string): CopyEnd {
     // SQLite keeps the highest key an AUTOINCREMENT column handed out in sqlite_sequence, raised by
     // the copied rows themselves; deleted rows' keys above them are carried over here.
     async continueSequence(tx, table, _column, last) {
+      // A rowid alias without AUTOINCREMENT takes the largest key + 1 by itself: only AUTOINCREMENT keeps a sequence.
+      if (!(await tx.statements.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? AND sql LIKE '%AUTOINCREMENT%'", [table]))) return;
       const raised = await tx.statements.run("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?", [last, table]);
       if (raised.changes === 0 && last > 0) await tx.statements.run("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", [table, last]);
     },
