@@ -49,6 +49,14 @@ export function createStoreParts(ctx: FilesContext) {
     return pending;
   }
 
+  /** Completes the upload from the parts sent to it (each with its ETag): the object exists once this resolves. */
+  const joinParts = (upload: MultipartUpload, parts: store.PartRow[], size: number) =>
+    multipart!.complete(
+      upload,
+      parts.map((p) => ({ part: p.part, etag: p.etag! })),
+      size,
+    );
+
   /** Aborts an upload nothing will complete; a failure is only logged (the start-up sweep retries it). */
   async function abandon(upload: MultipartUpload) {
     await multipart?.abort(upload).catch((error) => log(`files: could not abort multipart upload ${upload.uploadId}: ${error}`));
@@ -91,11 +99,7 @@ export function createStoreParts(ctx: FilesContext) {
         return null;
       }
       try {
-        await multipart!.complete(
-          upload,
-          parts.map((p) => ({ part: p.part, etag: p.etag! })),
-          size,
-        );
+        await joinParts(upload, parts, size);
       } catch (error) {
         if (!(error instanceof ObjectStoreError && error.code === "NoSuchUpload")) throw storeUnavailable(error, "the joined parts");
         await store.deleteUpload(db, entry.id);
@@ -122,11 +126,7 @@ export function createStoreParts(ctx: FilesContext) {
         );
       }
       try {
-        await multipart!.complete(
-          upload,
-          parts.map((p) => ({ part: p.part, etag: p.etag! })),
-          size,
-        );
+        await joinParts(upload, parts, size);
       } catch (error) {
         throw storeUnavailable(error, "the joined parts");
       }
