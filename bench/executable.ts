@@ -73,3 +73,19 @@ export async function launch(data: string, command: string[] = [EXECUTABLE], ext
     },
   };
 }
+
+/** `cairn serve --workers N`, once every worker serves (the first answers /ping before the others have started); with the serving pids. */
+export async function launchWorkers(data: string, workers: number): Promise<Launched & { pids: number[] }> {
+  const server = await launch(data, [EXECUTABLE], ["--workers", String(workers)]);
+  const token = /token=(\S+)/.exec(readFileSync(join(data, "admin-credentials.txt"), "utf8"))![1]!;
+  for (let i = 0; i < 600; i++) {
+    const health = (await (await fetch(`${server.base}/api/administration/health`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      serving_processes: { pid: number }[];
+    };
+    // One worker is the server itself (no supervisor); with more, the workers.
+    if (health.serving_processes.length === workers) return { ...server, pids: health.serving_processes.map((p) => p.pid) };
+    await Bun.sleep(50);
+  }
+  await server.stop();
+  throw new Error(`${workers} workers did not all serve within 30 s`);
+}

@@ -2,7 +2,7 @@
 // directory, modelled on the locustfile Zenodo's engineers load-test InvenioRDM (ZenodoRDM) with:
 // throughput and p50/p95/p99 per request kind beside the issue's targets, errors, the server's peak
 // RSS and CPU, and this generator's own CPU. Usage:
-//   bun run bench:mixed [-- --users 64 --seconds 60 --records 100000 --think 1 --keep]
+//   bun run bench:mixed [-- --users 64 --seconds 60 --records 100000 --think 1 --workers 1 --keep]
 //
 // The users, each an async loop in this one process (fetch, keep-alive; one request at a time):
 // - guests, 3/4 of the users: a visit is a search `GET /api/records?q=dataset OR <word>&size=10`
@@ -26,15 +26,29 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { ensureBuilt, EXECUTABLE, launch } from "./executable";
+import { ensureBuilt, EXECUTABLE, launchWorkers } from "./executable";
 import { MB, memory } from "./file-transfers";
 import { createRandom, percentile } from "./lib";
 import { prepareRecords } from "./read-phases";
 
 const { values } = parseArgs({
-  options: { users: { type: "string" }, seconds: { type: "string" }, records: { type: "string" }, think: { type: "string" }, keep: { type: "boolean" } },
+  options: {
+    users: { type: "string" },
+    seconds: { type: "string" },
+    records: { type: "string" },
+    think: { type: "string" },
+    workers: { type: "string" },
+    keep: { type: "boolean" },
+  },
 });
-const P = { users: Number(values.users ?? 64), seconds: Number(values.seconds ?? 60), records: Number(values.records ?? 100_000), think: Number(values.think ?? 1) };
+const P = {
+  users: Number(values.users ?? 64),
+  seconds: Number(values.seconds ?? 60),
+  records: Number(values.records ?? 100_000),
+  think: Number(values.think ?? 1),
+  // `cairn serve --workers N`: the server's CPU and memory are then its processes' together.
+  workers: Number(values.workers ?? 1),
+};
 const MIX = { harvesters: Math.max(1, Math.round(P.users / 32)), guests: Math.max(1, Math.round(P.users * 0.75)), depositors: 0 };
 MIX.depositors = Math.max(1, P.users - MIX.guests - MIX.harvesters);
 /** Think times in seconds, before scaling by --think. */
@@ -250,21 +264,25 @@ async function main() {
     const prepared = await prepareRecords(data, P.records);
     say(`${MIX.depositors} depositor accounts with tokens...`);
     const tokens = depositorTokens(data, MIX.depositors);
-    const server = await launch(data);
+    const server = await launchWorkers(data, P.workers);
+    // The supervisor and its workers (or the one server), summed.
+    const pids = [...new Set([server.pid, ...server.pids])];
+    const rss = () => pids.reduce((sum, pid) => sum + memory(pid).rss, 0);
+    const cpuOfServer = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
     try {
       const facets = await warmUp(server.base, prepared.publicIds[0]!);
       say(`facets of the search: ${facets.join(", ")}`);
-      let peakRss = memory(server.pid).rss;
-      const sampler = setInterval(() => (peakRss = Math.max(peakRss, memory(server.pid).rss)), 100);
+      let peakRss = rss();
+      const sampler = setInterval(() => (peakRss = Math.max(peakRss, rss())), 100);
       const workload = createWorkload(server.base, prepared.publicIds, tokens);
       const loadBefore = { uptime: uptime(), loadavg: loadavg().map((x) => +x.toFixed(2)) };
       say(`${P.users} users (${MIX.guests} guests, ${MIX.depositors} depositors, ${MIX.harvesters} harvesters) for ${P.seconds} s, think times x${P.think}...`);
-      const [cpu0, serverCpu0] = [process.cpuUsage(), cpuSeconds(server.pid)];
+      const [cpu0, serverCpu0] = [process.cpuUsage(), cpuOfServer()];
       const seconds = await workload.run();
       const used = process.cpuUsage(cpu0);
-      const [generatorCpu, serverCpu] = [(used.user + used.system) / 1e6, cpuSeconds(server.pid) - serverCpu0];
+      const [generatorCpu, serverCpu] = [(used.user + used.system) / 1e6, cpuOfServer() - serverCpu0];
       clearInterval(sampler);
-      const mem = memory(server.pid);
+      const mem = pids.map(memory).reduce((sum, m) => ({ rss: sum.rss + m.rss, hwm: sum.hwm + m.hwm }), { rss: 0, hwm: 0 });
       const kinds = workload.stats(seconds);
       const requests = kinds.reduce((sum, k) => sum + k.count, 0);
       const result = {
@@ -287,7 +305,7 @@ async function main() {
       };
       console.log(
         [
-          `${P.users} users (${MIX.guests} guests, ${MIX.depositors} depositors, ${MIX.harvesters} harvesters), ${result.seconds} s, ${P.records.toLocaleString("en-US")} records, think x${P.think}; commit ${result.executable.commit}, Bun ${Bun.version}, ${result.machine.cores} cores`,
+          `${P.users} users (${MIX.guests} guests, ${MIX.depositors} depositors, ${MIX.harvesters} harvesters), ${result.seconds} s, ${P.records.toLocaleString("en-US")} records, think x${P.think}, ${P.workers} worker(s); commit ${result.executable.commit}, Bun ${Bun.version}, ${result.machine.cores} cores`,
           `load before: ${result.machine.loadBefore.uptime}`,
           `load after:  ${result.machine.loadAfter.uptime}`,
           "",
@@ -303,8 +321,8 @@ async function main() {
           `generator: ${result.generator.cpuSeconds} s of CPU (${Math.round(result.generator.shareOfOneCore * 100)}% of one core) — ${result.generator.cpuSeconds < result.server.cpuSeconds ? "less than the server's, so the generator does not dominate" : "NOT less than the server's: the generator may dominate the machine"}`,
         ].join("\n"),
       );
-      const defaults = P.users === 64 && P.seconds === 60 && P.records === 100_000 && P.think === 1;
-      const name = `mixed-${result.date.slice(0, 10)}${defaults ? "" : `-${P.users}u-${P.seconds}s-${P.records}r-think${P.think}`}.json`;
+      const defaults = P.users === 64 && P.seconds === 60 && P.records === 100_000 && P.think === 1 && P.workers === 1;
+      const name = `mixed-${result.date.slice(0, 10)}${defaults ? "" : `-${P.users}u-${P.seconds}s-${P.records}r-think${P.think}${P.workers > 1 ? `-${P.workers}w` : ""}`}.json`;
       mkdirSync(join(import.meta.dir, "results"), { recursive: true });
       writeFileSync(join(import.meta.dir, "results", name), `${JSON.stringify(result, null, 2)}\n`);
       say(`wrote bench/results/${name}`);

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { startPostgresCluster } from "../test/helpers/postgres-cluster";
-import { ensureBuilt, EXECUTABLE, launch, type Launched } from "./executable";
+import { ensureBuilt, EXECUTABLE, launch, launchWorkers, type Launched } from "./executable";
 import { runLoad } from "./load";
 import { measureReads, measureSearch, prepareRecords, type ReadRow } from "./read-phases";
 import { apiClient, createAndPublish, type RateResult } from "./write-phases";
@@ -52,22 +52,6 @@ function cpuSeconds(pid: number) {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from the 3rd (state) on
   return (Number(fields[11]) + Number(fields[12])) / TICKS;
-}
-
-/** `cairn serve --workers N`, once every worker serves (the first answers /ping before the others have started); with the serving pids. */
-async function launchWorkers(data: string, workers: number): Promise<Launched & { pids: number[] }> {
-  const server = await launch(data, [EXECUTABLE], ["--workers", String(workers)]);
-  const token = /token=(\S+)/.exec(readFileSync(join(data, "admin-credentials.txt"), "utf8"))![1]!;
-  for (let i = 0; i < 600; i++) {
-    const health = (await (await fetch(`${server.base}/api/administration/health`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
-      serving_processes: { pid: number }[];
-    };
-    // One worker is the server itself (no supervisor); with more, the workers.
-    if (health.serving_processes.length === workers) return { ...server, pids: health.serving_processes.map((p) => p.pid) };
-    await Bun.sleep(50);
-  }
-  await server.stop();
-  throw new Error(`${workers} workers did not all serve within 30 s`);
 }
 
 /** The serving processes' CPU µs per record read at 64 connections (one more load, on Cairn alone). */
