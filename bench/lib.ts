@@ -1,6 +1,8 @@
 // What the benchmark scripts share: a deterministic PRNG, percentiles, bulk-written records, and
 // `cairn serve` on a data directory for the length of a measurement.
 import { Database } from "bun:sqlite";
+import { execSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { recordIdFromNumber } from "../src/records/ids";
 import { createRandom } from "../test/helpers/random";
@@ -101,4 +103,12 @@ export function bulkInsertRecords(data: string, count: number, document: (i: num
   }
   db.close();
   return ids;
+}
+
+/** CPU seconds (user + system, all threads) a process has used, from /proc. */
+const TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
+export function cpuSeconds(pid: number) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from the 3rd (state) on
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
 }

@@ -22,13 +22,13 @@
 // set by the users, not the server: read the latencies, which are the measure, and the errors.
 // Every answer outside 2xx/3xx (and an OAI-PMH error other than noRecordsMatch) is an error.
 import { execSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ensureBuilt, EXECUTABLE, launchWorkers } from "./executable";
 import { MB, memory } from "./file-transfers";
-import { createRandom, percentile } from "./lib";
+import { cpuSeconds, createRandom, percentile } from "./lib";
 import { prepareRecords } from "./read-phases";
 
 const { values } = parseArgs({
@@ -93,14 +93,6 @@ const began = performance.now();
 const uptime = () => execSync("uptime").toString().trim();
 const round = (x: number) => +x.toFixed(1);
 const { rand, pick } = createRandom(22);
-
-/** CPU seconds (user + system, all threads) a process has used, from /proc. */
-const TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
-function cpuSeconds(pid: number) {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from the 3rd (state) on
-  return (Number(fields[11]) + Number(fields[12])) / TICKS;
-}
 
 /** Accounts with a token each for the depositors, made with the CLI before the server starts. */
 function depositorTokens(data: string, count: number): string[] {

@@ -8,13 +8,14 @@
 // what the workers would on cores of their own. Prints a table and writes it as JSON to
 // bench/results/<date>-workers[-quick].json.
 import { execSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { startPostgresCluster } from "../test/helpers/postgres-cluster";
 import { ensureBuilt, EXECUTABLE, launch, launchWorkers, type Launched } from "./executable";
+import { cpuSeconds } from "./lib";
 import { runLoad } from "./load";
 import { measureReads, measureSearch, prepareRecords, type ReadRow } from "./read-phases";
 import { apiClient, createAndPublish, type RateResult } from "./write-phases";
@@ -44,14 +45,6 @@ function onDatabase(dir: string, url: string): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(join(dir, "cairn.toml"), `DATABASE_URL = ${JSON.stringify(url)}\n`, { mode: 0o600 });
   return dir;
-}
-
-/** CPU seconds (user + system, all threads) a process has used, from /proc. */
-const TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
-function cpuSeconds(pid: number) {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from the 3rd (state) on
-  return (Number(fields[11]) + Number(fields[12])) / TICKS;
 }
 
 /** The serving processes' CPU µs per record read at 64 connections (one more load, on Cairn alone). */

@@ -14,6 +14,7 @@ import { newUuid } from "../core/ids";
 import { copyHashed, hashFile, placeHashed, syncDir, writeDurable } from "./copy";
 import { DATABASE_FILE, MANIFEST_FILE, parseManifest, serializeManifest, type FileEntry, type Manifest } from "./manifest";
 import type { BackupSink } from "./sink";
+import { processAlive } from "../core/process-alive";
 
 const PARTIAL = ".partial-";
 const LOCK = ".lock";
@@ -44,14 +45,6 @@ function snapshotName(dest: string, now: number): string {
   let name = base;
   for (let n = 2; existsSync(join(dest, name)); n++) name = `${base}-${n}`;
   return name;
-}
-
-function processAlive(pid: number) {
-  try {
-    return pid > 0 && process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** One writer per backup folder: pruning or collecting the pool under another run would remove objects it just placed. */

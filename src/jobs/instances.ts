@@ -5,6 +5,7 @@
 // clean-up that could take another process's work in progress runs only when no other is alive.
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import { processAlive } from "../core/process-alive";
 import type { Clock } from "../core/time";
 import type { Db } from "../db/port";
 import * as store from "./store";
@@ -12,15 +13,6 @@ import * as store from "./store";
 export const HEARTBEAT_MS = 10_000;
 /** A process silent this long has ended (three heartbeats missed: a stalled event loop is not taken for dead). */
 export const SILENT_MS = 3 * HEARTBEAT_MS;
-
-function processAlive(pid: number): boolean {
-  try {
-    return process.kill(pid, 0);
-  } catch (error) {
-    // EPERM: it exists but belongs to another user.
-    return (error as { code?: string }).code === "EPERM";
-  }
-}
 
 export type Instances = ReturnType<typeof createInstances>;
 

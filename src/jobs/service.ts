@@ -69,29 +69,28 @@ export function createJobsService(deps: { db: Db; clock: Clock; registry: JobReg
     return row;
   }
 
+  /** Queues a job; call after the transaction whose work it follows has committed, or inside it (`tx`) when the job is the change. */
+  async function enqueue(name: string, payload: unknown = {}, options: { runAt?: number; maxAttempts?: number; tx?: Db } = {}): Promise<store.JobRow> {
+    const def = registry.get(name);
+    if (!def) throw new Error(`unknown job kind ${name}`);
+    const now = clock.now();
+    return store.insertJob(options.tx ?? db, {
+      name,
+      payload: payload ?? {},
+      runAt: options.runAt ?? now,
+      maxAttempts: options.maxAttempts ?? def.maxAttempts ?? 5,
+      created: now,
+      updated: now,
+    });
+  }
+
   return {
     registry,
 
-    /** Queues a job; call after the transaction whose work it follows has committed, or inside it (`tx`) when the job is the change. */
-    async enqueue(name: string, payload: unknown = {}, options: { runAt?: number; maxAttempts?: number; tx?: Db } = {}): Promise<store.JobRow> {
-      const def = registry.get(name);
-      if (!def) throw new Error(`unknown job kind ${name}`);
-      const now = clock.now();
-      return store.insertJob(options.tx ?? db, {
-        name,
-        payload: payload ?? {},
-        runAt: options.runAt ?? now,
-        maxAttempts: options.maxAttempts ?? def.maxAttempts ?? 5,
-        created: now,
-        updated: now,
-      });
-    },
+    enqueue,
 
     /** Enqueues a job of kind `name` unless one is queued or running already (several servers starting at once ask for one reindex); null then. */
-    async enqueueOnce(name: string): Promise<store.JobRow | null> {
-      if (!registry.get(name)) throw new Error(`unknown job kind ${name}`);
-      return db.write(async (tx) => ((await store.hasUnfinishedJob(tx, name)) ? null : this.enqueue(name, {}, { tx })));
-    },
+    enqueueOnce: (name: string): Promise<store.JobRow | null> => db.write(async (tx) => ((await store.hasUnfinishedJob(tx, name)) ? null : enqueue(name, {}, { tx }))),
 
     async listJobs(actor: Actor, limit = 50) {
       requireAdmin(actor);
