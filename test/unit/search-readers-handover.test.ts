@@ -48,10 +48,10 @@ test("a search that cannot be handed over arms no time-out; other searches on th
   const readers = createSearchReaders({ path: join(t.dataDir, "cairn.db"), count: 1, timeoutMs: 10_000, log: (m) => logs.push(m), timers: clock.timers });
   try {
     // What a plain object made of `?constructor=1` held: a function, which no worker can be sent.
-    await expect(readers.search("0:0", publicScope, input({ constructor: [Object, "1"] }), page)).rejects.toThrow();
+    await expect(readers.search(publicScope, input({ constructor: [Object, "1"] }), page)).rejects.toThrow();
     const leftBehind = clock.armed();
     // Another search runs on the same worker; then the failed search's 10 s are up.
-    const other = readers.search("0:0", publicScope, input({}), page);
+    const other = readers.search(publicScope, input({}), page);
     clock.fire(leftBehind);
     expect((await other).total).toBe(0);
     expect(leftBehind).toEqual([]);
@@ -65,7 +65,7 @@ test("a search handed over is timed, and its time-out ends it with a 503", async
   const clock = manualTimers();
   const readers = createSearchReaders({ path: join(t.dataDir, "cairn.db"), count: 1, timeoutMs: 10_000, log: () => {}, timers: clock.timers });
   try {
-    const running = readers.search("0:0", publicScope, input({}), page);
+    const running = readers.search(publicScope, input({}), page);
     expect(clock.armed()).toHaveLength(1);
     expect(clock.fire()).toBe(1);
     await expect(running).rejects.toMatchObject({ status: 503 });

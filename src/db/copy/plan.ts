@@ -29,8 +29,8 @@ const KINDS: Record<string, ColumnKind> = {
 export const DERIVED_TABLES: ReadonlySet<string> = new Set([
   "record_index",
   "record_terms",
-  // The SQLite index's count of its writes, which the target's rebuild moves.
-  "search_state",
+  // The SQLite index's log of its writes, which the target's rebuild writes anew.
+  "index_changes",
   // What the source's serving processes kept for themselves: which ran, and their rate-limit counts.
   "server_instances",
   "rate_counts",

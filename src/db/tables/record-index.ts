@@ -15,7 +15,7 @@
 // is_draft/deleted/is_latest are 0/1 integers on both engines (records/policy.ts scopeSql runs on
 // both); the indexer's `is_latest IS NOT (…)` is a CASE with IS DISTINCT FROM there; SQLite's rebuild
 // uses shadow tables (sqlite_master, the page cache), PostgreSQL's one transaction; column-copy.ts
-// (SQLite only) reads search_state's count of index writes. languages, file_types, communities are
+// (SQLite only) reads index_changes, the log of index writes. languages, file_types, communities are
 // comma-joined text on both.
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
@@ -78,12 +78,15 @@ export const recordTermsTable = sqliteTable(
 );
 
 /**
- * Counts of writes to the search index, by any process (`record_index`: every SQLite index write
- * adds one in its transaction): a process's in-memory copy of the index (column-copy.ts) knows
- * from it whether another process wrote the index, rather than from any commit at all (statistics,
- * sessions and rate counts commit all the time). PostgreSQL keeps no copy and writes no count.
+ * The SQLite index's change log: each index write, by any process, adds one row in its
+ * transaction naming the record_index keys it touched (comma-joined; null when too many to name,
+ * as a rebuild). A process's in-memory copy of the index (column-copy.ts) reads the rows past the
+ * one it has seen and re-reads just those keys, so another process's publication is patched in as
+ * the process's own are, and commits that do not touch the index (statistics, sessions, rate
+ * counts) leave it alone. The writer prunes old rows; a copy further behind is rebuilt.
+ * PostgreSQL keeps no copy and writes no log.
  */
-export const searchStateTable = sqliteTable("search_state", {
-  key: text("key").primaryKey(),
-  value: integer("value").notNull(),
+export const indexChangesTable = sqliteTable("index_changes", {
+  seq: integer("seq").primaryKey({ autoIncrement: true }),
+  keys: text("keys"),
 });

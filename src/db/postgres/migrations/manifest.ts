@@ -5,6 +5,7 @@ import m1 from "./0000_functions.sql" with { type: "text" };
 import m2 from "./0000_record_search.sql" with { type: "text" };
 import m3 from "./0000_vocabulary_search.sql" with { type: "text" };
 import m4 from "./0030_processes.sql" with { type: "text" };
+import m5 from "./0031_index_changes.sql" with { type: "text" };
 
 /** `version`: the schema version reached, counted as SQLite counts its migrations. */
 export const migrations: { id: string; version: number; sql: string }[] = [
@@ -13,4 +14,5 @@ export const migrations: { id: string; version: number; sql: string }[] = [
   { id: "0000_record_search", version: 30, sql: m2 },
   { id: "0000_vocabulary_search", version: 30, sql: m3 },
   { id: "0030_processes", version: 31, sql: m4 },
+  { id: "0031_index_changes", version: 32, sql: m5 },
 ];

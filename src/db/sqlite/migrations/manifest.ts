@@ -31,6 +31,7 @@ import m27 from "./0027_blocking_audit_saml_links.sql" with { type: "text" };
 import m28 from "./0028_administration.sql" with { type: "text" };
 import m29 from "./0029_request_event_order.sql" with { type: "text" };
 import m30 from "./0030_processes.sql" with { type: "text" };
+import m31 from "./0031_index_changes.sql" with { type: "text" };
 
 export const migrations: { id: string; sql: string }[] = [
   { id: "0000_init", sql: m0 },
@@ -64,4 +65,5 @@ export const migrations: { id: string; sql: string }[] = [
   { id: "0028_administration", sql: m28 },
   { id: "0029_request_event_order", sql: m29 },
   { id: "0030_processes", sql: m30 },
+  { id: "0031_index_changes", sql: m31 },
 ];

@@ -1,11 +1,13 @@
 // A column copy of the records index: record_index's visibility, facet and sort columns as typed
 // arrays, plus a cache of the rows recent full-text conditions matched. A query that matches most
 // records counts its facets and picks its page without touching a row per match (SQLite needs
-// ~1 µs per matching row; 100,000 matches made every search ~100 ms). The copy is rebuilt from
-// the table when it is stale; until then searches take the SQL path.
+// ~1 µs per matching row; 100,000 matches made every search ~100 ms). The copy follows the index's
+// change log, re-reading the rows each write touched; when it cannot (too far behind, a rebuild)
+// it is rebuilt from the table, and until then searches take the SQL path.
 import type { SqliteDb } from "../../../db/sqlite/connection";
 import { isPublicRecord } from "../../policy";
 import { splitList, type FacetGroup } from "../facets";
+import { changedSince, lastIndexChange } from "./change-log";
 
 export interface Columns {
   /** Rows in use (the arrays have room for more: patches append). */
@@ -38,13 +40,6 @@ export interface Columns {
 
 /** Rows matching a full-text condition: a list when few, a bitset over the rows when many (32 times smaller). */
 export type CachedMatch = { rows: Int32Array; bytes: number } | { bits: Uint32Array; count: number; bytes: number };
-
-/** Writes to the index by any process, as search_state counts them (each index write adds one in its own transaction). */
-export const indexWrites = (db: SqliteDb) => db.$client.query<{ value: number }, []>("SELECT value FROM search_state WHERE key = 'record_index'").get()?.value ?? 0;
-
-/** Counts one write to the index, in the writer's transaction (see indexWrites). */
-export const countIndexWrite = (db: SqliteDb) =>
-  db.$client.query("INSERT INTO search_state (key, value) VALUES ('record_index', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1").run();
 
 /** Time between rebuilds: under a stream of writes, searches use SQL rather than rebuild per write. */
 const REBUILD_INTERVAL_MS = 5000;
@@ -196,85 +191,51 @@ function patch(db: SqliteDb, c: Columns, keys: Set<number>): boolean {
   }
   // Cached full-text matches hold row numbers of the old rows only.
   c.matches.clear();
-  // Rows marked gone still cost a look in every count: past a quarter of the copy, rebuild.
-  return c.gone * 4 < c.n;
+  // Rows marked gone still cost a look in every count: past a quarter of the copy (and more than a
+  // few, which cost nothing to skip in a small one), rebuild.
+  return c.gone <= Math.max(256, c.n >> 2);
 }
 
 /**
- * A copy of an index. `stamp(db)` names the state of the index the copy must match: the
- * search module's count of its own index writes and the database's count of every process's
- * (search_state, indexWrites), as `<version>:<writes>`; in a reader worker, the same pair as the
- * server's connection sees it. The search module tells the copy which index rows each of its writes
- * touched (`changed`): when only such writes happened since the copy was made (both counts moved
- * alike), a search patches those rows in (a few rows, re-read) instead of rebuilding the copy, so a
- * stream of deposits does not push every search onto the SQL path. Index writes by other processes
- * (other servers or workers, the CLI) rebuild it; their other commits do not touch it.
+ * A copy of the index, as of the newest index write it has applied (`seen`, a number of the change
+ * log). A search first reads the log's newest number: when writes came since, by this process or
+ * any other, it patches the rows they touched in (a few rows, re-read) rather than rebuilding, so a
+ * stream of deposits on any server does not push searches onto the SQL path; other commits
+ * (statistics, sessions, rate counts) do not touch the log. Re-reading a row twice does no harm,
+ * so a write that commits between reading the log and reading the rows is simply applied again.
  * `current` and `refresh` are handed the connection to read (the engine reaches it once per search
- * through the database port; a worker has its own), so nothing here awaits.
+ * through the database port; a reader worker has its own), so nothing here awaits.
  */
-export function createColumnCopy(stamp: (db: SqliteDb) => string) {
+export function createColumnCopy() {
   let columns: Columns | null = null;
-  let seen = "";
+  let seen = 0;
   let builtAt = -Infinity;
-  // Rows touched by the module's writes, by write version. A write may be noted before its
-  // transaction commits (a worker hears of it at once), so an entry is applied only by a search
-  // whose stamp has reached its version; applying one twice does no harm (rows are re-read).
-  let pending: { version: number; keys: number[] | null }[] = [];
-  const versionOf = (s: string) => Number(s.slice(0, s.indexOf(":")));
-  const writesOf = (s: string) => Number(s.slice(s.indexOf(":") + 1));
-
-  /** Applies the noted writes up to the present stamp's version; false when the copy must be rebuilt instead. */
-  function catchUp(db: SqliteDb, now: string): boolean {
-    // Every index write moved both counts, unless another process wrote (or one of ours rolled back).
-    if (!columns || writesOf(now) - writesOf(seen) !== versionOf(now) - versionOf(seen)) return false;
-    const upTo = versionOf(now);
-    const due = pending.filter((p) => p.version <= upTo);
-    if (due.some((p) => p.keys === null)) return false;
-    pending = pending.filter((p) => p.version > upTo);
-    // None due: the writes since touched no row (or rolled back before they could).
-    return due.length === 0 || patch(db, columns, new Set(due.flatMap((p) => p.keys!)));
-  }
 
   return {
     /** The columns when current (patched or rebuilt if allowed now), else null: use SQL. */
     current(db: SqliteDb): Columns | null {
-      const now = stamp(db);
+      const now = lastIndexChange(db);
       if (columns && now === seen) return columns;
-      if (catchUp(db, now)) {
-        seen = now;
-        return columns;
+      // Inside a transaction the log may show this connection's own uncommitted writes, which a
+      // rollback takes back (and the next write reuses their numbers): follow only committed ones.
+      if (db.$client.inTransaction) return null;
+      if (columns && now > seen) {
+        const keys = changedSince(db, seen, now);
+        if (keys && (keys.length === 0 || patch(db, columns, new Set(keys)))) {
+          seen = now;
+          return columns;
+        }
       }
       if (performance.now() - builtAt < REBUILD_INTERVAL_MS) return null;
       this.refresh(db);
       return columns;
     },
 
-    /** Index write `version` touched the rows of `keys` (null: too many to patch, e.g. a rebuild). */
-    changed(version: number, keys: number[] | null) {
-      pending.push({ version, keys });
-      // A copy nobody searches need not hoard notes: past a bound, the next search rebuilds.
-      if (pending.length > 10_000) pending = [{ version, keys: null }];
-    },
-
-    /**
-     * Statistics moved a row's popularity: the copy follows in place, and stays current (a rebuild
-     * per aggregation would cost more than the sort). Call right after the matching index update.
-     */
-    setPopularity(key: number, views: number, downloads: number) {
-      const row = columns && key < columns.pos.length ? columns.pos[key]! : -1;
-      if (row < 0 || !columns) return;
-      columns.views[row] = views;
-      columns.downloads[row] = downloads;
-    },
-
-    /** Rebuilds now (tests, and the rebuild the interval allows). */
+    /** Rebuilds now (tests, and the rebuild the interval allows): the log's number first, so the rows read are at least as new. */
     refresh(db: SqliteDb) {
-      seen = stamp(db);
+      seen = lastIndexChange(db);
       columns = load(db);
       builtAt = performance.now();
-      // Notes up to the state just read are in it.
-      const upTo = versionOf(seen);
-      pending = pending.filter((p) => p.version > upTo);
     },
   };
 }

@@ -1,6 +1,6 @@
 // The SQLite/FTS5 engine of record search (the port is ../index.ts): one object per database that
-// owns the column copy and its staleness (every index write made through it moves a version
-// counter the copy checks) and the reader workers. Each port call reaches the connection once,
+// owns the column copy (which follows the index's change log: every index write logs the rows it
+// touched, change-log.ts) and the reader workers. Each port call reaches the connection once,
 // through the database port's gate (onSqlite); the work behind it is synchronous.
 import type { Page } from "../../../core/paging";
 import type { Db } from "../../../db/port";
@@ -9,7 +9,8 @@ import { sqliteOf } from "../../../db/sqlite/port";
 import type { RecordScope } from "../../policy";
 import { vocabularyLabels, withAggregations, type EntryLookup, type FacetLabels, type FoundRecords } from "../facets";
 import type { RecordSearch, RecordSearchInput, RecordSearchResult } from "../index";
-import { countIndexWrite, createColumnCopy, indexWrites, type Columns } from "./column-copy";
+import { logIndexChange } from "./change-log";
+import { createColumnCopy, type Columns } from "./column-copy";
 import * as harvest from "./harvest";
 import * as indexer from "./indexer";
 import { createSearchReaders, type ReaderOptions } from "./readers";
@@ -36,31 +37,13 @@ export interface SqliteRecordSearch extends RecordSearch {
 
 /** `db` is the database port (SQLite); `lookup` the vocabularies' entries, which label the facet buckets. */
 export function createSqliteRecordSearch(db: Db, lookup: EntryLookup, options: RecordSearchOptions = {}): SqliteRecordSearch {
-  let version = 0;
-  /** The state of the index: writes through this module, and every process's (read on the connection the copy reads). */
-  const stamp = (s: SqliteDb) => `${version}:${indexWrites(s)}`;
-  const copy = createColumnCopy(stamp);
+  const copy = createColumnCopy();
   const readers = options.readers && options.readers.count > 0 ? createSearchReaders({ ...options.readers, path: sqliteOf(db).filename }) : null;
-  /** Tells the copies (this thread's and the workers') that index write `at` touched the rows of `keys` (null: unknown, they rebuild). */
-  const noteChange = (at: number, keys: number[] | null) => {
-    copy.changed(at, keys);
-    readers?.changed(at, keys);
-  };
   /**
-   * Runs an index write on the connection (inside the caller's transaction when there is one),
-   * telling the copies which rows it touched (none known when it throws: the copies rebuild).
+   * Runs an index write on the connection (inside the caller's transaction when there is one) and
+   * logs the rows it touched, for every process's copies.
    */
-  const write = (work: (s: SqliteDb) => number[]): Promise<void> =>
-    onSqlite(db, (s) => {
-      const at = ++version;
-      let keys: number[] | null = null;
-      try {
-        keys = work(s);
-        countIndexWrite(s);
-      } finally {
-        noteChange(at, keys);
-      }
-    });
+  const write = (work: (s: SqliteDb) => number[]): Promise<void> => onSqlite(db, (s) => logIndexChange(s, work(s)));
   /** The aggregations, labelled: the vocabulary entries they name are read first, then built synchronously. */
   const aggregated = async (found: FoundRecords, labels?: FacetLabels) => withAggregations(found, await vocabularyLabels(found, lookup), labels);
 
@@ -75,7 +58,7 @@ export function createSqliteRecordSearch(db: Db, lookup: EntryLookup, options: R
 
     /** On a reader worker, within the time budget, when there are workers. */
     async search(scope, input, page, labels) {
-      const found = readers ? await readers.search(await onSqlite(db, stamp), scope, input, page) : await onSqlite(db, (s) => findRecords(s, scope, input, page, copy));
+      const found = readers ? await readers.search(scope, input, page) : await onSqlite(db, (s) => findRecords(s, scope, input, page, copy));
       return aggregated(found, labels);
     },
 
@@ -83,40 +66,12 @@ export function createSqliteRecordSearch(db: Db, lookup: EntryLookup, options: R
     unindexRecord: (recordId, isDraft) => write((s) => indexer.unindexRecord(s, recordId, isDraft)),
     indexLatestFlags: (parentId, latestId) => write((s) => indexer.indexLatestFlags(s, parentId, latestId)),
 
-    /**
-     * Into shadow tables, swapped in at the end (rebuild.ts). Searches run between its batches: the
-     * copies hear of it inside the swap's transaction, once the live tables are the new ones (or
-     * when it fails, to be safe).
-     */
-    async rebuild(since, fileTypes, hooks) {
-      let noted = false;
-      const swapped = () => {
-        noted = true;
-        noteChange(++version, null);
-      };
-      try {
-        return await rebuildIndex(db, since, fileTypes, hooks, swapped);
-      } finally {
-        if (!noted) noteChange(++version, null);
-      }
-    },
+    /** Into shadow tables, swapped in at the end (rebuild.ts), which logs the swap: every copy rebuilds. */
+    rebuild: (since, fileTypes, hooks) => rebuildIndex(db, since, fileTypes, hooks),
     check: () => onSqlite(db, checkIndex),
 
-    /**
-     * On the index rows and in the copies, which stay current (see column-copy.ts); counted as
-     * one index write, so other processes' copies follow.
-     */
-    setPopularity: (rows) =>
-      write((s) => {
-        const touched: number[] = [];
-        for (const { parentId, views, downloads } of rows) {
-          const keys = indexer.setPopularity(s, parentId, views, downloads);
-          for (const key of keys) copy.setPopularity(key, views, downloads);
-          readers?.setPopularity(keys, views, downloads);
-          touched.push(...keys);
-        }
-        return touched;
-      }),
+    /** On the index rows; logged as one index write, so every copy re-reads the rows (see column-copy.ts). */
+    setPopularity: (rows) => write((s) => rows.flatMap(({ parentId, views, downloads }) => indexer.setPopularity(s, parentId, views, downloads))),
 
     close: () => readers?.close(),
 

@@ -10,30 +10,21 @@ declare const self: Worker;
 
 let db: SqliteDb | null = null;
 let copy: ColumnCopy | null = null;
-// The index state the server's connection saw when it sent the current search.
-let stamp = "";
 
 self.onmessage = (event: MessageEvent<ReaderMessage>) => {
   const m = event.data;
   switch (m.op) {
     case "open":
       db = syncDb(openReader(m.path));
-      copy = createColumnCopy(() => stamp);
+      copy = createColumnCopy();
       return;
     case "search":
-      stamp = m.stamp;
       try {
         postMessage({ id: m.id, found: findRecords(db!, m.scope, m.input, m.page, copy!) });
       } catch (err) {
         const error = err instanceof HttpError ? { status: err.status, message: err.message, errors: err.errors } : { status: 500, message: String((err as Error)?.stack ?? err) };
         postMessage({ id: m.id, error });
       }
-      return;
-    case "changed":
-      copy?.changed(m.version, m.keys);
-      return;
-    case "popularity":
-      for (const key of m.keys) copy?.setPopularity(key, m.views, m.downloads);
       return;
     case "close":
       db?.$client.close();

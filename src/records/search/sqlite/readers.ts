@@ -9,12 +9,7 @@ import type { FoundRecords } from "../facets";
 import type { RecordSearchInput } from "../index";
 
 /** What the server sends a reader worker. */
-export type ReaderMessage =
-  | { op: "open"; path: string }
-  | { op: "search"; id: number; stamp: string; scope: RecordScope; input: RecordSearchInput; page: Page }
-  | { op: "popularity"; keys: number[]; views: number; downloads: number }
-  | { op: "changed"; version: number; keys: number[] | null }
-  | { op: "close" };
+export type ReaderMessage = { op: "open"; path: string } | { op: "search"; id: number; scope: RecordScope; input: RecordSearchInput; page: Page } | { op: "close" };
 
 type Reply = { id: number; found?: FoundRecords; error?: { status: number; message: string; errors?: FieldError[] } } | { closed: true };
 
@@ -84,7 +79,6 @@ export function createSearchReaders(options: ReaderOptions) {
   }
 
   // Spawned at the first search: a server nobody searches does without their threads (~7 MB each).
-  // Index notes before then need no worker: a new one builds its copy from the index as it is.
   const readers: Reader[] = [];
   const pool = () => {
     if (readers.length === 0 && !closed) for (let i = 0; i < options.count; i++) readers.push(spawn());
@@ -107,8 +101,8 @@ export function createSearchReaders(options: ReaderOptions) {
     new HttpError(503, `The search took longer than its time budget of ${options.timeoutMs} ms (SEARCH_TIMEOUT_MS) and was stopped: narrow the query and try again.`);
 
   return {
-    /** Runs a search on the least busy worker; `stamp` names the index state the server sees. */
-    search(stamp: string, scope: RecordScope, input: RecordSearchInput, page: Page): Promise<FoundRecords> {
+    /** Runs a search on the least busy worker (its copy follows the index's change log as the server's would). */
+    search(scope: RecordScope, input: RecordSearchInput, page: Page): Promise<FoundRecords> {
       if (closed) return Promise.reject(new Error("search readers are closed"));
       const reader = pool().reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
       const id = nextId++;
@@ -116,23 +110,13 @@ export function createSearchReaders(options: ReaderOptions) {
         // Handed over first, timed after: a search the worker never got (postMessage throws for
         // what it cannot copy) must leave no time-out behind to end the worker, and every other
         // search on it, later.
-        reader.worker.postMessage({ op: "search", id, stamp, scope, input, page } satisfies ReaderMessage);
+        reader.worker.postMessage({ op: "search", id, scope, input, page } satisfies ReaderMessage);
         const timer = timers.set(() => {
           options.log(`search stopped after ${options.timeoutMs} ms: ${JSON.stringify(input.q ?? "").slice(0, 200)}`);
           replace(reader, timedOut());
         }, options.timeoutMs);
         reader.pending.set(id, { resolve, reject, timer });
       });
-    },
-
-    /** Popularity moved in the index: every worker's copy follows in place, as the server's does. */
-    setPopularity(keys: number[], views: number, downloads: number) {
-      for (const reader of readers) reader.worker.postMessage({ op: "popularity", keys, views, downloads } satisfies ReaderMessage);
-    },
-
-    /** Index write `version` touched these rows: every worker's copy patches them in at its next search (see column-copy.ts). */
-    changed(version: number, keys: number[] | null) {
-      for (const reader of readers) reader.worker.postMessage({ op: "changed", version, keys } satisfies ReaderMessage);
     },
 
     close() {

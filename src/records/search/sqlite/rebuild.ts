@@ -5,8 +5,8 @@ import type { Db } from "../../../db/port";
 import { onSqlite, withPageCache, type SqliteDb } from "../../../db/sqlite/connection";
 import type { RebuildHooks } from "../index";
 import { draftOf, publishedOf, withFileTypes, type FileTypes, type Indexed, type Raw } from "../rebuild-rows";
+import { logIndexChange } from "./change-log";
 import { indexRecord, LIVE_TABLES, type IndexTables } from "./indexer";
-import { countIndexWrite } from "./column-copy";
 
 const SHADOW: IndexTables = { index: "record_index_rebuild", terms: "record_terms_rebuild", fts: "record_fts_rebuild" };
 const BATCH = 2000;
@@ -97,31 +97,24 @@ function swapTables(db: SqliteDb) {
   for (const live of Object.values(LIVE_TABLES)) db.$client.exec(`DROP TABLE ${live}`);
   for (const [role, live] of Object.entries(LIVE_TABLES)) db.$client.exec(`ALTER TABLE ${SHADOW[role as keyof IndexTables]} RENAME TO ${live}`);
   for (const object of schema) if (object.type === "index") db.$client.exec(object.sql);
-  // Other processes' copies of the index rebuild from the new tables.
-  countIndexWrite(db);
+  // New tables, new keys: every process's copy rebuilds from them.
+  logIndexChange(db, null);
 }
 
-/** One transaction: the catch-up, then the swap; `swapped` runs in it once the live tables are the new ones. */
-async function swap(db: Db, since: number, fileTypes: FileTypes, beforeSwap: (() => void) | undefined, swapped: () => void) {
+/** One transaction: the catch-up, then the swap. */
+async function swap(db: Db, since: number, fileTypes: FileTypes, beforeSwap: (() => void) | undefined) {
   await db.write(async (tx) => {
     const items = await onSqlite(tx, (s) => catchUp(s, since));
     // The file types are database reads: inside the transaction, as before the swap's writes.
     const typed = await withFileTypes(items, fileTypes);
     await onSqlite(tx, (s) => indexShadow(s, typed));
     beforeSwap?.();
-    await onSqlite(tx, (s) => {
-      swapTables(s);
-      swapped();
-    });
+    await onSqlite(tx, swapTables);
   });
 }
 
-/**
- * Rebuilds the whole index from the records and drafts; returns how many published records it
- * holds. `swapped` runs inside the swap's transaction, right after the live tables changed (the
- * engine tells its column copies there, before any search can read the new tables).
- */
-export async function rebuildIndex(db: Db, since: number, fileTypes: FileTypes = () => [], hooks: RebuildHooks = {}, swapped: () => void = () => {}): Promise<number> {
+/** Rebuilds the whole index from the records and drafts; returns how many published records it holds. */
+export async function rebuildIndex(db: Db, since: number, fileTypes: FileTypes = () => [], hooks: RebuildHooks = {}): Promise<number> {
   const total = await onSqlite(db, (s) => s.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM records").get()!.n);
   // A bigger page cache for the bulk load: the index B-trees of a million rows outgrow the default 2 MB.
   return withPageCache(db, 131_072, async () => {
@@ -148,7 +141,7 @@ export async function rebuildIndex(db: Db, since: number, fileTypes: FileTypes =
     // Drafts too: the owners' own listings search them.
     const drafts = await withFileTypes((await onSqlite(db, (s) => s.$client.query<Raw, []>(DRAFTS_SQL).all())).map(draftOf), fileTypes);
     await db.write(async (tx) => onSqlite(tx, (s) => indexShadow(s, drafts)));
-    await swap(db, since, fileTypes, hooks.beforeSwap, swapped);
+    await swap(db, since, fileTypes, hooks.beforeSwap);
     return onSqlite(db, (s) => s.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM record_index WHERE is_draft = 0").get()!.n);
   });
 }
