@@ -385,7 +385,13 @@ export function createApp(options: AppOptions) {
   const authenticate = { token: services.tokens.authenticate, session: services.sessions.resolve };
   const http = actorContext(authenticate, newUuid());
   // The theme is read once (its logo and stylesheet become hashed assets): every page and error page shows it.
-  const pages = { services: pageServicesOf(services), siteName: config.THEME_SITENAME, https: config.BASE_URL.startsWith("https:"), theme: themeOf(config) };
+  const pages = {
+    services: pageServicesOf(services),
+    siteName: config.THEME_SITENAME,
+    https: config.BASE_URL.startsWith("https:"),
+    theme: themeOf(config),
+    addressOf: createAddressResolver(config.APP_TRUSTED_PROXIES),
+  };
   const web = createHttp(
     {
       allowedHosts: config.APP_ALLOWED_HOSTS,
@@ -401,7 +407,7 @@ export function createApp(options: AppOptions) {
     () => app.routes,
     () => (request) => app.handle(request),
   );
-  const readRecord = readRecordRoute(services.records, services.exports, services.stats.recordView);
+  const readRecord = readRecordRoute(services.records, services.exports, services.stats.recordView, createAddressResolver(config.APP_TRUSTED_PROXIES));
   const app: Elysia = new Elysia()
     .use(web.hooks)
     .get("/ping", () => new Response("OK", { headers: { "Content-Type": "text/plain; charset=utf-8" } }), { detail: { hide: true } })
@@ -409,7 +415,7 @@ export function createApp(options: AppOptions) {
     .use(vocabulariesRoutes(http, services.vocabularies, services.vocabularyImports, createAddressResolver(config.APP_TRUSTED_PROXIES)))
     .use(recordsRoutes(http, services.records, readRecord, createAddressResolver(config.APP_TRUSTED_PROXIES)))
     .use(exportsRoutes(http, services.exports))
-    .use(filesRoutes(http, services.files))
+    .use(filesRoutes(http, services.files, createAddressResolver(config.APP_TRUSTED_PROXIES)))
     .use(groupsRoutes(http, services.groups))
     .use(communitiesRoutes(http, services.communities, createAddressResolver(config.APP_TRUSTED_PROXIES)))
     .use(membersRoutes(http, services.members))

@@ -8,12 +8,11 @@ export interface Visitor {
   userAgent: string;
 }
 
-/** What a server knows of a request's connection (Bun's and Elysia's `server`). */
-export interface ConnectionInfo {
-  requestIP(request: Request): { address: string } | null;
-}
-
-/** The visitor of a request: only the server that received it knows the address. */
-export function visitorOf(server: ConnectionInfo | null, request: Request): Visitor {
-  return { address: server?.requestIP(request)?.address ?? null, userAgent: request.headers.get("user-agent") ?? "" };
+/**
+ * The visitor of a request. `address` is the client's as the rate limits resolve it
+ * (core/client-address.ts): behind trusted reverse proxies, the client they forwarded for, not the
+ * proxy (whose one address would make every visitor the same one to the statistics).
+ */
+export function visitorOf(address: string | null, request: Request): Visitor {
+  return { address, userAgent: request.headers.get("user-agent") ?? "" };
 }

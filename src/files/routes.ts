@@ -5,7 +5,8 @@ import type { Actor } from "../core/actor";
 import { actionPayloadBody } from "../core/body";
 import { badRequest, HttpError, unsupportedMediaType } from "../core/errors";
 import { isHeadRequest, type ActorContext } from "../core/http";
-import { visitorOf, type ConnectionInfo } from "../core/visitor";
+import type { AddressResolver, PeerInfo } from "../core/client-address";
+import { visitorOf } from "../core/visitor";
 import type { ByteSource } from "../storage/file-store";
 import type { ContentRequest } from "./download";
 import { fileInitsBody } from "./model";
@@ -52,11 +53,12 @@ const contentRequestOf = (request: Request): ContentRequest => ({
   ifModifiedSince: request.headers.get("if-modified-since"),
 });
 
-export const filesRoutes = (http: ActorContext, files: FilesService) => {
-  const read = (actor: Actor, id: string, isDraft: boolean, raw: string, request: Request, server: ConnectionInfo | null) => {
+/** `addressOf`: the client's address, as the statistics count visitors (APP_TRUSTED_PROXIES decides who the client is). */
+export const filesRoutes = (http: ActorContext, files: FilesService, addressOf: AddressResolver) => {
+  const read = (actor: Actor, id: string, isDraft: boolean, raw: string, request: Request, server: PeerInfo | null) => {
     const { key, sub } = splitTail(raw);
     files.checkKey(key);
-    if (sub === "content") return files.content(actor, id, isDraft, key, contentRequestOf(request), visitorOf(server, request));
+    if (sub === "content") return files.content(actor, id, isDraft, key, contentRequestOf(request), visitorOf(addressOf(request, server), request));
     if (sub === "entry") return files.readFile(actor, id, isDraft, key);
     throw notHere();
   };

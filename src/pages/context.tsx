@@ -6,6 +6,7 @@ import { htmlResponse, pageError } from "./http";
 import type { Node } from "./jsx-runtime";
 import type { PageServices } from "./services";
 import type { Theme } from "./theme";
+import type { AddressResolver } from "../core/client-address";
 
 export interface PagesDeps {
   services: PageServices;
@@ -14,6 +15,8 @@ export interface PagesDeps {
   https: boolean;
   /** The THEME_* settings as the layout shows them (pages/theme.ts; routes.ts reads them once). */
   theme: Theme;
+  /** The client's address, as the statistics count a landing page's visitor (APP_TRUSTED_PROXIES decides who the client is). */
+  addressOf: AddressResolver;
 }
 
 export async function pageContextOf(deps: PagesDeps, actor: Actor, request: Request): Promise<PageContext> {

@@ -32,12 +32,15 @@ const withEtag = <T extends { revision_id: number }>(set: { headers: Record<stri
   return body;
 };
 
+/** The client's address as the audit log and the statistics keep it (app.ts: APP_TRUSTED_PROXIES decides who the client is). */
+type AddressOf = (request: Request, server: PeerInfo | null) => string | null;
+
 /**
  * `GET /api/records/{id}`: this module's Elysia route, and the server's direct route (core/http.ts
  * `direct`) for the same path, so the hottest read skips the framework's per-request work.
  */
 export const readRecordRoute =
-  (records: RecordsService, formats: RecordFormats, onView: RecordViewHook) =>
+  (records: RecordsService, formats: RecordFormats, onView: RecordViewHook, addressOf: AddressOf) =>
   async ({ actor, params, request, server, set }: RouteContext<{ id: string }>) => {
     const accept = request.headers.get("accept");
     // Negotiated before the read: an unacceptable Accept is a 406 whether or not the record exists.
@@ -46,15 +49,12 @@ export const readRecordRoute =
     const record = await records.readRecord(actor, params.id, { includeDeleted: query.include_deleted === "1" || query.include_deleted === "true" });
     const body = format ? await format.render(record) : null;
     const headers = { link: await formats.signposting(record), vary: "Accept" };
-    await onView({ recordId: record.id, parentId: record.parent.id, actor, visitor: visitorOf(server, request), accept });
+    await onView({ recordId: record.id, parentId: record.parent.id, actor, visitor: visitorOf(addressOf(request, server), request), accept });
     if (format) return new Response(body, { headers: { ...headers, "content-type": format.contentType } });
     // The record JSON goes through the API's JSON path (vendor types, prettyprint) with its ETag.
     Object.assign(set.headers, headers, { etag: revisionEtag(record.revision_id) });
     return record;
   };
-
-/** The client's address as the audit log keeps it (app.ts: APP_TRUSTED_PROXIES decides who the client is). */
-type AddressOf = (request: Request, server: PeerInfo | null) => string | null;
 
 export const recordsRoutes = (http: ActorContext, records: RecordsService, readRecord: ReturnType<typeof readRecordRoute>, addressOf: AddressOf) =>
   new Elysia()

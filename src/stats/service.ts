@@ -71,7 +71,12 @@ export function createStatsService(deps: StatsDeps) {
       try {
         return await aggregator.run(options);
       } finally {
+        // The watermark this run left is read before the totals are forgotten, and taken as seen:
+        // the check below then clears them again only for another process's run, not this one's
+        // (clearing twice a run left most record reads to miss the totals kept in memory).
+        const watermark = enabled ? await store.readState(db, WATERMARK).catch(() => undefined) : undefined;
         deps.totals.clear();
+        if (watermark !== undefined) seenWatermark = watermark;
       }
     })();
     running = run.catch(() => undefined);
@@ -99,17 +104,12 @@ export function createStatsService(deps: StatsDeps) {
   // memory are forgotten when the watermark moves, so a record shows another process's counts
   // within TOTALS_CHECK_MS of its aggregation.
   let seenWatermark: string | null | undefined;
-  const totalsCheck = enabled
-    ? setInterval(() => {
-        store.readState(db, WATERMARK).then(
-          (watermark) => {
-            if (seenWatermark !== undefined && watermark !== seenWatermark) deps.totals.clear();
-            seenWatermark = watermark;
-          },
-          () => {},
-        );
-      }, TOTALS_CHECK_MS)
-    : null;
+  async function checkOtherAggregations() {
+    const watermark = await store.readState(db, WATERMARK);
+    if (seenWatermark !== undefined && watermark !== seenWatermark) deps.totals.clear();
+    seenWatermark = watermark;
+  }
+  const totalsCheck = enabled ? setInterval(() => void checkOtherAggregations().catch(() => {}), TOTALS_CHECK_MS) : null;
   totalsCheck?.unref?.();
   /** COUNTER-style Dataset Report (DSR) of every record with usage between two days (inclusive). */
   async function exportReport(actor: Actor, from: string, to: string, now = clock.now()) {
@@ -176,6 +176,9 @@ export function createStatsService(deps: StatsDeps) {
 
     /** Folds new events into the totals now (`cairn jobs run stats-aggregate`, tests). */
     aggregate,
+
+    /** What the TOTALS_CHECK_MS timer does: forgets the totals kept in memory when another process aggregated since the last look (tests call it). */
+    checkOtherAggregations,
 
     /** Deletes raw events past STATS_EVENTS_RETENTION_DAYS that were aggregated. */
     pruneEvents: () => aggregator.prune(clock.now(), config.STATS_EVENTS_RETENTION_DAYS),

@@ -6,6 +6,8 @@ import { createTestApp, type TestApp, type Who } from "../helpers/app";
 import { publishableDraft, publishDraft, publishRecord } from "../helpers/records";
 import { scenarios } from "../helpers/scenarios";
 import { systemActor } from "../../src/core/actor";
+import { withClientAddress } from "../../src/core/client-address";
+import { createServices } from "../../src/app";
 
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0";
 const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
@@ -160,6 +162,55 @@ describe("restricted records", () => {
     expect((await ctx.call("POST", "/api/stats", { body: body(), as: "bob" })).status).toBe(403);
     expect((await stats(body(), "alice")).q).toMatchObject({ views: 1, unique_views: 1 });
     expect((await stats(body(), "admin")).p).toMatchObject({ views: 1 });
+  });
+});
+
+describe("the totals kept in memory", () => {
+  test("are forgotten after this process's aggregation and after another process's, not again for this one's", async () => {
+    const rec = await publishRecord(ctx);
+    const shown = async () => (await ctx.call("GET", `/api/records/${rec.id}`, { headers: { "user-agent": CURL } })).json.stats.this_version.views;
+    await ctx.services.stats.checkOtherAggregations();
+    await view(rec.id);
+    await settle();
+    expect(await shown()).toBe(1);
+    // A change no process announces: what a record shows tells whether the totals were read again.
+    await ctx.services.deps.db.statements.run("UPDATE stats_totals SET views = 41 WHERE scope = 'record' AND id = ?", [rec.id]);
+    // The watermark moved by this process's own run is no news: the totals stay.
+    await ctx.services.stats.checkOtherAggregations();
+    expect(await shown()).toBe(1);
+    // Another process (its own services on the same database) counts a view and aggregates: forgotten here, read afresh.
+    const other = createServices({ config: ctx.config, clock: ctx.clock, log: () => {} });
+    try {
+      await other.ready;
+      await other.stats.recordView({ recordId: rec.id, parentId: rec.parent.id, actor: { kind: "anonymous" }, visitor: { address: "192.0.2.9", userAgent: CHROME }, accept: null });
+      await other.stats.aggregate();
+    } finally {
+      await other.close();
+    }
+    await ctx.services.stats.checkOtherAggregations();
+    expect(await shown()).toBe(42);
+  });
+});
+
+describe("visitors behind a trusted reverse proxy", () => {
+  test("each client the proxy forwards for is a visitor of its own, through the API and the landing page", async () => {
+    const proxied = await createTestApp({ APP_TRUSTED_PROXIES: ["10.0.0.1"] });
+    try {
+      const rec = await publishRecord(proxied);
+      // What the proxy's socket would report, with the client it forwards for.
+      const through = (path: string, client: string) =>
+        proxied.app.handle(withClientAddress(new Request(`${proxied.config.BASE_URL}${path}`, { headers: { "user-agent": FIREFOX, "x-forwarded-for": client } }), "10.0.0.1"));
+      expect((await through(`/api/records/${rec.id}`, "203.0.113.5")).status).toBe(200);
+      expect((await through(`/api/records/${rec.id}`, "198.51.100.7")).status).toBe(200);
+      expect((await through(`/records/${rec.id}`, "192.0.2.44")).status).toBe(200);
+      // The first client again: the same visitor within the hour.
+      expect((await through(`/records/${rec.id}`, "203.0.113.5")).status).toBe(200);
+      await proxied.services.stats.aggregate();
+      const res = await proxied.call("POST", "/api/stats", { body: { v: { stat: "record-view", params: { recid: rec.id } } } });
+      expect(res.json.v).toMatchObject({ views: 3, unique_views: 3 });
+    } finally {
+      await proxied.close();
+    }
   });
 });
 

@@ -75,7 +75,13 @@ export const recordPages = (http: ActorContext, deps: PagesDeps) => {
         }
         const view = await loadRecordView(deps, actor, params.id, query.get("style"));
         // A landing page read is a view of the record, as InvenioRDM counts it (robots are left out).
-        await services.stats.recordView({ recordId: view.record.id, parentId: view.record.parent.id, actor, visitor: visitorOf(server, request), accept: null });
+        await services.stats.recordView({
+          recordId: view.record.id,
+          parentId: view.record.parent.id,
+          actor,
+          visitor: visitorOf(deps.addressOf(request, server), request),
+          accept: null,
+        });
         // Sharing is the parent's: every version offers it to whoever manages the record.
         const share = await loadShareView(deps, actor, view.record);
         return htmlResponse(<LandingPage ctx={ctx} view={view} baseUrl={baseUrl} share={share} />, 200, view.signposting ? { Link: view.signposting } : {});
