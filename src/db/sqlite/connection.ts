@@ -5,7 +5,7 @@ import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as tables from "../tables";
 import { migrate } from "./migrate";
 import { WRITE_WAIT_MS, type DatabasePort, type Db } from "../port";
-import { createSqlitePort, onConnection } from "./port";
+import { createSqlitePort, onConnection, type SqlitePortOptions } from "./port";
 
 // bun:sqlite keeps only the 20 most recently used statements of db.query(); a request's path uses
 // more than that, so most were compiled again on every call (a sixth of a publish's CPU). Room for
@@ -33,10 +33,10 @@ export function openSqlite(path: string): Database {
  * The database port on the file at `path`. With `migrateAt`, the missing migrations are applied
  * first, synchronously: at start-up nothing else uses the connection yet.
  */
-export function openDatabase(path: string, migrateAt?: number): DatabasePort {
+export function openDatabase(path: string, migrateAt?: number, options?: SqlitePortOptions): DatabasePort {
   const sqlite = openSqlite(path);
   if (migrateAt !== undefined) migrate(sqlite, migrateAt);
-  return createSqlitePort(sqlite);
+  return createSqlitePort(sqlite, options);
 }
 
 /** A read-only connection to a database another connection has opened (a reader worker's). */

@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { drizzle } from "drizzle-orm/sqlite-proxy";
-import { databaseBusy, type Binding, type DatabasePort, type Db, type Statements } from "../port";
+import { databaseBusy, WRITE_WAIT_MS, type Binding, type DatabasePort, type Db, type Statements } from "../port";
 import { createGate } from "../gate";
 import { migrate, schemaVersion } from "./migrate";
 
@@ -23,7 +23,7 @@ type Access = <T>(statement: () => T) => T | Promise<T>;
 
 const SQLITE = Symbol("sqlite connection");
 
-/** Another process held the write lock past busy_timeout (WRITE_WAIT_MS, db/sqlite/connection.ts). */
+/** Another process held the write lock past the wait (busy_timeout for a statement alone, the port's own wait for a transaction). */
 const isBusy = (error: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown } | null)?.code ?? ""));
 
 /** Runs a statement, SQLite's busy answer turned into the 503 above. */
@@ -68,7 +68,19 @@ function session(sqlite: Database, access: Access, write: Db["write"], database:
   return Object.assign(orm, { statements, write, database, engine: "sqlite" as const, [SQLITE]: { sqlite, access } }) as unknown as Db;
 }
 
-export function createSqlitePort(sqlite: Database): DatabasePort {
+export interface SqlitePortOptions {
+  /** How long a write waits for other processes' writes before its 503 (default WRITE_WAIT_MS; tests wait less). */
+  writeWaitMs?: number;
+}
+
+export function createSqlitePort(sqlite: Database, options: SqlitePortOptions = {}): DatabasePort {
+  const writeWaitMs = Math.round(options.writeWaitMs ?? WRITE_WAIT_MS);
+  // A statement alone (outside a transaction) waits in SQLite's busy handler; the write lock of a
+  // transaction is waited for below, off the thread.
+  sqlite.exec(`PRAGMA busy_timeout = ${writeWaitMs}`);
+  // Run anew each time: SQLite applies a pragma when it compiles it, so a prepared one set it once.
+  const noWait = () => sqlite.exec("PRAGMA busy_timeout = 0");
+  const wait = () => sqlite.exec(`PRAGMA busy_timeout = ${writeWaitMs}`);
   const gate = createGate();
   const database = {};
   const flow = new AsyncLocalStorage<Transaction>();
@@ -98,7 +110,8 @@ export function createSqlitePort(sqlite: Database): DatabasePort {
       );
       // IMMEDIATE takes the write lock up front: a deferred transaction that reads first and writes
       // later fails with SQLITE_BUSY when another connection wrote in between, instead of waiting.
-      guarded(() => sqlite.exec("BEGIN IMMEDIATE"));
+      const waiting = beginImmediate();
+      if (waiting) await waiting;
       try {
         const result = await flow.run(transaction, () => work(transaction.db));
         sqlite.exec("COMMIT");
@@ -110,6 +123,41 @@ export function createSqlitePort(sqlite: Database): DatabasePort {
         transaction.open = false;
       }
     });
+  }
+
+  /**
+   * BEGIN IMMEDIATE without waiting on the thread: SQLite's busy handler sleeps on the calling
+   * thread, so a write meeting another process's lock (another worker or server, the CLI) would stop
+   * every request of this process until the lock came free. Tried at once, then again after pauses
+   * growing to 32 ms, until the wait is spent (then the 503). Meanwhile the event loop runs: this
+   * process's other statements wait at the gate, but /ping, timers and connections do not.
+   */
+  function beginImmediate(): Promise<void> | undefined {
+    // Taken at once (nearly always): no await on the common path.
+    return tryBegin() ? undefined : waitForLock();
+  }
+
+  function tryBegin(): boolean {
+    noWait();
+    try {
+      sqlite.exec("BEGIN IMMEDIATE");
+      return true;
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      return false;
+    } finally {
+      wait();
+    }
+  }
+
+  async function waitForLock(): Promise<void> {
+    const deadline = performance.now() + writeWaitMs;
+    for (let pause = 1; ; pause = Math.min(2 * pause, 32)) {
+      const left = deadline - performance.now();
+      if (left <= 0) throw databaseBusy();
+      await Bun.sleep(Math.min(pause, left));
+      if (tryBegin()) return;
+    }
   }
 
   /** A write inside a write: a savepoint, so its throw undoes only its own writes. */
