@@ -385,12 +385,15 @@ export function createApp(options: AppOptions) {
   const authenticate = { token: services.tokens.authenticate, session: services.sessions.resolve };
   const http = actorContext(authenticate, newUuid());
   // The theme is read once (its logo and stylesheet become hashed assets): every page and error page shows it.
+  // Who the client is (APP_TRUSTED_PROXIES decides when a forwarded address is believed), for the
+  // audit log's origins and the statistics' visitors, as the rate limits resolve it (core/http-policy.ts).
+  const addressOf = createAddressResolver(config.APP_TRUSTED_PROXIES);
   const pages = {
     services: pageServicesOf(services),
     siteName: config.THEME_SITENAME,
     https: config.BASE_URL.startsWith("https:"),
     theme: themeOf(config),
-    addressOf: createAddressResolver(config.APP_TRUSTED_PROXIES),
+    addressOf,
   };
   const web = createHttp(
     {
@@ -407,29 +410,29 @@ export function createApp(options: AppOptions) {
     () => app.routes,
     () => (request) => app.handle(request),
   );
-  const readRecord = readRecordRoute(services.records, services.exports, services.stats.recordView, createAddressResolver(config.APP_TRUSTED_PROXIES));
+  const readRecord = readRecordRoute(services.records, services.exports, services.stats.recordView, addressOf);
   const app: Elysia = new Elysia()
     .use(web.hooks)
     .get("/ping", () => new Response("OK", { headers: { "Content-Type": "text/plain; charset=utf-8" } }), { detail: { hide: true } })
     .use(docsRoutes(VERSION))
-    .use(vocabulariesRoutes(http, services.vocabularies, services.vocabularyImports, createAddressResolver(config.APP_TRUSTED_PROXIES)))
-    .use(recordsRoutes(http, services.records, readRecord, createAddressResolver(config.APP_TRUSTED_PROXIES)))
+    .use(vocabulariesRoutes(http, services.vocabularies, services.vocabularyImports, addressOf))
+    .use(recordsRoutes(http, services.records, readRecord, addressOf))
     .use(exportsRoutes(http, services.exports))
-    .use(filesRoutes(http, services.files, createAddressResolver(config.APP_TRUSTED_PROXIES)))
+    .use(filesRoutes(http, services.files, addressOf))
     .use(groupsRoutes(http, services.groups))
-    .use(communitiesRoutes(http, services.communities, createAddressResolver(config.APP_TRUSTED_PROXIES)))
+    .use(communitiesRoutes(http, services.communities, addressOf))
     .use(membersRoutes(http, services.members))
     .use(requestsRoutes(http, services.requests))
     .use(curationRoutes(http, services.curation))
     .use(recordRequestsRoutes(http, services.recordRequests))
     .use(iiifRoutes(http, services.iiif))
-    .use(accessRoutes(http, services.access, createAddressResolver(config.APP_TRUSTED_PROXIES)))
+    .use(accessRoutes(http, services.access, addressOf))
     .use(accessRequestsRoutes(http, services.accessRequests))
-    .use(usersRoutes(http, services.users, services.userAdmin, createAddressResolver(config.APP_TRUSTED_PROXIES)))
-    .use(quotasRoutes(http, services.quotas, createAddressResolver(config.APP_TRUSTED_PROXIES)))
-    .use(adminRoutes(http, createAdminApi({ ...services, links: services.deps.links }), createAddressResolver(config.APP_TRUSTED_PROXIES)))
+    .use(usersRoutes(http, services.users, services.userAdmin, addressOf))
+    .use(quotasRoutes(http, services.quotas, addressOf))
+    .use(adminRoutes(http, createAdminApi({ ...services, links: services.deps.links }), addressOf))
     .use(statsRoutes(http, services.stats))
-    .use(oaiSetsRoutes(http, services.oai, createAddressResolver(config.APP_TRUSTED_PROXIES)))
+    .use(oaiSetsRoutes(http, services.oai, addressOf))
     .use(oaiHarvestRoutes(services.oai))
     .use(pagesRoutes(http, pages)) as unknown as Elysia;
   /** Routes Bun's router hands straight to their handler (core/http.ts `direct`), by Bun route pattern. */
