@@ -2,7 +2,7 @@
 // `cairn serve` on a data directory for the length of a measurement.
 import { Database } from "bun:sqlite";
 import { execSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { recordIdFromNumber } from "../src/records/ids";
 import { createRandom } from "../test/helpers/random";
@@ -111,4 +111,11 @@ export function cpuSeconds(pid: number) {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from the 3rd (state) on
   return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
+/** A data directory on PostgreSQL: its cairn.toml names the database, as an installation's would. */
+export function onDatabase(dir: string, url: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(dir, "cairn.toml"), `DATABASE_URL = ${JSON.stringify(url)}\n`, { mode: 0o600 });
+  return dir;
 }

@@ -2,7 +2,9 @@
 // directory, modelled on the locustfile Zenodo's engineers load-test InvenioRDM (ZenodoRDM) with:
 // throughput and p50/p95/p99 per request kind beside the issue's targets, errors, the server's peak
 // RSS and CPU, and this generator's own CPU. Usage:
-//   bun run bench:mixed [-- --users 64 --seconds 60 --records 100000 --think 1 --workers 1 --keep]
+//   bun run bench:mixed [-- --users 64 --seconds 60 --records 100000 --think 1 --workers 1 --engine sqlite --keep]
+// (`--engine postgres`: the records written into SQLite are copied with `cairn db copy` into a
+// database of a PostgreSQL cluster started for the run, Debian's, and served from there.)
 //
 // The users, each an async loop in this one process (fetch, keep-alive; one request at a time):
 // - guests, 3/4 of the users: a visit is a search `GET /api/records?q=dataset OR <word>&size=10`
@@ -26,9 +28,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { startPostgresCluster } from "../test/helpers/postgres-cluster";
 import { ensureBuilt, EXECUTABLE, launchWorkers } from "./executable";
 import { MB, memory } from "./file-transfers";
-import { cpuSeconds, createRandom, percentile } from "./lib";
+import { cpuSeconds, createRandom, onDatabase, percentile } from "./lib";
 import { prepareRecords } from "./read-phases";
 
 const { values } = parseArgs({
@@ -38,6 +42,7 @@ const { values } = parseArgs({
     records: { type: "string" },
     think: { type: "string" },
     workers: { type: "string" },
+    engine: { type: "string" },
     keep: { type: "boolean" },
   },
 });
@@ -48,6 +53,7 @@ const P = {
   think: Number(values.think ?? 1),
   // `cairn serve --workers N`: the server's CPU and memory are then its processes' together.
   workers: Number(values.workers ?? 1),
+  engine: values.engine === "postgres" ? ("postgres" as const) : ("sqlite" as const),
 };
 const MIX = { harvesters: Math.max(1, Math.round(P.users / 32)), guests: Math.max(1, Math.round(P.users * 0.75)), depositors: 0 };
 MIX.depositors = Math.max(1, P.users - MIX.guests - MIX.harvesters);
@@ -250,10 +256,21 @@ async function warmUp(base: string, id: string) {
 async function main() {
   const build = ensureBuilt(say);
   const root = mkdtempSync(join(tmpdir(), "cairn-bench-mixed-"));
-  const data = join(root, "data");
+  const cluster = P.engine === "postgres" ? await startPostgresCluster({ durable: true }) : null;
+  let data = join(root, "data");
   try {
     say(`writing ${P.records.toLocaleString()} records and indexing them (cairn reindex)...`);
     const prepared = await prepareRecords(data, P.records);
+    if (cluster) {
+      say("cairn db copy --to postgres://… ...");
+      const admin = postgres(cluster.url, { max: 1, onnotice: () => {} });
+      await admin.unsafe("CREATE DATABASE cairn_mixed");
+      await admin.end();
+      const url = cluster.urlOf("cairn_mixed");
+      const copy = Bun.spawnSync([EXECUTABLE, "db", "copy", "--data", data, "--to", url], { stdout: "ignore", stderr: "pipe" });
+      if (copy.exitCode !== 0) throw new Error(`cairn db copy: ${copy.stderr}`);
+      data = onDatabase(join(root, "postgres"), url);
+    }
     say(`${MIX.depositors} depositor accounts with tokens...`);
     const tokens = depositorTokens(data, MIX.depositors);
     const server = await launchWorkers(data, P.workers);
@@ -297,7 +314,7 @@ async function main() {
       };
       console.log(
         [
-          `${P.users} users (${MIX.guests} guests, ${MIX.depositors} depositors, ${MIX.harvesters} harvesters), ${result.seconds} s, ${P.records.toLocaleString("en-US")} records, think x${P.think}, ${P.workers} worker(s); commit ${result.executable.commit}, Bun ${Bun.version}, ${result.machine.cores} cores`,
+          `${P.users} users (${MIX.guests} guests, ${MIX.depositors} depositors, ${MIX.harvesters} harvesters), ${result.seconds} s, ${P.records.toLocaleString("en-US")} records, think x${P.think}, ${P.workers} worker(s) on ${P.engine === "postgres" ? "PostgreSQL" : "SQLite"}; commit ${result.executable.commit}, Bun ${Bun.version}, ${result.machine.cores} cores`,
           `load before: ${result.machine.loadBefore.uptime}`,
           `load after:  ${result.machine.loadAfter.uptime}`,
           "",
@@ -313,8 +330,8 @@ async function main() {
           `generator: ${result.generator.cpuSeconds} s of CPU (${Math.round(result.generator.shareOfOneCore * 100)}% of one core) — ${result.generator.cpuSeconds < result.server.cpuSeconds ? "less than the server's, so the generator does not dominate" : "NOT less than the server's: the generator may dominate the machine"}`,
         ].join("\n"),
       );
-      const defaults = P.users === 64 && P.seconds === 60 && P.records === 100_000 && P.think === 1 && P.workers === 1;
-      const name = `mixed-${result.date.slice(0, 10)}${defaults ? "" : `-${P.users}u-${P.seconds}s-${P.records}r-think${P.think}${P.workers > 1 ? `-${P.workers}w` : ""}`}.json`;
+      const defaults = P.users === 64 && P.seconds === 60 && P.records === 100_000 && P.think === 1 && P.workers === 1 && P.engine === "sqlite";
+      const name = `mixed-${result.date.slice(0, 10)}${defaults ? "" : `-${P.users}u-${P.seconds}s-${P.records}r-think${P.think}${P.workers > 1 ? `-${P.workers}w` : ""}${P.engine === "postgres" ? "-postgres" : ""}`}.json`;
       mkdirSync(join(import.meta.dir, "results"), { recursive: true });
       writeFileSync(join(import.meta.dir, "results", name), `${JSON.stringify(result, null, 2)}\n`);
       say(`wrote bench/results/${name}`);
@@ -322,6 +339,7 @@ async function main() {
       await server.stop();
     }
   } finally {
+    cluster?.stop();
     if (values.keep) say(`kept ${root}`);
     else rmSync(root, { recursive: true, force: true });
   }

@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { startPostgresCluster } from "../test/helpers/postgres-cluster";
 import { ensureBuilt, EXECUTABLE, launch } from "./executable";
-import { percentile } from "./lib";
+import { onDatabase, percentile } from "./lib";
 import { runLoad } from "./load";
 import { measureSearch, measureStartup, prepareRecords } from "./read-phases";
 import { apiClient, createAndPublish, type RateResult } from "./write-phases";
@@ -30,13 +30,6 @@ const say = (line: string) => console.error(`[bench ${((performance.now() - bega
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
 
 type Engine = "sqlite" | "postgres";
-
-/** A data directory on PostgreSQL: its cairn.toml names the database, as an installation's would. */
-function onDatabase(dir: string, url: string): string {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(join(dir, "cairn.toml"), `DATABASE_URL = ${JSON.stringify(url)}\n`, { mode: 0o600 });
-  return dir;
-}
 
 /** An OAI-PMH harvest (ListRecords, oai_dc) of `pages` pages, following resumption tokens: ms per page. */
 async function harvest(base: string, pages: number) {

@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { startPostgresCluster } from "../test/helpers/postgres-cluster";
 import { ensureBuilt, EXECUTABLE, launch, launchWorkers, type Launched } from "./executable";
-import { cpuSeconds } from "./lib";
+import { cpuSeconds, onDatabase } from "./lib";
 import { runLoad } from "./load";
 import { measureReads, measureSearch, prepareRecords, type ReadRow } from "./read-phases";
 import { apiClient, createAndPublish, type RateResult } from "./write-phases";
@@ -38,13 +38,6 @@ interface Row {
   cpu: Awaited<ReturnType<typeof cpuPerRead>>;
   search: Awaited<ReturnType<typeof measureSearch>>;
   publish: RateResult;
-}
-
-/** A data directory on PostgreSQL: its cairn.toml names the database, as an installation's would. */
-function onDatabase(dir: string, url: string): string {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(join(dir, "cairn.toml"), `DATABASE_URL = ${JSON.stringify(url)}\n`, { mode: 0o600 });
-  return dir;
 }
 
 /** The serving processes' CPU µs per record read at 64 connections (one more load, on Cairn alone). */
