@@ -24,7 +24,7 @@
 // set by the users, not the server: read the latencies, which are the measure, and the errors.
 // Every answer outside 2xx/3xx (and an OAI-PMH error other than noRecordsMatch) is an error.
 import { execSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -269,7 +269,10 @@ async function main() {
       const url = cluster.urlOf("cairn_mixed");
       const copy = Bun.spawnSync([EXECUTABLE, "db", "copy", "--data", data, "--to", url], { stdout: "ignore", stderr: "pipe" });
       if (copy.exitCode !== 0) throw new Error(`cairn db copy: ${copy.stderr}`);
-      data = onDatabase(join(root, "postgres"), url);
+      const pgData = onDatabase(join(root, "postgres"), url);
+      // The administrator the copy brought along, whose token the start-up check uses.
+      copyFileSync(join(data, "admin-credentials.txt"), join(pgData, "admin-credentials.txt"));
+      data = pgData;
     }
     say(`${MIX.depositors} depositor accounts with tokens...`);
     const tokens = depositorTokens(data, MIX.depositors);
