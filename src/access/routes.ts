@@ -1,7 +1,7 @@
 // HTTP routes of sharing a record: access settings and owner, grants (by index, by user, by
 // group) and secret links, under `/api/records/{id}/access`. PUT on a link is a 405 (use PATCH).
 import { Elysia } from "elysia";
-import type { PeerInfo } from "../core/client-address";
+import type { AddressOf } from "../core/client-address";
 import type { ActorContext } from "../core/http";
 import type { AccessService } from "./service";
 
@@ -13,9 +13,6 @@ const noContent = async (set: { status?: number | string }, work: () => Promise<
   set.status = 204;
   return null;
 };
-
-/** The client's address as the audit log keeps it (app.ts: APP_TRUSTED_PROXIES decides who the client is). */
-type AddressOf = (request: Request, server: PeerInfo | null) => string | null;
 
 export const accessRoutes = (http: ActorContext, access: AccessService, addressOf: AddressOf) =>
   new Elysia({ prefix: "/api/records/:id/access" })

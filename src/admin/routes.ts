@@ -1,15 +1,12 @@
 // HTTP routes of the administration's REST API (administrators: 401 anonymous, 403 others), each
 // one call of the administration API (api.ts), actions audited with `via: "api"` and the address.
 import { Elysia } from "elysia";
-import type { PeerInfo } from "../core/client-address";
+import type { AddressOf, PeerInfo } from "../core/client-address";
 import { actionPayloadBody } from "../core/body";
 import type { ActorContext } from "../core/http";
 import type { AdminApi } from "./api";
 
 const tags = ["Administration"];
-
-/** The client's address as the audit log keeps it (app.ts: APP_TRUSTED_PROXIES decides who the client is). */
-type AddressOf = (request: Request, server: PeerInfo | null) => string | null;
 
 export const adminRoutes = (http: ActorContext, api: AdminApi, addressOf: AddressOf) => {
   const origin = (request: Request, server: PeerInfo | null) => ({ via: "api" as const, address: addressOf(request, server) });

@@ -1,7 +1,7 @@
 // HTTP routes of communities, their logo, featured periods and records; `/api/user/communities`.
 // (Members, invitations and requests of a community are mounted by their own modules.)
 import { Elysia } from "elysia";
-import type { PeerInfo } from "../core/client-address";
+import type { AddressOf } from "../core/client-address";
 import { badRequest, unsupportedMediaType } from "../core/errors";
 import type { ActorContext } from "../core/http";
 import { queryParams } from "../core/links";
@@ -10,9 +10,6 @@ import type { CommunityBody } from "./model";
 import type { CommunitiesService } from "./service";
 
 const tags = ["Communities"];
-
-/** The client's address as the audit log keeps it (app.ts: APP_TRUSTED_PROXIES decides who the client is). */
-type AddressOf = (request: Request, server: PeerInfo | null) => string | null;
 
 /** The routes whose request body is raw bytes, left unread by the JSON body parser (httpHooks' streamedBodyRoutes). */
 export const COMMUNITY_CONTENT_ROUTES = ["PUT /api/communities/:id/logo"];

@@ -25,6 +25,9 @@ export function isLoopback(address: string): boolean {
   return address === "::1" || address.startsWith("127.");
 }
 
+/** What a route is handed to name the client (an AddressResolver, or a stand-in): the address, or null. */
+export type AddressOf = (request: Request, server: PeerInfo | null) => string | null;
+
 export interface AddressResolver {
   /** The client's address, or null when the request came in-process and none was attached. */
   (request: Request, server: PeerInfo | null): string | null;

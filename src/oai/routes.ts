@@ -1,6 +1,6 @@
 // HTTP routes of OAI-PMH: set administration under /api/oaipmh and the harvesting endpoint /oai2d.
 import { Elysia } from "elysia";
-import type { PeerInfo } from "../core/client-address";
+import type { AddressOf } from "../core/client-address";
 import type { ActorContext } from "../core/http";
 import { setCreateBody, setIdParams, setListQuery, setUpdateBody } from "./model";
 import { OAI_PATH } from "./present";
@@ -29,9 +29,6 @@ export const oaiHarvestRoutes = (oai: OaiService) =>
     .post(OAI_PATH, async ({ request, body }) => xml(await oai.harvest(argumentsOf(request, body))), {
       detail: { summary: "OAI-PMH 2.0 harvesting with the arguments as an application/x-www-form-urlencoded body", tags },
     });
-
-/** The client's address as the audit log keeps it (app.ts: APP_TRUSTED_PROXIES decides who the client is). */
-type AddressOf = (request: Request, server: PeerInfo | null) => string | null;
 
 export const oaiSetsRoutes = (http: ActorContext, oai: OaiService, addressOf: AddressOf) =>
   new Elysia({ prefix: "/api/oaipmh" })

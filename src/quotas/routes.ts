@@ -1,13 +1,10 @@
 // HTTP routes of storage quotas (InvenioRDM's record resource: set_record_quota, set_user_quota).
 import { Elysia } from "elysia";
-import type { PeerInfo } from "../core/client-address";
+import type { AddressOf } from "../core/client-address";
 import type { ActorContext } from "../core/http";
 import type { QuotasService } from "./service";
 
 const tags = ["Records"];
-
-/** The client's address as the audit log keeps it. */
-type AddressOf = (request: Request, server: PeerInfo | null) => string | null;
 
 export const quotasRoutes = (http: ActorContext, quotas: QuotasService, addressOf: AddressOf) =>
   new Elysia({ prefix: "/api/records" })

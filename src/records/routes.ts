@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import type { Actor } from "../core/actor";
 import { actionPayloadBody } from "../core/body";
-import type { PeerInfo } from "../core/client-address";
+import type { AddressOf } from "../core/client-address";
 import { revisionEtag } from "../core/etag";
 import type { ActorContext, RouteContext } from "../core/http";
 import { queryParams, singleQueryParams } from "../core/links";
@@ -31,9 +31,6 @@ const withEtag = <T extends { revision_id: number }>(set: { headers: Record<stri
   set.headers.etag = revisionEtag(body.revision_id);
   return body;
 };
-
-/** The client's address as the audit log and the statistics keep it (app.ts: APP_TRUSTED_PROXIES decides who the client is). */
-type AddressOf = (request: Request, server: PeerInfo | null) => string | null;
 
 /**
  * `GET /api/records/{id}`: this module's Elysia route, and the server's direct route (core/http.ts

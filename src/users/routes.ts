@@ -1,16 +1,13 @@
 // HTTP routes of the users directory.
 import { Elysia } from "elysia";
 import { avatarResponse } from "../core/avatar";
-import type { PeerInfo } from "../core/client-address";
+import type { AddressOf } from "../core/client-address";
 import type { ActorContext } from "../core/http";
 import type { UserAdminService } from "./admin";
 import { allUsersQuery, userSearchQuery } from "./model";
 import type { UsersService } from "./service";
 
 const tags = ["Users"];
-
-/** The client's address as the audit log keeps it (app.ts: APP_TRUSTED_PROXIES decides who the client is). */
-type AddressOf = (request: Request, server: PeerInfo | null) => string | null;
 
 export const usersRoutes = (http: ActorContext, users: UsersService, admin: UserAdminService, addressOf: AddressOf) =>
   new Elysia({ prefix: "/api/users" })

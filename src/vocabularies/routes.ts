@@ -2,7 +2,7 @@
 // own paths (/api/funders, /api/names, /api/affiliations, /api/subjects, /api/awards). Retire and
 // restore are Cairn's (InvenioRDM has no REST way): POST {entry}/retire and {entry}/restore.
 import { Elysia, t } from "elysia";
-import type { PeerInfo } from "../core/client-address";
+import type { AddressOf, PeerInfo } from "../core/client-address";
 import type { ActorContext } from "../core/http";
 import { revisionEtag } from "../core/etag";
 import { SPECIFIC_TYPES, vocabularySearchQuery } from "./model";
@@ -11,9 +11,6 @@ import type { VocabulariesService } from "./service";
 
 /** A JSON object; its fields are checked per type by the service. */
 const anyObject = t.Object({}, { additionalProperties: true });
-
-/** The client's address as the audit log keeps it (app.ts: APP_TRUSTED_PROXIES decides who the client is). */
-type AddressOf = (request: Request, server: PeerInfo | null) => string | null;
 
 /** The seven routes of one vocabulary, under `base` with the type from `typeOf(params)`. */
 function vocabularyRoutes(http: ActorContext, vocabularies: VocabulariesService, base: string, typeOf: (params: Record<string, string>) => string, addressOf: AddressOf) {
