@@ -25,16 +25,33 @@ export interface CallOptions {
 
 export async function createTestApp(overrides: Partial<Record<ConfigKey, unknown>> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "cairn-test-"));
+  try {
+    return await startTestApp(dataDir, overrides);
+  } catch (error) {
+    // A refused configuration (tests check the refusals) leaves no empty directory behind.
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function startTestApp(dataDir: string, overrides: Partial<Record<ConfigKey, unknown>>) {
   // On the PostgreSQL run of the suite, every app has a database of its own (helpers/postgres.ts).
   const database = onPostgres() && overrides.DATABASE_URL === undefined ? await freshPostgresDatabase() : null;
   // Written into the data directory's config file, as an installation would keep it: a second app,
   // a server or a CLI process on the same data directory then opens the same database.
   if (database) writeFileSync(join(dataDir, "cairn.toml"), `DATABASE_URL = ${JSON.stringify(database.url)}\n`);
-  const config = loadConfig({ flags: { DATA_DIR: dataDir, HTTP: true, BASE_URL, ...(database ? { DATABASE_URL: database.url } : {}), ...overrides }, env: {} });
   const clock = new ManualClock(Date.UTC(2026, 10, 22, 12, 0, 0));
   const logs: string[] = [];
-  // CAIRN_TEST_LOGS=1 prints the app's log as it comes, for debugging (tests that read `logs` then find it empty).
-  const { app, services, directRoutes } = createApp({ config, clock, log: (m) => (process.env.CAIRN_TEST_LOGS ? console.error(m) : logs.push(m)) });
+  let started;
+  try {
+    const config = loadConfig({ flags: { DATA_DIR: dataDir, HTTP: true, BASE_URL, ...(database ? { DATABASE_URL: database.url } : {}), ...overrides }, env: {} });
+    // CAIRN_TEST_LOGS=1 prints the app's log as it comes, for debugging (tests that read `logs` then find it empty).
+    started = { config, ...createApp({ config, clock, log: (m) => (process.env.CAIRN_TEST_LOGS ? console.error(m) : logs.push(m)) }) };
+  } catch (error) {
+    await database?.drop();
+    throw error;
+  }
+  const { config, app, services, directRoutes } = started;
   // As `serve` does: on PostgreSQL a read does not wait behind the shipped vocabularies' load
   // (SQLite's port holds every statement until that transaction ends).
   await services.ready;
