@@ -105,9 +105,12 @@ export function createRecordsContext(deps: RecordsDeps) {
   // The owner is part of the key: a transfer changes the level within the request that makes it.
   const levelCache = new WeakMap<Actor, Map<string, Level>>();
 
-  /** The caller's permission level on a record or draft (records/policy.ts levelOf), its facts read only when needed. */
-  async function levelFor(actor: Actor, row: { id: string; parentId: string; ownerId: number | null }, isDraft: boolean): Promise<Level> {
-    // Decided without a fact for most reads (guests', owners'): no query, no Promise of its own.
+  /**
+   * The caller's permission level on a record or draft (records/policy.ts levelOf), its facts read
+   * only when needed. Not an async function: most reads (guests', owners') are decided without a
+   * fact, and answered at once, with no Promise (an awaited value costs less than a Promise).
+   */
+  function levelFor(actor: Actor, row: { id: string; parentId: string; ownerId: number | null }, isDraft: boolean): Level | Promise<Level> {
     const plain = plainLevelOf(actor, row.ownerId);
     if (plain) return plain;
     // Only signed-in users' actors (one per request) are kept: anonymous actors (with a secret
@@ -116,11 +119,12 @@ export function createRecordsContext(deps: RecordsDeps) {
     const key = `${row.id}:${isDraft ? "d" : "r"}:${row.ownerId}`;
     const cached = levelCache.get(actor)?.get(key);
     if (cached) return cached;
-    const level = await computeLevel(actor, row, isDraft);
-    let known = levelCache.get(actor);
-    if (!known) levelCache.set(actor, (known = new Map()));
-    known.set(key, level);
-    return level;
+    return computeLevel(actor, row, isDraft).then((level) => {
+      let known = levelCache.get(actor);
+      if (!known) levelCache.set(actor, (known = new Map()));
+      known.set(key, level);
+      return level;
+    });
   }
 
   function computeLevel(actor: Actor, row: { id: string; parentId: string; ownerId: number | null }, isDraft: boolean): Promise<Level> {
@@ -321,9 +325,12 @@ export function createRecordsContext(deps: RecordsDeps) {
       ]);
       return presentDraft(row, { ...context, held }, published !== null, errors);
     },
-    /** A record's JSON; its file entries only for callers who may read the files, its grants and links for those who manage it (the system may). */
-    async recordJson(row: store.RecordRow, actor: Actor = systemActor) {
-      const level = await levelFor(actor, row, false);
+    /**
+     * A record's JSON; its file entries only for callers who may read the files, its grants and
+     * links for those who manage it (the system may). `level`: the caller's, when already known.
+     */
+    async recordJson(row: store.RecordRow, actor: Actor = systemActor, level?: Level) {
+      level ??= await levelFor(actor, row, false);
       return presentRecord(row, await presentContext(row, false, canReadFiles(row, level), atLeast(level, "manage"), actor));
     },
     async listedRecordJson(row: store.RecordRow, actor: Actor) {

@@ -200,8 +200,9 @@ export function createRecordsService(deps: RecordsDeps) {
         if (await store.findDraft(db, id)) throw notFound("The persistent identifier is not registered.");
         throw notFound("The persistent identifier does not exist.");
       }
-      requireRead(actor, record, await ctx.levelFor(actor, record, false), options);
-      return ctx.recordJson(record, actor);
+      const level = await ctx.levelFor(actor, record, false);
+      requireRead(actor, record, level, options);
+      return ctx.recordJson(record, actor, level);
     },
 
     async listVersions(actor: Actor, id: string, query: Record<string, unknown>) {

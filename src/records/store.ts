@@ -76,9 +76,10 @@ const DRAFTS_MAX = `coalesce((SELECT max(version_index) FROM drafts WHERE parent
 const MAX_VERSION_INDEX = `(CASE WHEN ${RECORDS_MAX} >= ${DRAFTS_MAX} THEN ${RECORDS_MAX} ELSE ${DRAFTS_MAX} END)`;
 
 /** The parent and the highest version index used by its records and drafts, in one statement. */
-export async function findParentWithVersions(db: Db, id: string): Promise<{ parent: ParentRow; maxVersionIndex: number } | null> {
-  const raw = await db.statements.get<Record<string, unknown>>(`SELECT p.*, ${MAX_VERSION_INDEX} AS max_version_index FROM record_parents p WHERE p.id = ?`, [id]);
-  return raw ? { parent: shapeRow(recordParentsTable, raw), maxVersionIndex: raw.max_version_index as number } : null;
+export function findParentWithVersions(db: Db, id: string): Promise<{ parent: ParentRow; maxVersionIndex: number } | null> {
+  return db.statements
+    .get<Record<string, unknown>>(`SELECT p.*, ${MAX_VERSION_INDEX} AS max_version_index FROM record_parents p WHERE p.id = ?`, [id])
+    .then((raw) => (raw ? { parent: shapeRow(recordParentsTable, raw), maxVersionIndex: raw.max_version_index as number } : null));
 }
 
 /** The highest version index used by the parent's records and drafts (0 before the first). */
