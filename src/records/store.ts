@@ -70,21 +70,25 @@ export const updateParentPids = async (db: Db, id: string, pids: Record<string, 
 // The highest version index used by a parent's records and drafts (`p` is the parent row). As
 // correlated subqueries of the parent's row it costs well under a microsecond; the same maxima
 // over a bound parameter in a statement of their own cost ~10 µs, on every record read.
-// (The larger of the two by CASE: SQLite's two-argument max() is greatest() on PostgreSQL.)
+// The larger of the two by the engine's own function (SQLite's two-argument max() is greatest() on
+// PostgreSQL): a CASE, the same on both, ran each subquery twice (2.4 against 2.0 µs a run).
 const RECORDS_MAX = `coalesce((SELECT max(version_index) FROM records WHERE parent_id = p.id), 0)`;
 const DRAFTS_MAX = `coalesce((SELECT max(version_index) FROM drafts WHERE parent_id = p.id), 0)`;
-const MAX_VERSION_INDEX = `(CASE WHEN ${RECORDS_MAX} >= ${DRAFTS_MAX} THEN ${RECORDS_MAX} ELSE ${DRAFTS_MAX} END)`;
+const MAX_VERSION_INDEX = {
+  sqlite: `max(${RECORDS_MAX}, ${DRAFTS_MAX})`,
+  postgres: `greatest(${RECORDS_MAX}, ${DRAFTS_MAX})`,
+};
 
 /** The parent and the highest version index used by its records and drafts, in one statement. */
 export function findParentWithVersions(db: Db, id: string): Promise<{ parent: ParentRow; maxVersionIndex: number } | null> {
   return db.statements
-    .get<Record<string, unknown>>(`SELECT p.*, ${MAX_VERSION_INDEX} AS max_version_index FROM record_parents p WHERE p.id = ?`, [id])
+    .get<Record<string, unknown>>(`SELECT p.*, ${MAX_VERSION_INDEX[db.engine]} AS max_version_index FROM record_parents p WHERE p.id = ?`, [id])
     .then((raw) => (raw ? { parent: shapeRow(recordParentsTable, raw), maxVersionIndex: raw.max_version_index as number } : null));
 }
 
 /** The highest version index used by the parent's records and drafts (0 before the first). */
 export const maxVersionIndex = async (db: Db, parentId: string) =>
-  (await db.statements.get<{ n: number }>(`SELECT ${MAX_VERSION_INDEX} AS n FROM record_parents p WHERE p.id = ?`, [parentId]))?.n ?? 0;
+  (await db.statements.get<{ n: number }>(`SELECT ${MAX_VERSION_INDEX[db.engine]} AS n FROM record_parents p WHERE p.id = ?`, [parentId]))?.n ?? 0;
 
 /** A draft of the parent that is not an edit of a published record: an open new version. */
 export const findNewVersionDraft = async (db: Db, parentId: string) =>
