@@ -7,7 +7,7 @@ import { createApp } from "../../src/app";
 import { loadConfig, type ConfigKey } from "../../src/config";
 import { systemActor } from "../../src/core/actor";
 import { ManualClock } from "../../src/core/time";
-import { freshPostgresDatabase, onPostgres } from "./postgres";
+import { freshPostgresDatabase, onPostgres, type TestDatabase } from "./postgres";
 
 export const BASE_URL = "http://127.0.0.1:5000";
 
@@ -25,33 +25,27 @@ export interface CallOptions {
 
 export async function createTestApp(overrides: Partial<Record<ConfigKey, unknown>> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "cairn-test-"));
+  // On the PostgreSQL run of the suite, every app has a database of its own (helpers/postgres.ts).
+  const database = onPostgres() && overrides.DATABASE_URL === undefined ? await freshPostgresDatabase() : null;
   try {
-    return await startTestApp(dataDir, overrides);
+    return await startTestApp(dataDir, database, overrides);
   } catch (error) {
-    // A refused configuration (tests check the refusals) leaves no empty directory behind.
+    // A refused configuration (tests check the refusals) leaves neither its directory nor its database behind.
+    await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
 }
 
-async function startTestApp(dataDir: string, overrides: Partial<Record<ConfigKey, unknown>>) {
-  // On the PostgreSQL run of the suite, every app has a database of its own (helpers/postgres.ts).
-  const database = onPostgres() && overrides.DATABASE_URL === undefined ? await freshPostgresDatabase() : null;
+async function startTestApp(dataDir: string, database: TestDatabase | null, overrides: Partial<Record<ConfigKey, unknown>>) {
   // Written into the data directory's config file, as an installation would keep it: a second app,
   // a server or a CLI process on the same data directory then opens the same database.
   if (database) writeFileSync(join(dataDir, "cairn.toml"), `DATABASE_URL = ${JSON.stringify(database.url)}\n`);
+  const config = loadConfig({ flags: { DATA_DIR: dataDir, HTTP: true, BASE_URL, ...(database ? { DATABASE_URL: database.url } : {}), ...overrides }, env: {} });
   const clock = new ManualClock(Date.UTC(2026, 10, 22, 12, 0, 0));
   const logs: string[] = [];
-  let started;
-  try {
-    const config = loadConfig({ flags: { DATA_DIR: dataDir, HTTP: true, BASE_URL, ...(database ? { DATABASE_URL: database.url } : {}), ...overrides }, env: {} });
-    // CAIRN_TEST_LOGS=1 prints the app's log as it comes, for debugging (tests that read `logs` then find it empty).
-    started = { config, ...createApp({ config, clock, log: (m) => (process.env.CAIRN_TEST_LOGS ? console.error(m) : logs.push(m)) }) };
-  } catch (error) {
-    await database?.drop();
-    throw error;
-  }
-  const { config, app, services, directRoutes } = started;
+  // CAIRN_TEST_LOGS=1 prints the app's log as it comes, for debugging (tests that read `logs` then find it empty).
+  const { app, services, directRoutes } = createApp({ config, clock, log: (m) => (process.env.CAIRN_TEST_LOGS ? console.error(m) : logs.push(m)) });
   // As `serve` does: on PostgreSQL a read does not wait behind the shipped vocabularies' load
   // (SQLite's port holds every statement until that transaction ends).
   await services.ready;
