@@ -237,10 +237,31 @@ export function createRateLimiter<Shared extends SharedCounts | null = null>(
     for (const [, c] of batch) c.synced = true;
   }
 
+  /**
+   * Runs `work` once the counters' earlier shares have answered, and holds their next ones until
+   * it has: one share of a client in flight at a time, so the total each answers includes every
+   * earlier one of this process. (Two in flight, the later could answer first with a total missing
+   * the earlier's requests, which this process no longer counted as unshared: a request lost.)
+   */
+  function inTurn<T>(batch: Counter[], work: () => Promise<T>): Promise<T> {
+    const earlier: Promise<unknown>[] = [];
+    for (const c of batch) if (c.syncing) earlier.push(c.syncing);
+    const run = earlier.length ? Promise.all(earlier).then(work) : work();
+    // The next share of these clients waits for this one, whatever its end.
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    for (const c of batch) c.syncing = settled;
+    void settled.then(() => {
+      for (const c of batch) if (c.syncing === settled) c.syncing = null;
+    });
+    return run;
+  }
+
   /** Decides after reading (and adding this request to) the shared counts, one decision per client at a time. */
   function decideShared(key: string, c: Counter): Promise<RateDecision> {
-    const previous = c.syncing ?? Promise.resolve();
-    const decided = previous.then(async () => {
+    return inTurn([c], async () => {
       roll(key, c, clock.now());
       if (c.counts.some((n, i) => n >= c.limits[i]!.count)) return decision(c, false);
       try {
@@ -260,16 +281,6 @@ export function createRateLimiter<Shared extends SharedCounts | null = null>(
       }
       return decision(c, allowed);
     });
-    // The next decision for this client waits for this one, whatever its end.
-    const settled = decided.then(
-      () => undefined,
-      () => undefined,
-    );
-    c.syncing = settled;
-    void settled.then(() => {
-      if (c.syncing === settled) c.syncing = null;
-    });
-    return decided;
   }
 
   function markDirty(key: string, c: Counter) {
@@ -291,7 +302,11 @@ export function createRateLimiter<Shared extends SharedCounts | null = null>(
     dirty.clear();
     let failed = false;
     for (let at = 0; at < batch.length && !failed; at += SHARED_BATCH) {
-      await share(batch.slice(at, at + SHARED_BATCH), 0).catch(() => {
+      const part = batch.slice(at, at + SHARED_BATCH);
+      await inTurn(
+        part.map(([, c]) => c),
+        () => share(part, 0),
+      ).catch(() => {
         for (const [key, c] of batch.slice(at)) dirty.set(key, c);
         failed = true;
       });

@@ -88,4 +88,46 @@ describe("shared rate counts", () => {
     expect(answers).toEqual([true, true, true, false, false]);
     expect(logs).toEqual(["rate limits: the shared counts could not be updated (database away); counting in this process until they can"]);
   });
+  test("a background share and a request's share of one client are never in flight together: no request is lost when answers cross", async () => {
+    const clock = new ManualClock(T0);
+    const real = createSharedRateCounts(openDatabase(":memory:", clock.now()));
+    // A server engine runs statements on several connections: a later statement may run and
+    // answer first. Here every add waits until the test lets it run.
+    const held: (() => void)[] = [];
+    const crossing: SharedCounts = {
+      add: async (entries) => {
+        await new Promise<void>((resolve) => held.push(resolve));
+        return real.add(entries);
+      },
+      prune: (now) => real.prune(now),
+    };
+    const limits = parseRateLimits("4 per minute");
+    const limiter = createRateLimiter(clock, 1000, crossing);
+    const take = async () => {
+      // The rest of the event loop's turn between two requests: the background share starts.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const decision = limiter.take("u:1", limits);
+      if (!(decision instanceof Promise)) return decision;
+      // Lets the held adds run, newest first, until this decision is made.
+      let done = false;
+      const result = decision.then((d) => ((done = true), d));
+      while (!done) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        held.pop()?.();
+      }
+      return result;
+    };
+    const seen: [boolean, number][] = [];
+    for (let i = 0; i < 5; i++) {
+      const d = await take();
+      seen.push([d.allowed, d.remaining]);
+    }
+    expect(seen).toEqual([
+      [true, 3],
+      [true, 2],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
+  });
 });
