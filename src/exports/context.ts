@@ -4,7 +4,13 @@ import type { RecordDocument } from "../core/record-document";
 import { readVocabularyEntries, type EntryNeeds } from "../pids/vocabulary-entries";
 import type { ExportContext, ExportSettings } from "./types";
 
-/** `needs` narrows the entries read to what one rendering looks up (the Signposting header's few). */
-export async function renderContext(settings: ExportSettings, records: readonly RecordDocument[], params: Record<string, string> = {}, needs?: EntryNeeds): Promise<ExportContext> {
-  return { ...settings, lookup: await readVocabularyEntries(records, settings.lookup, needs), params };
+/** `needs` narrows the entries read to what one rendering looks up (the Signposting header's few); at once when there is nothing to read. */
+export function renderContext(
+  settings: ExportSettings,
+  records: readonly RecordDocument[],
+  params: Record<string, string> = {},
+  needs?: EntryNeeds,
+): ExportContext | Promise<ExportContext> {
+  const lookup = readVocabularyEntries(records, settings.lookup, needs);
+  return lookup instanceof Promise ? lookup.then((known) => ({ ...settings, lookup: known, params })) : { ...settings, lookup, params };
 }

@@ -60,7 +60,10 @@ export function createExportsService(deps: ExportsDeps) {
     render: async (formatId: string, record: RecordDocument, params: Record<string, string> = {}) => formatById(formatId)!.render(record, await context([record], params)),
 
     /** The Signposting `Link` header of a record, whatever format it is served in. */
-    signposting: async (record: RecordDocument) => signpostingLinks(record, await context([record], {}, SIGNPOSTING_NEEDS), DESCRIBED_BY),
+    signposting(record: RecordDocument): string | Promise<string> {
+      const ctx = context([record], {}, SIGNPOSTING_NEEDS);
+      return ctx instanceof Promise ? ctx.then((c) => signpostingLinks(record, c, DESCRIBED_BY)) : signpostingLinks(record, ctx, DESCRIBED_BY);
+    },
 
     /** `GET /records/{id}/export/{format}`: a download named `<id>.<extension>`; `params` as for chooseFormat. */
     async exportRecord(actor: Actor, id: string, formatId: string, params: Record<string, string>) {

@@ -73,9 +73,11 @@ export function createLifecycleHooks(deps: FileHooksDeps) {
       }
     },
     /** The `files` field of a draft or record; entries only for callers who may read the files. */
-    async filesField(id: string, isDraft: boolean, settings: FilesSettings, visible: boolean) {
-      // A metadata-only record has no entries: no query on every read of it.
-      return presentFilesField(deps.linkBase, settings, visible && settings.enabled ? await store.listEntries(db, id, isDraft) : null);
+    filesField(id: string, isDraft: boolean, settings: FilesSettings, visible: boolean): Record<string, unknown> | Promise<Record<string, unknown>> {
+      // A metadata-only record (or files the caller may not see) has no entries: no query, and the
+      // field at once, on every read of it.
+      if (!(visible && settings.enabled)) return presentFilesField(deps.linkBase, settings, null);
+      return store.listEntries(db, id, isDraft).then((entries) => presentFilesField(deps.linkBase, settings, entries));
     },
     /** File extensions, for the search index's file_type facet. */
     fileTypes: async (id: string, isDraft: boolean) => [

@@ -116,8 +116,11 @@ export interface PageServices {
   vocabularies: Operations<VocabulariesService, "search" | "read" | "listTypes" | "editableType" | "listRetired" | "addEntry" | "editEntry" | "setRetired">;
   /** The Vocabularies screen's imports (administrators only). */
   vocabularyImports: Operations<VocabularyImports, "queueUpload" | "queueRelease" | "listImports">;
-  /** `chooseFormat` only negotiates; the format it chooses renders asynchronously (vocabulary titles). */
-  exports: Operations<ExportsService, "signposting"> & Pick<ExportsService, "chooseFormat">;
+  /**
+   * `chooseFormat` only negotiates; the format it chooses renders asynchronously (vocabulary
+   * titles); `signposting` answers at once when it has no title to read (pages await it).
+   */
+  exports: Pick<ExportsService, "signposting" | "chooseFormat">;
   /** `recordView` counts (buffered); the rest are the Statistics screen's (administrators only). */
   stats: Pick<StatsService, "recordView"> & Operations<StatsService, "readOverview" | "exportPeriodReport">;
   /** The administration pages' (each operation administrators only). */

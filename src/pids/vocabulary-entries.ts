@@ -38,9 +38,15 @@ export interface EntryNeeds {
 
 const keyOf = (type: string, id: string) => `${type}\u0000${id}`;
 
-/** The entries `records` name, read through `lookup` (all at once), as a lookup that answers at once. */
-export async function readVocabularyEntries(records: readonly RecordDocument[], lookup: VocabularyLookup | undefined, needs: EntryNeeds = {}): Promise<KnownEntries> {
-  if (!lookup) return () => undefined;
+const NONE: KnownEntries = () => undefined;
+
+/**
+ * The entries `records` name, read through `lookup` (all at once), as a lookup that answers at once.
+ * When nothing needs reading (most Signposting headers) the lookup comes back at once, with no
+ * Promise: every record read renders that header.
+ */
+export function readVocabularyEntries(records: readonly RecordDocument[], lookup: VocabularyLookup | undefined, needs: EntryNeeds = {}): KnownEntries | Promise<KnownEntries> {
+  if (!lookup) return NONE;
   const wanted = new Map<string, [string, string]>();
   for (const record of records) {
     const metadata: JsonObject = record.metadata ?? {};
@@ -53,6 +59,9 @@ export async function readVocabularyEntries(records: readonly RecordDocument[], 
       }
     }
   }
-  const entries = new Map(await Promise.all([...wanted].map(([key, [type, id]]) => Promise.resolve(lookup(type, id)).then((entry) => [key, entry] as const))));
-  return (type, id) => entries.get(keyOf(type, id));
+  if (wanted.size === 0) return NONE;
+  return Promise.all([...wanted].map(([key, [type, id]]) => Promise.resolve(lookup(type, id)).then((entry) => [key, entry] as const))).then((read) => {
+    const entries = new Map(read);
+    return (type: string, id: string) => entries.get(keyOf(type, id));
+  });
 }

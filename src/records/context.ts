@@ -6,6 +6,7 @@ import type { Deps } from "../core/deps";
 import type { FieldError } from "../core/errors";
 import { badRequest, notFound } from "../core/errors";
 import type { RecordDocument } from "../core/record-document";
+import { whenAll } from "../core/settled";
 import { formatDate } from "../core/time";
 import { doiResolverUrl } from "../pids/doi";
 import type { VocabularyEntry } from "../vocabularies/model";
@@ -78,7 +79,8 @@ export interface RecordFiles {
   discardDraft(id: string): Promise<string[]>;
   /** After commit: deletes the stored bytes (in the background; not the database). */
   removeObjects(ids: string[]): void;
-  filesField(id: string, isDraft: boolean, settings: FilesSettings, visible: boolean): Promise<Record<string, unknown>>;
+  /** At once when there is nothing to list. */
+  filesField(id: string, isDraft: boolean, settings: FilesSettings, visible: boolean): Record<string, unknown> | Promise<Record<string, unknown>>;
   fileTypes(id: string, isDraft: boolean): Promise<string[]>;
 }
 
@@ -87,6 +89,8 @@ export interface FilesSettings {
   default_preview: string | null;
   order: string[];
 }
+
+type ParentCommunities = PresentContext["communities"];
 
 export function createRecordsContext(deps: RecordsDeps) {
   const { db, config, links, clock } = deps;
@@ -156,14 +160,19 @@ export function createRecordsContext(deps: RecordsDeps) {
    * communities policy decides: a restricted one only to its members and administrators), with the
    * default one; `{}` when there are none, as InvenioRDM shows it.
    */
-  async function parentCommunities(parentId: string, actor: Actor) {
-    const included = await store.listParentCommunities(db, parentId);
-    const includedIds = included.map((c) => c.communityId);
-    const entries = includedIds.length && deps.communityEntries ? await deps.communityEntries(actor, includedIds) : [];
-    if (entries.length === 0) return {};
-    const ids = entries.map((e) => String(e.id));
-    const chosen = included.find((c) => c.isDefault)?.communityId;
-    return { ids, default: chosen && ids.includes(chosen) ? chosen : ids[0]!, entries };
+  function parentCommunities(included: store.CommunityInclusion[], actor: Actor): ParentCommunities | Promise<ParentCommunities> {
+    if (included.length === 0 || !deps.communityEntries) return {};
+    return deps
+      .communityEntries(
+        actor,
+        included.map((c) => c.communityId),
+      )
+      .then((entries) => {
+        if (entries.length === 0) return {};
+        const ids = entries.map((e) => String(e.id));
+        const chosen = included.find((c) => c.isDefault)?.communityId;
+        return { ids, default: chosen && ids.includes(chosen) ? chosen : ids[0]!, entries };
+      });
   }
 
   /** A draft's newest review request as `parent.review` shows it. */
@@ -174,9 +183,11 @@ export function createRecordsContext(deps: RecordsDeps) {
   }
 
   /**
-   * What the JSON shows besides the row, read together: the parent, the files field, statistics
-   * (records), communities, the review (drafts) and, when the caller manages the record (`manages`),
-   * its grants and links; `actor` sees the communities it may.
+   * What the JSON shows besides the row: the parent, its versions and communities (one statement),
+   * then the files field, statistics (records), the review (drafts) and, when the caller manages
+   * the record (`manages`), its grants and links, read together; `actor` sees the communities it
+   * may. Most of the second part is answered at once (no files to list, statistics in memory, no
+   * community): awaited only when something is not.
    */
   async function presentContext(
     row: { id: string; parentId: string; document: store.DraftRow["document"] },
@@ -185,15 +196,16 @@ export function createRecordsContext(deps: RecordsDeps) {
     manages: boolean,
     actor: Actor,
   ): Promise<PresentContext> {
-    const [found, files, shares, communities, review, stats] = await Promise.all([
-      store.findParentWithVersions(db, row.parentId),
+    const found = await store.findParentContext(db, row.parentId);
+    if (!found) throw new Error(`record parent ${row.parentId} is missing`);
+    const parts = whenAll([
       deps.files.filesField(row.id, isDraft, filesSettings(row.document), filesVisible),
       manages && deps.access?.sharesOf ? deps.access.sharesOf(row.parentId) : { grants: [], links: [] },
-      parentCommunities(row.parentId, actor),
+      parentCommunities(found.communities, actor),
       isDraft ? reviewOf(row.id) : undefined,
       isDraft ? undefined : (deps.recordStats?.(row.id, row.parentId) ?? null),
-    ]);
-    if (!found) throw new Error(`record parent ${row.parentId} is missing`);
+    ] as const);
+    const [files, shares, communities, review, stats] = parts instanceof Promise ? await parts : parts;
     return {
       links,
       parent: found.parent,
@@ -212,9 +224,9 @@ export function createRecordsContext(deps: RecordsDeps) {
   });
 
   /** What the index keeps of a parent for each of its versions: pids and community ids. */
-  const indexedParent = async (parentId: string, pids: Record<string, unknown> | undefined): Promise<IndexedParent> => ({
+  const indexedParent = (pids: Record<string, unknown> | undefined, communities: store.CommunityInclusion[]): IndexedParent => ({
     pids: pids ?? {},
-    communities: (await store.listParentCommunities(db, parentId)).map((c) => c.communityId),
+    communities: communities.map((c) => c.communityId),
   });
 
   /** Re-indexes a draft (or drops it from the index when it is gone); call inside the write's transaction. */
@@ -222,12 +234,12 @@ export function createRecordsContext(deps: RecordsDeps) {
     const draft = await store.findDraft(db, id);
     if (!draft) return search.unindexRecord(id, true);
     const doc = draft.document;
-    const found = await store.findParentWithVersions(db, draft.parentId);
+    const found = await store.findParentContext(db, draft.parentId);
     const isLatest = draft.versionIndex >= (found?.maxVersionIndex ?? 0);
     const fileTypes = await deps.files.fileTypes(id, true);
     await search.indexRecord(
       { ...draft, isDraft: true, isLatest, accessRecord: doc.access?.record ?? "public", fileTypes },
-      await indexedParent(draft.parentId, found?.parent.pids),
+      indexedParent(found?.parent.pids, found?.communities ?? []),
     );
   }
 
@@ -240,7 +252,8 @@ export function createRecordsContext(deps: RecordsDeps) {
     const indexed = await search.indexedAccess(id);
     const wasPublic = indexed !== null && isPublicRecord({ accessRecord: indexed });
     const fileTypes = await deps.files.fileTypes(id, false);
-    const parent = await indexedParent(record.parentId, (await store.findParent(db, record.parentId))?.pids);
+    const found = await store.findParentContext(db, record.parentId);
+    const parent = indexedParent(found?.parent.pids, found?.communities ?? []);
     await search.indexRecord({ ...indexedRecord(record), fileTypes }, parent);
     await deps.onVisibilityChange({ recordId: id, wasPublic, isPublic: isPublicRecord(record), at: record.updated });
   }

@@ -17,7 +17,7 @@ export interface RecordFormats {
   /** The export an Accept header (or `?style=`) asks for; null for the record JSON; 406 when nothing offered is acceptable. */
   chooseFormat(accept: string | null, params: Record<string, string>): { contentType: string; render(record: RecordDocument): Promise<string> } | null;
   /** The Signposting `Link` header of a record. */
-  signposting(record: RecordDocument): Promise<string>;
+  signposting(record: RecordDocument): string | Promise<string>;
 }
 
 /** Told of each record read through `GET /api/records/{id}`, in any format (statistics decide what counts); awaited, as it may write. */
@@ -45,8 +45,11 @@ export const readRecordRoute =
     const format = formats.chooseFormat(accept, query);
     const record = await records.readRecord(actor, params.id, { includeDeleted: query.include_deleted === "1" || query.include_deleted === "true" });
     const body = format ? await format.render(record) : null;
-    const headers = { link: await formats.signposting(record), vary: "Accept" };
-    await onView({ recordId: record.id, parentId: record.parent.id, actor, visitor: visitorOf(addressOf(request, server), request), accept });
+    // The header and the view are most often answered at once: awaited only when they are not.
+    const link = formats.signposting(record);
+    const headers = { link: link instanceof Promise ? await link : link, vary: "Accept" };
+    const viewed = onView({ recordId: record.id, parentId: record.parent.id, actor, visitor: visitorOf(addressOf(request, server), request), accept });
+    if (viewed instanceof Promise) await viewed;
     if (format) return new Response(body, { headers: { ...headers, "content-type": format.contentType } });
     // The record JSON goes through the API's JSON path (vendor types, prettyprint) with its ETag.
     Object.assign(set.headers, headers, { etag: revisionEtag(record.revision_id) });

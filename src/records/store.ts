@@ -79,11 +79,39 @@ const MAX_VERSION_INDEX = {
   postgres: `greatest(${RECORDS_MAX}, ${DRAFTS_MAX})`,
 };
 
-/** The parent and the highest version index used by its records and drafts, in one statement. */
-export function findParentWithVersions(db: Db, id: string): Promise<{ parent: ParentRow; maxVersionIndex: number } | null> {
+/** A parent's inclusion in a community (`parent.communities`). */
+export interface CommunityInclusion {
+  communityId: string;
+  isDefault: boolean;
+}
+
+// The parent's inclusions as one JSON array of [community_id, is_default, created] (text on both engines).
+const INCLUSIONS = {
+  sqlite: `(SELECT json_group_array(json_array(community_id, is_default, created)) FROM record_communities WHERE parent_id = p.id)`,
+  postgres: `(SELECT coalesce(json_agg(json_build_array(community_id, is_default, created)), '[]') FROM record_communities WHERE parent_id = p.id)`,
+};
+
+/** Oldest inclusion first, then by community id: `parent.communities` order, and which becomes the default after a removal. */
+function inOrder(rows: { communityId: string; isDefault: number; created: number }[]): CommunityInclusion[] {
+  return rows
+    .sort((a, b) => a.created - b.created || (a.communityId < b.communityId ? -1 : a.communityId > b.communityId ? 1 : 0))
+    .map((r) => ({ communityId: r.communityId, isDefault: r.isDefault === 1 }));
+}
+
+/**
+ * What a record's JSON shows of its parent, in one statement (every record read asks): the parent,
+ * the highest version index used by its records and drafts, and its communities.
+ */
+export function findParentContext(db: Db, id: string): Promise<{ parent: ParentRow; maxVersionIndex: number; communities: CommunityInclusion[] } | null> {
   return db.statements
-    .get<Record<string, unknown>>(`SELECT p.*, ${MAX_VERSION_INDEX[db.engine]} AS max_version_index FROM record_parents p WHERE p.id = ?`, [id])
-    .then((raw) => (raw ? { parent: shapeRow(recordParentsTable, raw), maxVersionIndex: raw.max_version_index as number } : null));
+    .get<Record<string, unknown>>(`SELECT p.*, ${MAX_VERSION_INDEX[db.engine]} AS max_version_index, ${INCLUSIONS[db.engine]} AS inclusions FROM record_parents p WHERE p.id = ?`, [
+      id,
+    ])
+    .then((raw) => {
+      if (!raw) return null;
+      const rows = (JSON.parse(raw.inclusions as string) as [string, number, number][]).map(([communityId, isDefault, created]) => ({ communityId, isDefault, created }));
+      return { parent: shapeRow(recordParentsTable, raw), maxVersionIndex: raw.max_version_index as number, communities: rows.length ? inOrder(rows) : [] };
+    });
 }
 
 /** The highest version index used by the parent's records and drafts (0 before the first). */
@@ -112,20 +140,18 @@ export const listDueEmbargoes = async (db: Db, date: string) =>
     .where(sql`${recordsTable.embargoUntil} IS NOT NULL AND ${recordsTable.embargoUntil} <= ${date}`);
 
 /**
- * The communities a record's parent is included in (`parent.communities`), oldest inclusion first.
- * A cached statement: every record read and search hit asks. Sorted here, not by ORDER BY: a
- * parent has a handful of rows, and SQLite (through Bun) ran the statement with ORDER BY at 5.3 µs against
- * 1.4 µs without (an index serving the order did not help).
+ * The communities a record's parent is included in, oldest inclusion first. A cached statement:
+ * search hits ask. Sorted here, not by ORDER BY: a parent has a handful of rows, and SQLite
+ * (through Bun) ran the statement with ORDER BY at 5.3 µs against 1.4 µs without (an index serving
+ * the order did not help).
  */
-export const listParentCommunities = async (db: Db, parentId: string) =>
-  (
+export const listParentCommunities = async (db: Db, parentId: string): Promise<CommunityInclusion[]> =>
+  inOrder(
     await db.statements.all<{ communityId: string; isDefault: number; created: number }>(
       "SELECT community_id AS communityId, is_default AS isDefault, created FROM record_communities WHERE parent_id = ?",
       [parentId],
-    )
-  )
-    .sort((a, b) => a.created - b.created || (a.communityId < b.communityId ? -1 : a.communityId > b.communityId ? 1 : 0))
-    .map((r) => ({ communityId: r.communityId, isDefault: r.isDefault === 1 }));
+    ),
+  );
 
 /**
  * Includes the parent (all its versions) in the community; the first inclusion becomes the

@@ -68,12 +68,15 @@ export function createRecorder(deps: RecorderDeps) {
     return hashed.visitors.get(key) ?? hashVisitor(day, key);
   }
 
-  async function hashVisitor(day: number, key: string): Promise<string> {
-    const daySalt = await saltOf(day);
-    const visitor = createHash("sha256").update(`${daySalt}\n${key}`).digest("base64url").slice(0, 22);
-    // The cache may have moved on to another day while the salt was read.
-    if (hashed.day === day) hashed.visitors.set(key, visitor);
-    return visitor;
+  /** A visitor not seen yet today: at once once the day's salt is known (every new visitor but the day's first). */
+  function hashVisitor(day: number, key: string): string | Promise<string> {
+    const hash = (daySalt: string) => {
+      const visitor = createHash("sha256").update(`${daySalt}\n${key}`).digest("base64url").slice(0, 22);
+      // The cache may have moved on to another day while the salt was read.
+      if (hashed.day === day) hashed.visitors.set(key, visitor);
+      return visitor;
+    };
+    return salt?.day === day ? hash(salt.value) : saltOf(day).then(hash);
   }
 
   /** True when the same visitor clicked the same item less than DOUBLE_CLICK_MS ago; remembers this click. */
@@ -129,7 +132,7 @@ export function createRecorder(deps: RecorderDeps) {
   return {
     /**
      * Buffers one event; false when it is not counted (robot, machine view, double click). Answers
-     * at once for a visitor already seen today: it is on every record read's way.
+     * at once once the day's salt is read: it is on every record read's way.
      */
     record(input: RecordInput): boolean | Promise<boolean> {
       const { address, userAgent } = input.visitor;
