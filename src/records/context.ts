@@ -252,8 +252,8 @@ export function createRecordsContext(deps: RecordsDeps) {
     const indexed = await search.indexedAccess(id);
     const wasPublic = indexed !== null && isPublicRecord({ accessRecord: indexed });
     const fileTypes = await deps.files.fileTypes(id, false);
-    const found = await store.findParentContext(db, record.parentId);
-    const parent = indexedParent(found?.parent.pids, found?.communities ?? []);
+    // The parent row and its communities, not findParentContext: its version maxima are not needed here.
+    const parent = indexedParent((await store.findParent(db, record.parentId))?.pids, await store.listParentCommunities(db, record.parentId));
     await search.indexRecord({ ...indexedRecord(record), fileTypes }, parent);
     await deps.onVisibilityChange({ recordId: id, wasPublic, isPublic: isPublicRecord(record), at: record.updated });
   }
