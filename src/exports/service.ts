@@ -7,9 +7,9 @@ import type { RecordDocument } from "../core/record-document";
 import type { VocabularyLookup } from "../vocabularies/model";
 import { EXPORT_FORMATS, formatById, negotiateFormat } from "./registry";
 import { signpostingLinks } from "./signposting";
-import { renderContext } from "./context";
+import { contextWith, renderContext } from "./context";
 import type { ExportFormat, ExportSettings } from "./types";
-import type { EntryNeeds } from "../pids/vocabulary-entries";
+import { readVocabularyEntries, type EntryNeeds, type KnownEntries } from "../pids/vocabulary-entries";
 
 export interface ExportsDeps {
   /** `records.readRecord`: the published record JSON, or 401/403/404/redirect as usual. */
@@ -39,7 +39,17 @@ export type ExportsService = ReturnType<typeof createExportsService>;
 
 export function createExportsService(deps: ExportsDeps) {
   const settings: ExportSettings = { links: deps.links, siteName: deps.siteName, lookup: deps.lookup, doiUrl: deps.doiUrl };
-  const context = (records: readonly RecordDocument[], params?: Record<string, string>, needs?: EntryNeeds) => renderContext(settings, records, params, needs);
+  // The entries a record JSON names, read once for all its full renderings (a landing page renders
+  // the same record object's citation and JSON-LD); kept as long as that object (one request).
+  const entriesRead = new WeakMap<RecordDocument, KnownEntries | Promise<KnownEntries>>();
+  function entriesOf(record: RecordDocument): KnownEntries | Promise<KnownEntries> {
+    let entries = entriesRead.get(record);
+    if (!entries) entriesRead.set(record, (entries = readVocabularyEntries([record], deps.lookup)));
+    return entries;
+  }
+  /** A rendering's context: all the record's entries, or with `needs` only those (read afresh: the Signposting header's are few). */
+  const context = (record: RecordDocument, params?: Record<string, string>, needs?: EntryNeeds) =>
+    needs ? renderContext(settings, [record], params, needs) : contextWith(settings, entriesOf(record), params);
 
   return {
     /** What renderings are made with (OAI-PMH makes one context per page with renderContext). */
@@ -53,15 +63,15 @@ export function createExportsService(deps: ExportsDeps) {
     chooseFormat(accept: string | null, params: Record<string, string>): ChosenExport | null {
       const { format, mediaType } = negotiateFormat(accept, { preferCitation: Boolean(params.style) });
       if (format.id === "json") return null;
-      return { contentType: contentTypeOf(format, mediaType), render: async (record) => format.render(record, await context([record], params)) };
+      return { contentType: contentTypeOf(format, mediaType), render: async (record) => format.render(record, await context(record, params)) };
     },
 
     /** A record JSON in a registered format (the formatted citation of a tombstone). */
-    render: async (formatId: string, record: RecordDocument, params: Record<string, string> = {}) => formatById(formatId)!.render(record, await context([record], params)),
+    render: async (formatId: string, record: RecordDocument, params: Record<string, string> = {}) => formatById(formatId)!.render(record, await context(record, params)),
 
     /** The Signposting `Link` header of a record, whatever format it is served in. */
     signposting(record: RecordDocument): string | Promise<string> {
-      const ctx = context([record], {}, SIGNPOSTING_NEEDS);
+      const ctx = context(record, {}, SIGNPOSTING_NEEDS);
       return ctx instanceof Promise ? ctx.then((c) => signpostingLinks(record, c, DESCRIBED_BY)) : signpostingLinks(record, ctx, DESCRIBED_BY);
     },
 
@@ -71,7 +81,7 @@ export function createExportsService(deps: ExportsDeps) {
       if (!format) throw notFound(`Export format '${formatId}' does not exist. Available formats: ${EXPORT_FORMATS.map((f) => f.id).join(", ")}.`);
       const record = await deps.readRecord(actor, id);
       return {
-        body: format.render(record, await context([record], params)),
+        body: format.render(record, await context(record, params)),
         contentType: contentTypeOf(format, format.mediaTypes[0]!),
         filename: `${record.id}.${format.extension}`,
         etag: `"${record.revision_id}-${format.id}"`,

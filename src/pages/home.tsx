@@ -6,6 +6,7 @@ import { CommunityCard, hasLogo } from "./communities/parts";
 import { pageContextOf, renderOrError, type PagesDeps } from "./context";
 import { Layout } from "./layout";
 import { RecordCard } from "./search/cards";
+import { formatCount } from "./numbers";
 
 type Json = Record<string, any>;
 
@@ -29,7 +30,7 @@ export const homePages = (http: ActorContext, deps: PagesDeps) =>
         <Layout ctx={ctx} title="Home">
           <div class="home">
             <h1>{deps.siteName}</h1>
-            <p class="lead">A repository for research data, software and publications{total ? `: ${total.toLocaleString("en")} records and counting` : ""}.</p>
+            <p class="lead">A repository for research data, software and publications{total ? `: ${formatCount(total)} records and counting` : ""}.</p>
             {/* THEME_FRONTPAGE_INTRO, sanitised as descriptions are when the theme was read (pages/theme.ts). */}
             {deps.theme.intro ? <div class="intro" dangerouslySetInnerHTML={{ __html: deps.theme.intro }} /> : null}
             <form class="card search-box" method="get" action="/search" role="search">

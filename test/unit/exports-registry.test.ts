@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { HttpError } from "../../src/core/errors";
 import { EXPORT_FORMATS, formatById, formatByMediaType, negotiateFormat, RECORD_MEDIA_TYPES } from "../../src/exports/registry";
+import { createExportsService } from "../../src/exports/service";
 import { signpostingLinks } from "../../src/exports/signposting";
 import { minimalRecord, sampleRecord, testContext } from "../helpers/export-samples";
 
@@ -123,5 +124,57 @@ describe("Signposting", () => {
   test("without a DOI the landing page is cited; no files, no items", () => {
     const header = signpostingLinks(minimalRecord(), testContext(), []);
     expect(header).toBe('<http://127.0.0.1:5000/records/mnmal-00001>; rel="cite-as", <https://schema.org/Dataset>; rel="type", <https://schema.org/AboutPage>; rel="type"');
+  });
+});
+
+describe("the exports service's vocabulary reads", () => {
+  /** The service over the test vocabularies, counting the entries it reads. */
+  function countingService() {
+    const { links, siteName, lookup, doiUrl } = testContext();
+    const reads: string[] = [];
+    const service = createExportsService({
+      readRecord: () => Promise.reject(new Error("not used")),
+      links,
+      siteName,
+      doiUrl,
+      lookup: async (type, id) => {
+        reads.push(`${type}:${id}`);
+        return lookup(type, id);
+      },
+    });
+    return { service, reads };
+  }
+
+  test("the renderings of one record JSON read its entries once; another record object reads them again", async () => {
+    const { service, reads } = countingService();
+    const record = sampleRecord();
+    const citation = await service.chooseFormat("text/x-bibliography", {})!.render(record);
+    const once = [...reads];
+    expect(once).toContain("resourcetypes:dataset");
+    const jsonLd = JSON.parse(await service.chooseFormat("application/ld+json", {})!.render(record));
+    await service.render("bibtex", record);
+    expect(reads).toEqual(once);
+    // What was read is what renders: the resource type's schema.org type and the citation's text.
+    expect(jsonLd["@type"]).toBe("Dataset");
+    expect(citation.length).toBeGreaterThan(0);
+    await service.render("json-ld", sampleRecord());
+    expect(reads).toEqual([...once, ...once]);
+  });
+
+  test("the Signposting header reads only resource types and licences, and nothing when the record carries their props", async () => {
+    const { service, reads } = countingService();
+    const record = sampleRecord();
+    const header = await service.signposting(record);
+    expect(header).toContain('<https://schema.org/Dataset>; rel="type"');
+    expect(reads.every((r) => r.startsWith("resourcetypes:") || r.startsWith("licenses:"))).toBe(true);
+    const withProps = {
+      ...record,
+      metadata: { ...record.metadata, resource_type: { id: "dataset", props: { "schema.org": "https://schema.org/Dataset" } }, related_identifiers: [], rights: [] },
+    };
+    reads.length = 0;
+    const answered = service.signposting(withProps);
+    expect(answered instanceof Promise).toBe(false);
+    expect(answered).toContain('<https://schema.org/Dataset>; rel="type"');
+    expect(reads).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { DataTable } from "../table";
 import { AdminPage, AdminPager, ConfirmStep, queryOf, TableBox, when } from "./frame";
 import { JobProgress } from "./jobs";
 import uploadJs from "../static/vocabulary-upload.js" with { type: "text" };
+import { formatCount } from "../numbers";
 
 registerAsset("vocabulary-upload.js", uploadJs);
 
@@ -131,7 +132,7 @@ export function VocabulariesPage({ ctx, mailOff, types, imports, notice }: { ctx
               <th scope="row">
                 <a href={typePath(t.type)}>{t.type}</a>
               </th>
-              <td>{t.entries.toLocaleString("en")}</td>
+              <td>{formatCount(t.entries)}</td>
               <td>{ruleText(t.rule)}</td>
             </tr>
           ))}

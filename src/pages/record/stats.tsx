@@ -2,10 +2,11 @@
 // `stats` the records service gives the record (the REST API's), counted once per visitor and hour
 // as InvenioRDM counts them (unique views and downloads).
 import type { JsonObject } from "../../core/json";
+import { formatCount } from "../numbers";
 
 type Counts = { unique_views?: unknown; unique_downloads?: unknown };
 
-const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value.toLocaleString("en") : "0");
+const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? formatCount(value) : "0");
 
 export function RecordStats({ stats }: { stats: JsonObject | null | undefined }) {
   // No `stats`: statistics are off (STATS_ENABLED), or a draft.

@@ -2,6 +2,7 @@
 // the column headings, line breaks inside cells kept, and a note when the file has more.
 import { formatSize } from "./format-size";
 import type { TablePreview } from "./table-preview";
+import { formatCount } from "../numbers";
 
 /** Headings for every column any row has (a heading left empty is named by its number for screen readers). */
 function headingsOf(table: TablePreview): string[] {
@@ -37,7 +38,7 @@ export function CsvTable({ name, table, size, download }: { name: string; table:
       </section>
       {table.cut ? (
         <p class="muted small table-note">
-          Showing the first {table.rows.length.toLocaleString("en")} rows of {size.toLocaleString("en")} bytes ({formatSize(size)}).{" "}
+          Showing the first {formatCount(table.rows.length)} rows of {formatCount(size)} bytes ({formatSize(size)}).{" "}
           {table.problem ? "The rest could not be read as a table. " : ""}
           <a href={download}>Download the whole file</a>.
         </p>

@@ -4,6 +4,7 @@
 import type { FieldError } from "../../core/errors";
 import type { Child } from "../jsx-runtime";
 import { hrefWith, idFor, selectedValues, type SearchState } from "./state";
+import { formatCount } from "../numbers";
 
 type Json = Record<string, any>;
 
@@ -203,7 +204,7 @@ export function ProblemNotice({ problem }: { problem: SearchProblem }) {
 }
 
 /** "3 records" / "1 record". */
-export const countOf = (n: number, noun: [string, string]) => `${n.toLocaleString("en")} ${n === 1 ? noun[0] : noun[1]}`;
+export const countOf = (n: number, noun: [string, string]) => `${formatCount(n)} ${n === 1 ? noun[0] : noun[1]}`;
 
 export interface ResultsProps {
   state: SearchState;
