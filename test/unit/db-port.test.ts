@@ -1,7 +1,7 @@
 // The database port on SQLite (db/sqlite/port.ts): statements, asynchronous write transactions,
 // and the gate that keeps everyone else off the shared connection while one is open.
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { desc, eq } from "drizzle-orm";
@@ -35,6 +35,34 @@ describe("statements", () => {
     expect(await port.statements.get<{ text: string }>("SELECT text FROM notes WHERE id = ?", [2])).toEqual({ text: "b" });
     expect(await port.statements.get("SELECT text FROM notes WHERE id = ?", [9])).toBeNull();
     expect(await port.statements.run("UPDATE notes SET text = ? WHERE text = ?", ["c", "nothing"])).toEqual({ changes: 0 });
+  });
+
+  test("more distinct statements than are kept prepared still answer, the first again after it was let go", async () => {
+    const port = await withNotes();
+    await port.statements.run("INSERT INTO notes (text) VALUES (?)", ["a"]);
+    const sums = [];
+    for (let n = 0; n < 600; n++) sums.push((await port.statements.get<{ n: number }>(`SELECT ${n} + id AS n FROM notes WHERE text = ?`, ["a"]))!.n);
+    expect(sums).toEqual(Array.from({ length: 600 }, (_, n) => n + 1));
+    expect(await port.statements.get("SELECT 0 + id AS n FROM notes WHERE text = ?", ["a"])).toEqual({ n: 1 });
+  });
+
+  test("closing the port closes the file: its write-ahead log is checkpointed and removed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cairn-port-close-"));
+    try {
+      const path = join(dir, "cairn.db");
+      const port = openDatabase(path);
+      await port.statements.run("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)");
+      await port.statements.run("INSERT INTO notes (text) VALUES (?)", ["kept"]);
+      expect(await port.statements.get("SELECT text FROM notes WHERE id = ?", [1])).toEqual({ text: "kept" });
+      expect(existsSync(`${path}-wal`)).toBe(true);
+      port.close();
+      expect(existsSync(`${path}-wal`)).toBe(false);
+      const again = openDatabase(path);
+      expect(await again.statements.get("SELECT text FROM notes WHERE id = ?", [1])).toEqual({ text: "kept" });
+      again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("migrate applies every migration once and schemaVersion counts them", async () => {

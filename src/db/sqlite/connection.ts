@@ -7,10 +7,11 @@ import { migrate } from "./migrate";
 import { WRITE_WAIT_MS, type DatabasePort, type Db } from "../port";
 import { createSqlitePort, onConnection, type SqlitePortOptions } from "./port";
 
-// bun:sqlite keeps only the 20 most recently used statements of db.query(); a request's path uses
-// more than that, so most were compiled again on every call (a sixth of a publish's CPU). Room for
-// every fixed statement and a margin of search SQL; a lookup scans the cache, so not far more
-// (a full cache of 1,000 made each lookup 1.2 µs, of 256 0.5 µs).
+// bun:sqlite keeps only the 20 most recently used statements of db.query(); the SQLite engine's own
+// code (the search index, its writes on a publish) uses more than that, so most were compiled
+// again on every call (a sixth of a publish's CPU). Room for all of them and a margin of search SQL;
+// a lookup scans the cache, so not far more (a full cache of 1,000 made each lookup 1.2 µs, of 256
+// 0.5 µs). The port's fixed statements are kept apart, by text (port.ts).
 Database.MAX_QUERY_CACHE_SIZE = 256;
 
 /** Opens (creating) the database file with Cairn's pragmas: the raw connection, for start-up code and tools. */
