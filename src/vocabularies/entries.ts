@@ -5,36 +5,47 @@ import type { VocabularyEntry, VocabularyLookup } from "./model";
 /** Entries read beforehand, answered at once; null or undefined for one that does not exist. */
 export type KnownEntries = (type: string, id: string) => VocabularyEntry | null | undefined;
 
+type Entry = VocabularyEntry | null | undefined;
+
 /**
- * Runs `run` with the entries it asks for: a first run notes the entries it asks for (answered as
- * missing), they are read together (one wait, not one per field), and `run` goes again on them,
- * until a run asks for nothing unread. A run that throws while entries were missing is run again
- * with them (its error may come from an entry it could not see); otherwise its error stands.
+ * Runs `run` with the entries it asks for. An entry not yet read is answered with the lookup's
+ * `recent` guess when it has one (else as missing); every entry the run asked for is then read
+ * together (one wait, not one per field). The run stands when it missed none and every guess was
+ * the entry read (the lookup answers the same object for unchanged data); otherwise `run` goes
+ * again on what was read, until a run asks for nothing unread. A run that throws while entries
+ * were missing or guessed is run again with them (its error may come from an entry it could not
+ * see); otherwise its error stands. So a deposit naming known entries is checked once, not twice.
  */
 export async function withEntries<T>(read: VocabularyLookup, run: (lookup: KnownEntries) => T): Promise<T> {
-  const known = new Map<string, VocabularyEntry | null | undefined>();
+  const known = new Map<string, Entry>();
   for (;;) {
-    const missing = new Map<string, [string, string]>();
+    const asked = new Map<string, [string, string]>();
+    const guessed = new Map<string, Entry>();
+    let missed = false;
     const lookup: KnownEntries = (type, id) => {
       const key = `${type}\u0000${id}`;
       if (known.has(key)) return known.get(key);
-      missing.set(key, [type, id]);
-      return null;
+      asked.set(key, [type, id]);
+      const guess = read.recent?.(type, id);
+      if (guess) guessed.set(key, guess);
+      else missed = true;
+      return guess ?? null;
     };
     let result: T;
     try {
       result = run(lookup);
     } catch (error) {
-      if (missing.size === 0) throw error;
-      await readInto(known, missing, read);
+      if (asked.size === 0) throw error;
+      await readInto(known, asked, read);
       continue;
     }
-    if (missing.size === 0) return result;
-    await readInto(known, missing, read);
+    if (asked.size === 0) return result;
+    await readInto(known, asked, read);
+    if (!missed && [...guessed].every(([key, guess]) => known.get(key) === guess)) return result;
   }
 }
 
-async function readInto(known: Map<string, VocabularyEntry | null | undefined>, missing: Map<string, [string, string]>, read: VocabularyLookup) {
-  const entries = await Promise.all([...missing.values()].map(async ([type, id]) => read(type, id)));
-  [...missing.keys()].forEach((key, n) => known.set(key, entries[n]));
+async function readInto(known: Map<string, Entry>, asked: Map<string, [string, string]>, read: VocabularyLookup) {
+  const entries = await Promise.all([...asked.values()].map(async ([type, id]) => read(type, id)));
+  [...asked.keys()].forEach((key, n) => known.set(key, entries[n]));
 }

@@ -125,7 +125,13 @@ export interface VocabularyEntry {
  * read titles and props from it. The service's answers a Promise (it reads the database); a
  * fixed in-memory lookup (tests, previews) may answer at once, so callers await either.
  */
-export type VocabularyLookup = (type: string, id: string) => Promise<VocabularyEntry | null | undefined> | VocabularyEntry | null | undefined;
+export type VocabularyLookup = ((type: string, id: string) => Promise<VocabularyEntry | null | undefined> | VocabularyEntry | null | undefined) & {
+  /**
+   * The entry this lookup last answered for (type, id), the same object while its stored data is
+   * unchanged: a guess that lets a check run before reading, confirmed by reading (entries.ts).
+   */
+  recent?(type: string, id: string): VocabularyEntry | undefined;
+};
 
 /** A stored vocabulary_entries row, as the store and the search engine read it. */
 export interface EntryRow {

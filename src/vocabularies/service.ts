@@ -15,6 +15,7 @@ import { GENERIC_TYPES, SPECIFIC_TYPES, type EditRule, type ImportItem, type Voc
 import { editRuleOf } from "./policy";
 import { vocabularySearchOf } from "./engines";
 import { presentEntry } from "./present";
+import { recentEntries } from "./recent";
 import * as store from "./store";
 import { validateEntry } from "./validate";
 
@@ -50,6 +51,7 @@ export type VocabulariesService = ReturnType<typeof createVocabulariesService>;
 
 export function createVocabulariesService(deps: VocabulariesDeps) {
   const { db, clock, config, links } = deps;
+  const recent = recentEntries();
   /** The engine's vocabulary index: searched here, kept in step by the store's writes. */
   const index = vocabularySearchOf(db);
 
@@ -154,10 +156,13 @@ export function createVocabulariesService(deps: VocabulariesDeps) {
     },
 
     /** The stored entry (no timestamps or links) or null: for validating records against vocabularies. */
-    lookup(type: string, id: string): Promise<VocabularyEntry | null> {
-      if (!isVocabularyType(type)) return Promise.resolve(null);
-      return store.findEntry(db, type, id).then((row) => (row ? (JSON.parse(row.data) as VocabularyEntry) : null));
-    },
+    lookup: Object.assign(
+      (type: string, id: string): Promise<VocabularyEntry | null> => {
+        if (!isVocabularyType(type)) return Promise.resolve(null);
+        return store.findEntry(db, type, id).then((row) => (row ? recent.entryOf(type, id, row.data) : null));
+      },
+      { recent: recent.recent },
+    ),
 
     async read(_actor: Actor, rawType: string, id: string) {
       const type = typeOf(rawType);

@@ -5,6 +5,7 @@ import { fixturesVersion, shippedVocabularies } from "../../src/vocabularies/fix
 import { createTestApp, type TestApp } from "../helpers/app";
 import { scenarios } from "../helpers/scenarios";
 import { hitIds } from "../helpers/search";
+import { publishableDraft } from "../helpers/records";
 
 let ctx: TestApp;
 const app = () => ctx;
@@ -330,5 +331,22 @@ describe("writes", () => {
     expect(removed.text).toBe("");
     expect((await ctx.call("GET", "/api/vocabularies/licenses/local-1.0")).status).toBe(404);
     expect((await ctx.call("GET", "/api/vocabularies/licenses?q=renamed")).json.hits.total).toBe(0);
+  });
+});
+
+describe("deposits name entries as stored now", () => {
+  test("a draft saved after an administrator retitled a licence, or removed it, carries the new title or the unknown-id error", async () => {
+    await ctx.call("POST", "/api/vocabularies/licenses", { as: "admin", body: { id: "deposit-1.0", title: { en: "Deposit licence" } } });
+    const body = (rights: unknown[]) => ({ ...publishableDraft(), metadata: { ...publishableDraft().metadata, rights } });
+    const first = await ctx.call("POST", "/api/records", { as: "alice", body: body([{ id: "deposit-1.0" }]) });
+    expect(first.status).toBe(201);
+    expect(first.json.metadata.rights).toEqual([{ id: "deposit-1.0", title: { en: "Deposit licence" } }]);
+    const renamed = await ctx.call("PUT", "/api/vocabularies/licenses/deposit-1.0", { as: "admin", body: { title: { en: "Deposit licence, second edition" } } });
+    expect(renamed.status).toBe(200);
+    const second = await ctx.call("POST", "/api/records", { as: "alice", body: body([{ id: "deposit-1.0" }]) });
+    expect(second.json.metadata.rights).toEqual([{ id: "deposit-1.0", title: { en: "Deposit licence, second edition" } }]);
+    expect((await ctx.call("DELETE", "/api/vocabularies/licenses/deposit-1.0", { as: "admin" })).status).toBe(204);
+    const third = await ctx.call("POST", "/api/records", { as: "alice", body: body([{ id: "deposit-1.0" }]) });
+    expect(third).toMatchObject({ status: 400, json: { errors: [{ field: "metadata.rights.0.id", messages: ["Invalid value deposit-1.0."] }] } });
   });
 });
