@@ -291,7 +291,13 @@ test("no route answers a 5xx to bad input, from anybody", async () => {
     }
   }
   // The server's own account of the first 5xx (its log holds the error and stack), shown beside the list.
-  if (failures.length) console.error(`first failure: ${failures[0]}\n${t.logs.filter((line) => /error/i.test(line)).slice(0, 3).join("\n")}`);
+  if (failures.length)
+    console.error(
+      `first failure: ${failures[0]}\n${t.logs
+        .filter((line) => /error/i.test(line))
+        .slice(0, 3)
+        .join("\n")}`,
+    );
   expect(failures).toEqual([]);
   expect(sent).toBeGreaterThan(3000);
 });
