@@ -5,6 +5,7 @@ import type { Config } from "../config";
 import { createAddressResolver, isLoopback, type AddressResolver, type PeerInfo } from "./client-address";
 import { corsPolicy, preflightResponse, setCorsHeaders, type CorsPolicy } from "./cors";
 import { HttpError } from "./errors";
+import { andThen } from "./settled";
 import { createRateLimiter, parseRateLimits, type RateDecision, type RateLimit, type SharedCounts } from "./rate-limit";
 import { targetRefusal } from "./request-target";
 import { setSecurityHeaders } from "./security-headers";
@@ -70,15 +71,13 @@ export function createRequestPolicy(policy: HttpPolicy, deps: PolicyDeps) {
     // front makes every client look local.
     if (address === null || (!policy.clientAddress.trustsProxies && isLoopback(address))) return null;
     // A guest is known at once; a token's user is looked up in the database first.
-    const userId = deps.userOf(request);
-    return userId instanceof Promise ? userId.then((id) => count(headers, address, id)) : count(headers, address, userId);
+    return andThen(deps.userOf(request), (userId) => count(headers, address, userId));
   }
 
   /** Counts the request against its user's (or else its address's) limits. */
   function count(headers: HeaderBag, address: string, userId: number | null): HttpError | null | Promise<HttpError | null> {
     const limits = userId === null ? policy.rateLimits!.guest : policy.rateLimits!.authenticated;
-    const decision = limiter!.take(userId === null ? `a:${address}` : `u:${userId}`, limits);
-    return decision instanceof Promise ? decision.then((d) => answer(headers, d, userId)) : answer(headers, decision, userId);
+    return andThen(limiter!.take(userId === null ? `a:${address}` : `u:${userId}`, limits), (decision) => answer(headers, decision, userId));
   }
 
   /** The X-RateLimit-* headers of the decision, and its 429 when refused. */

@@ -1,6 +1,7 @@
 // The context export formats render with, made per rendering: the vocabulary entries the rendered
 // records name are read first, so that every format (and a whole OAI-PMH page) renders synchronously.
 import type { RecordDocument } from "../core/record-document";
+import { andThen } from "../core/settled";
 import { readVocabularyEntries, type EntryNeeds, type KnownEntries } from "../pids/vocabulary-entries";
 import type { ExportContext, ExportSettings } from "./types";
 
@@ -16,5 +17,5 @@ export function renderContext(
 
 /** The context over entries read already, or being read. */
 export function contextWith(settings: ExportSettings, entries: KnownEntries | Promise<KnownEntries>, params: Record<string, string> = {}): ExportContext | Promise<ExportContext> {
-  return entries instanceof Promise ? entries.then((lookup) => ({ ...settings, lookup, params })) : { ...settings, lookup: entries, params };
+  return andThen(entries, (lookup) => ({ ...settings, lookup, params }));
 }

@@ -4,6 +4,7 @@ import type { Actor } from "../core/actor";
 import { notFound } from "../core/errors";
 import type { Links } from "../core/links";
 import type { RecordDocument } from "../core/record-document";
+import { andThen } from "../core/settled";
 import type { VocabularyLookup } from "../vocabularies/model";
 import { EXPORT_FORMATS, formatById, negotiateFormat } from "./registry";
 import { signpostingLinks } from "./signposting";
@@ -71,8 +72,7 @@ export function createExportsService(deps: ExportsDeps) {
 
     /** The Signposting `Link` header of a record, whatever format it is served in. */
     signposting(record: RecordDocument): string | Promise<string> {
-      const ctx = context(record, {}, SIGNPOSTING_NEEDS);
-      return ctx instanceof Promise ? ctx.then((c) => signpostingLinks(record, c, DESCRIBED_BY)) : signpostingLinks(record, ctx, DESCRIBED_BY);
+      return andThen(context(record, {}, SIGNPOSTING_NEEDS), (ctx) => signpostingLinks(record, ctx, DESCRIBED_BY));
     },
 
     /** `GET /records/{id}/export/{format}`: a download named `<id>.<extension>`; `params` as for chooseFormat. */

@@ -110,7 +110,7 @@ export function findParentContext(db: Db, id: string): Promise<{ parent: ParentR
     .then((raw) => {
       if (!raw) return null;
       const rows = (JSON.parse(raw.inclusions as string) as [string, number, number][]).map(([communityId, isDefault, created]) => ({ communityId, isDefault, created }));
-      return { parent: shapeRow(recordParentsTable, raw), maxVersionIndex: raw.max_version_index as number, communities: rows.length ? inOrder(rows) : [] };
+      return { parent: shapeRow(recordParentsTable, raw), maxVersionIndex: raw.max_version_index as number, communities: inOrder(rows) };
     });
 }
 

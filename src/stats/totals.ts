@@ -2,7 +2,7 @@
 // records service (which shows them) and handed to the statistics service (which changes them):
 // all-time totals change only when this process aggregates, so they are served from memory
 // until then.
-import { whenAll } from "../core/settled";
+import { andThen, whenAll } from "../core/settled";
 import type { Db } from "../db/port";
 import type { Counts } from "./model";
 import { presentRecordStats } from "./present";
@@ -34,8 +34,7 @@ export function createStatsTotals(db: Db) {
   return {
     /** `stats` of a published record: this version and all versions, all time; at once when both are in memory (most reads). */
     recordStats(recordId: string, parentId: string): Record<string, unknown> | Promise<Record<string, unknown>> {
-      const both = whenAll([cached("record", recordId), cached("parent", parentId)] as const);
-      return both instanceof Promise ? both.then(([version, all]) => presentRecordStats(version, all)) : presentRecordStats(both[0], both[1]);
+      return andThen(whenAll([cached("record", recordId), cached("parent", parentId)] as const), ([version, all]) => presentRecordStats(version, all));
     },
 
     /** Forgets what was read: called after every aggregation run. */
