@@ -1,6 +1,7 @@
 // Formatted citations (`text/x-bibliography`, `?style=&locale=`): the CSL JSON item rendered by
 // citeproc-js with the embedded styles, as InvenioRDM's StringCitationSerializer does with citeproc-py.
 import type CSLModule from "citeproc";
+import { setBounded } from "../core/bounded";
 import { badRequest } from "../core/errors";
 import type { JsonObject } from "../core/json";
 import { cslItem } from "./csl";
@@ -86,8 +87,7 @@ function engineFor(style: string, locale: { tag: string; explicit: boolean }) {
   if (!engine) {
     // A style's own default-locale (Harvard's en-GB) wins unless the caller asked for a locale.
     engine = new (CSL().Engine)(sys, singleEntryStyle(CSL_STYLES[style]!), locale.tag, locale.explicit);
-    if (engines.size >= MAX_ENGINES) engines.delete(engines.keys().next().value!);
-    engines.set(key, engine);
+    setBounded(engines, key, engine, MAX_ENGINES);
   }
   return engine;
 }
@@ -103,9 +103,8 @@ export function formatCitation(item: Record<string, unknown>, style: string, loc
   let text = remembered.get(key);
   if (text === undefined) {
     text = renderEntry(item, style, locale);
-    if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
-  } else remembered.delete(key); // re-inserted below: most recently used last
-  remembered.set(key, text);
+  } else remembered.delete(key); // set again below: most recently used last
+  setBounded(remembered, key, text, MAX_REMEMBERED);
   return text;
 }
 

@@ -2,6 +2,7 @@
 // as the caller may read the record (restricted files give no canvases), image sizes read from
 // the stored files' headers and remembered per stored object (an object's bytes never change).
 import type { Actor } from "../core/actor";
+import { setBounded } from "../core/bounded";
 import { HttpError, notFound } from "../core/errors";
 import type { Links } from "../core/links";
 import { queryString } from "../core/links";
@@ -58,8 +59,7 @@ export function createIiifService(deps: IiifDeps) {
       return undefined;
     });
     if (found === undefined) return null;
-    if (sizes.size >= SIZE_CACHE_ENTRIES) sizes.delete(sizes.keys().next().value!);
-    sizes.set(objectId, found);
+    setBounded(sizes, objectId, found, SIZE_CACHE_ENTRIES);
     return found;
   }
 

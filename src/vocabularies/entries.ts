@@ -19,16 +19,13 @@ type Entry = VocabularyEntry | null | undefined;
 export async function withEntries<T>(read: VocabularyLookup, run: (lookup: KnownEntries) => T): Promise<T> {
   const known = new Map<string, Entry>();
   for (;;) {
-    const asked = new Map<string, [string, string]>();
-    const guessed = new Map<string, Entry>();
-    let missed = false;
+    // Each entry this run asked for and had not read: its type, id and the guess it was answered with.
+    const asked = new Map<string, [type: string, id: string, guess: Entry]>();
     const lookup: KnownEntries = (type, id) => {
       const key = `${type}\u0000${id}`;
       if (known.has(key)) return known.get(key);
-      asked.set(key, [type, id]);
       const guess = read.recent?.(type, id);
-      if (guess) guessed.set(key, guess);
-      else missed = true;
+      asked.set(key, [type, id, guess]);
       return guess ?? null;
     };
     let result: T;
@@ -41,11 +38,11 @@ export async function withEntries<T>(read: VocabularyLookup, run: (lookup: Known
     }
     if (asked.size === 0) return result;
     await readInto(known, asked, read);
-    if (!missed && [...guessed].every(([key, guess]) => known.get(key) === guess)) return result;
+    if ([...asked].every(([key, [, , guess]]) => guess && known.get(key) === guess)) return result;
   }
 }
 
-async function readInto(known: Map<string, Entry>, asked: Map<string, [string, string]>, read: VocabularyLookup) {
+async function readInto(known: Map<string, Entry>, asked: Map<string, [string, string, Entry]>, read: VocabularyLookup) {
   const entries = await Promise.all([...asked.values()].map(async ([type, id]) => read(type, id)));
   [...asked.keys()].forEach((key, n) => known.set(key, entries[n]));
 }

@@ -1,6 +1,7 @@
 // The entries a lookup read lately, one frozen object per stored text: a read that finds the same
 // text answers the same object (parsed once), so a check run on an earlier answer can be confirmed
 // by identity after reading again (entries.ts withEntries). Frozen because every caller shares it.
+import { setBounded } from "../core/bounded";
 import type { VocabularyEntry } from "./model";
 
 /** Entries kept (the ones deposits name are few: resource types, licences, languages, roles). */
@@ -24,9 +25,7 @@ export function recentEntries() {
       const hit = kept.get(key);
       if (hit?.data === data) return hit.entry;
       const entry = deepFreeze(JSON.parse(data) as VocabularyEntry);
-      if (hit) kept.delete(key);
-      else if (kept.size >= KEPT) kept.delete(kept.keys().next().value!);
-      kept.set(key, { data, entry });
+      setBounded(kept, key, { data, entry }, KEPT);
       return entry;
     },
     /** The entry last read for (type, id), if any: a guess, to be confirmed by reading again. */

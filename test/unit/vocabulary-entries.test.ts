@@ -21,6 +21,13 @@ function storedLookup(stored: Map<string, string>, withRecent: boolean) {
 
 const title = (lookup: (type: string, id: string) => VocabularyEntry | null | undefined, id: string) => lookup("licenses", id)?.title?.en ?? `unknown ${id}`;
 
+/** The titles of licences `ids` through withEntries, and how many times the check ran for them. */
+async function titlesOf(lookup: VocabularyLookup, ids: string[]) {
+  let runs = 0;
+  const titles = await withEntries(lookup, (known) => (runs++, ids.map((id) => title(known, id))));
+  return { titles, runs };
+}
+
 describe("withEntries", () => {
   const stored = () =>
     new Map([
@@ -30,48 +37,38 @@ describe("withEntries", () => {
 
   test("without recent entries: a first run learns what to read, a second runs on it", async () => {
     const { lookup, reads } = storedLookup(stored(), false);
-    let runs = 0;
-    const titles = await withEntries(lookup, (known) => (runs++, [title(known, "cc-by-4.0"), title(known, "mit")]));
-    expect(titles).toEqual(["Creative Commons Attribution 4.0", "MIT License"]);
-    expect(runs).toBe(2);
+    expect(await titlesOf(lookup, ["cc-by-4.0", "mit"])).toEqual({ titles: ["Creative Commons Attribution 4.0", "MIT License"], runs: 2 });
     expect(reads).toEqual(["licenses/cc-by-4.0", "licenses/mit"]);
   });
 
   test("entries read before are guessed, and the run stands when the read finds them unchanged", async () => {
     const { lookup, reads } = storedLookup(stored(), true);
-    await withEntries(lookup, (known) => [title(known, "cc-by-4.0"), title(known, "mit")]);
+    await titlesOf(lookup, ["cc-by-4.0", "mit"]);
     reads.length = 0;
-    let runs = 0;
-    const titles = await withEntries(lookup, (known) => (runs++, [title(known, "cc-by-4.0"), title(known, "mit")]));
-    expect(titles).toEqual(["Creative Commons Attribution 4.0", "MIT License"]);
-    expect(runs).toBe(1);
+    expect(await titlesOf(lookup, ["cc-by-4.0", "mit"])).toEqual({ titles: ["Creative Commons Attribution 4.0", "MIT License"], runs: 1 });
     expect(reads).toEqual(["licenses/cc-by-4.0", "licenses/mit"]);
   });
 
   test("a guess the read finds changed runs the check again on the stored entry", async () => {
     const texts = stored();
     const { lookup } = storedLookup(texts, true);
-    await withEntries(lookup, (known) => title(known, "mit"));
+    await titlesOf(lookup, ["mit"]);
     texts.set("licenses/mit", JSON.stringify({ id: "mit", title: { en: "The MIT License" } }));
-    let runs = 0;
-    expect(await withEntries(lookup, (known) => (runs++, title(known, "mit")))).toBe("The MIT License");
-    expect(runs).toBe(2);
+    expect(await titlesOf(lookup, ["mit"])).toEqual({ titles: ["The MIT License"], runs: 2 });
   });
 
   test("an entry never read (or gone) beside guessed ones is read and the check runs again", async () => {
     const texts = stored();
     const { lookup } = storedLookup(texts, true);
-    await withEntries(lookup, (known) => title(known, "mit"));
+    await titlesOf(lookup, ["mit"]);
     texts.delete("licenses/mit");
-    let runs = 0;
-    expect(await withEntries(lookup, (known) => (runs++, [title(known, "mit"), title(known, "cc-by-4.0")]))).toEqual(["unknown mit", "Creative Commons Attribution 4.0"]);
-    expect(runs).toBe(2);
+    expect(await titlesOf(lookup, ["mit", "cc-by-4.0"])).toEqual({ titles: ["unknown mit", "Creative Commons Attribution 4.0"], runs: 2 });
   });
 
   test("a run that throws on a guess is run again on what was read; an error with everything read stands", async () => {
     const texts = stored();
     const { lookup } = storedLookup(texts, true);
-    await withEntries(lookup, (known) => title(known, "mit"));
+    await titlesOf(lookup, ["mit"]);
     texts.set("licenses/mit", JSON.stringify({ id: "mit", title: { en: "Fine" } }));
     const check = (known: (type: string, id: string) => VocabularyEntry | null | undefined) => {
       if (title(known, "mit") === "MIT License") throw new Error("stale");

@@ -6,6 +6,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { drizzle } from "drizzle-orm/sqlite-proxy";
 import { databaseBusy, WRITE_WAIT_MS, type Binding, type DatabasePort, type Db, type Statements } from "../port";
+import { setBounded } from "../../core/bounded";
 import { createGate } from "../gate";
 import { migrate, schemaVersion } from "./migrate";
 
@@ -56,13 +57,8 @@ function statementCache(sqlite: Database) {
   const prepared = (sql: string): Statement<unknown, Binding[]> => {
     let statement = kept.get(sql);
     if (statement) return statement;
-    if (kept.size >= STATEMENTS_KEPT) {
-      const oldest = kept.keys().next().value!;
-      kept.get(oldest)!.finalize();
-      kept.delete(oldest);
-    }
     statement = sqlite.prepare<unknown, Binding[]>(sql);
-    kept.set(sql, statement);
+    setBounded(kept, sql, statement, STATEMENTS_KEPT, (oldest) => oldest.finalize());
     return statement;
   };
   /** Finalizes them all: SQLite closes a connection (checkpointing its log) only once none is left. */
